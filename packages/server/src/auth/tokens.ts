@@ -1,0 +1,48 @@
+import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
+import type { Clock, IdGenerator } from "../context.js";
+import type { Db } from "../db/database.js";
+import type { UserTable } from "../db/schema.js";
+
+const TOKEN_PREFIX = "quire_";
+
+function hashToken(token: string): string {
+  return createHash("sha256").update(token).digest("hex");
+}
+
+/** Creates an API token for a user; the token is returned once and only its hash is stored. */
+export async function issueToken(
+  db: Db,
+  { clock, ids }: { clock: Clock; ids: IdGenerator },
+  userId: string,
+  label: string,
+): Promise<string> {
+  const token = `${TOKEN_PREFIX}${randomBytes(32).toString("base64url")}`;
+  await db
+    .insertInto("api_tokens")
+    .values({
+      id: ids.next(),
+      user_id: userId,
+      token_hash: hashToken(token),
+      label,
+      created_at: clock.now().toISOString(),
+    })
+    .execute();
+  return token;
+}
+
+/** The user a bearer token belongs to, or undefined for an unknown token. */
+export async function userForToken(db: Db, token: string): Promise<UserTable | undefined> {
+  if (!token.startsWith(TOKEN_PREFIX)) return undefined;
+  const hash = hashToken(token);
+  const row = await db
+    .selectFrom("api_tokens")
+    .innerJoin("users", "users.id", "api_tokens.user_id")
+    .selectAll("users")
+    .select("api_tokens.token_hash")
+    .where("api_tokens.token_hash", "=", hash)
+    .executeTakeFirst();
+  // The index finds the row by hash; the constant-time comparison keeps the final check free of timing leaks.
+  if (!row || !timingSafeEqual(Buffer.from(row.token_hash), Buffer.from(hash))) return undefined;
+  const { token_hash: _hash, ...user } = row;
+  return user;
+}

@@ -1,0 +1,17 @@
+import type { Schema } from "@quire/api-types";
+import type { Role } from "../db/schema.js";
+import { atLeast } from "../policy.js";
+
+export function collectionPermissions(role: Role): Schema<"CollectionPermissions"> {
+  return {
+    view: atLeast(role, "read"),
+    admin: atLeast(role, "admin"),
+    viewInviteLinks: atLeast(role, "admin"),
+    create: atLeast(role, "create"),
+  };
+}
+
+/** Changing, moving, transferring or deleting a collection. */
+export const canManageCollection = (role: Role) => atLeast(role, "admin");
+/** Creating spaces and collections inside a collection. */
+export const canCreateInCollection = (role: Role) => atLeast(role, "create");

@@ -1,0 +1,18 @@
+import type { Schema } from "@quire/api-types";
+import type { CollectionTable, Role } from "../db/schema.js";
+import type { Urls } from "../urls.js";
+import { collectionPermissions } from "./policy.js";
+
+export function presentCollection(row: CollectionTable, role: Role, urls: Urls): Schema<"Collection"> {
+  return {
+    object: "collection",
+    id: row.id,
+    title: row.title,
+    ...(row.description !== null && { description: row.description }),
+    organization: row.organization_id,
+    ...(row.parent_id !== null && { parent: row.parent_id }),
+    defaultLevel: row.default_level,
+    urls: { location: urls.api(`collections/${row.id}`), app: urls.app(`collections/${row.id}`) },
+    permissions: collectionPermissions(role),
+  };
+}

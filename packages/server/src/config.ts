@@ -1,0 +1,28 @@
+import { join } from "node:path";
+
+export interface Config {
+  port: number;
+  /** A directory for the SQLite file, or a postgres:// URL. */
+  database: string;
+  logLevel: string;
+  publicUrl: string;
+  validateResponses: boolean;
+  ownerEmail: string;
+}
+
+/** Configuration from the environment, with the defaults a first `npm start` needs. */
+export function configFromEnv(env: NodeJS.ProcessEnv = process.env): Config {
+  const port = Number(env.PORT ?? 8080);
+  if (!Number.isInteger(port) || port < 0 || port > 65535)
+    throw new Error(`PORT must be a port number, not "${env.PORT}"`);
+  return {
+    port,
+    // npm runs workspace scripts in the package folder; INIT_CWD is where `npm start` was typed.
+    database: env.DATABASE_URL ?? env.QUIRE_DATA_DIR ?? join(env.INIT_CWD ?? process.cwd(), "data"),
+    logLevel: env.LOG_LEVEL ?? "info",
+    publicUrl: env.QUIRE_PUBLIC_URL ?? `http://localhost:${port}`,
+    validateResponses:
+      (env.QUIRE_VALIDATE_RESPONSES ?? (env.NODE_ENV === "production" ? "false" : "true")) === "true",
+    ownerEmail: env.QUIRE_OWNER_EMAIL ?? "owner@localhost",
+  };
+}

@@ -1,0 +1,115 @@
+/**
+ * Row types of every table. Booleans are stored as 0/1 integers and timestamps as ISO 8601 text so
+ * that SQLite and PostgreSQL hold (and sort) them the same way.
+ */
+export interface Database {
+  users: UserTable;
+  api_tokens: ApiTokenTable;
+  organizations: OrganizationTable;
+  memberships: MembershipTable;
+  collections: CollectionTable;
+  spaces: SpaceTable;
+  revisions: RevisionTable;
+  change_requests: ChangeRequestTable;
+  comments: CommentTable;
+}
+
+export type Role = "admin" | "create" | "review" | "edit" | "comment" | "read";
+
+export interface UserTable {
+  id: string;
+  display_name: string;
+  email: string;
+  photo_url: string | null;
+  created_at: string;
+}
+
+export interface ApiTokenTable {
+  id: string;
+  user_id: string;
+  /** SHA-256 of the token; the token itself is shown once and never stored. */
+  token_hash: string;
+  label: string;
+  created_at: string;
+}
+
+export interface OrganizationTable {
+  id: string;
+  title: string;
+  type: "business" | "community";
+  use_case: string | null;
+  community_type: string | null;
+  hostname: string | null;
+  /** JSON array of strings. */
+  email_domains: string;
+  default_role: Role | null;
+  default_content_site: string | null;
+  sso: number;
+  ai: number;
+  invite_links: number;
+  plan: string;
+  logo_url: string | null;
+  trial_status: string;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface MembershipTable {
+  organization_id: string;
+  user_id: string;
+  role: Role;
+  joined_at: string;
+}
+
+/** Collections and spaces share one ordering among the siblings of a parent: `position`. */
+export interface CollectionTable {
+  id: string;
+  organization_id: string;
+  parent_id: string | null;
+  title: string;
+  description: string | null;
+  default_level: Role;
+  position: number;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface SpaceTable {
+  id: string;
+  organization_id: string;
+  parent_id: string | null;
+  title: string;
+  emoji: string;
+  visibility: string;
+  edit_mode: "live" | "locked";
+  default_level: Role;
+  revision_id: string;
+  position: number;
+  created_at: string;
+  updated_at: string;
+  deleted_at: string | null;
+}
+
+export interface RevisionTable {
+  id: string;
+  space_id: string;
+  parent_id: string | null;
+  type: string;
+  created_at: string;
+}
+
+export interface ChangeRequestTable {
+  id: string;
+  space_id: string;
+  number: number;
+  status: "draft" | "open" | "archived" | "merged";
+  created_at: string;
+}
+
+export interface CommentTable {
+  id: string;
+  space_id: string;
+  change_request_id: string | null;
+  status: "open" | "resolved";
+  created_at: string;
+}

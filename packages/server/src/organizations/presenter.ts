@@ -1,0 +1,36 @@
+import type { Schema } from "@quire/api-types";
+import type { Role } from "../db/schema.js";
+import type { Urls } from "../urls.js";
+import { organizationPermissions } from "./policy.js";
+import type { OrganizationRow } from "./store.js";
+
+export function presentOrganization(row: OrganizationRow, role: Role, urls: Urls): Schema<"Organization"> {
+  return {
+    object: "organization",
+    id: row.id,
+    title: row.title,
+    createdAt: row.created_at,
+    emailDomains: JSON.parse(row.email_domains) as string[],
+    ...(row.hostname !== null && { hostname: row.hostname }),
+    type: row.type,
+    ...(row.use_case !== null && { useCase: row.use_case as Schema<"OrganizationUseCase"> }),
+    ...(row.community_type !== null && {
+      communityType: row.community_type as Schema<"OrganizationCommunityType">,
+    }),
+    defaultRole: row.default_role,
+    ...(row.default_content_site !== null && {
+      defaultContent: { type: "site", site: row.default_content_site },
+    }),
+    sso: row.sso === 1,
+    ai: row.ai === 1,
+    inviteLinks: row.invite_links === 1,
+    plan: row.plan as Schema<"BillingPlan">,
+    urls: {
+      location: urls.api(`orgs/${row.id}`),
+      app: urls.app(`orgs/${row.id}`),
+      ...(row.logo_url !== null && { logo: row.logo_url }),
+    },
+    trial: { status: row.trial_status as Schema<"TrialStatus"> },
+    permissions: organizationPermissions(role),
+  };
+}

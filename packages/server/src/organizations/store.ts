@@ -1,0 +1,120 @@
+import type { Clock, IdGenerator } from "../context.js";
+import type { Db } from "../db/database.js";
+import type { OrganizationTable, Role } from "../db/schema.js";
+import { notFound } from "../http/errors.js";
+import { keysetPage, type PageQuery } from "../http/paging.js";
+
+export type OrganizationRow = OrganizationTable;
+
+export interface MemberOrganization {
+  organization: OrganizationRow;
+  role: Role;
+}
+
+/**
+ * The organization with the caller's role in it. Non-members get 404, like a missing organization,
+ * so that ids of other organizations reveal nothing.
+ */
+export async function organizationForMember(
+  db: Db,
+  organizationId: string,
+  userId: string,
+): Promise<MemberOrganization> {
+  const row = await db
+    .selectFrom("organizations")
+    .innerJoin("memberships", "memberships.organization_id", "organizations.id")
+    .selectAll("organizations")
+    .select("memberships.role")
+    .where("organizations.id", "=", organizationId)
+    .where("memberships.user_id", "=", userId)
+    .executeTakeFirst();
+  if (!row) throw notFound("Organization");
+  const { role, ...organization } = row;
+  return { organization, role };
+}
+
+/** The caller's role in an organization, or undefined when not a member. */
+export async function roleIn(db: Db, organizationId: string, userId: string): Promise<Role | undefined> {
+  const row = await db
+    .selectFrom("memberships")
+    .select("role")
+    .where("organization_id", "=", organizationId)
+    .where("user_id", "=", userId)
+    .executeTakeFirst();
+  return row?.role;
+}
+
+export function listOrganizationsOfUser(db: Db, userId: string, query: PageQuery) {
+  const base = db
+    .selectFrom("organizations")
+    .innerJoin("memberships", "memberships.organization_id", "organizations.id")
+    .selectAll("organizations")
+    .select("memberships.role")
+    .where("memberships.user_id", "=", userId);
+  return keysetPage(base, ["id"], query);
+}
+
+export interface NewOrganization {
+  title: string;
+  emailDomains?: string[];
+}
+
+/** Creates an organization and makes `ownerId` its admin, in one transaction. */
+export async function createOrganization(
+  db: Db,
+  { clock, ids }: { clock: Clock; ids: IdGenerator },
+  ownerId: string,
+  input: NewOrganization,
+): Promise<OrganizationRow> {
+  const now = clock.now().toISOString();
+  const organization: OrganizationRow = {
+    id: ids.next(),
+    title: input.title,
+    type: "business",
+    use_case: null,
+    community_type: null,
+    hostname: null,
+    email_domains: JSON.stringify(input.emailDomains ?? []),
+    default_role: "read",
+    default_content_site: null,
+    sso: 0,
+    ai: 0,
+    invite_links: 1,
+    plan: "free_2024",
+    logo_url: null,
+    trial_status: "notapplicable",
+    created_at: now,
+    updated_at: now,
+  };
+  await db.transaction().execute(async (tx) => {
+    await tx.insertInto("organizations").values(organization).execute();
+    await tx
+      .insertInto("memberships")
+      .values({ organization_id: organization.id, user_id: ownerId, role: "admin", joined_at: now })
+      .execute();
+  });
+  return organization;
+}
+
+export async function updateOrganization(
+  db: Db,
+  id: string,
+  changes: Partial<Omit<OrganizationRow, "id" | "created_at">>,
+): Promise<OrganizationRow> {
+  return db
+    .updateTable("organizations")
+    .set(changes)
+    .where("id", "=", id)
+    .returningAll()
+    .executeTakeFirstOrThrow();
+}
+
+export async function hostnameTaken(db: Db, hostname: string, exceptId: string): Promise<boolean> {
+  const row = await db
+    .selectFrom("organizations")
+    .select("id")
+    .where("hostname", "=", hostname)
+    .where("id", "!=", exceptId)
+    .executeTakeFirst();
+  return row !== undefined;
+}

@@ -1,0 +1,16 @@
+import type { Handlers, OperationId } from "@quire/api-types";
+import type { Caller } from "./auth/caller.js";
+import type { Clock, IdGenerator } from "./context.js";
+import type { Db } from "./db/database.js";
+import type { Urls } from "./urls.js";
+
+/** What handlers work with: storage, time, ids and the server's public URLs. */
+export interface Services {
+  db: Db;
+  clock: Clock;
+  ids: IdGenerator;
+  urls: Urls;
+}
+
+/** The handlers of one resource area, typed by the contract. */
+export type AreaHandlers<Ids extends OperationId> = Pick<Handlers<Caller>, Ids>;

@@ -1,0 +1,39 @@
+import type { Clock, IdGenerator } from "../context.js";
+import type { Db } from "../db/database.js";
+import type { Role, UserTable } from "../db/schema.js";
+
+export interface NewUser {
+  email: string;
+  displayName: string;
+}
+
+export async function createUser(
+  db: Db,
+  { clock, ids }: { clock: Clock; ids: IdGenerator },
+  input: NewUser,
+): Promise<UserTable> {
+  const user: UserTable = {
+    id: ids.next(),
+    display_name: input.displayName,
+    email: input.email.toLowerCase(),
+    photo_url: null,
+    created_at: clock.now().toISOString(),
+  };
+  await db.insertInto("users").values(user).execute();
+  return user;
+}
+
+export function findUserByEmail(db: Db, email: string): Promise<UserTable | undefined> {
+  return db.selectFrom("users").selectAll().where("email", "=", email.toLowerCase()).executeTakeFirst();
+}
+
+export async function addMember(db: Db, clock: Clock, organizationId: string, userId: string, role: Role) {
+  await db
+    .insertInto("memberships")
+    .values({ organization_id: organizationId, user_id: userId, role, joined_at: clock.now().toISOString() })
+    .execute();
+}
+
+export async function hasUsers(db: Db): Promise<boolean> {
+  return (await db.selectFrom("users").select("id").limit(1).executeTakeFirst()) !== undefined;
+}
