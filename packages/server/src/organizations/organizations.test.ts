@@ -1,0 +1,160 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createTestApp, type TestApp, type TestUser } from "../testing/harness.js";
+
+let t: TestApp;
+let organizationId: string;
+let admin: TestUser;
+let reader: TestUser;
+let outsider: TestUser;
+
+beforeAll(async () => {
+  t = await createTestApp();
+  ({ organizationId, admin } = await t.organization());
+  reader = await t.user({ organizationId, role: "read" });
+  outsider = await t.user();
+});
+afterAll(() => t.close());
+
+describe("GET /v1/orgs", () => {
+  it("lists only the caller's organizations, with the caller's permissions", async () => {
+    await t.organization();
+    const res = await t.request.get("/v1/orgs").set(reader.auth).expect(200);
+    expect(res.body.count).toBe(1);
+    expect(res.body.items[0]).toMatchObject({
+      object: "organization",
+      id: organizationId,
+      permissions: { admin: false, createContent: false, view: true },
+    });
+  });
+
+  it("pages through many organizations with a stable cursor", async () => {
+    const many = await t.user();
+    const created: string[] = [];
+    for (let i = 0; i < 5; i++) {
+      const res = await t.request
+        .post("/v1/orgs")
+        .set(many.auth)
+        .send({ title: `Org number ${i}` })
+        .expect(201);
+      created.push(res.body.id);
+    }
+    const first = await t.request.get("/v1/orgs?limit=2").set(many.auth).expect(200);
+    // An organization created between two page reads shows up at the end, not in the middle.
+    await t.request.post("/v1/orgs").set(many.auth).send({ title: "Late arrival" }).expect(201);
+    const second = await t.request
+      .get("/v1/orgs")
+      .query({ limit: 2, page: first.body.next.page })
+      .set(many.auth);
+    expect([...first.body.items, ...second.body.items].map((o: { id: string }) => o.id)).toEqual(
+      created.slice(0, 4),
+    );
+  });
+
+  it("answers 401 and 400", async () => {
+    await t.request.get("/v1/orgs").expect(401);
+    await t.request.get("/v1/orgs?limit=abc").set(admin.auth).expect(400);
+  });
+});
+
+describe("POST /v1/orgs", () => {
+  it("creates an organization with the caller as admin", async () => {
+    const creator = await t.user();
+    const res = await t.request
+      .post("/v1/orgs")
+      .set(creator.auth)
+      .send({ title: "Acme Docs", emailDomains: ["acme.test"] })
+      .expect(201);
+    expect(res.body).toMatchObject({
+      title: "Acme Docs",
+      emailDomains: ["acme.test"],
+      type: "business",
+      plan: "free_2024",
+      inviteLinks: true,
+      trial: { status: "notapplicable" },
+      permissions: { admin: true, createContent: true },
+    });
+    expect(res.headers.location).toBe(res.body.urls.location);
+    await t.request.get(`/v1/orgs/${res.body.id}`).set(creator.auth).expect(200);
+  });
+
+  it("answers 401 and 400 for a title shorter than 2 characters or missing", async () => {
+    await t.request.post("/v1/orgs").send({ title: "Nope" }).expect(401);
+    await t.request.post("/v1/orgs").set(admin.auth).send({ title: "x" }).expect(400);
+    await t.request.post("/v1/orgs").set(admin.auth).send({}).expect(400);
+  });
+});
+
+describe("GET /v1/orgs/{organizationId}", () => {
+  it("returns the organization", async () => {
+    const res = await t.request.get(`/v1/orgs/${organizationId}`).set(admin.auth).expect(200);
+    expect(res.body).toMatchObject({
+      id: organizationId,
+      urls: { location: `http://quire.test/v1/orgs/${organizationId}` },
+    });
+  });
+
+  it("answers 401, 404 to non-members and 400", async () => {
+    await t.request.get(`/v1/orgs/${organizationId}`).expect(401);
+    await t.request.get(`/v1/orgs/${organizationId}`).set(outsider.auth).expect(404);
+    await t.request.get(`/v1/orgs/${organizationId}?expand=1`).set(admin.auth).expect(400);
+  });
+});
+
+describe("PATCH /v1/orgs/{organizationId}", () => {
+  it("updates settings; null defaultRole makes new members guests", async () => {
+    const res = await t.request
+      .patch(`/v1/orgs/${organizationId}`)
+      .set(admin.auth)
+      .send({
+        title: "Renamed org",
+        hostname: "renamed",
+        defaultRole: null,
+        ai: true,
+        logo: "https://cdn.test/logo.png",
+      })
+      .expect(200);
+    expect(res.body).toMatchObject({
+      title: "Renamed org",
+      hostname: "renamed",
+      defaultRole: null,
+      ai: true,
+    });
+    expect(res.body.urls.logo).toBe("https://cdn.test/logo.png");
+  });
+
+  it("answers 409 when another organization has the hostname", async () => {
+    const other = await t.organization();
+    await t.request
+      .patch(`/v1/orgs/${other.organizationId}`)
+      .set(other.admin.auth)
+      .send({ hostname: "taken" })
+      .expect(200);
+    await t.request
+      .patch(`/v1/orgs/${organizationId}`)
+      .set(admin.auth)
+      .send({ hostname: "taken" })
+      .expect(409);
+  });
+
+  it("answers 401, 403, 404 and 400, changing nothing", async () => {
+    await t.request.patch(`/v1/orgs/${organizationId}`).send({ title: "Hacked" }).expect(401);
+    await t.request
+      .patch(`/v1/orgs/${organizationId}`)
+      .set(reader.auth)
+      .send({ title: "Hacked" })
+      .expect(403);
+    await t.request
+      .patch(`/v1/orgs/${organizationId}`)
+      .set(outsider.auth)
+      .send({ title: "Hacked" })
+      .expect(404);
+    await t.request.patch(`/v1/orgs/${organizationId}`).set(admin.auth).send({ hostname: "ab" }).expect(400);
+    await t.request
+      .patch(`/v1/orgs/${organizationId}`)
+      .set(admin.auth)
+      .send({ defaultRole: "owner" })
+      .expect(400);
+    const res = await t.request.get(`/v1/orgs/${organizationId}`).set(admin.auth);
+    expect(res.body.title).not.toBe("Hacked");
+  });
+});

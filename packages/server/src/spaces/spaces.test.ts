@@ -1,0 +1,372 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { buildCollection, buildSpace } from "../testing/factories.js";
+import { createTestApp, type TestApp, type TestUser } from "../testing/harness.js";
+import { DELETED_SPACE_RETENTION_MS } from "./store.js";
+
+let t: TestApp;
+let organizationId: string;
+let admin: TestUser;
+let reader: TestUser;
+let outsider: TestUser;
+
+beforeAll(async () => {
+  t = await createTestApp();
+  ({ organizationId, admin } = await t.organization());
+  reader = await t.user({ organizationId, role: "read" });
+  outsider = await t.user();
+});
+afterAll(() => t.close());
+
+const DAY = 24 * 60 * 60 * 1000;
+
+describe("POST /v1/orgs/{organizationId}/spaces", () => {
+  it("creates a space at the end of the top level, with its Location", async () => {
+    const res = await t.request
+      .post(`/v1/orgs/${organizationId}/spaces`)
+      .set(admin.auth)
+      .send({ title: "Handbook", emoji: "📘" })
+      .expect(201);
+    expect(res.body).toMatchObject({
+      object: "space",
+      title: "Handbook",
+      emoji: "📘",
+      organization: organizationId,
+      visibility: "private",
+      editMode: "live",
+      changeRequests: 0,
+      permissions: { admin: true, edit: true },
+    });
+    expect(res.headers.location).toBe(`http://quire.test/v1/spaces/${res.body.id}`);
+    await t.request.get(`/v1/spaces/${res.body.id}`).set(admin.auth).expect(200);
+  });
+
+  it("creates inside a collection of the organization", async () => {
+    const collection = await buildCollection(t, { organization_id: organizationId });
+    const res = await t.request
+      .post(`/v1/orgs/${organizationId}/spaces`)
+      .set(admin.auth)
+      .send({ parent: collection.id })
+      .expect(201);
+    expect(res.body.parent).toBe(collection.id);
+  });
+
+  it("answers 401 without a token and with an unknown one", async () => {
+    await t.request.post(`/v1/orgs/${organizationId}/spaces`).send({}).expect(401);
+    const res = await t.request
+      .post(`/v1/orgs/${organizationId}/spaces`)
+      .set({ Authorization: "Bearer quire_nope" })
+      .send({})
+      .expect(401);
+    expect(res.body).toEqual({ error: { code: 401, message: expect.any(String) } });
+  });
+
+  it("answers 403 to a reader and 404 to a non-member, creating nothing", async () => {
+    const before = await t.request.get(`/v1/orgs/${organizationId}/spaces`).set(admin.auth);
+    await t.request.post(`/v1/orgs/${organizationId}/spaces`).set(reader.auth).send({}).expect(403);
+    await t.request.post(`/v1/orgs/${organizationId}/spaces`).set(outsider.auth).send({}).expect(404);
+    const after = await t.request.get(`/v1/orgs/${organizationId}/spaces`).set(admin.auth);
+    expect(after.body.count).toBe(before.body.count);
+  });
+
+  it("answers 400 for a title over 50 characters or a parent of another organization", async () => {
+    const res = await t.request
+      .post(`/v1/orgs/${organizationId}/spaces`)
+      .set(admin.auth)
+      .send({ title: "x".repeat(51) })
+      .expect(400);
+    expect(res.body.error.message).toContain("title");
+    const other = await t.organization();
+    const foreign = await buildCollection(t, { organization_id: other.organizationId });
+    await t.request
+      .post(`/v1/orgs/${organizationId}/spaces`)
+      .set(admin.auth)
+      .send({ parent: foreign.id })
+      .expect(400);
+  });
+});
+
+describe("GET /v1/orgs/{organizationId}/spaces", () => {
+  it("lists the spaces that are not deleted, page by page", async () => {
+    const { organizationId: org, admin: owner } = await t.organization();
+    for (let i = 0; i < 5; i++) await buildSpace(t, { organization_id: org, title: `S${i}` });
+    await buildSpace(t, { organization_id: org, deleted_at: t.clock.now().toISOString() });
+    const first = await t.request.get(`/v1/orgs/${org}/spaces?limit=3`).set(owner.auth).expect(200);
+    expect(first.body.count).toBe(5);
+    expect(first.body.items.map((s: { title: string }) => s.title)).toEqual(["S0", "S1", "S2"]);
+    const second = await t.request
+      .get(`/v1/orgs/${org}/spaces`)
+      .query({ limit: 3, page: first.body.next.page })
+      .set(owner.auth)
+      .expect(200);
+    expect(second.body.items.map((s: { title: string }) => s.title)).toEqual(["S3", "S4"]);
+    expect(second.body.next).toBeUndefined();
+  });
+
+  it("answers 401, 404 and 400", async () => {
+    await t.request.get(`/v1/orgs/${organizationId}/spaces`).expect(401);
+    await t.request.get(`/v1/orgs/${organizationId}/spaces`).set(outsider.auth).expect(404);
+    await t.request.get(`/v1/orgs/${organizationId}/spaces?limit=0`).set(admin.auth).expect(400);
+    await t.request.get(`/v1/orgs/${organizationId}/spaces?page=garbage`).set(admin.auth).expect(400);
+  });
+});
+
+describe("GET /v1/spaces/{spaceId}", () => {
+  it("returns the space with the reader's permissions", async () => {
+    const space = await buildSpace(t, { organization_id: organizationId, title: "Read me" });
+    const res = await t.request.get(`/v1/spaces/${space.id}`).set(reader.auth).expect(200);
+    expect(res.body).toMatchObject({ id: space.id, title: "Read me", revision: space.revision_id });
+    expect(res.body.permissions).toMatchObject({ view: true, admin: false, edit: false, comment: false });
+  });
+
+  it("gives the space's defaultLevel to members whose role is lower", async () => {
+    const space = await buildSpace(t, { organization_id: organizationId, default_level: "edit" });
+    const res = await t.request.get(`/v1/spaces/${space.id}`).set(reader.auth).expect(200);
+    expect(res.body.permissions).toMatchObject({ edit: true, comment: true, admin: false, review: false });
+  });
+
+  it("answers 401, 404 for a non-member or unknown id, 400 for an unknown query parameter", async () => {
+    const space = await buildSpace(t, { organization_id: organizationId });
+    await t.request.get(`/v1/spaces/${space.id}`).expect(401);
+    await t.request.get(`/v1/spaces/${space.id}`).set(outsider.auth).expect(404);
+    await t.request.get("/v1/spaces/missing").set(admin.auth).expect(404);
+    await t.request.get(`/v1/spaces/${space.id}?bogus=1`).set(admin.auth).expect(400);
+  });
+});
+
+describe("PATCH /v1/spaces/{spaceId}", () => {
+  it("updates the given fields only", async () => {
+    const space = await buildSpace(t, { organization_id: organizationId, title: "Before", emoji: "🙂" });
+    t.clock.advance(1000);
+    const res = await t.request
+      .patch(`/v1/spaces/${space.id}`)
+      .set(admin.auth)
+      .send({ title: "After", editMode: "locked" })
+      .expect(200);
+    expect(res.body).toMatchObject({ title: "After", emoji: "🙂", editMode: "locked" });
+    expect(res.body.updatedAt > space.updated_at).toBe(true);
+  });
+
+  it("answers 401, 403 to a reader, 404 to a non-member, 400 for a bad enum, 409 while deleted", async () => {
+    const space = await buildSpace(t, { organization_id: organizationId, title: "Same" });
+    await t.request.patch(`/v1/spaces/${space.id}`).send({ title: "x" }).expect(401);
+    await t.request.patch(`/v1/spaces/${space.id}`).set(reader.auth).send({ title: "x" }).expect(403);
+    await t.request.patch(`/v1/spaces/${space.id}`).set(outsider.auth).send({ title: "x" }).expect(404);
+    await t.request.patch(`/v1/spaces/${space.id}`).set(admin.auth).send({ editMode: "frozen" }).expect(400);
+    const deleted = await buildSpace(t, {
+      organization_id: organizationId,
+      deleted_at: t.clock.now().toISOString(),
+    });
+    await t.request.patch(`/v1/spaces/${deleted.id}`).set(admin.auth).send({ title: "x" }).expect(409);
+    const unchanged = await t.request.get(`/v1/spaces/${space.id}`).set(admin.auth);
+    expect(unchanged.body.title).toBe("Same");
+  });
+});
+
+describe("DELETE /v1/spaces/{spaceId} and POST /v1/spaces/{spaceId}/restore", () => {
+  it("deletes (setting deletedAt), hides from lists, restores within 7 days", async () => {
+    const space = await buildSpace(t, { organization_id: organizationId });
+    await t.request.delete(`/v1/spaces/${space.id}`).set(admin.auth).expect(204);
+    const deleted = await t.request.get(`/v1/spaces/${space.id}`).set(admin.auth).expect(200);
+    expect(deleted.body.deletedAt).toBe(t.clock.now().toISOString());
+    const list = await t.request.get(`/v1/orgs/${organizationId}/spaces?limit=1000`).set(admin.auth);
+    expect(list.body.items.map((s: { id: string }) => s.id)).not.toContain(space.id);
+
+    t.clock.advance(6 * DAY);
+    const restored = await t.request.post(`/v1/spaces/${space.id}/restore`).set(admin.auth).expect(200);
+    expect(restored.body.deletedAt).toBeUndefined();
+  });
+
+  it("cannot restore after 7 days: the space is gone", async () => {
+    const space = await buildSpace(t, { organization_id: organizationId });
+    await t.request.delete(`/v1/spaces/${space.id}`).set(admin.auth).expect(204);
+    t.clock.advance(DELETED_SPACE_RETENTION_MS + 1);
+    await t.request.post(`/v1/spaces/${space.id}/restore`).set(admin.auth).expect(404);
+    await t.request.get(`/v1/spaces/${space.id}`).set(admin.auth).expect(404);
+  });
+
+  it("answers 409 when restoring a space that is not deleted", async () => {
+    const space = await buildSpace(t, { organization_id: organizationId });
+    await t.request.post(`/v1/spaces/${space.id}/restore`).set(admin.auth).expect(409);
+  });
+
+  it("answers 401, 403 and 404, deleting nothing", async () => {
+    const space = await buildSpace(t, { organization_id: organizationId });
+    await t.request.delete(`/v1/spaces/${space.id}`).expect(401);
+    await t.request.delete(`/v1/spaces/${space.id}`).set(reader.auth).expect(403);
+    await t.request.delete(`/v1/spaces/${space.id}`).set(outsider.auth).expect(404);
+    await t.request.post(`/v1/spaces/${space.id}/restore`).set(reader.auth).expect(403);
+    const res = await t.request.get(`/v1/spaces/${space.id}`).set(admin.auth);
+    expect(res.body.deletedAt).toBeUndefined();
+  });
+
+  it("answers 400 for a body on restore that is not JSON", async () => {
+    const space = await buildSpace(t, { organization_id: organizationId });
+    await t.request
+      .post(`/v1/spaces/${space.id}/restore`)
+      .set(admin.auth)
+      .set("Content-Type", "application/json")
+      .send("{oops")
+      .expect(400);
+  });
+});
+
+describe("POST /v1/spaces/{spaceId}/duplicate", () => {
+  it("copies the space right after the original, with a new revision", async () => {
+    const collection = await buildCollection(t, { organization_id: organizationId });
+    const original = await buildSpace(t, {
+      organization_id: organizationId,
+      parent_id: collection.id,
+      title: "Guide",
+    });
+    const last = await buildSpace(t, {
+      organization_id: organizationId,
+      parent_id: collection.id,
+      title: "Last",
+    });
+    const res = await t.request.post(`/v1/spaces/${original.id}/duplicate`).set(admin.auth).expect(201);
+    expect(res.body).toMatchObject({ title: "Guide (copy)", parent: collection.id });
+    expect(res.body.id).not.toBe(original.id);
+    expect(res.body.revision).not.toBe(original.revision_id);
+    expect(res.headers.location).toBe(res.body.urls.location);
+    const inCollection = await t.request.get(`/v1/collections/${collection.id}/spaces`).set(admin.auth);
+    expect(inCollection.body.items.map((s: { id: string }) => s.id)).toEqual([
+      original.id,
+      res.body.id,
+      last.id,
+    ]);
+  });
+
+  it("answers 401, 403, 404, and 409 for a deleted space", async () => {
+    const space = await buildSpace(t, { organization_id: organizationId });
+    await t.request.post(`/v1/spaces/${space.id}/duplicate`).expect(401);
+    await t.request.post(`/v1/spaces/${space.id}/duplicate`).set(reader.auth).expect(403);
+    await t.request.post(`/v1/spaces/${space.id}/duplicate`).set(outsider.auth).expect(404);
+    const deleted = await buildSpace(t, {
+      organization_id: organizationId,
+      deleted_at: t.clock.now().toISOString(),
+    });
+    await t.request.post(`/v1/spaces/${deleted.id}/duplicate`).set(admin.auth).expect(409);
+  });
+});
+
+describe("POST /v1/spaces/{spaceId}/move", () => {
+  it("moves into a collection before a sibling, and back to the top level", async () => {
+    const collection = await buildCollection(t, { organization_id: organizationId });
+    const a = await buildSpace(t, { organization_id: organizationId, parent_id: collection.id, title: "A" });
+    const b = await buildSpace(t, { organization_id: organizationId, parent_id: collection.id, title: "B" });
+    const moving = await buildSpace(t, { organization_id: organizationId, title: "M" });
+    const res = await t.request
+      .post(`/v1/spaces/${moving.id}/move`)
+      .set(admin.auth)
+      .send({ parent: collection.id, position: { before: { type: "space", space: b.id } } })
+      .expect(200);
+    expect(res.body.parent).toBe(collection.id);
+    const order = await t.request.get(`/v1/collections/${collection.id}/spaces`).set(admin.auth);
+    expect(order.body.items.map((s: { id: string }) => s.id)).toEqual([a.id, moving.id, b.id]);
+
+    const top = await t.request
+      .post(`/v1/spaces/${moving.id}/move`)
+      .set(admin.auth)
+      .send({ parent: null })
+      .expect(200);
+    expect(top.body.parent).toBeUndefined();
+  });
+
+  it("answers 400 for a position outside the target parent or a malformed pointer", async () => {
+    const collection = await buildCollection(t, { organization_id: organizationId });
+    const elsewhere = await buildSpace(t, { organization_id: organizationId });
+    const moving = await buildSpace(t, { organization_id: organizationId });
+    await t.request
+      .post(`/v1/spaces/${moving.id}/move`)
+      .set(admin.auth)
+      .send({ parent: collection.id, position: { after: { type: "space", space: elsewhere.id } } })
+      .expect(400);
+    await t.request
+      .post(`/v1/spaces/${moving.id}/move`)
+      .set(admin.auth)
+      .send({ position: { after: { type: "page", page: "x" } } })
+      .expect(400);
+    const unchanged = await t.request.get(`/v1/spaces/${moving.id}`).set(admin.auth);
+    expect(unchanged.body.parent).toBeUndefined();
+  });
+
+  it("answers 401, 403, 404, and 409 for an empty move", async () => {
+    const space = await buildSpace(t, { organization_id: organizationId });
+    await t.request.post(`/v1/spaces/${space.id}/move`).send({ parent: null }).expect(401);
+    await t.request.post(`/v1/spaces/${space.id}/move`).set(reader.auth).send({ parent: null }).expect(403);
+    await t.request.post(`/v1/spaces/${space.id}/move`).set(outsider.auth).send({ parent: null }).expect(404);
+    await t.request.post(`/v1/spaces/${space.id}/move`).set(admin.auth).send({}).expect(409);
+  });
+});
+
+describe("POST /v1/spaces/{spaceId}/transfer", () => {
+  it("moves the space to the top level of another organization of the caller", async () => {
+    const target = await t.organization();
+    const both = await t.user({ organizationId, role: "admin" });
+    await t.db
+      .insertInto("memberships")
+      .values({
+        organization_id: target.organizationId,
+        user_id: both.user.id,
+        role: "create",
+        joined_at: "2026-01-01",
+      })
+      .execute();
+    const collection = await buildCollection(t, { organization_id: organizationId });
+    const space = await buildSpace(t, { organization_id: organizationId, parent_id: collection.id });
+    const res = await t.request
+      .post(`/v1/spaces/${space.id}/transfer`)
+      .set(both.auth)
+      .send({ organization: target.organizationId })
+      .expect(200);
+    expect(res.body).toMatchObject({ organization: target.organizationId });
+    expect(res.body.parent).toBeUndefined();
+    const listed = await t.request.get(`/v1/orgs/${target.organizationId}/spaces`).set(target.admin.auth);
+    expect(listed.body.items.map((s: { id: string }) => s.id)).toContain(space.id);
+  });
+
+  it("answers 404 for an organization the caller is not in, 409 for the same one, 412 for a deleted space", async () => {
+    const space = await buildSpace(t, { organization_id: organizationId });
+    const other = await t.organization();
+    await t.request
+      .post(`/v1/spaces/${space.id}/transfer`)
+      .set(admin.auth)
+      .send({ organization: other.organizationId })
+      .expect(404);
+    await t.request
+      .post(`/v1/spaces/${space.id}/transfer`)
+      .set(admin.auth)
+      .send({ organization: organizationId })
+      .expect(409);
+    const mine = await t.organization();
+    await t.db
+      .insertInto("memberships")
+      .values({
+        organization_id: mine.organizationId,
+        user_id: admin.user.id,
+        role: "admin",
+        joined_at: "2026-01-01",
+      })
+      .execute();
+    const deleted = await buildSpace(t, {
+      organization_id: organizationId,
+      deleted_at: t.clock.now().toISOString(),
+    });
+    await t.request
+      .post(`/v1/spaces/${deleted.id}/transfer`)
+      .set(admin.auth)
+      .send({ organization: mine.organizationId })
+      .expect(412);
+  });
+
+  it("answers 401, 403 and 400", async () => {
+    const space = await buildSpace(t, { organization_id: organizationId });
+    await t.request.post(`/v1/spaces/${space.id}/transfer`).send({ organization: "x" }).expect(401);
+    await t.request
+      .post(`/v1/spaces/${space.id}/transfer`)
+      .set(reader.auth)
+      .send({ organization: "x" })
+      .expect(403);
+    await t.request.post(`/v1/spaces/${space.id}/transfer`).set(admin.auth).send({}).expect(400);
+  });
+});

@@ -1,0 +1,89 @@
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import type { Express } from "express";
+import supertest from "supertest";
+import { createApp } from "../app.js";
+import { issueToken } from "../auth/tokens.js";
+import { type Clock, type IdGenerator, timeOrderedIds } from "../context.js";
+import { type Db, migrate, openDatabase } from "../db/database.js";
+import type { Role, UserTable } from "../db/schema.js";
+import { createOrganization } from "../organizations/store.js";
+import { addMember, createUser } from "../users/store.js";
+
+/** A clock the test moves by hand. */
+export class TestClock implements Clock {
+  #now: Date;
+  constructor(start = "2026-01-01T00:00:00.000Z") {
+    this.#now = new Date(start);
+  }
+  now(): Date {
+    return new Date(this.#now);
+  }
+  advance(ms: number): void {
+    this.#now = new Date(this.#now.getTime() + ms);
+  }
+}
+
+export interface TestUser {
+  user: UserTable;
+  token: string;
+  /** The Authorization header of this user. */
+  auth: { Authorization: string };
+}
+
+export interface TestApp {
+  app: Express;
+  db: Db;
+  clock: TestClock;
+  ids: IdGenerator;
+  request: supertest.Agent;
+  /** A user with a token; a member of `organizationId` with `role` when given. */
+  user(options?: { organizationId?: string; role?: Role }): Promise<TestUser>;
+  /** A new organization whose admin is a new user. */
+  organization(): Promise<{ organizationId: string; admin: TestUser }>;
+  close(): Promise<void>;
+}
+
+let counter = 0;
+
+/** The real app, with response validation on, over a fresh SQLite file. */
+export async function createTestApp(): Promise<TestApp> {
+  const dir = mkdtempSync(join(tmpdir(), "quire-test-"));
+  const db = openDatabase({ location: dir });
+  await migrate(db);
+  const clock = new TestClock();
+  const ids = timeOrderedIds();
+  const services = { clock, ids };
+  const app = createApp({ db, clock, ids, validateResponses: true, publicUrl: "http://quire.test" });
+
+  const user: TestApp["user"] = async (options = {}) => {
+    counter += 1;
+    const created = await createUser(db, services, {
+      email: `user${counter}@example.com`,
+      displayName: `User ${counter}`,
+    });
+    if (options.organizationId)
+      await addMember(db, clock, options.organizationId, created.id, options.role ?? "read");
+    const token = await issueToken(db, services, created.id, "test");
+    return { user: created, token, auth: { Authorization: `Bearer ${token}` } };
+  };
+
+  return {
+    app,
+    db,
+    clock,
+    ids,
+    request: supertest.agent(app),
+    user,
+    async organization() {
+      const admin = await user();
+      const organization = await createOrganization(db, services, admin.user.id, { title: `Org ${counter}` });
+      return { organizationId: organization.id, admin };
+    },
+    async close() {
+      await db.destroy();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
