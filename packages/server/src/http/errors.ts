@@ -57,7 +57,7 @@ export function errorHandler(logger: Logger): ErrorRequestHandler {
     logger.error({ err }, "request failed");
     // Response-validation failures are contract bugs: say so in development, never leak a stack.
     const message =
-      status === 500 && httpErr.message?.startsWith(".response")
+      status === 500 && /(^|\/)response\b/.test(httpErr.message ?? "")
         ? `Response does not match the contract: ${httpErr.message}`
         : "Internal server error.";
     res.status(500).json(errorBody(500, message));

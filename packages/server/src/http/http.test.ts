@@ -1,0 +1,77 @@
+import supertest from "supertest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createApp } from "../app.js";
+import { loadApiSpec } from "../spec.js";
+import { createTestApp, type TestApp, type TestUser } from "../testing/harness.js";
+
+let t: TestApp;
+let me: TestUser;
+
+beforeAll(async () => {
+  t = await createTestApp();
+  me = await t.user();
+});
+afterAll(() => t.close());
+
+const expectErrorBody = (body: unknown, code: number) =>
+  expect(body).toEqual({ error: { code, message: expect.any(String) } });
+
+describe("the HTTP surface", () => {
+  it("answers health checks without a token", async () => {
+    await t.request.get("/").expect(200);
+    const res = await t.request.get("/health").expect(200);
+    expect(res.body).toEqual({ status: "ok" });
+  });
+
+  it("answers 404 for unknown paths, inside and outside /v1", async () => {
+    expectErrorBody((await t.request.get("/v1/nothing-here").set(me.auth).expect(404)).body, 404);
+    expectErrorBody((await t.request.get("/elsewhere").expect(404)).body, 404);
+  });
+
+  it("answers 405 for a known path with the wrong method", async () => {
+    const res = await t.request.put("/v1/user").set(me.auth).expect(405);
+    expectErrorBody(res.body, 405);
+    expect(res.headers.allow).toContain("GET");
+  });
+
+  it("answers 400 for malformed JSON and 415 for another content type", async () => {
+    const bad = await t.request
+      .post("/v1/orgs")
+      .set(me.auth)
+      .set("Content-Type", "application/json")
+      .send("{nope");
+    expect(bad.status).toBe(400);
+    expectErrorBody(bad.body, 400);
+    const text = await t.request
+      .post("/v1/orgs")
+      .set(me.auth)
+      .set("Content-Type", "text/plain")
+      .send("title");
+    expect(text.status).toBe(415);
+    expectErrorBody(text.body, 415);
+  });
+
+  it("never shows a stack trace", async () => {
+    const res = await t.request.post("/v1/orgs").set(me.auth).send({ title: 42 }).expect(400);
+    expectErrorBody(res.body, 400);
+    expect(JSON.stringify(res.body)).not.toMatch(/at .*\.js/);
+  });
+
+  it("echoes the caller's request id, or makes one", async () => {
+    const given = await t.request.get("/health").set("X-Request-Id", "abc-123");
+    expect(given.headers["x-request-id"]).toBe("abc-123");
+    const made = await t.request.get("/health");
+    expect(made.headers["x-request-id"]).toMatch(/^[0-9a-f-]{36}$/);
+  });
+
+  it("rejects a response that breaks the contract when response validation is on", async () => {
+    const spec = loadApiSpec();
+    const schemas = (spec.components as { schemas: Record<string, { required: string[] }> }).schemas;
+    const user = schemas.User;
+    if (!user) throw new Error("the contract has no User schema");
+    user.required = [...user.required, "nickname"];
+    const strict = createApp({ db: t.db, apiSpec: spec, validateResponses: true });
+    const res = await supertest(strict).get("/v1/user").set(me.auth).expect(500);
+    expect(res.body.error.message).toContain("nickname");
+  });
+});

@@ -1,0 +1,34 @@
+import { describe, expect, it } from "vitest";
+import { RouteIndex } from "./route-index.js";
+
+describe("RouteIndex", () => {
+  const index = new RouteIndex<string>();
+  index.add("/v1/spaces/:spaceId", "space");
+  index.add("/v1/spaces/:spaceId/comments/:commentId", "comment");
+  index.add("/v1/orgs/:organizationId/spaces", "org spaces");
+  index.add("/v1/orgs/:organizationId/members/:userId", "member");
+  index.add("/v1/orgs/:organizationId/members/:userId/sso", "member sso");
+  index.add("/v1/user", "user");
+
+  it("finds templates by their parameters", () => {
+    expect(index.find("/v1/spaces/abc")).toBe("space");
+    expect(index.find("/v1/spaces/abc/comments/c1")).toBe("comment");
+    expect(index.find("/v1/orgs/o1/members/u1/sso")).toBe("member sso");
+  });
+
+  it("prefers a literal segment and backtracks to a parameter", () => {
+    const literalFirst = new RouteIndex<string>();
+    literalFirst.add("/v1/spaces/:spaceId/links", "links");
+    literalFirst.add("/v1/spaces/archived/:what", "archived");
+    expect(literalFirst.find("/v1/spaces/archived/x")).toBe("archived");
+    expect(literalFirst.find("/v1/spaces/archived/links")).toBe("archived");
+    expect(literalFirst.find("/v1/spaces/other/links")).toBe("links");
+  });
+
+  it("ignores a trailing slash and misses unknown or partial paths", () => {
+    expect(index.find("/v1/user/")).toBe("user");
+    expect(index.find("/v1/spaces")).toBeUndefined();
+    expect(index.find("/v1/spaces//comments/x")).toBeUndefined();
+    expect(index.find("/v2/user")).toBeUndefined();
+  });
+});
