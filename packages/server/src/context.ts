@@ -15,15 +15,20 @@ export interface IdGenerator {
 const ID_ALPHABET = "0123456789abcdefghijklmnopqrstuvwxyz";
 
 /**
- * Ids start with the creation time so that they sort in creation order (keyset paging by id then
- * lists oldest first and stays stable under concurrent inserts), and end with 64 random bits.
+ * Ids start with the creation time and a per-process sequence, so that ids made by one server sort
+ * in creation order even within a millisecond (keyset paging by id then lists oldest first and stays
+ * stable under concurrent inserts), and end with random characters so that servers never collide.
  */
 export function timeOrderedIds(clock: Clock = systemClock): IdGenerator {
+  let lastTime = "";
+  let sequence = 0;
   return {
     next() {
       const time = clock.now().getTime().toString(36).padStart(9, "0");
-      const random = [...randomBytes(12)].map((byte) => ID_ALPHABET[byte % 36]).join("");
-      return `${time}${random}`;
+      sequence = time === lastTime ? sequence + 1 : 0;
+      lastTime = time;
+      const random = [...randomBytes(8)].map((byte) => ID_ALPHABET[byte % 36]).join("");
+      return `${time}${sequence.toString(36).padStart(4, "0")}${random}`;
     },
   };
 }
