@@ -6,8 +6,9 @@ import { fileURLToPath } from "node:url";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 const totals = { passed: 0, failed: 0, skipped: 0 };
-for (const pkg of readdirSync(join(root, "packages"))) {
-  const report = join(root, "packages", pkg, "test-results.json");
+const workspaces = ["spec", ...readdirSync(join(root, "packages")).map((pkg) => join("packages", pkg))];
+for (const workspace of workspaces) {
+  const report = join(root, workspace, "test-results.json");
   if (!existsSync(report)) continue;
   const { numPassedTests, numFailedTests, numPendingTests, numTodoTests } = JSON.parse(
     readFileSync(report, "utf8"),

@@ -11,15 +11,24 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** @description Gets a collection by its id. */
+        /**
+         * Get a collection by its id
+         * @description Gets a collection by its id.
+         */
         get: operations["getCollectionById"];
         put?: never;
         post?: never;
-        /** @description Deletes a collection; its spaces and collections move up to its parent. */
+        /**
+         * Delete a collection
+         * @description Deletes a collection; its spaces and collections move up to its parent.
+         */
         delete: operations["deleteCollectionById"];
         options?: never;
         head?: never;
-        /** @description Updates a collection. */
+        /**
+         * Update a collection
+         * @description Updates a collection.
+         */
         patch: operations["updateCollectionById"];
         trace?: never;
     };
@@ -32,7 +41,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** @description Moves a collection under another parent and/or to another position. */
+        /**
+         * Move a collection under another parent and/or to another position
+         * @description Moves a collection under another parent and/or to another position.
+         */
         post: operations["moveCollection"];
         delete?: never;
         options?: never;
@@ -47,7 +59,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** @description Lists the spaces directly inside a collection, in their order. */
+        /**
+         * List the spaces directly inside a collection, in their order
+         * @description Lists the spaces directly inside a collection, in their order.
+         */
         get: operations["listSpacesInCollectionById"];
         put?: never;
         post?: never;
@@ -66,12 +81,135 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** @description Transfers a collection, with all it contains, to another organization. */
+        /**
+         * Transfer a collection, with all it contains, to another organization
+         * @description Transfers a collection, with all it contains, to another organization.
+         */
         post: operations["transferCollection"];
         delete?: never;
         options?: never;
         head?: never;
         patch?: never;
+        trace?: never;
+    };
+    "/v1/email-domains/{emailDomain}/orgs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the organizations whose email domains include the given domain
+         * @description Lists the organizations whose email domains include the given domain.
+         */
+        get: operations["getOrganizationsForEmailDomain"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/integrations": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the integrations the caller can see
+         * @description Lists the integrations the caller can see.
+         */
+        get: operations["listIntegrations"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/integrations/{integrationName}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get an integration by its name
+         * @description Gets an integration by its name.
+         */
+        get: operations["getIntegrationByName"];
+        put?: never;
+        /**
+         * Publish an integration, or a new version of an integration the organization owns
+         * @description Publishes an integration, or a new version of an integration the organization owns.
+         */
+        post: operations["publishIntegration"];
+        /**
+         * Unpublish an integration
+         * @description Unpublishes an integration.
+         */
+        delete: operations["unpublishIntegration"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/integrations/{integrationName}/installations": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the installations of an integration
+         * @description Lists the installations of an integration.
+         */
+        get: operations["listIntegrationInstallations"];
+        put?: never;
+        /**
+         * Install an integration on an organization
+         * @description Installs an integration on an organization.
+         */
+        post: operations["installIntegration"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/integrations/{integrationName}/installations/{installationId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get an installation of an integration by its id
+         * @description Gets an installation of an integration by its id.
+         */
+        get: operations["getIntegrationInstallationById"];
+        put?: never;
+        post?: never;
+        /**
+         * Uninstall an integration from an organization
+         * @description Uninstalls an integration from an organization.
+         */
+        delete: operations["uninstallIntegration"];
+        options?: never;
+        head?: never;
+        /**
+         * Update the configuration of an installation and the spaces and sites it covers
+         * @description Updates the configuration of an installation and the spaces and sites it covers.
+         */
+        patch: operations["updateIntegrationInstallation"];
         trace?: never;
     };
     "/v1/orgs": {
@@ -81,10 +219,16 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** @description Lists the organizations the caller is a member of. */
+        /**
+         * List the organizations the caller is a member of
+         * @description Lists the organizations the caller is a member of.
+         */
         get: operations["listOrganizationsForAuthenticatedUser"];
         put?: never;
-        /** @description Creates an organization with the caller as its first admin. */
+        /**
+         * Create an organization with the caller as its first admin
+         * @description Creates an organization with the caller as its first admin.
+         */
         post: operations["createOrganization"];
         delete?: never;
         options?: never;
@@ -99,14 +243,20 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** @description Gets an organization by its id. */
+        /**
+         * Get an organization by its id
+         * @description Gets an organization by its id.
+         */
         get: operations["getOrganizationById"];
         put?: never;
         post?: never;
         delete?: never;
         options?: never;
         head?: never;
-        /** @description Updates an organization's settings. */
+        /**
+         * Update an organization's settings
+         * @description Updates an organization's settings.
+         */
         patch: operations["updateOrganizationById"];
         trace?: never;
     };
@@ -117,11 +267,753 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** @description Lists the collections of an organization. */
+        /**
+         * List the collections of an organization
+         * @description Lists the collections of an organization.
+         */
         get: operations["listCollectionsInOrganizationById"];
         put?: never;
-        /** @description Creates a collection in an organization. */
+        /**
+         * Create a collection in an organization
+         * @description Creates a collection in an organization.
+         */
         post: operations["createCollection"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/orgs/{organizationId}/custom-fields": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the custom fields of an organization
+         * @description Lists the custom fields of an organization.
+         */
+        get: operations["listOrganizationCustomFields"];
+        put?: never;
+        /**
+         * Create a custom field in an organization
+         * @description Creates a custom field in an organization.
+         */
+        post: operations["createOrganizationCustomField"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/orgs/{organizationId}/custom-fields/{fieldName}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a custom field of an organization by its name
+         * @description Gets a custom field of an organization by its name.
+         */
+        get: operations["getOrganizationCustomFieldByName"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete a custom field and its values on every space
+         * @description Deletes a custom field and its values on every space.
+         */
+        delete: operations["deleteOrganizationCustomField"];
+        options?: never;
+        head?: never;
+        /**
+         * Update a custom field of an organization
+         * @description Updates a custom field of an organization.
+         */
+        patch: operations["updateOrganizationCustomField"];
+        trace?: never;
+    };
+    "/v1/orgs/{organizationId}/invites": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Invite users to an organization by email
+         * @description Invites users to an organization by email.
+         */
+        post: operations["inviteUsersToOrganization"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/orgs/{organizationId}/invites/{inviteId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Make the caller join an organization through an invite
+         * @description Makes the caller join an organization through an invite.
+         */
+        post: operations["joinOrganizationWithInvite"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/orgs/{organizationId}/link-invites": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the invite links of an organization
+         * @description Lists the invite links of an organization.
+         */
+        get: operations["listOrganizationInviteLinks"];
+        put?: never;
+        /**
+         * Create an invite link to an organization
+         * @description Creates an invite link to an organization.
+         */
+        post: operations["createOrganizationInvite"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/orgs/{organizationId}/link-invites/{inviteId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get an invite link by its id
+         * @description Gets an invite link by its id.
+         */
+        get: operations["getOrganizationInviteLink"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete an invite link
+         * @description Deletes an invite link; it can no longer be used to join.
+         */
+        delete: operations["deleteOrganizationInviteById"];
+        options?: never;
+        head?: never;
+        /**
+         * Change the role or level an invite link grants
+         * @description Changes the role or level an invite link grants.
+         */
+        patch: operations["updateOrganizationInviteById"];
+        trace?: never;
+    };
+    "/v1/orgs/{organizationId}/members": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the members of an organization
+         * @description Lists the members of an organization.
+         */
+        get: operations["listMembersInOrganizationById"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/orgs/{organizationId}/members/{userId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a member of an organization by its user id
+         * @description Gets a member of an organization by its user id.
+         */
+        get: operations["getMemberInOrganizationById"];
+        put?: never;
+        post?: never;
+        /**
+         * Remove a member from an organization
+         * @description Removes a member from an organization.
+         */
+        delete: operations["removeMemberFromOrganizationById"];
+        options?: never;
+        head?: never;
+        /**
+         * Change a member's role in an organization
+         * @description Changes a member's role in an organization.
+         */
+        patch: operations["updateMemberInOrganizationById"];
+        trace?: never;
+    };
+    "/v1/orgs/{organizationId}/members/{userId}/spaces": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the spaces a member can access, with the member's role on each
+         * @description Lists the spaces a member can access, with the member's role on each.
+         */
+        get: operations["listSpacesForOrganizationMember"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/orgs/{organizationId}/members/{userId}/sso": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Make a user a member of an organization who signs in through single sign-on
+         * @description Makes a user a member of an organization who signs in through single sign-on.
+         */
+        post: operations["setUserAsSSOMemberForOrganization"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/orgs/{organizationId}/members/{userId}/teams": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the teams a member belongs to, with the member's role in each
+         * @description Lists the teams a member belongs to, with the member's role in each.
+         */
+        get: operations["listTeamsForOrganizationMember"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/orgs/{organizationId}/openapi": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the OpenAPI specifications of an organization
+         * @description Lists the OpenAPI specifications of an organization.
+         */
+        get: operations["listOpenAPISpecs"];
+        put?: never;
+        /**
+         * Create an OpenAPI specification from a URL or from text
+         * @description Creates an OpenAPI specification from a URL or from text.
+         */
+        post: operations["createOpenAPISpec"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/orgs/{organizationId}/openapi/{specSlug}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get an OpenAPI specification by its slug
+         * @description Gets an OpenAPI specification by its slug.
+         */
+        get: operations["getOpenAPISpecBySlug"];
+        /**
+         * Create an OpenAPI specification with the given slug, or replace its source
+         * @description Creates an OpenAPI specification with the given slug, or replaces its source.
+         */
+        put: operations["createOrUpdateOpenAPISpecBySlug"];
+        post?: never;
+        /**
+         * Delete an OpenAPI specification
+         * @description Deletes an OpenAPI specification.
+         */
+        delete: operations["deleteOpenAPISpecBySlug"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/orgs/{organizationId}/ping": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Record that the caller was just active in an organization
+         * @description Records that the caller was just active in an organization.
+         */
+        post: operations["updateOrganizationMemberLastSeenAt"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/orgs/{organizationId}/saml": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the SAML providers of an organization
+         * @description Lists the SAML providers of an organization.
+         */
+        get: operations["listSAMLProvidersInOrganizationById"];
+        put?: never;
+        /**
+         * Add a SAML provider to an organization
+         * @description Adds a SAML provider to an organization.
+         */
+        post: operations["createOrganizationSAMLProvider"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/orgs/{organizationId}/saml/{samlProviderId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a SAML provider by its id
+         * @description Gets a SAML provider by its id.
+         */
+        get: operations["getOrganizationSAMLProviderById"];
+        put?: never;
+        post?: never;
+        /**
+         * Remove a SAML provider from an organization
+         * @description Removes a SAML provider from an organization.
+         */
+        delete: operations["deleteOrganizationSAMLProvider"];
+        options?: never;
+        head?: never;
+        /**
+         * Update a SAML provider
+         * @description Updates a SAML provider.
+         */
+        patch: operations["updateOrganizationSAMLProvider"];
+        trace?: never;
+    };
+    "/v1/orgs/{organizationId}/search": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Search the content of an organization's spaces
+         * @description Searches the content of an organization's spaces; results are grouped by space.
+         */
+        get: operations["searchOrganizationContent"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/orgs/{organizationId}/sites": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the sites of an organization
+         * @description Lists the sites of an organization.
+         */
+        get: operations["listSites"];
+        put?: never;
+        /**
+         * Create a site in an organization
+         * @description Creates a site in an organization.
+         */
+        post: operations["createSite"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/orgs/{organizationId}/sites/{siteId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a site by its id
+         * @description Gets a site by its id.
+         */
+        get: operations["getSiteById"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete a site
+         * @description Deletes a site; its spaces are kept.
+         */
+        delete: operations["deleteSiteById"];
+        options?: never;
+        head?: never;
+        /**
+         * Update a site
+         * @description Updates a site.
+         */
+        patch: operations["updateSiteById"];
+        trace?: never;
+    };
+    "/v1/orgs/{organizationId}/sites/{siteId}/adaptive-schema": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get the visitor attributes schema of a site
+         * @description Gets the visitor attributes schema of a site.
+         */
+        get: operations["getSiteAdaptiveSchema"];
+        /**
+         * Create or replace the visitor attributes schema of a site
+         * @description Creates or replaces the visitor attributes schema of a site.
+         */
+        put: operations["updateSiteAdaptiveSchema"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/orgs/{organizationId}/sites/{siteId}/published": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a site with its structure and customizations, as published
+         * @description Gets a site with its structure and customizations, as published.
+         */
+        get: operations["getPublishedContentSite"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/orgs/{organizationId}/sites/{siteId}/section-groups": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the section groups of a site, in order
+         * @description Lists the section groups of a site, in order.
+         */
+        get: operations["listSiteSectionGroups"];
+        put?: never;
+        /**
+         * Add a section group to a site
+         * @description Adds a section group to a site.
+         */
+        post: operations["addSectionGroupToSite"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/orgs/{organizationId}/sites/{siteId}/section-groups/{siteSectionGroupId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Remove a section group from a site
+         * @description Removes a section group from a site; its sections are kept.
+         */
+        delete: operations["deleteSiteSectionGroupById"];
+        options?: never;
+        head?: never;
+        /**
+         * Update a section group
+         * @description Updates a section group.
+         */
+        patch: operations["updateSiteSectionGroupById"];
+        trace?: never;
+    };
+    "/v1/orgs/{organizationId}/sites/{siteId}/section-groups/{siteSectionGroupId}/move": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Move a section group to another position among the site's top-level items
+         * @description Moves a section group to another position among the site's top-level items.
+         */
+        post: operations["moveSiteSectionGroup"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/orgs/{organizationId}/sites/{siteId}/section-groups/{siteSectionGroupId}/sections": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Add a section of the site to a section group
+         * @description Adds a section of the site to a section group.
+         */
+        post: operations["addSectionToGroup"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/orgs/{organizationId}/sites/{siteId}/section-groups/{siteSectionGroupId}/sections/{siteSectionId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Take a section out of a section group
+         * @description Takes a section out of a section group; the section stays in the site.
+         */
+        delete: operations["removeSectionFromGroup"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/orgs/{organizationId}/sites/{siteId}/sections": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the sections of a site, in order
+         * @description Lists the sections of a site, in order.
+         */
+        get: operations["listSiteSections"];
+        put?: never;
+        /**
+         * Add a section showing a space to a site
+         * @description Adds a section showing a space to a site.
+         */
+        post: operations["addSectionToSite"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/orgs/{organizationId}/sites/{siteId}/sections/{siteSectionId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Remove a section from a site
+         * @description Removes a section from a site; the spaces it showed are kept.
+         */
+        delete: operations["deleteSiteSectionById"];
+        options?: never;
+        head?: never;
+        /**
+         * Update a section of a site
+         * @description Updates a section of a site.
+         */
+        patch: operations["updateSiteSectionById"];
+        trace?: never;
+    };
+    "/v1/orgs/{organizationId}/sites/{siteId}/sections/{siteSectionId}/move": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Move a section to another position among the site's sections
+         * @description Moves a section to another position among the site's sections.
+         */
+        post: operations["moveSiteSection"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/orgs/{organizationId}/sites/{siteId}/site-spaces": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the site spaces of a site, in order
+         * @description Lists the site spaces of a site, in order.
+         */
+        get: operations["listSiteSpaces"];
+        put?: never;
+        /**
+         * Add a space to a site
+         * @description Adds a space to a site.
+         */
+        post: operations["addSpaceToSite"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/orgs/{organizationId}/sites/{siteId}/site-spaces/{siteSpaceId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Remove a space from a site
+         * @description Removes a space from a site; the space itself is kept.
+         */
+        delete: operations["deleteSiteSpaceById"];
+        options?: never;
+        head?: never;
+        /**
+         * Update a site space
+         * @description Updates a site space.
+         */
+        patch: operations["updateSiteSpaceById"];
+        trace?: never;
+    };
+    "/v1/orgs/{organizationId}/sites/{siteId}/site-spaces/{siteSpaceId}/move": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Move a site space to another position among its siblings
+         * @description Moves a site space to another position among its siblings.
+         */
+        post: operations["moveSiteSpace"];
         delete?: never;
         options?: never;
         head?: never;
@@ -135,12 +1027,186 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** @description Lists the spaces of an organization that are not deleted. */
+        /**
+         * List the spaces of an organization that are not deleted
+         * @description Lists the spaces of an organization that are not deleted.
+         */
         get: operations["listSpacesInOrganizationById"];
         put?: never;
-        /** @description Creates a space in an organization. */
+        /**
+         * Create a space in an organization
+         * @description Creates a space in an organization.
+         */
         post: operations["createSpace"];
         delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/orgs/{organizationId}/sso": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List how to sign in to an organization through each of its single sign-on providers
+         * @description Lists how to sign in to an organization through each of its single sign-on providers.
+         */
+        get: operations["listSSOProviderLoginsInOrganization"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/orgs/{organizationId}/teams": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the teams of an organization
+         * @description Lists the teams of an organization.
+         */
+        get: operations["listTeamsInOrganizationById"];
+        /**
+         * Create a team in an organization
+         * @description Creates a team in an organization.
+         */
+        put: operations["createOrganizationTeam"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/orgs/{organizationId}/teams/{teamId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a team by its id
+         * @description Gets a team by its id.
+         */
+        get: operations["getTeamInOrganizationById"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete a team
+         * @description Deletes a team; its members stay in the organization.
+         */
+        delete: operations["removeTeamFromOrganizationById"];
+        options?: never;
+        head?: never;
+        /**
+         * Update a team
+         * @description Updates a team.
+         */
+        patch: operations["updateTeamInOrganizationById"];
+        trace?: never;
+    };
+    "/v1/orgs/{organizationId}/teams/{teamId}/members": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the members of a team with their roles
+         * @description Lists the members of a team with their roles.
+         */
+        get: operations["listTeamMembersInOrganizationById"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/orgs/{organizationId}/teams/{teamId}/members/{userId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Add an organization member to a team, or change the member's role in it
+         * @description Adds an organization member to a team, or change the member's role in it.
+         */
+        put: operations["addMemberToOrganizationTeamById"];
+        post?: never;
+        /**
+         * Remove a member from a team
+         * @description Removes a member from a team.
+         */
+        delete: operations["deleteMemberFromOrganizationTeamById"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/orgs/{organizationId}/translations": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the translation settings of an organization
+         * @description Lists the translation settings of an organization.
+         */
+        get: operations["listTranslations"];
+        put?: never;
+        /**
+         * Create translation settings in an organization
+         * @description Creates translation settings in an organization.
+         */
+        post: operations["createTranslation"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/orgs/{organizationId}/translations/{translationSettingsId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get translation settings by their id
+         * @description Gets translation settings by their id.
+         */
+        get: operations["getTranslation"];
+        /**
+         * Replace the title of translation settings
+         * @description Replaces the title of translation settings.
+         */
+        put: operations["updateTranslation"];
+        post?: never;
+        /**
+         * Delete translation settings
+         * @description Deletes translation settings.
+         */
+        delete: operations["deleteTranslation"];
         options?: never;
         head?: never;
         patch?: never;
@@ -153,16 +1219,629 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** @description Gets a space by its id, deleted or not. */
+        /**
+         * Get a space by its id, deleted or not
+         * @description Gets a space by its id, deleted or not.
+         */
         get: operations["getSpaceById"];
         put?: never;
         post?: never;
-        /** @description Deletes a space; it can be restored for 7 days, then it is removed for good. */
+        /**
+         * Delete a space
+         * @description Deletes a space; it can be restored for 7 days, then it is removed for good.
+         */
         delete: operations["deleteSpaceById"];
         options?: never;
         head?: never;
-        /** @description Updates a space. */
+        /**
+         * Update a space
+         * @description Updates a space.
+         */
         patch: operations["updateSpaceById"];
+        trace?: never;
+    };
+    "/v1/spaces/{spaceId}/change-requests": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the change requests of a space
+         * @description Lists the change requests of a space.
+         */
+        get: operations["listChangeRequestsForSpace"];
+        put?: never;
+        /**
+         * Create a change request in a space
+         * @description Creates a change request in a space.
+         */
+        post: operations["createChangeRequest"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/spaces/{spaceId}/change-requests/{changeRequestId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a change request by its id or number
+         * @description Gets a change request by its id or number.
+         */
+        get: operations["getChangeRequestById"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Update the subject or status of a change request
+         * @description Updates the subject or status of a change request.
+         */
+        patch: operations["updateChangeRequestById"];
+        trace?: never;
+    };
+    "/v1/spaces/{spaceId}/change-requests/{changeRequestId}/comments": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the comments of a change request
+         * @description Lists the comments of a change request.
+         */
+        get: operations["listCommentsInChangeRequest"];
+        put?: never;
+        /**
+         * Post a comment in a change request
+         * @description Posts a comment in a change request.
+         */
+        post: operations["postCommentInChangeRequest"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/spaces/{spaceId}/change-requests/{changeRequestId}/comments/{commentId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a comment of a change request
+         * @description Gets a comment of a change request.
+         */
+        get: operations["getCommentInChangeRequest"];
+        /**
+         * Edit, resolve or react to a comment of a change request
+         * @description Edits, resolves or reacts to a comment of a change request.
+         */
+        put: operations["updateCommentInChangeRequest"];
+        post?: never;
+        /**
+         * Delete a comment of a change request with its replies
+         * @description Deletes a comment of a change request with its replies.
+         */
+        delete: operations["deleteCommentInChangeRequest"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/spaces/{spaceId}/change-requests/{changeRequestId}/comments/{commentId}/replies": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the replies to a comment of a change request
+         * @description Lists the replies to a comment of a change request.
+         */
+        get: operations["listCommentRepliesInChangeRequest"];
+        put?: never;
+        /**
+         * Reply to a comment of a change request
+         * @description Replies to a comment of a change request.
+         */
+        post: operations["postCommentReplyInChangeRequest"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/spaces/{spaceId}/change-requests/{changeRequestId}/comments/{commentId}/replies/{commentReplyId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a reply to a comment of a change request
+         * @description Gets a reply to a comment of a change request.
+         */
+        get: operations["getCommentReplyInChangeRequest"];
+        /**
+         * Edit or react to a reply in a change request, or resolve its thread
+         * @description Edits or reacts to a reply in a change request, or resolves its thread.
+         */
+        put: operations["updateCommentReplyInChangeRequest"];
+        post?: never;
+        /**
+         * Delete a reply to a comment of a change request
+         * @description Deletes a reply to a comment of a change request.
+         */
+        delete: operations["deleteCommentReplyInChangeRequest"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/spaces/{spaceId}/change-requests/{changeRequestId}/content": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get the current revision of a change request's content
+         * @description Gets the current revision of a change request's content.
+         */
+        get: operations["getRevisionOfChangeRequestById"];
+        put?: never;
+        /**
+         * Insert, update or delete pages of a change request
+         * @description Inserts, updates or deletes pages of a change request.
+         */
+        post: operations["updateChangeRequestContent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/spaces/{spaceId}/change-requests/{changeRequestId}/content/files": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the files of a change request
+         * @description Lists the files of a change request.
+         */
+        get: operations["listFilesInChangeRequestById"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/spaces/{spaceId}/change-requests/{changeRequestId}/content/files/{fileId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a file of a change request
+         * @description Gets a file of a change request.
+         */
+        get: operations["getFileInChangeRequestById"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/spaces/{spaceId}/change-requests/{changeRequestId}/content/files/{fileId}/backlinks": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the places of a change request's content that use a file
+         * @description Lists the places of a change request's content that use a file.
+         */
+        get: operations["listChangeRequestFileBacklinks"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/spaces/{spaceId}/change-requests/{changeRequestId}/content/import": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Import content from a URL into a change request
+         * @description Imports content from a URL into a change request.
+         */
+        post: operations["importContentInChangeRequest"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/spaces/{spaceId}/change-requests/{changeRequestId}/content/page/{pageId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a page of a change request
+         * @description Gets a page of a change request.
+         */
+        get: operations["getPageInChangeRequestById"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/spaces/{spaceId}/change-requests/{changeRequestId}/content/page/{pageId}/links": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the links of a page of a change request, with counts of broken ones
+         * @description Lists the links of a page of a change request, with counts of broken ones.
+         */
+        get: operations["listPageLinksInChangeRequest"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/spaces/{spaceId}/change-requests/{changeRequestId}/content/pages": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the page tree of a change request
+         * @description Lists the page tree of a change request.
+         */
+        get: operations["listPagesInChangeRequest"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/spaces/{spaceId}/change-requests/{changeRequestId}/merge": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Merge a change request into the main content of its space
+         * @description Merges a change request into the main content of its space.
+         */
+        post: operations["mergeChangeRequest"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/spaces/{spaceId}/change-requests/{changeRequestId}/pdf": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Generate a PDF of a change request's content, or of one of its pages
+         * @description Generates a PDF of a change request's content, or of one of its pages.
+         */
+        get: operations["getChangeRequestPDF"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/spaces/{spaceId}/change-requests/{changeRequestId}/update": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Bring the latest main content into a change request
+         * @description Brings the latest main content into a change request.
+         */
+        post: operations["updateChangeRequest"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/spaces/{spaceId}/comments": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the comments of a space
+         * @description Lists the comments of a space.
+         */
+        get: operations["listCommentsInSpace"];
+        put?: never;
+        /**
+         * Post a comment in a space
+         * @description Posts a comment in a space.
+         */
+        post: operations["postCommentInSpace"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/spaces/{spaceId}/comments/{commentId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a comment of a space
+         * @description Gets a comment of a space.
+         */
+        get: operations["getCommentInSpace"];
+        /**
+         * Edit, resolve or react to a comment of a space
+         * @description Edits, resolves or reacts to a comment of a space.
+         */
+        put: operations["updateCommentInSpace"];
+        post?: never;
+        /**
+         * Delete a comment of a space with its replies
+         * @description Deletes a comment of a space with its replies.
+         */
+        delete: operations["deleteCommentInSpace"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/spaces/{spaceId}/comments/{commentId}/replies": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the replies to a comment of a space
+         * @description Lists the replies to a comment of a space.
+         */
+        get: operations["listCommentRepliesInSpace"];
+        put?: never;
+        /**
+         * Reply to a comment of a space
+         * @description Replies to a comment of a space.
+         */
+        post: operations["postCommentReplyInSpace"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/spaces/{spaceId}/comments/{commentId}/replies/{commentReplyId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a reply to a comment of a space
+         * @description Gets a reply to a comment of a space.
+         */
+        get: operations["getCommentReplyInSpace"];
+        /**
+         * Edit or react to a reply to a comment of a space
+         * @description Edits or reacts to a reply to a comment of a space.
+         */
+        put: operations["updateCommentReplyInSpace"];
+        post?: never;
+        /**
+         * Delete a reply to a comment of a space
+         * @description Deletes a reply to a comment of a space.
+         */
+        delete: operations["deleteCommentReplyInSpace"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/spaces/{spaceId}/content": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get the current revision of a space's main content
+         * @description Gets the current revision of a space's main content.
+         */
+        get: operations["getCurrentRevision"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/spaces/{spaceId}/content/files": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the files of a space's main content
+         * @description Lists the files of a space's main content.
+         */
+        get: operations["listFiles"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/spaces/{spaceId}/content/files/{fileId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a file of a space's main content
+         * @description Gets a file of a space's main content.
+         */
+        get: operations["getFileById"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/spaces/{spaceId}/content/page/{pageId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a page of a space's main content
+         * @description Gets a page of a space's main content.
+         */
+        get: operations["getPageById"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/spaces/{spaceId}/content/pages": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the page tree of a space's main content
+         * @description Lists the page tree of a space's main content.
+         */
+        get: operations["listPages"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/spaces/{spaceId}/custom-fields": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the custom fields of a space with the values the space gives them
+         * @description Lists the custom fields of a space with the values the space gives them.
+         */
+        get: operations["getSpaceCustomFields"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Set values of custom fields on a space
+         * @description Sets values of custom fields on a space.
+         */
+        patch: operations["updateSpaceCustomFields"];
         trace?: never;
     };
     "/v1/spaces/{spaceId}/duplicate": {
@@ -174,8 +1853,31 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** @description Creates a copy of a space in the same collection. */
+        /**
+         * Create a copy of a space in the same collection
+         * @description Creates a copy of a space in the same collection.
+         */
         post: operations["duplicateSpace"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/spaces/{spaceId}/links": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the links of a space's main content, with counts of broken ones
+         * @description Lists the links of a space's main content, with counts of broken ones.
+         */
+        get: operations["listSpaceLinks"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -191,7 +1893,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** @description Moves a space under another collection and/or to another position. */
+        /**
+         * Move a space under another collection and/or to another position
+         * @description Moves a space under another collection and/or to another position.
+         */
         post: operations["moveSpace"];
         delete?: never;
         options?: never;
@@ -208,8 +1913,31 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** @description Restores a space deleted in the last 7 days. */
+        /**
+         * Restore a space deleted in the last 7 days
+         * @description Restores a space deleted in the last 7 days.
+         */
         post: operations["restoreSpace"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/spaces/{spaceId}/revisions/{revisionId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a revision of a space by its id
+         * @description Gets a revision of a space by its id.
+         */
+        get: operations["getRevisionById"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -225,7 +1953,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** @description Transfers a space to another organization. */
+        /**
+         * Transfer a space to another organization
+         * @description Transfers a space to another organization.
+         */
         post: operations["transferSpace"];
         delete?: never;
         options?: never;
@@ -240,7 +1971,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** @description Gets the user the bearer token belongs to. */
+        /**
+         * Get the user the bearer token belongs to
+         * @description Gets the user the bearer token belongs to.
+         */
         get: operations["getAuthenticatedUser"];
         put?: never;
         post?: never;
@@ -254,6 +1988,16 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
+        /** @description Adds a section to a section group. */
+        AddSectionToGroupRequest: {
+            /** @description Id of the section to add. */
+            sectionId: string;
+        };
+        /** @description Adds a member to a team or changes the member's role. */
+        AddTeamMemberRequest: {
+            /** @description The member's role in the team. */
+            role?: components["schemas"]["TeamMemberRole"];
+        };
         /**
          * @description How often a subscription is billed.
          * @enum {string}
@@ -264,6 +2008,116 @@ export interface components {
          * @enum {string}
          */
         BillingPlan: "free_2024" | "plus_2024" | "pro_2024" | "enterprise_2024" | "community_2024" | "free" | "plus" | "pro" | "internal";
+        /** @description Counts of broken links. */
+        BrokenLinkStats: {
+            /**
+             * Format: int32
+             * @description Number of broken links.
+             */
+            total: number;
+            /**
+             * Format: int32
+             * @description Number of links broken by the change request, for change request content.
+             */
+            changeRequest?: number;
+        };
+        /** @description Proposed edits to a space's content, discussed and then merged. */
+        ChangeRequest: {
+            /**
+             * @description Always `change-request`.
+             * @enum {string}
+             */
+            object: "change-request";
+            /** @description Unique id of the change request. */
+            id: string;
+            /**
+             * Format: int32
+             * @description Number of the change request, incremented per space.
+             */
+            number: number;
+            /** @description Where the change request stands. */
+            status: components["schemas"]["ChangeRequestStatus"];
+            /** @description Subject of the change request. */
+            subject: components["schemas"]["ChangeRequestSubject"];
+            /** @description Who created the change request. */
+            createdBy: components["schemas"]["User"];
+            /**
+             * Format: date-time
+             * @description When the change request was created.
+             */
+            createdAt: string;
+            /**
+             * Format: date-time
+             * @description When the change request last changed.
+             */
+            updatedAt: string;
+            /** @description Id of the change request's current revision. */
+            revision: string;
+            /** @description Id of the space revision the change request was created from. */
+            revisionInitial: string;
+            /** @description Id of the main content revision the change request was last updated from. */
+            revisionMergedAncestor?: string;
+            /** @description Id of the revision produced by the merge, once merged. */
+            revisionMerged?: string;
+            /**
+             * Format: int32
+             * @description Number of open comments.
+             */
+            comments: number;
+            /** @description True when the main content changed since the change request was last updated from it. */
+            outdated: boolean;
+            /** @description URLs of the change request. */
+            urls: components["schemas"]["ChangeRequestUrls"];
+        };
+        /** @description One edit of a change request's pages. */
+        ChangeRequestContentChange: components["schemas"]["InsertPageChange"] | components["schemas"]["UpdatePageChange"] | components["schemas"]["DeletePageChange"];
+        /** @description One page of a list. */
+        ChangeRequestPage: {
+            /** @description Present when more items follow this page. */
+            next?: components["schemas"]["NextPage"];
+            /**
+             * Format: int32
+             * @description Total number of items matching the request, over all pages.
+             */
+            count: number;
+            /** @description The items of this page. */
+            items: components["schemas"]["ChangeRequest"][];
+        };
+        /**
+         * @description Where a change request stands.
+         * @enum {string}
+         */
+        ChangeRequestStatus: "draft" | "open" | "archived" | "merged";
+        /** @description The subject of a change request. */
+        ChangeRequestSubject: string;
+        /**
+         * @description The statuses a change request can be set to directly; merging is done by the merge operation.
+         * @enum {string}
+         */
+        ChangeRequestUpdateStatus: "draft" | "open" | "archived";
+        /** @description URLs of a change request. */
+        ChangeRequestUrls: {
+            /**
+             * Format: uri
+             * @description The change request in the application.
+             */
+            app: string;
+            /**
+             * Format: uri
+             * @description The change request in the API.
+             */
+            location: string;
+        };
+        /** @description The content is seen as of a change request. */
+        ChangeRequestVersionContext: {
+            /**
+             * @description The kind of version. (enum property replaced by openapi-typescript)
+             * @enum {string}
+             */
+            type: "changeRequest";
+            /** @description The change request. */
+            changeRequest: components["schemas"]["ChangeRequest"];
+        };
         /** @description A collection groups spaces and may be nested in another collection. */
         Collection: {
             /**
@@ -323,6 +2177,18 @@ export interface components {
             /** @description Id of the collection. */
             collection: string;
         };
+        /** @description A collection, resolved. */
+        CollectionReference: {
+            /**
+             * @description The kind of content. (enum property replaced by openapi-typescript)
+             * @enum {string}
+             */
+            kind: "collection";
+            /** @description The organization owning the collection. */
+            organization: components["schemas"]["Organization"];
+            /** @description The collection. */
+            collection: components["schemas"]["Collection"];
+        };
         /** @description The title of a collection. */
         CollectionTitle: string;
         /** @description URLs of a collection. */
@@ -338,6 +2204,196 @@ export interface components {
              */
             app: string;
         };
+        /** @description A discussion thread on a space or change request. */
+        Comment: {
+            /**
+             * @description Always `comment`.
+             * @enum {string}
+             */
+            object: "comment";
+            /** @description Unique id of the comment. */
+            id: string;
+            /** @description Who posted the comment. */
+            postedBy: components["schemas"]["User"];
+            /**
+             * Format: date-time
+             * @description When the comment was posted.
+             */
+            postedAt: string;
+            /**
+             * Format: date-time
+             * @description When the comment was last edited; absent when never edited.
+             */
+            editedAt?: string;
+            /** @description Emoji reactions to the comment. */
+            reactions: components["schemas"]["Reaction"][];
+            /**
+             * Format: int32
+             * @description Number of replies.
+             */
+            replies: number;
+            /** @description Text of the comment. */
+            body: components["schemas"]["CommentBody"];
+            /** @description What the comment is attached to. */
+            target: components["schemas"]["CommentTarget"];
+            /** @description URLs of the comment. */
+            urls: components["schemas"]["CommentUrls"];
+            /** @description Whether the thread is open or resolved. */
+            status: components["schemas"]["CommentStatus"];
+            /**
+             * Format: date-time
+             * @description When the comment was resolved; only on resolved comments.
+             */
+            resolvedAt?: string;
+            /** @description Who resolved the comment; only on resolved comments. */
+            resolvedBy?: components["schemas"]["User"];
+        };
+        /** @description The text of a comment or a reply. */
+        CommentBody: {
+            /** @description The text, as Markdown. */
+            markdown: string;
+        };
+        /** @description One page of a list. */
+        CommentPage: {
+            /** @description Present when more items follow this page. */
+            next?: components["schemas"]["NextPage"];
+            /**
+             * Format: int32
+             * @description Total number of items matching the request, over all pages.
+             */
+            count: number;
+            /** @description The items of this page. */
+            items: components["schemas"]["Comment"][];
+        };
+        /** @description An answer in a comment thread. */
+        CommentReply: {
+            /**
+             * @description Always `comment-reply`.
+             * @enum {string}
+             */
+            object: "comment-reply";
+            /** @description Unique id of the reply. */
+            id: string;
+            /** @description Who posted the reply. */
+            postedBy: components["schemas"]["User"];
+            /**
+             * Format: date-time
+             * @description When the reply was posted.
+             */
+            postedAt: string;
+            /**
+             * Format: date-time
+             * @description When the reply was last edited; absent when never edited.
+             */
+            editedAt?: string;
+            /** @description Emoji reactions to the reply. */
+            reactions: components["schemas"]["Reaction"][];
+            /** @description Text of the reply. */
+            body: components["schemas"]["CommentBody"];
+            /** @description URLs of the reply. */
+            urls: components["schemas"]["CommentUrls"];
+        };
+        /** @description One page of a list. */
+        CommentReplyPage: {
+            /** @description Present when more items follow this page. */
+            next?: components["schemas"]["NextPage"];
+            /**
+             * Format: int32
+             * @description Total number of items matching the request, over all pages.
+             */
+            count: number;
+            /** @description The items of this page. */
+            items: components["schemas"]["CommentReply"][];
+        };
+        /**
+         * @description Whether a comment thread is still open.
+         * @enum {string}
+         */
+        CommentStatus: "open" | "resolved";
+        /**
+         * @description Which comments a list returns, by status.
+         * @enum {string}
+         */
+        CommentStatusFilter: "all" | "open" | "resolved";
+        /** @description What a comment is attached to. */
+        CommentTarget: {
+            /** @description The content node, when attached to one. */
+            node?: components["schemas"]["CommentTargetNode"];
+            /** @description Id of the change request, when posted in one. */
+            changeRequest?: string;
+            /** @description Id of the review, when posted as part of one. */
+            review?: string;
+            /** @description The page, when the comment is about one. */
+            page?: components["schemas"]["CommentTargetPage"];
+            /** @description Id of the space holding the comment. */
+            space: string;
+            /** @description Id of the revision the target is found in. */
+            revision: string;
+        };
+        /** @description The content node a comment is attached to. */
+        CommentTargetNode: {
+            /** @description Id of the node. */
+            id: string;
+            /** @description Excerpt of the node's text. */
+            preview?: string;
+        };
+        /** @description The page a comment is about. */
+        CommentTargetPage: {
+            /** @description Id of the page. */
+            id: string;
+            /** @description Title of the page. */
+            title: string;
+            /** @description Emoji of the page, when set. */
+            emoji?: components["schemas"]["Emoji"];
+            /** @description Icon of the page, when set. */
+            icon?: components["schemas"]["IconName"];
+            /**
+             * Format: date-time
+             * @description When the page was created.
+             */
+            createdAt?: string;
+            /**
+             * Format: date-time
+             * @description When the page last changed.
+             */
+            updatedAt?: string;
+            /** @description Full path of the page in the content. */
+            path: string;
+            /** @description True when the commented content no longer exists in the main content. */
+            outdated: boolean;
+        };
+        /** @description URLs of a comment or reply. */
+        CommentUrls: {
+            /**
+             * Format: uri
+             * @description The comment or reply in the API.
+             */
+            location: string;
+        };
+        /** @description How content is generated, for computed pages. */
+        ComputedContentSource: {
+            /** @description Kind of generator, such as `builtin:openapi`. */
+            type: string;
+            /** @description What the content is generated from. */
+            dependencies?: components["schemas"]["ComputedDependencies"];
+            /** @description Options of the generator. */
+            props?: Record<string, never>;
+        };
+        /** @description What computed content is generated from. */
+        ComputedDependencies: {
+            /** @description The OpenAPI specification, for OpenAPI content. */
+            spec?: components["schemas"]["ComputedSpecDependency"];
+        };
+        /** @description The OpenAPI specification pages are generated from. */
+        ComputedSpecDependency: {
+            /** @description The specification. */
+            ref: components["schemas"]["OpenAPIContentRef"];
+        };
+        /**
+         * @description The format content is returned in.
+         * @enum {string}
+         */
+        ContentFormat: "document" | "markdown";
         /** @description Moves a space or collection under another parent and/or to another position. */
         ContentMoveRequest: {
             /** @description Id of the new parent collection, or null to move to the organization's top level. */
@@ -354,11 +2410,30 @@ export interface components {
             /** @description Put the item just after this sibling. */
             after?: components["schemas"]["ContentPointer"];
         };
+        /** @description A resolved reference to a piece of content, telling where it lives. */
+        ContentReference: components["schemas"]["FileReference"] | components["schemas"]["UrlReference"] | components["schemas"]["PageReference"] | components["schemas"]["UserReference"] | components["schemas"]["CollectionReference"] | components["schemas"]["SpaceReference"] | components["schemas"]["ReusableContentReference"] | components["schemas"]["OpenAPIReference"];
+        /** @description One page of a list. */
+        ContentReferencePage: {
+            /** @description Present when more items follow this page. */
+            next?: components["schemas"]["NextPage"];
+            /**
+             * Format: int32
+             * @description Total number of items matching the request, over all pages.
+             */
+            count: number;
+            /** @description The items of this page. */
+            items: components["schemas"]["ContentReference"][];
+        };
         /**
          * @description Who can access a space's published content.
          * @enum {string}
          */
         ContentVisibility: "public" | "unlisted" | "share-link" | "visitor-auth" | "in-collection" | "private";
+        /** @description Creates a change request. */
+        CreateChangeRequestRequest: {
+            /** @description Subject of the change request. */
+            subject?: components["schemas"]["ChangeRequestSubject"];
+        };
         /** @description Creates a collection. */
         CreateCollectionRequest: {
             /** @description Title of the collection. */
@@ -366,12 +2441,105 @@ export interface components {
             /** @description Id of the parent collection. */
             parent?: string;
         };
+        /** @description Posts a reply. */
+        CreateCommentReplyRequest: {
+            /** @description Text of the reply. */
+            body: components["schemas"]["CommentBody"];
+        };
+        /** @description Posts a comment. */
+        CreateCommentRequest: {
+            /** @description Id of the content node to attach the comment to. */
+            node?: string;
+            /** @description Id of the page the comment is about. */
+            page?: string;
+            /** @description Text of the comment. */
+            body: components["schemas"]["CommentBody"];
+        };
+        /** @description Creates a custom field. */
+        CreateCustomFieldRequest: {
+            /** @description Machine name of the field, unique in the organization. */
+            name: components["schemas"]["CustomFieldName"];
+            /** @description The kind of value the field holds. */
+            type: components["schemas"]["CustomFieldType"];
+            /** @description Title shown for the field. */
+            title?: components["schemas"]["CustomFieldTitle"];
+            /** @description What the field is for. */
+            description?: components["schemas"]["CustomFieldDescription"];
+            /** @description Placeholder shown while the field is empty. */
+            placeholder?: components["schemas"]["CustomFieldPlaceholder"];
+            /** @description Values to pick from, for select fields. */
+            options?: components["schemas"]["CustomFieldOption"][];
+        };
+        /** @description Creates an invite link to an organization. */
+        CreateInviteRequest: {
+            /** @description Role given to users who join through the invite. */
+            role: components["schemas"]["MemberRole"];
+        };
+        /** @description Creates an OpenAPI specification. */
+        CreateOpenAPISpecRequest: {
+            /** @description Slug of the specification, unique in the organization. */
+            slug: components["schemas"]["OpenAPISpecSlug"];
+            /** @description Where the content comes from. */
+            source: components["schemas"]["OpenAPISpecSource"];
+        };
         /** @description Creates an organization. */
         CreateOrganizationRequest: {
             /** @description Name of the organization. */
             title: components["schemas"]["OrganizationTitle"];
             /** @description Email domains whose users may join. */
             emailDomains?: string[];
+        };
+        /** @description Creates a SAML provider. */
+        CreateSamlProviderRequest: {
+            /** @description Label of the provider. */
+            label: components["schemas"]["SamlProviderLabel"];
+            /** @description Entity id of the identity provider. */
+            entityID?: components["schemas"]["SamlEntityId"];
+            /** @description Certificate of the identity provider. */
+            certificate?: components["schemas"]["SamlCertificate"];
+            /** @description Sign-in URL of the identity provider. */
+            ssoURL?: components["schemas"]["SamlSsoUrl"];
+            /** @description Id of the team that users signing in for the first time join. */
+            defaultTeam?: string;
+            /** @description Role given to users signing in for the first time; null for guests. */
+            defaultRole?: components["schemas"]["MemberRole"] | null;
+        };
+        /** @description Creates a site. */
+        CreateSiteRequest: {
+            /**
+             * @description The plan of the site.
+             * @default basic
+             */
+            type: components["schemas"]["SiteType"];
+            /** @description Title of the site. */
+            title?: components["schemas"]["SiteTitle"];
+            /** @description Who can access the published site. */
+            visibility?: components["schemas"]["SiteVisibility"];
+            /** @description Ids of existing spaces to add to the site, or the content of a new space to create for it. */
+            spaces?: string[] | components["schemas"]["SiteNewSpaceContent"];
+        };
+        /** @description Adds a section group to a site. */
+        CreateSiteSectionGroupRequest: {
+            /** @description Title of the section group. */
+            title: components["schemas"]["SiteSectionGroupTitle"];
+            /** @description Icon of the section group. */
+            icon?: components["schemas"]["IconName"];
+            /** @description Ids of the sections to put in the group. */
+            sections?: string[];
+        };
+        /** @description Adds a section to a site, showing an existing space. */
+        CreateSiteSectionRequest: {
+            /** @description Id of the space to show in the section. */
+            spaceId: string;
+            /** @description Title of the section. */
+            title?: string;
+        };
+        /** @description Adds a space to a site. */
+        CreateSiteSpaceRequest: {
+            /** @description Id of the space to add. */
+            spaceId: string;
+            /** @description Id of the section to add the space to; when omitted, the default section, or the root level when the site has no sections. */
+            sectionId?: string;
         };
         /** @description Creates a space. */
         CreateSpaceRequest: {
@@ -383,6 +2551,359 @@ export interface components {
             parent?: string;
             /** @description How the content can be edited. */
             editMode?: components["schemas"]["SpaceEditMode"];
+        };
+        /** @description Creates a team. */
+        CreateTeamRequest: {
+            /** @description Title of the team. */
+            title: components["schemas"]["TeamTitle"];
+            /** @description User ids of organization members to add to the team. */
+            members?: string[];
+        };
+        /** @description A field that every space of an organization can fill in. */
+        CustomField: {
+            /** @description Unique id of the custom field. */
+            id: string;
+            /** @description Machine name of the field, unique in the organization. */
+            name: components["schemas"]["CustomFieldName"];
+            /** @description Title shown for the field. */
+            title: components["schemas"]["CustomFieldTitle"];
+            /** @description What the field is for; empty when none was given. */
+            description: components["schemas"]["CustomFieldDescription"];
+            /** @description The kind of value the field holds. */
+            type: components["schemas"]["CustomFieldType"];
+            /** @description Placeholder shown while the field is empty; empty when none was given. */
+            placeholder: components["schemas"]["CustomFieldPlaceholder"];
+            /** @description Values to pick from, for select fields. */
+            options?: components["schemas"]["CustomFieldOption"][];
+            /**
+             * Format: date-time
+             * @description When the field was created.
+             */
+            createdAt: string;
+            /**
+             * Format: date-time
+             * @description When the field last changed.
+             */
+            updatedAt: string;
+            /** @description URLs of the field. */
+            urls: components["schemas"]["CustomFieldUrls"];
+            /** @description What the caller may do on the field. */
+            permissions?: components["schemas"]["ViewEditPermissions"];
+        };
+        /** @description The description of a custom field. */
+        CustomFieldDescription: string;
+        /** @description The machine name of a custom field, unique in its organization. */
+        CustomFieldName: string;
+        /** @description One option of a select custom field. */
+        CustomFieldOption: string;
+        /** @description One page of a list. */
+        CustomFieldPage: {
+            /** @description Present when more items follow this page. */
+            next?: components["schemas"]["NextPage"];
+            /**
+             * Format: int32
+             * @description Total number of items matching the request, over all pages.
+             */
+            count: number;
+            /** @description The items of this page. */
+            items: components["schemas"]["CustomField"][];
+        };
+        /** @description The placeholder shown in an empty custom field. */
+        CustomFieldPlaceholder: string;
+        /** @description A text value of a custom field. */
+        CustomFieldText: string;
+        /** @description The title of a custom field. */
+        CustomFieldTitle: string;
+        /**
+         * @description The kind of value a custom field holds.
+         * @enum {string}
+         */
+        CustomFieldType: "text" | "number" | "boolean" | "tags" | "select:multi" | "select:single";
+        /** @description URLs of a custom field. */
+        CustomFieldUrls: {
+            /**
+             * Format: uri
+             * @description The custom field in the API.
+             */
+            location: string;
+        };
+        /** @description A custom field and the value a space gives it. */
+        CustomFieldValue: {
+            /** @description The custom field. */
+            customField: components["schemas"]["CustomField"];
+            /** @description The value of the field on the space; absent when the space has none. */
+            value?: components["schemas"]["CustomFieldValueData"];
+        };
+        /** @description The value of a custom field on a space; its shape follows the field's type. */
+        CustomFieldValueData: components["schemas"]["CustomFieldText"] | number | boolean | components["schemas"]["CustomFieldText"][];
+        /** @description A new value for one custom field of a space. */
+        CustomFieldValueUpdate: {
+            /** @description The value to set. */
+            value: components["schemas"]["CustomFieldValueData"];
+        };
+        /** @description AI settings of a site. */
+        CustomizationAI: {
+            /** @description Summaries of linked pages. */
+            pageLinkSummaries: components["schemas"]["CustomizationToggle"];
+        };
+        /** @description An announcement banner shown on a site. */
+        CustomizationAnnouncement: {
+            /** @description The banner is shown. */
+            enabled: boolean;
+            /** @description Text of the banner. */
+            message: string;
+            /** @description Link opened from the banner. */
+            link?: components["schemas"]["CustomizationLink"];
+            /** @description Look of the banner. */
+            style: components["schemas"]["CustomizationAnnouncementStyle"];
+        };
+        /**
+         * @description Style of an announcement banner.
+         * @enum {string}
+         */
+        CustomizationAnnouncementStyle: "info" | "warning" | "danger" | "success";
+        /**
+         * @description Shape of the corners of elements.
+         * @enum {string}
+         */
+        CustomizationCorners: "straight" | "rounded" | "circular";
+        /** @description Favicon of a site. */
+        CustomizationFavicon: {
+            /** @description Icon URLs; the default favicon is used when absent. */
+            icon?: components["schemas"]["ThemedUrl"];
+        };
+        /**
+         * @description A font offered for the text of a site.
+         * @enum {string}
+         */
+        CustomizationFont: "ABCFavorit" | "Inter" | "Roboto" | "RobotoSlab" | "OpenSans" | "SourceSansPro" | "Lato" | "Ubuntu" | "Raleway" | "Merriweather" | "Overpass" | "NotoSans" | "IBMPlexSerif" | "Poppins" | "FiraSans";
+        /** @description Footer of a site. */
+        CustomizationFooter: {
+            /** @description Logo shown in the footer. */
+            logo?: components["schemas"]["ThemedUrl"];
+            /** @description Groups of links. */
+            groups: components["schemas"]["CustomizationFooterGroup"][];
+            /** @description Copyright notice. */
+            copyright?: string;
+        };
+        /** @description A group of footer links. */
+        CustomizationFooterGroup: {
+            /** @description Title of the group. */
+            title: string;
+            /** @description Links of the group. */
+            links: components["schemas"]["CustomizationLink"][];
+        };
+        /** @description Header of a site. */
+        CustomizationHeader: {
+            /** @description Logo shown in the header. */
+            logo?: components["schemas"]["ThemedUrl"];
+            /** @description Links of the header. */
+            links: components["schemas"]["CustomizationHeaderLink"][];
+        };
+        /** @description A link of the header, possibly with sub-links. */
+        CustomizationHeaderLink: {
+            /** @description Text of the link. */
+            title: string;
+            /** @description Look of the link. */
+            style?: components["schemas"]["CustomizationHeaderLinkStyle"];
+            /** @description Where the link points to, or null when it only opens its sub-links. */
+            to: components["schemas"]["SiteLinkTarget"] | null;
+            /** @description Sub-links shown under the link. */
+            links: components["schemas"]["CustomizationLink"][];
+        };
+        /**
+         * @description Style of a header link.
+         * @enum {string}
+         */
+        CustomizationHeaderLinkStyle: "link" | "button-primary" | "button-secondary";
+        /**
+         * @description Style of icons.
+         * @enum {string}
+         */
+        CustomizationIconsStyle: "regular" | "solid" | "duotone" | "light" | "thin";
+        /** @description Language settings of a site. */
+        CustomizationInternationalization: {
+            /** @description Language of the interface. */
+            locale: components["schemas"]["CustomizationLocale"];
+        };
+        /** @description A titled link. */
+        CustomizationLink: {
+            /** @description Text of the link. */
+            title: string;
+            /** @description Where the link points to. */
+            to: components["schemas"]["SiteLinkTarget"];
+        };
+        /**
+         * @description Style of links in content, header and footer.
+         * @enum {string}
+         */
+        CustomizationLinksStyle: "default" | "accent";
+        /**
+         * @description Language of the interface of a site.
+         * @enum {string}
+         */
+        CustomizationLocale: "en" | "fr" | "es" | "zh" | "ja" | "de" | "nl" | "no" | "pt-br" | "ru";
+        /**
+         * @description Style of the search button.
+         * @enum {string}
+         */
+        CustomizationSearchStyle: "prominent" | "subtle";
+        /**
+         * @description Background of the sidebar.
+         * @enum {string}
+         */
+        CustomizationSidebarBackground: "default" | "filled";
+        /**
+         * @description Style of the sidebar list.
+         * @enum {string}
+         */
+        CustomizationSidebarList: "default" | "pill" | "line";
+        /** @description Colors of the sidebar. */
+        CustomizationSidebarStyling: {
+            /** @description Background of the sidebar. */
+            background: components["schemas"]["CustomizationSidebarBackground"];
+            /** @description Style of the sidebar list. */
+            list: components["schemas"]["CustomizationSidebarList"];
+        };
+        /** @description Look of a site. */
+        CustomizationStyling: {
+            /** @description The visual theme. */
+            theme: components["schemas"]["CustomizationTheme"];
+            /** @description Main color. */
+            primaryColor: components["schemas"]["ThemedColor"];
+            /** @description Tint applied to the site. */
+            tint?: components["schemas"]["CustomizationTint"];
+            /** @description Color of informative elements. */
+            infoColor: components["schemas"]["ThemedColor"];
+            /** @description Color of success elements. */
+            successColor: components["schemas"]["ThemedColor"];
+            /** @description Color of warning elements. */
+            warningColor: components["schemas"]["ThemedColor"];
+            /** @description Color of danger elements. */
+            dangerColor: components["schemas"]["ThemedColor"];
+            /** @description Shape of corners. */
+            corners: components["schemas"]["CustomizationCorners"];
+            /** @description Style of links. */
+            links: components["schemas"]["CustomizationLinksStyle"];
+            /** @description Font of the text. */
+            font: components["schemas"]["CustomizationFont"];
+            /** @description Style of icons. */
+            icons: components["schemas"]["CustomizationIconsStyle"];
+            /** @description Look of the sidebar. */
+            sidebar: components["schemas"]["CustomizationSidebarStyling"];
+            /** @description Style of the search button. */
+            search: components["schemas"]["CustomizationSearchStyle"];
+        };
+        /**
+         * @description The visual theme of a site.
+         * @enum {string}
+         */
+        CustomizationTheme: "clean" | "muted" | "bold" | "gradient";
+        /**
+         * @description A color mode.
+         * @enum {string}
+         */
+        CustomizationThemeMode: "light" | "dark";
+        /** @description Color modes of a site. */
+        CustomizationThemes: {
+            /** @description The mode shown by default. */
+            default: components["schemas"]["CustomizationThemeMode"];
+            /** @description Visitors can switch between modes. */
+            toggeable: boolean;
+        };
+        /** @description A tint applied to the site. */
+        CustomizationTint: {
+            /** @description The tint color. */
+            color: components["schemas"]["ThemedColor"];
+        };
+        /** @description A setting that is on or off. */
+        CustomizationToggle: {
+            /** @description The setting is on. */
+            enabled: boolean;
+        };
+        /** @description Removes a page and its child pages. */
+        DeletePageChange: {
+            /**
+             * @description The kind of change. (enum property replaced by openapi-typescript)
+             * @enum {string}
+             */
+            type: "delete_page";
+            /** @description Id of the page. */
+            page: string;
+        };
+        /** @description Organizations that an email domain may join. */
+        EmailDomainOrganizations: {
+            /** @description The organizations. */
+            organizations: components["schemas"]["Organization"][];
+        };
+        /** @description A space as embedded in a site space or a site structure, with a smaller permission set. */
+        EmbeddedSpace: {
+            /**
+             * @description Always `space`.
+             * @enum {string}
+             */
+            object: "space";
+            /** @description Unique id of the space. */
+            id: string;
+            /** @description Title of the space. */
+            title: components["schemas"]["SpaceTitle"];
+            /** @description Emoji of the space; empty when none is set. */
+            emoji: components["schemas"]["Emoji"];
+            /** @description Who can access the published content. */
+            visibility: components["schemas"]["ContentVisibility"];
+            /**
+             * Format: date-time
+             * @description When the space was created.
+             */
+            createdAt: string;
+            /**
+             * Format: date-time
+             * @description When the space last changed.
+             */
+            updatedAt: string;
+            /**
+             * Format: date-time
+             * @description When the space was deleted; set only while it is deleted.
+             */
+            deletedAt?: string;
+            /** @description How the content can be edited. */
+            editMode?: components["schemas"]["SpaceEditMode"];
+            /** @description URLs of the space. */
+            urls: components["schemas"]["SpaceUrls"];
+            /** @description Id of the owning organization. */
+            organization: string;
+            /** @description Id of the parent collection, when in one. */
+            parent?: string;
+            /** @description State of the Git synchronization, when configured. */
+            gitSync?: components["schemas"]["SpaceGitSync"];
+            /** @description Visitor authentication, when configured. */
+            visitorAuth?: components["schemas"]["SpaceVisitorAuth"];
+            /** @description Id of the active revision. */
+            revision: string;
+            /** @description Level that every organization member has at least on the space. */
+            defaultLevel: components["schemas"]["MemberRole"];
+            /**
+             * Format: int32
+             * @description Number of open comments.
+             */
+            comments: number;
+            /**
+             * Format: int32
+             * @description Number of change requests.
+             */
+            changeRequests: number;
+            /**
+             * Format: int32
+             * @description Number of open change requests.
+             */
+            changeRequestsOpen: number;
+            /**
+             * Format: int32
+             * @description Number of draft change requests.
+             */
+            changeRequestsDraft: number;
+            /** @description What the caller may do on the space. */
+            permissions: components["schemas"]["SpaceContentPermissions"];
         };
         /** @description An emoji, as a Unicode character or codepoint. */
         Emoji: string;
@@ -401,20 +2922,725 @@ export interface components {
             /** @description A human-readable explanation of the error. */
             message: string;
         };
+        /** @description Points at a file of the same content. */
+        FileContentRef: {
+            /**
+             * @description The kind of content pointed at.
+             * @enum {string}
+             */
+            kind: "file";
+            /** @description Id of the file. */
+            file: string;
+        };
+        /** @description Size of an image, in pixels. */
+        FileDimensions: {
+            /**
+             * Format: int32
+             * @description Width.
+             */
+            width: number;
+            /**
+             * Format: int32
+             * @description Height.
+             */
+            height: number;
+        };
+        /** @description A file, resolved. */
+        FileReference: {
+            /**
+             * @description The kind of content. (enum property replaced by openapi-typescript)
+             * @enum {string}
+             */
+            kind: "file";
+            /** @description The organization owning the file. */
+            organization: components["schemas"]["Organization"];
+            /** @description The space holding the file. */
+            space: components["schemas"]["Space"];
+            /** @description The version the file was found in. */
+            versionContext?: components["schemas"]["VersionContext"];
+            /** @description The file. */
+            file: components["schemas"]["RevisionFile"];
+        };
+        /** @description Where a file or page is stored in a Git repository. */
+        GitBlob: {
+            /** @description Object id of the blob. */
+            oid: string;
+            /** @description Path of the blob in the repository tree. */
+            path: string;
+        };
         /**
          * @description The Git provider of a synchronization.
          * @enum {string}
          */
         GitSyncProvider: "github" | "gitlab";
+        /** @description A color in hexadecimal notation, e.g. `#346ddb`. */
+        HexColor: string;
+        /** @description The name of an icon. */
+        IconName: string;
+        /** @description Imports content from a URL. */
+        ImportContentRequest: {
+            /**
+             * Format: uri
+             * @description URL of the content to import.
+             */
+            url: string;
+            /** @description What kind of source the URL points at. */
+            source: components["schemas"]["ImportSource"];
+        };
+        /** @description The outcome of an import. */
+        ImportContentResult: {
+            /** @description Id of the revision created by the import. */
+            revision: string;
+            /**
+             * Format: int32
+             * @description Number of resources imported.
+             */
+            importedResources: number;
+            /**
+             * Format: int32
+             * @description Number of resources processed.
+             */
+            totalResources: number;
+        };
+        /**
+         * @description Where content can be imported from.
+         * @enum {string}
+         */
+        ImportSource: "website" | "docx" | "markdown" | "html" | "zip" | "confluence" | "github-wiki" | "notion" | "google-docs";
+        /** @description Adds a page. */
+        InsertPageChange: {
+            /**
+             * @description The kind of change. (enum property replaced by openapi-typescript)
+             * @enum {string}
+             */
+            type: "insert_page";
+            /** @description Title of the new page. */
+            title: components["schemas"]["PageTitle"];
+            /** @description Id of the parent page; the page goes to the top level when omitted. */
+            parent?: string;
+            /** @description Where to put the page among its siblings; at the end when omitted. */
+            position?: components["schemas"]["PagePointerPosition"];
+            /** @description Body of the new page, as Markdown. */
+            markdown: string;
+        };
+        /** @description Installs an integration on an organization. */
+        InstallIntegrationRequest: {
+            /** @description Id of the organization to install the integration on. */
+            organization: string;
+        };
+        /** @description An installation of an integration on an organization. */
+        Installation: {
+            /** @description Unique id of the installation. */
+            id: string;
+            /** @description Where the installation stands. */
+            status: components["schemas"]["InstallationStatus"];
+            /** @description Whether the installation covers every space or a selection. */
+            space_selection: components["schemas"]["InstallationSelection"];
+            /** @description Whether the installation covers every site or a selection. */
+            site_selection: components["schemas"]["InstallationSelection"];
+            /**
+             * Format: int32
+             * @description Number of spaces the installation manages.
+             */
+            spaces: number;
+            /** @description Configuration of the installation at the organization level. */
+            configuration: Record<string, never>;
+            /** @description Ids the integration gave the installation in outside systems. */
+            externalIds?: string[];
+        };
+        /** @description One page of a list. */
+        InstallationPage: {
+            /** @description Present when more items follow this page. */
+            next?: components["schemas"]["NextPage"];
+            /**
+             * Format: int32
+             * @description Total number of items matching the request, over all pages.
+             */
+            count: number;
+            /** @description The items of this page. */
+            items: components["schemas"]["Installation"][];
+        };
+        /**
+         * @description Whether an installation covers every space or site, or a selection.
+         * @enum {string}
+         */
+        InstallationSelection: "all" | "selected";
+        /**
+         * @description Where an installation stands.
+         * @enum {string}
+         */
+        InstallationStatus: "active" | "pending" | "paused";
+        /** @description An integration extends the service; it can be published, listed and installed. */
+        Integration: {
+            /**
+             * @description Always `integration`.
+             * @enum {string}
+             */
+            object: "integration";
+            /** @description Unique name of the integration. */
+            name: components["schemas"]["IntegrationName"];
+            /**
+             * Format: int32
+             * @description Version number of the integration, raised at each publication.
+             */
+            version: number;
+            /** @description Title of the integration. */
+            title: components["schemas"]["IntegrationTitle"];
+            /** @description Short description of the integration. */
+            description?: components["schemas"]["IntegrationDescription"];
+            /** @description Long description of the integration, in Markdown. */
+            summary?: components["schemas"]["IntegrationSummary"];
+            /** @description URLs of images showing the integration. */
+            previewImages: string[];
+            /** @description Where the integration can be installed. */
+            target: components["schemas"]["IntegrationTarget"];
+            /** @description Who can see and install the integration. */
+            visibility: components["schemas"]["IntegrationVisibility"];
+            /** @description The integration was verified by the service's team. */
+            verified: boolean;
+            /** @description Permissions granted to the integration. */
+            scopes: components["schemas"]["IntegrationScope"][];
+            /** @description Marketplace categories of the integration. */
+            categories: components["schemas"]["IntegrationCategory"][];
+            /** @description Custom blocks the integration provides. */
+            blocks?: components["schemas"]["IntegrationBlock"][];
+            /** @description Content sources the integration provides. */
+            contentSources?: components["schemas"]["IntegrationContentSource"][];
+            /** @description Configurations the integration expects. */
+            configurations?: components["schemas"]["IntegrationConfigurations"];
+            /** @description Links to outside pages about the integration. */
+            externalLinks: components["schemas"]["IntegrationExternalLink"][];
+            /** @description The organization that publishes the integration. */
+            owner: components["schemas"]["Organization"];
+            /** @description URLs of the integration. */
+            urls: components["schemas"]["IntegrationUrls"];
+            /** @description What the caller may do on the integration. */
+            permissions: components["schemas"]["IntegrationPermissions"];
+            /** @description Content security policy sent as headers when the integration's script and blocks are fetched. */
+            contentSecurityPolicy?: string;
+        };
+        /** @description A custom block an integration provides. */
+        IntegrationBlock: {
+            /** @description Id of the block in the integration; also the UI component that renders it. */
+            id: string;
+            /** @description Short title of the block. */
+            title: components["schemas"]["IntegrationItemTitle"];
+            /** @description Longer description of the block. */
+            description?: components["schemas"]["IntegrationItemDescription"];
+            /** @description URL of the block's icon. */
+            icon?: string;
+            /** @description URL patterns that are turned into this block. */
+            urlUnfurl?: string[];
+            /** @description How the block is written in Markdown. */
+            markdown?: components["schemas"]["IntegrationBlockMarkdown"];
+        };
+        /** @description How a block is written in Markdown: as a code block. */
+        IntegrationBlockMarkdown: {
+            /** @description Syntax name of the code block that stands for the block. */
+            codeblock: string;
+            /** @description Property of the block used as the code block's body. */
+            body: string;
+        };
+        /**
+         * @description A marketplace category of integrations.
+         * @enum {string}
+         */
+        IntegrationCategory: "analytics" | "collaboration" | "content" | "gitsync" | "marketing" | "visitor-auth" | "other";
+        /** @description A UI component of the integration that renders a configuration. */
+        IntegrationConfigurationComponent: {
+            /** @description Id of the component in the integration. */
+            componentId: string;
+        };
+        /** @description One property of an integration's configuration. */
+        IntegrationConfigurationProperty: {
+            /** @description Title of the property. */
+            title?: string;
+            /** @description What the property is for. */
+            description?: string;
+            /** @description The kind of value of the property. */
+            type: components["schemas"]["IntegrationPropertyType"];
+            /** @description Value used when none is given. */
+            default?: components["schemas"]["IntegrationPropertyDefault"];
+            /** @description URL called to suggest values while the property is typed. */
+            completion_url?: string;
+            /** @description The only values allowed, for a string property. */
+            enum?: string[];
+            /** @description URL called when the button is pressed, for a button property. */
+            callback_url?: string;
+            /** @description Text of the button, for a button property. */
+            button_text?: string;
+        };
+        /** @description The schema of one configuration of an integration. */
+        IntegrationConfigurationSchema: {
+            /** @description The properties, keyed by name. */
+            properties: Record<string, never>;
+            /** @description Names of the properties that must be given. */
+            required?: string[];
+        };
+        /** @description The configurations an integration expects, per installation level. */
+        IntegrationConfigurations: {
+            /** @description Configuration of an installation on an organization. */
+            account?: components["schemas"]["IntegrationConfigurationSchema"];
+            /** @description Configuration of an installation on a space. */
+            space?: components["schemas"]["IntegrationConfigurationSchema"];
+            /** @description Configuration of an installation on a site. */
+            site?: components["schemas"]["IntegrationConfigurationSchema"];
+        };
+        /** @description A content source an integration provides. */
+        IntegrationContentSource: {
+            /** @description Id of the source in the integration. */
+            id: string;
+            /** @description Short title of the source. */
+            title: components["schemas"]["IntegrationItemTitle"];
+            /** @description Longer description of the source. */
+            description?: components["schemas"]["IntegrationItemDescription"];
+            /** @description URL of the source's icon. */
+            icon?: string;
+            /** @description Component that configures the source. */
+            configuration: components["schemas"]["IntegrationConfigurationComponent"];
+        };
+        /** @description The short description of an integration. */
+        IntegrationDescription: string;
+        /** @description A link to an outside page about an integration. */
+        IntegrationExternalLink: {
+            /**
+             * Format: uri
+             * @description Where the link goes.
+             */
+            url: string;
+            /** @description Text of the link. */
+            label: string;
+        };
+        /** @description The description of a block or content source. */
+        IntegrationItemDescription: string;
+        /** @description The title of a block or content source. */
+        IntegrationItemTitle: string;
+        /** @description The unique name of an integration. */
+        IntegrationName: string;
+        /** @description One page of a list. */
+        IntegrationPage: {
+            /** @description Present when more items follow this page. */
+            next?: components["schemas"]["NextPage"];
+            /**
+             * Format: int32
+             * @description Total number of items matching the request, over all pages.
+             */
+            count: number;
+            /** @description The items of this page. */
+            items: components["schemas"]["Integration"][];
+        };
+        /** @description What the caller may do on an integration. */
+        IntegrationPermissions: {
+            /** @description Manage the integration: publish and unpublish it. */
+            admin: boolean;
+            /** @description Install the integration. */
+            install: boolean;
+        };
+        /** @description A default value of a configuration property. */
+        IntegrationPropertyDefault: string | number | boolean;
+        /**
+         * @description The kind of value of an integration configuration property.
+         * @enum {string}
+         */
+        IntegrationPropertyType: "string" | "number" | "boolean" | "button";
+        /**
+         * @description A permission granted to an integration.
+         * @enum {string}
+         */
+        IntegrationScope: "space:views:read" | "space:content:read" | "space:content:write" | "space:metadata:read" | "space:metadata:write" | "space:script:inject" | "space:script:cookies" | "space:git:sync" | "space:visitor:auth" | "page:feedback:read" | "site:metadata:read" | "site:views:read" | "site:script:inject" | "site:script:cookies" | "site:visitor:auth" | "site:visitor:claims" | "site:adaptive:read" | "site:adaptive:write" | "openapi:read" | "openapi:write" | "conversations:ingest";
+        /** @description The long description of an integration, in Markdown. */
+        IntegrationSummary: string;
+        /**
+         * @description Where an integration can be installed and configured.
+         * @enum {string}
+         */
+        IntegrationTarget: "all" | "site" | "space" | "organization";
+        /** @description The title of an integration. */
+        IntegrationTitle: string;
+        /** @description URLs of an integration. */
+        IntegrationUrls: {
+            /**
+             * Format: uri
+             * @description The integration in the API.
+             */
+            location: string;
+            /**
+             * Format: uri
+             * @description The integration's icon, when one is set.
+             */
+            icon?: string;
+            /**
+             * Format: uri
+             * @description The integration in the application.
+             */
+            app: string;
+            /**
+             * Format: uri
+             * @description Where the integration's assets are served.
+             */
+            assets: string;
+            /**
+             * Format: uri
+             * @description The integration's public HTTP endpoint.
+             */
+            publicEndpoint: string;
+        };
+        /**
+         * @description Who can see and install an integration.
+         * @enum {string}
+         */
+        IntegrationVisibility: "public" | "private" | "unlisted";
+        /** @description An invite link that lets users join an organization. */
+        Invite: {
+            /**
+             * @description Always `invite`.
+             * @enum {string}
+             */
+            object: "invite";
+            /** @description Unique id of the invite. */
+            id: string;
+            /** @description Role given to users who join through the invite. */
+            role: components["schemas"]["MemberRole"];
+            /** @description The caller already has every permission the invite grants. */
+            redundant?: boolean;
+        };
+        /** @description One page of a list. */
+        InvitePage: {
+            /** @description Present when more items follow this page. */
+            next?: components["schemas"]["NextPage"];
+            /**
+             * Format: int32
+             * @description Total number of items matching the request, over all pages.
+             */
+            count: number;
+            /** @description The items of this page. */
+            items: components["schemas"]["Invite"][];
+        };
+        /** @description Invites users to an organization by email. */
+        InviteUsersRequest: {
+            /** @description Email addresses of the users to invite. */
+            emails: string[];
+            /** @description Role given to the invited users. */
+            role?: components["schemas"]["MemberRole"];
+            /**
+             * @description Invite the users as members who sign in through single sign-on.
+             * @default false
+             */
+            sso: boolean;
+        };
+        /** @description Outcome of inviting users to an organization. */
+        InviteUsersResponse: {
+            /** @description Ids of the users added to the organization. */
+            users: string[];
+            /**
+             * Format: int32
+             * @description Number of users added to the organization.
+             */
+            invited: number;
+            /** @description Emails invited, but not as single sign-on users because they belong to another organization. */
+            failedSSOEmails?: string[];
+        };
+        /** @description Answer to joining an organization through an invite; it carries no fields. */
+        JoinOrganizationResponse: Record<string, never>;
+        /** @description A link target and the places that link to it. */
+        LinkReference: {
+            /** @description Whether the link reaches its target. */
+            status: components["schemas"]["LinkStatus"];
+            /** @description How the places relate to the target. */
+            relation: components["schemas"]["LinkRelation"];
+            /** @description What is linked to; absent when it cannot be resolved. */
+            targetReference?: components["schemas"]["ContentReference"];
+            /** @description The places holding a link to the target. */
+            locationReferences: components["schemas"]["ContentReference"][];
+        };
+        /** @description One page of links, with counts over all links. */
+        LinkReferenceList: {
+            /** @description Present when more items follow this page. */
+            next?: components["schemas"]["NextPage"];
+            /**
+             * Format: int32
+             * @description Total number of items matching the request, over all pages.
+             */
+            count: number;
+            /** @description The items of this page. */
+            items: components["schemas"]["LinkReference"][];
+            /** @description Counts over all the links, not just this page. */
+            stats: components["schemas"]["LinkStats"];
+        };
+        /**
+         * @description How content relates to what it references.
+         * @enum {string}
+         */
+        LinkRelation: "reference" | "dependsOn";
+        /** @description Counts of links. */
+        LinkStats: {
+            /**
+             * Format: int32
+             * @description Number of links.
+             */
+            total: number;
+            /** @description Counts of broken links. */
+            broken: components["schemas"]["BrokenLinkStats"];
+        };
+        /**
+         * @description Whether a link reaches its target.
+         * @enum {string}
+         */
+        LinkStatus: "ok" | "broken" | "in-app";
+        /**
+         * @description The direction in which a list is sorted.
+         * @enum {string}
+         */
+        ListOrder: "asc" | "desc";
+        /** @description A user's membership of an organization. */
+        Member: {
+            /**
+             * @description Always `member`.
+             * @enum {string}
+             */
+            object: "member";
+            /** @description Id of the member's user. */
+            id: string;
+            /** @description The member's role in the organization; null for guests. */
+            role: components["schemas"]["MemberRole"] | null;
+            /** @description The member's user. */
+            user: components["schemas"]["User"];
+            /** @description The membership is disabled: the member cannot access the content. */
+            disabled: boolean;
+            /**
+             * Format: date-time
+             * @description When the user joined the organization.
+             */
+            joinedAt: string;
+            /**
+             * Format: date-time
+             * @description When the user was last active in the organization.
+             */
+            lastSeenAt?: string;
+            /** @description The user signs in through single sign-on. */
+            sso: boolean;
+            /**
+             * Format: int32
+             * @description Number of spaces the member can access.
+             */
+            spaces: number;
+            /**
+             * Format: int32
+             * @description Number of teams the member belongs to.
+             */
+            teams: number;
+        };
+        /** @description One page of a list. */
+        MemberPage: {
+            /** @description Present when more items follow this page. */
+            next?: components["schemas"]["NextPage"];
+            /**
+             * Format: int32
+             * @description Total number of items matching the request, over all pages.
+             */
+            count: number;
+            /** @description The items of this page. */
+            items: components["schemas"]["Member"][];
+        };
+        /** @description Answer to a ping of the caller's membership. */
+        MemberPingResponse: {
+            /** @description A signed token carrying claims to attach to the caller as a visitor, when there are any. */
+            serviceVisitorClaims?: string;
+        };
         /**
          * @description A member's role, from the most to the least powerful.
          * @enum {string}
          */
         MemberRole: "admin" | "create" | "review" | "edit" | "comment" | "read";
+        /** @description Filters members by role; `guest` selects members without a role. */
+        MemberRoleFilter: components["schemas"]["MemberRole"] | "guest";
+        /**
+         * @description The property members are sorted by.
+         * @enum {string}
+         */
+        MemberSort: "joinedAt" | "lastSeenAt" | "name";
+        /** @description A member's permission on one space. */
+        MemberSpacePermission: {
+            /** @description The member's role on the space. */
+            permission: components["schemas"]["MemberRole"];
+            /** @description The space. */
+            space: components["schemas"]["Space"];
+        };
+        /** @description One page of a list. */
+        MemberSpacePermissionPage: {
+            /** @description Present when more items follow this page. */
+            next?: components["schemas"]["NextPage"];
+            /**
+             * Format: int32
+             * @description Total number of items matching the request, over all pages.
+             */
+            count: number;
+            /** @description The items of this page. */
+            items: components["schemas"]["MemberSpacePermission"][];
+        };
+        /** @description A team with the member's membership of it. */
+        MemberTeam: {
+            /** @description The team. */
+            team: components["schemas"]["Team"];
+            /** @description The member's membership of the team. */
+            member: components["schemas"]["TeamMembership"];
+        };
+        /** @description One page of a list. */
+        MemberTeamPage: {
+            /** @description Present when more items follow this page. */
+            next?: components["schemas"]["NextPage"];
+            /**
+             * Format: int32
+             * @description Total number of items matching the request, over all pages.
+             */
+            count: number;
+            /** @description The items of this page. */
+            items: components["schemas"]["MemberTeam"][];
+        };
+        /** @description The outcome of merging a change request. */
+        MergeChangeRequestResult: {
+            /** @description Id of the main content revision produced by the merge. */
+            revision: string;
+            /**
+             * @description Always `merge`.
+             * @enum {string}
+             */
+            result: "merge";
+        };
+        /** @description Moves a section group to another position among the site's top-level items. */
+        MoveSiteSectionGroupRequest: {
+            /** @description Where to put the section group; at the end when omitted. */
+            position?: components["schemas"]["SiteSectionGroupPointerPosition"];
+        };
+        /** @description Moves a section to another position among the site's sections. */
+        MoveSiteSectionRequest: {
+            /** @description Where to put the section; at the end when omitted. */
+            position?: components["schemas"]["SiteSectionPointerPosition"];
+        };
+        /** @description Moves a site space to another position among its siblings. */
+        MoveSiteSpaceRequest: {
+            /** @description Where to put the site space; at the end when omitted. */
+            position?: components["schemas"]["SiteSpacePointerPosition"];
+        };
         /** @description Cursor of the following page. */
         NextPage: {
             /** @description Value to pass as the `page` query parameter to get the following page. */
             page: string;
+        };
+        /** @description Points at an OpenAPI specification of the organization. */
+        OpenAPIContentRef: {
+            /**
+             * @description The kind of content pointed at.
+             * @enum {string}
+             */
+            kind: "openapi";
+            /** @description Slug of the specification. */
+            spec: string;
+        };
+        /** @description An OpenAPI specification, resolved. */
+        OpenAPIReference: {
+            /**
+             * @description The kind of content. (enum property replaced by openapi-typescript)
+             * @enum {string}
+             */
+            kind: "openapi";
+            /** @description The organization owning the specification. */
+            organization: components["schemas"]["Organization"];
+            /** @description The specification. */
+            openAPISpec: components["schemas"]["OpenAPISpec"];
+        };
+        /** @description An OpenAPI specification stored in an organization. */
+        OpenAPISpec: {
+            /**
+             * @description Always `openapi-spec`.
+             * @enum {string}
+             */
+            object: "openapi-spec";
+            /** @description Unique id of the specification. */
+            id: string;
+            /**
+             * Format: date-time
+             * @description When the specification was created.
+             */
+            createdAt: string;
+            /**
+             * Format: date-time
+             * @description When the specification last changed.
+             */
+            updatedAt: string;
+            /** @description Slug of the specification, unique in the organization. */
+            slug: components["schemas"]["OpenAPISpecSlug"];
+            /** @description URL the specification is fetched from, when created from a URL. */
+            sourceURL?: components["schemas"]["OpenAPISpecSourceURL"];
+            /** @description Where the processing of the specification stands. */
+            processingState: components["schemas"]["OpenAPISpecProcessingState"];
+            /** @description Id of the latest version of the specification. */
+            lastVersion?: string;
+            /**
+             * Format: date-time
+             * @description When the specification was last processed.
+             */
+            lastProcessedAt?: string;
+            /** @description Why the last processing failed, when it did. */
+            lastProcessErrorCode?: components["schemas"]["OpenAPISpecProcessingErrorCode"];
+            /** @description What the caller may do on the specification. */
+            permissions: components["schemas"]["ViewEditPermissions"];
+            /** @description URLs of the specification. */
+            urls: components["schemas"]["OpenAPISpecUrls"];
+        };
+        /** @description One page of a list. */
+        OpenAPISpecPage: {
+            /** @description Present when more items follow this page. */
+            next?: components["schemas"]["NextPage"];
+            /**
+             * Format: int32
+             * @description Total number of items matching the request, over all pages.
+             */
+            count: number;
+            /** @description The items of this page. */
+            items: components["schemas"]["OpenAPISpec"][];
+        };
+        /**
+         * @description Why the last processing of an OpenAPI specification failed.
+         * @enum {string}
+         */
+        OpenAPISpecProcessingErrorCode: "FETCH_TIMEOUT" | "FETCH_ERROR" | "PARSE_ERROR";
+        /**
+         * @description Where the processing of an OpenAPI specification stands.
+         * @enum {string}
+         */
+        OpenAPISpecProcessingState: "pending" | "progress" | "complete";
+        /** @description The slug of an OpenAPI specification, unique in its organization. */
+        OpenAPISpecSlug: string;
+        /** @description Where the content of an OpenAPI specification comes from. */
+        OpenAPISpecSource: components["schemas"]["OpenAPISpecURLSource"] | components["schemas"]["OpenAPISpecTextSource"];
+        /**
+         * Format: uri
+         * @description The URL an OpenAPI specification is fetched from.
+         */
+        OpenAPISpecSourceURL: string;
+        /** @description Takes a specification from text. */
+        OpenAPISpecTextSource: {
+            /** @description The specification itself, as JSON or YAML text. */
+            text: string;
+        };
+        /** @description Takes a specification from a URL. */
+        OpenAPISpecURLSource: {
+            /** @description URL to fetch the specification from. */
+            url: components["schemas"]["OpenAPISpecSourceURL"];
+        };
+        /** @description URLs of an OpenAPI specification. */
+        OpenAPISpecUrls: {
+            /**
+             * Format: uri
+             * @description The specification in the API.
+             */
+            location: string;
+            /**
+             * Format: uri
+             * @description The specification in the application.
+             */
+            app: string;
         };
         /** @description An organization: it owns spaces, collections, sites, members and settings. */
         Organization: {
@@ -595,6 +3821,796 @@ export interface components {
          * @enum {string}
          */
         OrganizationUseCase: "internalDocs" | "docsSite" | "audienceControlledSite" | "productDocs" | "teamKnowledgeBase" | "designSystem" | "openSourceDocs" | "notes" | "other";
+        /** @description An anchor within a page. */
+        PageAnchorLocation: {
+            /**
+             * @description The kind of location. (enum property replaced by openapi-typescript)
+             * @enum {string}
+             */
+            type: "anchor";
+            /** @description The anchor. */
+            anchor: string;
+        };
+        /** @description The cover image of a page. */
+        PageCover: {
+            /** @description The image file. */
+            ref?: components["schemas"]["FileContentRef"];
+            /**
+             * Format: double
+             * @description Vertical offset of the image.
+             */
+            yPos: number;
+        };
+        /**
+         * @description Size of a page's cover image.
+         * @enum {string}
+         */
+        PageCoverSize: "hero" | "full" | "background";
+        /** @description A place within a page. */
+        PageInternalLocation: components["schemas"]["PageAnchorLocation"] | components["schemas"]["PageNodeLocation"];
+        /** @description Which parts of a page are shown. */
+        PageLayout: {
+            /** @description Show the cover image. */
+            cover: boolean;
+            /** @description Show the title. */
+            title: boolean;
+            /** @description Show the description. */
+            description: boolean;
+            /** @description Show the table of contents. */
+            tableOfContents: boolean;
+            /** @description Show the outline. */
+            outline: boolean;
+            /** @description Show links to the previous and next pages. */
+            pagination: boolean;
+            /** @description Size of the cover image. */
+            coverSize: components["schemas"]["PageCoverSize"];
+        };
+        /** @description A content node within a page. */
+        PageNodeLocation: {
+            /**
+             * @description The kind of location. (enum property replaced by openapi-typescript)
+             * @enum {string}
+             */
+            type: "node";
+            /** @description Id of the node. */
+            node: string;
+        };
+        /** @description Points at a page. */
+        PagePointer: {
+            /**
+             * @description The kind of item pointed at.
+             * @enum {string}
+             */
+            type: "page";
+            /** @description Id of the page. */
+            page: string;
+        };
+        /** @description Where to put an item among its siblings; without one the item goes to the end. */
+        PagePointerPosition: {
+            /** @description Put the item just before this sibling. */
+            before?: components["schemas"]["PagePointer"];
+            /** @description Put the item just after this sibling. */
+            after?: components["schemas"]["PagePointer"];
+        };
+        /** @description A page, resolved. */
+        PageReference: {
+            /**
+             * @description The kind of content. (enum property replaced by openapi-typescript)
+             * @enum {string}
+             */
+            kind: "page";
+            /** @description The organization owning the page. */
+            organization: components["schemas"]["Organization"];
+            /** @description The space holding the page. */
+            space: components["schemas"]["Space"];
+            /** @description The page. */
+            page: components["schemas"]["RevisionPage"];
+            /** @description The version the page was found in. */
+            versionContext?: components["schemas"]["VersionContext"];
+            /** @description The place within the page, when precise. */
+            internalLocation?: components["schemas"]["PageInternalLocation"];
+        };
+        /** @description The title of a page. */
+        PageTitle: string;
+        /** @description A generated PDF. */
+        PdfExport: {
+            /**
+             * Format: uri
+             * @description Temporary URL of the PDF.
+             */
+            url: string;
+        };
+        /** @description Publishes an integration, or a new version of it. */
+        PublishIntegrationRequest: {
+            /** @description Title of the integration. */
+            title: components["schemas"]["IntegrationTitle"];
+            /** @description Short description of the integration. */
+            description: components["schemas"]["IntegrationDescription"];
+            /** @description Permissions granted to the integration. */
+            scopes: components["schemas"]["IntegrationScope"][];
+            /** @description Source code of the integration's script. */
+            script: string;
+            /** @description Id or subdomain of the organization that publishes the integration. */
+            organization: string;
+            /** @description The icon, encoded in base64. */
+            icon?: string;
+            /** @description Long description of the integration, in Markdown. */
+            summary?: components["schemas"]["IntegrationSummary"];
+            /** @description Images showing the integration, each encoded in base64. */
+            previewImages?: string[];
+            /** @description Who can see and install the integration. */
+            visibility?: components["schemas"]["IntegrationVisibility"];
+            /** @description Where the integration can be installed; every target when omitted. */
+            target?: components["schemas"]["IntegrationTarget"];
+            /** @description Marketplace categories of the integration. */
+            categories?: components["schemas"]["IntegrationCategory"][];
+            /** @description Custom blocks the integration provides. */
+            blocks?: components["schemas"]["IntegrationBlock"][];
+            /** @description Content sources the integration provides. */
+            contentSources?: components["schemas"]["IntegrationContentSource"][];
+            /** @description Links to outside pages about the integration. */
+            externalLinks?: components["schemas"]["IntegrationExternalLink"][];
+            /** @description Configurations the integration expects. */
+            configurations?: components["schemas"]["IntegrationConfigurations"];
+            /** @description Secrets stored on the integration and passed to it at run time, keyed by name. */
+            secrets?: Record<string, never>;
+            /** @description Content security policy sent as headers when the integration's script and blocks are fetched. */
+            contentSecurityPolicy?: string;
+        };
+        /** @description Everything needed to render a published site. */
+        PublishedContentSite: {
+            /**
+             * @description Always `published-content-site`.
+             * @enum {string}
+             */
+            object: "published-content-site";
+            /** @description The site. */
+            site: components["schemas"]["Site"];
+            /** @description How the site's content is organized. */
+            structure: components["schemas"]["SiteStructure"];
+            /** @description Customizations of the site. */
+            customizations: components["schemas"]["PublishedSiteCustomizations"];
+        };
+        /** @description Customizations applying to a published site. */
+        PublishedSiteCustomizations: {
+            /** @description Customization of the whole site. */
+            site: components["schemas"]["SiteCustomizationSettings"];
+        };
+        /** @description Creates or replaces the content of an OpenAPI specification. */
+        PutOpenAPISpecRequest: {
+            /** @description Where the content comes from. */
+            source: components["schemas"]["OpenAPISpecSource"];
+        };
+        /** @description The users who reacted to a comment or reply with one emoji. */
+        Reaction: {
+            /** @description The emoji of the reaction. */
+            emoji: components["schemas"]["Emoji"];
+            /**
+             * Format: int32
+             * @description How many users reacted with it.
+             */
+            count: number;
+            /** @description Who reacted with it. */
+            users: components["schemas"]["ReactionUser"][];
+        };
+        /** @description A user who reacted with an emoji. */
+        ReactionUser: {
+            /** @description Who reacted. */
+            user: components["schemas"]["User"];
+            /**
+             * Format: date-time
+             * @description When they reacted.
+             */
+            reactedAt: string;
+        };
+        /** @description A block of content reused across pages. */
+        ReusableContent: {
+            /** @description Unique id of the reusable content. */
+            id: string;
+            /** @description Title of the reusable content. */
+            title: string;
+            /** @description Id of the document holding the body; absent when empty. */
+            document?: string;
+            /** @description Where the content is stored in Git, when synchronized. */
+            git?: components["schemas"]["GitBlob"];
+        };
+        /** @description A reusable content block, resolved. */
+        ReusableContentReference: {
+            /**
+             * @description The kind of content. (enum property replaced by openapi-typescript)
+             * @enum {string}
+             */
+            kind: "reusable-content";
+            /** @description The organization owning the block. */
+            organization: components["schemas"]["Organization"];
+            /** @description The space holding the block. */
+            space: components["schemas"]["Space"];
+            /** @description The version the block was found in. */
+            versionContext?: components["schemas"]["VersionContext"];
+            /** @description The block. */
+            reusableContent: components["schemas"]["ReusableContent"];
+        };
+        /** @description An immutable state of the content of a space or change request. */
+        Revision: {
+            /**
+             * @description Always `revision`.
+             * @enum {string}
+             */
+            object: "revision";
+            /** @description Unique id of the revision. */
+            id: string;
+            /** @description Ids of the revisions this one derives from. */
+            parents: string[];
+            /** @description Top-level pages, with their children nested. */
+            pages: components["schemas"]["RevisionPage"][];
+            /** @description Files of the content. */
+            files: components["schemas"]["RevisionFile"][];
+            /** @description Reusable content blocks. */
+            reusableContents: components["schemas"]["ReusableContent"][];
+            /**
+             * Format: date-time
+             * @description When the revision was created.
+             */
+            createdAt: string;
+            /** @description The Git commit behind the revision, when synchronized. */
+            git?: components["schemas"]["RevisionGitCommit"];
+            /** @description URLs of the revision. */
+            urls: components["schemas"]["RevisionUrls"];
+            /** @description How the revision came to be. */
+            type: components["schemas"]["RevisionType"];
+        };
+        /** @description A file uploaded to a space or change request. */
+        RevisionFile: {
+            /** @description Unique id of the file in the content. */
+            id: string;
+            /** @description Name of the file. */
+            name: string;
+            /** @description Media type of the file. */
+            contentType: string;
+            /**
+             * Format: uri
+             * @description URL to download the file.
+             */
+            downloadURL: string;
+            /**
+             * Format: int64
+             * @description Size in bytes.
+             */
+            size: number;
+            /** @description Dimensions, for images. */
+            dimensions?: components["schemas"]["FileDimensions"];
+            /** @description Where the file is stored in Git, when synchronized. */
+            git?: components["schemas"]["GitBlob"];
+        };
+        /** @description One page of a list. */
+        RevisionFilePage: {
+            /** @description Present when more items follow this page. */
+            next?: components["schemas"]["NextPage"];
+            /**
+             * Format: int32
+             * @description Total number of items matching the request, over all pages.
+             */
+            count: number;
+            /** @description The items of this page. */
+            items: components["schemas"]["RevisionFile"][];
+        };
+        /** @description The Git commit a revision was created from or exported to. */
+        RevisionGitCommit: {
+            /** @description Id of the commit. */
+            oid: string;
+            /** @description Message of the commit. */
+            message: string;
+            /** @description The commit was created by an export from this service. */
+            createdByService: boolean;
+            /** @description URL of the commit at the Git provider. */
+            url?: string;
+            /** @description Name of the ref the commit came from. */
+            ref?: string;
+        };
+        /** @description A page of a space or change request; pages nest under other pages. */
+        RevisionPage: {
+            /** @description Unique id of the page in the content. */
+            id: string;
+            /** @description Title of the page. */
+            title: string;
+            /** @description Emoji of the page, when set. */
+            emoji?: components["schemas"]["Emoji"];
+            /** @description Icon of the page, when set. */
+            icon?: components["schemas"]["IconName"];
+            /**
+             * Format: date-time
+             * @description When the page was created; absent until the page is first edited.
+             */
+            createdAt?: string;
+            /**
+             * Format: date-time
+             * @description When the page last changed; absent until the page is first edited.
+             */
+            updatedAt?: string;
+            /** @description Body of the page as Markdown; present when Markdown output was asked for. */
+            markdown?: string;
+            /** @description The kind of page. */
+            type: components["schemas"]["RevisionPageType"];
+            /** @description URLs of the page. */
+            urls?: components["schemas"]["RevisionPageUrls"];
+            /** @description Slug of the page within its parent. */
+            slug?: string;
+            /** @description Full path of the page in the content. */
+            path?: string;
+            /** @description Description of the page. */
+            description?: string;
+            /** @description Id of the document holding the body; absent when the page is empty. */
+            documentId?: string;
+            /** @description Child pages, in order. */
+            pages?: components["schemas"]["RevisionPage"][];
+            /** @description Where the page is stored in Git, when synchronized. */
+            git?: components["schemas"]["GitBlob"];
+            /** @description Which parts of the page are shown. */
+            layout?: components["schemas"]["PageLayout"];
+            /** @description The cover image. */
+            cover?: components["schemas"]["PageCover"];
+            /** @description The page is hidden from navigation but still reachable. */
+            hidden?: boolean;
+            /** @description The page is left out of search and AI answers. */
+            noIndex?: boolean;
+            /** @description Search engine robots are told not to index the page. */
+            noRobotsIndex?: boolean;
+            /** @description How the page is generated, for computed pages. */
+            computed?: components["schemas"]["ComputedContentSource"];
+            /** @description Seed for the ids of generated content. */
+            computedSeed?: string;
+        };
+        /** @description The page tree of some content. */
+        RevisionPageList: {
+            /** @description Top-level pages, with their children nested. */
+            pages: components["schemas"]["RevisionPage"][];
+        };
+        /**
+         * @description The kind of a page.
+         * @enum {string}
+         */
+        RevisionPageType: "document" | "group" | "link" | "computed";
+        /** @description URLs of a page. */
+        RevisionPageUrls: {
+            /**
+             * Format: uri
+             * @description The page in the application.
+             */
+            app: string;
+        };
+        /**
+         * @description How a revision came to be.
+         * @enum {string}
+         */
+        RevisionType: "edits" | "merge" | "rollback" | "update" | "computed";
+        /** @description URLs of a revision. */
+        RevisionUrls: {
+            /**
+             * Format: uri
+             * @description The revision in the application.
+             */
+            app: string;
+            /**
+             * Format: uri
+             * @description The published content; only when the space is not private.
+             */
+            published?: string;
+            /**
+             * Format: uri
+             * @description The public content; only when the space is public.
+             */
+            public?: string;
+        };
+        /** @description The content is seen as of a revision. */
+        RevisionVersionContext: {
+            /**
+             * @description The kind of version. (enum property replaced by openapi-typescript)
+             * @enum {string}
+             */
+            type: "revision";
+            /** @description The revision. */
+            revision: components["schemas"]["Revision"];
+        };
+        /** @description A PEM-encoded X.509 certificate. */
+        SamlCertificate: string;
+        /** @description A SAML entity id. */
+        SamlEntityId: string;
+        /** @description A SAML identity provider members of an organization can sign in with. */
+        SamlProvider: {
+            /**
+             * @description Always `saml-provider`.
+             * @enum {string}
+             */
+            object: "saml-provider";
+            /** @description Unique id of the provider. */
+            id: string;
+            /** @description Label of the provider. */
+            label: components["schemas"]["SamlProviderLabel"];
+            /** @description Sign-in URL of the identity provider. */
+            ssoURL: components["schemas"]["SamlSsoUrl"];
+            /** @description Entity id of the identity provider. */
+            entityID: components["schemas"]["SamlEntityId"];
+            /** @description Certificate of the identity provider. */
+            certificate: components["schemas"]["SamlCertificate"];
+            /** @description Team that users signing in for the first time join, when one is set. */
+            defaultTeam?: components["schemas"]["Team"];
+            /** @description Role given to users signing in for the first time; null for guests. */
+            defaultRole: components["schemas"]["MemberRole"] | null;
+            /**
+             * Format: date-time
+             * @description When the provider was created.
+             */
+            createdAt: string;
+            /** @description Where the provider stands in its setup. */
+            status: components["schemas"]["SamlProviderStatus"];
+            /** @description What the identity provider needs to know about the service. */
+            service: components["schemas"]["SamlServiceProvider"];
+            /** @description URLs of the provider. */
+            urls: components["schemas"]["SamlProviderUrls"];
+        };
+        /** @description The label of a SAML provider, shown on the sign-in page. */
+        SamlProviderLabel: string;
+        /** @description One page of a list. */
+        SamlProviderPage: {
+            /** @description Present when more items follow this page. */
+            next?: components["schemas"]["NextPage"];
+            /**
+             * Format: int32
+             * @description Total number of items matching the request, over all pages.
+             */
+            count: number;
+            /** @description The items of this page. */
+            items: components["schemas"]["SamlProvider"][];
+        };
+        /**
+         * @description Where a SAML provider stands in its setup.
+         * @enum {string}
+         */
+        SamlProviderStatus: "active" | "pending";
+        /** @description URLs of a SAML provider. */
+        SamlProviderUrls: {
+            /**
+             * Format: uri
+             * @description The SAML provider in the API.
+             */
+            location: string;
+        };
+        /** @description What the identity provider needs to know about the service. */
+        SamlServiceProvider: {
+            /**
+             * Format: uri
+             * @description URL where the identity provider posts its assertions.
+             */
+            acsURL: string;
+            /**
+             * Format: uri
+             * @description URL that starts a sign-in through the identity provider.
+             */
+            startURL: string;
+            /** @description Entity id of the service as a SAML service provider. */
+            entityID: components["schemas"]["SamlEntityId"];
+        };
+        /**
+         * Format: uri
+         * @description The sign-in URL of an identity provider.
+         */
+        SamlSsoUrl: string;
+        /** @description A page that matches a search. */
+        SearchPageResult: {
+            /** @description Id of the page. */
+            id: string;
+            /** @description Title of the page. */
+            title: string;
+            /** @description Path of the page in its space. */
+            path: string;
+            /** @description Sections of the page that match. */
+            sections?: components["schemas"]["SearchSectionResult"][];
+            /** @description URLs of the page. */
+            urls: components["schemas"]["SearchResultUrls"];
+        };
+        /** @description URLs of a search result. */
+        SearchResultUrls: {
+            /**
+             * Format: uri
+             * @description The result in the application.
+             */
+            app: string;
+        };
+        /** @description A section of a page that matches a search. */
+        SearchSectionResult: {
+            /** @description Id of the section. */
+            id: string;
+            /** @description Title of the section. */
+            title: string;
+            /** @description Path of the section in its space. */
+            path: string;
+            /** @description Text of the section. */
+            body: string;
+            /** @description URLs of the section. */
+            urls: components["schemas"]["SearchResultUrls"];
+        };
+        /** @description A space with pages that match a search. */
+        SearchSpaceResult: {
+            /** @description Id of the space. */
+            id: string;
+            /** @description Title of the space. */
+            title: string;
+            /** @description Pages of the space that match. */
+            pages: components["schemas"]["SearchPageResult"][];
+        };
+        /** @description One page of a list. */
+        SearchSpaceResultPage: {
+            /** @description Present when more items follow this page. */
+            next?: components["schemas"]["NextPage"];
+            /**
+             * Format: int32
+             * @description Total number of items matching the request, over all pages.
+             */
+            count: number;
+            /** @description The items of this page. */
+            items: components["schemas"]["SearchSpaceResult"][];
+        };
+        /** @description A site: a published documentation website built from spaces. */
+        Site: {
+            /**
+             * @description Always `site`.
+             * @enum {string}
+             */
+            object: "site";
+            /** @description Unique id of the site. */
+            id: string;
+            /** @description The plan of the site. */
+            type: components["schemas"]["SiteType"];
+            /** @description Title of the site. */
+            title: components["schemas"]["SiteTitle"];
+            /** @description Custom hostname of the site. */
+            hostname?: components["schemas"]["SiteHostname"];
+            /** @description Base path of the site under its hostname. */
+            basename?: components["schemas"]["SiteBasename"];
+            /** @description Proxy the site is served through, when configured. */
+            proxy?: components["schemas"]["SiteProxy"];
+            /** @description Who can access the published site. */
+            visibility: components["schemas"]["SiteVisibility"];
+            /** @description The site is reachable by the audience its visibility sets. */
+            published: boolean;
+            /**
+             * Format: int32
+             * @description Number of site spaces.
+             */
+            siteSpaces: number;
+            /**
+             * Format: date-time
+             * @description When the site was created.
+             */
+            createdAt: string;
+            /** @description Adaptive content settings. */
+            adaptiveContent?: components["schemas"]["SiteAdaptiveContent"];
+            /** @description Advertising state. */
+            ads?: components["schemas"]["SiteAds"];
+            /** @description Features of the site. */
+            features: components["schemas"]["SiteFeature"][];
+            /** @description URLs of the site. */
+            urls: components["schemas"]["SiteUrls"];
+        };
+        /** @description Adaptive content settings of a site. */
+        SiteAdaptiveContent: {
+            /** @description Content adapts to visitor attributes. */
+            enabled: boolean;
+        };
+        /** @description A JSON Schema (draft-07) describing the attributes of a site's visitors. */
+        SiteAdaptiveJsonSchema: {
+            /**
+             * @description The JSON Schema dialect.
+             * @enum {string}
+             */
+            $schema?: "http://json-schema.org/draft-07/schema#";
+            /** @description Identifier of the schema. */
+            $id?: string;
+            /**
+             * @description Visitor attributes form an object.
+             * @enum {string}
+             */
+            type: "object";
+            /** @description Schemas of the visitor attributes, by attribute name. */
+            properties: Record<string, never>;
+            /** @description Whether attributes not listed are allowed. */
+            additionalProperties: boolean;
+        };
+        /** @description The visitor attributes schema of a site with adaptive content. */
+        SiteAdaptiveSchema: {
+            /**
+             * @description Always `site-adaptive-schema`.
+             * @enum {string}
+             */
+            object: "site-adaptive-schema";
+            /** @description The JSON Schema of visitor attributes. */
+            jsonSchema: components["schemas"]["SiteAdaptiveJsonSchema"];
+            /**
+             * Format: date-time
+             * @description When the schema last changed.
+             */
+            updatedAt: string;
+        };
+        /** @description Advertising state of a site. */
+        SiteAds: {
+            /** @description Where the site stands with advertising. */
+            status: components["schemas"]["SiteAdsStatus"];
+            /** @description The site can be submitted for ads review. */
+            submittable?: boolean;
+        };
+        /**
+         * @description Where a site stands with advertising.
+         * @enum {string}
+         */
+        SiteAdsStatus: "pending" | "in-review" | "live" | "rejected" | "disabled";
+        /** @description The base path of a site under its hostname. */
+        SiteBasename: string;
+        /** @description Customization of a published site. */
+        SiteCustomizationSettings: {
+            /** @description Title of the published site; the content's title when absent. */
+            title?: components["schemas"]["SiteTitle"];
+            /** @description Look of the site. */
+            styling: components["schemas"]["CustomizationStyling"];
+            /** @description Language settings. */
+            internationalization: components["schemas"]["CustomizationInternationalization"];
+            /** @description Favicon. */
+            favicon: components["schemas"]["CustomizationFavicon"];
+            /** @description Header. */
+            header: components["schemas"]["CustomizationHeader"];
+            /** @description Footer. */
+            footer: components["schemas"]["CustomizationFooter"];
+            /** @description Announcement banner. */
+            announcement?: components["schemas"]["CustomizationAnnouncement"];
+            /** @description Color modes. */
+            themes: components["schemas"]["CustomizationThemes"];
+            /** @description PDF export of pages. */
+            pdf: components["schemas"]["CustomizationToggle"];
+            /** @description Page feedback from visitors. */
+            feedback: components["schemas"]["CustomizationToggle"];
+            /** @description AI-powered search. */
+            aiSearch?: components["schemas"]["CustomizationToggle"];
+            /** @description AI features. */
+            ai?: components["schemas"]["CustomizationAI"];
+            /** @description Advanced customization. */
+            advancedCustomization: components["schemas"]["CustomizationToggle"];
+        };
+        /** @description A feature of a site and the plan it comes from. */
+        SiteFeature: {
+            /** @description Which feature. */
+            id: components["schemas"]["SiteFeatureKey"];
+            /** @description The plan that brings the feature. */
+            plan: components["schemas"]["SiteType"];
+            /** @description The feature stays enabled but its settings cannot be changed. */
+            frozen: boolean;
+        };
+        /**
+         * @description A feature a site may have, depending on its plan.
+         * @enum {string}
+         */
+        SiteFeatureKey: "sites-adaptive-content" | "sites-advanced-customization" | "sites-advanced-insights" | "sites-ads" | "sites-ai-search" | "sites-ai-assistant" | "sites-ai-insights" | "sites-fix-broken-links" | "sites-connections" | "sites-content-gaps" | "sites-channels" | "sites-embed" | "sites-api-playground" | "sites-basic-customization" | "sites-broken-links" | "sites-custom-domain" | "sites-custom-fonts" | "sites-custom-subdirectory" | "sites-full-text-search" | "sites-multivariant-site" | "sites-no-custom-domain" | "sites-page-feedback" | "sites-page-traffic-insights" | "sites-pdf-export" | "sites-preview-deployments" | "sites-public-visibility" | "sites-redirects" | "sites-search-insights" | "sites-sections" | "sites-seo" | "sites-share-links" | "sites-unlisted-visibility" | "sites-user-contribution" | "sites-visitor-authentication" | "sites-visitors";
+        /** @description A custom hostname of a site, with at least three labels. */
+        SiteHostname: string;
+        /** @description Where a customization link points to. */
+        SiteLinkTarget: components["schemas"]["SiteLinkToFile"] | components["schemas"]["SiteLinkToUrl"] | components["schemas"]["SiteLinkToPage"] | components["schemas"]["SiteLinkToAnchor"] | components["schemas"]["SiteLinkToUser"] | components["schemas"]["SiteLinkToCollection"] | components["schemas"]["SiteLinkToSpace"] | components["schemas"]["SiteLinkToReusableContent"] | components["schemas"]["SiteLinkToOpenAPISpec"];
+        /** @description Links to an anchor in a page. */
+        SiteLinkToAnchor: {
+            /**
+             * @description The kind of target.
+             * @enum {string}
+             */
+            kind: "anchor";
+            /** @description Name of the anchor. */
+            anchor: string;
+            /** @description Id of the space holding the page, when not the current one. */
+            space?: string;
+            /** @description Id of the page holding the anchor, when not the current one. */
+            page?: string;
+        };
+        /** @description Links to a collection. */
+        SiteLinkToCollection: {
+            /**
+             * @description The kind of target.
+             * @enum {string}
+             */
+            kind: "collection";
+            /** @description Id of the collection. */
+            collection: string;
+        };
+        /** @description Links to a file. */
+        SiteLinkToFile: {
+            /**
+             * @description The kind of target.
+             * @enum {string}
+             */
+            kind: "file";
+            /** @description Id of the file. */
+            file: string;
+            /** @description Id of the space holding the file, when not the current one. */
+            space?: string;
+        };
+        /** @description Links to an OpenAPI specification. */
+        SiteLinkToOpenAPISpec: {
+            /**
+             * @description The kind of target.
+             * @enum {string}
+             */
+            kind: "openapi";
+            /** @description Slug of the specification. */
+            spec: string;
+        };
+        /** @description Links to a page. */
+        SiteLinkToPage: {
+            /**
+             * @description The kind of target.
+             * @enum {string}
+             */
+            kind: "page";
+            /** @description Id of the page. */
+            page: string;
+            /** @description Id of the space holding the page, when not the current one. */
+            space?: string;
+        };
+        /** @description Links to reusable content. */
+        SiteLinkToReusableContent: {
+            /**
+             * @description The kind of target.
+             * @enum {string}
+             */
+            kind: "reusable-content";
+            /** @description Id of the reusable content. */
+            reusableContent: string;
+            /** @description Id of the space holding it, when not the current one. */
+            space?: string;
+        };
+        /** @description Links to a space. */
+        SiteLinkToSpace: {
+            /**
+             * @description The kind of target.
+             * @enum {string}
+             */
+            kind: "space";
+            /** @description Id of the space. */
+            space: string;
+        };
+        /** @description Links to an absolute URL. */
+        SiteLinkToUrl: {
+            /**
+             * @description The kind of target.
+             * @enum {string}
+             */
+            kind: "url";
+            /** @description The URL. */
+            url: string;
+        };
+        /** @description Links to a user. */
+        SiteLinkToUser: {
+            /**
+             * @description The kind of target.
+             * @enum {string}
+             */
+            kind: "user";
+            /** @description Id of the user. */
+            user: string;
+        };
+        /**
+         * @description Content of a new space created together with a site.
+         * @enum {string}
+         */
+        SiteNewSpaceContent: "sample" | "empty";
+        /** @description One page of a list. */
+        SitePage: {
+            /** @description Present when more items follow this page. */
+            next?: components["schemas"]["NextPage"];
+            /**
+             * Format: int32
+             * @description Total number of items matching the request, over all pages.
+             */
+            count: number;
+            /** @description The items of this page. */
+            items: components["schemas"]["Site"][];
+        };
+        /** @description A path segment under which a section or site space is published. */
+        SitePathSegment: string;
         /** @description Points at a site. */
         SitePointer: {
             /**
@@ -605,6 +4621,258 @@ export interface components {
             /** @description Id of the site. */
             site: string;
         };
+        /** @description How a site is served through a proxy. */
+        SiteProxy: {
+            /** @description The public URL the site is served at, as host and path. */
+            origin: components["schemas"]["SiteProxyOrigin"];
+            /** @description The address requests are forwarded to. */
+            target: string;
+        };
+        /** @description A proxy URL of a site: a host followed by a path, without scheme (e.g. `example.com/docs`). */
+        SiteProxyOrigin: string;
+        /** @description A section of a site: a top-level part grouping site spaces. */
+        SiteSection: {
+            /**
+             * @description Always `site-section`.
+             * @enum {string}
+             */
+            object: "site-section";
+            /** @description Unique id of the section. */
+            id: string;
+            /** @description Title of the section. */
+            title: components["schemas"]["SiteSectionTitle"];
+            /** @description Description of the section. */
+            description?: components["schemas"]["SiteSectionDescription"];
+            /** @description The section is the site's default one. */
+            default?: boolean;
+            /** @description Path of the section on the published site. */
+            path: components["schemas"]["SitePathSegment"];
+            /** @description Shows the section only to visitors for whom this expression holds. */
+            condition?: components["schemas"]["VisibilityCondition"];
+            /** @description Id of the section group containing the section. */
+            sectionGroup?: string;
+            /** @description The site spaces of the section. */
+            siteSpaces: components["schemas"]["SiteSpace"][];
+            /** @description URLs of the section. */
+            urls: components["schemas"]["SiteSectionUrls"];
+            /** @description Icon of the section. */
+            icon?: components["schemas"]["IconName"];
+        };
+        /** @description The description of a site section. */
+        SiteSectionDescription: string;
+        /** @description A group of sections of a site. */
+        SiteSectionGroup: {
+            /**
+             * @description Always `site-section-group`.
+             * @enum {string}
+             */
+            object: "site-section-group";
+            /** @description Unique id of the section group. */
+            id: string;
+            /** @description Title of the section group. */
+            title: components["schemas"]["SiteSectionGroupTitle"];
+            /** @description The sections of the group. */
+            sections: components["schemas"]["SiteSection"][];
+            /** @description Icon of the section group. */
+            icon?: components["schemas"]["IconName"];
+        };
+        /** @description Points at a section group among the top-level items of a site. */
+        SiteSectionGroupItemPointer: {
+            /**
+             * @description The kind of item pointed at.
+             * @enum {string}
+             */
+            type: "site-section-group";
+            /** @description Id of the section group. */
+            id: string;
+        };
+        /** @description One page of a list. */
+        SiteSectionGroupPage: {
+            /** @description Present when more items follow this page. */
+            next?: components["schemas"]["NextPage"];
+            /**
+             * Format: int32
+             * @description Total number of items matching the request, over all pages.
+             */
+            count: number;
+            /** @description The items of this page. */
+            items: components["schemas"]["SiteSectionGroup"][];
+        };
+        /** @description Points at a section or a section group among the top-level items of a site. */
+        SiteSectionGroupPointer: components["schemas"]["SiteSectionItemPointer"] | components["schemas"]["SiteSectionGroupItemPointer"];
+        /** @description Where to put an item among its siblings; without one the item goes to the end. */
+        SiteSectionGroupPointerPosition: {
+            /** @description Put the item just before this sibling. */
+            before?: components["schemas"]["SiteSectionGroupPointer"];
+            /** @description Put the item just after this sibling. */
+            after?: components["schemas"]["SiteSectionGroupPointer"];
+        };
+        /** @description The title of a site section group. */
+        SiteSectionGroupTitle: string;
+        /** @description Points at a section among the top-level items of a site. */
+        SiteSectionItemPointer: {
+            /**
+             * @description The kind of item pointed at.
+             * @enum {string}
+             */
+            type: "site-section";
+            /** @description Id of the section. */
+            id: string;
+        };
+        /** @description One page of a list. */
+        SiteSectionPage: {
+            /** @description Present when more items follow this page. */
+            next?: components["schemas"]["NextPage"];
+            /**
+             * Format: int32
+             * @description Total number of items matching the request, over all pages.
+             */
+            count: number;
+            /** @description The items of this page. */
+            items: components["schemas"]["SiteSection"][];
+        };
+        /** @description Points at a site section. */
+        SiteSectionPointer: {
+            /**
+             * @description The kind of item pointed at.
+             * @enum {string}
+             */
+            type: "site-section";
+            /** @description Id of the section. */
+            siteSection: string;
+        };
+        /** @description Where to put an item among its siblings; without one the item goes to the end. */
+        SiteSectionPointerPosition: {
+            /** @description Put the item just before this sibling. */
+            before?: components["schemas"]["SiteSectionPointer"];
+            /** @description Put the item just after this sibling. */
+            after?: components["schemas"]["SiteSectionPointer"];
+        };
+        /** @description The title of a site section. */
+        SiteSectionTitle: string;
+        /** @description URLs of a site section. */
+        SiteSectionUrls: {
+            /**
+             * Format: uri
+             * @description The section on the published site, when the site is published.
+             */
+            published?: string;
+        };
+        /** @description A site's structure made of sections. */
+        SiteSectionsStructure: {
+            /**
+             * @description The site is organized in sections.
+             * @enum {string}
+             */
+            type: "sections";
+            /** @description The sections, in order. */
+            structure: components["schemas"]["SiteSection"][];
+        };
+        /** @description A site space links a space into a site. */
+        SiteSpace: {
+            /**
+             * @description Always `site-space`.
+             * @enum {string}
+             */
+            object: "site-space";
+            /** @description Unique id of the link between the site and the space. */
+            id: string;
+            /** @description Path of the site space on the published site. */
+            path: components["schemas"]["SitePathSegment"];
+            /** @description Id of the section holding the site space, when the site has sections. */
+            section?: string;
+            /** @description The linked space. */
+            space: components["schemas"]["EmbeddedSpace"];
+            /** @description Title of the site space. */
+            title: string;
+            /** @description The site space is shown by default, at the root or in its section. */
+            default?: boolean;
+            /** @description Shows the site space only to visitors for whom this expression holds. */
+            condition?: components["schemas"]["VisibilityCondition"];
+            /** @description The site space can be customized on its own. */
+            hasAdvancedCustomizationFeature?: boolean;
+            /** @description URLs of the site space. */
+            urls: components["schemas"]["SiteSpaceUrls"];
+        };
+        /** @description One page of a list. */
+        SiteSpacePage: {
+            /** @description Present when more items follow this page. */
+            next?: components["schemas"]["NextPage"];
+            /**
+             * Format: int32
+             * @description Total number of items matching the request, over all pages.
+             */
+            count: number;
+            /** @description The items of this page. */
+            items: components["schemas"]["SiteSpace"][];
+        };
+        /** @description Points at a site space. */
+        SiteSpacePointer: {
+            /**
+             * @description The kind of item pointed at.
+             * @enum {string}
+             */
+            type: "site-space";
+            /** @description Id of the site space. */
+            siteSpace: string;
+        };
+        /** @description Where to put an item among its siblings; without one the item goes to the end. */
+        SiteSpacePointerPosition: {
+            /** @description Put the item just before this sibling. */
+            before?: components["schemas"]["SiteSpacePointer"];
+            /** @description Put the item just after this sibling. */
+            after?: components["schemas"]["SiteSpacePointer"];
+        };
+        /** @description URLs of a site space. */
+        SiteSpaceUrls: {
+            /**
+             * Format: uri
+             * @description The site space on the published site, when the site is published.
+             */
+            published?: string;
+        };
+        /** @description A site's structure made of site spaces at the root level, for sites without sections. */
+        SiteSpacesStructure: {
+            /**
+             * @description The site lists site spaces directly.
+             * @enum {string}
+             */
+            type: "siteSpaces";
+            /** @description The site spaces, in order. */
+            structure: components["schemas"]["SiteSpace"][];
+        };
+        /** @description How a site's content is organized. */
+        SiteStructure: components["schemas"]["SiteSectionsStructure"] | components["schemas"]["SiteSpacesStructure"];
+        /** @description The title of a site. */
+        SiteTitle: string;
+        /**
+         * @description The plan of a site, which decides the features it has.
+         * @enum {string}
+         */
+        SiteType: "basic" | "premium" | "ultimate" | "sponsored" | "legacy-basic" | "legacy-premium";
+        /** @description URLs of a site. */
+        SiteUrls: {
+            /**
+             * Format: uri
+             * @description The site in the API.
+             */
+            location: string;
+            /**
+             * Format: uri
+             * @description The site in the application.
+             */
+            app: string;
+            /**
+             * Format: uri
+             * @description The published site, when it is published.
+             */
+            published?: string;
+        };
+        /**
+         * @description Who can access a published site.
+         * @enum {string}
+         */
+        SiteVisibility: "public" | "unlisted" | "share-link" | "visitor-auth";
         /** @description A space holds pages and files. */
         Space: {
             /**
@@ -674,6 +4942,21 @@ export interface components {
             /** @description What the caller may do on the space. */
             permissions: components["schemas"]["SpacePermissions"];
         };
+        /** @description What the caller may do on a space, as embedded in sites. */
+        SpaceContentPermissions: {
+            /** @description Access the space in the application. */
+            access: boolean;
+            /** @description Manage the space: title, settings, deletion. */
+            admin: boolean;
+            /** @description Edit the content, live or through change requests. */
+            edit: boolean;
+            /** @description Comment on the content. */
+            comment: boolean;
+            /** @description Merge change requests. */
+            merge: boolean;
+            /** @description Review change requests. */
+            review: boolean;
+        };
         /**
          * @description How a space's content can be edited.
          * @enum {string}
@@ -738,6 +5021,18 @@ export interface components {
             /** @description Id of the space. */
             space: string;
         };
+        /** @description A space, resolved. */
+        SpaceReference: {
+            /**
+             * @description The kind of content. (enum property replaced by openapi-typescript)
+             * @enum {string}
+             */
+            kind: "space";
+            /** @description The organization owning the space. */
+            organization: components["schemas"]["Organization"];
+            /** @description The space. */
+            space: components["schemas"]["Space"];
+        };
         /** @description The title of a space. */
         SpaceTitle: string;
         /** @description URLs of a space. */
@@ -776,16 +5071,232 @@ export interface components {
              */
             backend: "custom" | "integration";
         };
+        /** @description How to sign in to an organization through one single sign-on provider. */
+        SsoProviderLogin: {
+            /** @description Id of the provider. */
+            id: string;
+            /** @description Label of the provider. */
+            label: components["schemas"]["SamlProviderLabel"];
+            /**
+             * Format: uri
+             * @description URL that starts a sign-in through the provider.
+             */
+            startURL: string;
+        };
+        /** @description The single sign-on providers of an organization. */
+        SsoProviderLoginList: {
+            /** @description One entry per provider. */
+            items: components["schemas"]["SsoProviderLogin"][];
+        };
+        /** @description A team groups members of an organization. */
+        Team: {
+            /**
+             * @description Always `team`.
+             * @enum {string}
+             */
+            object: "team";
+            /** @description Unique id of the team. */
+            id: string;
+            /** @description Title of the team. */
+            title: components["schemas"]["TeamTitle"];
+            /**
+             * Format: int32
+             * @description Number of members in the team.
+             */
+            members: number;
+            /**
+             * Format: int32
+             * @description Number of spaces the team can access.
+             */
+            spaces: number;
+            /**
+             * Format: date-time
+             * @description When the team was created.
+             */
+            createdAt: string;
+            /** @description What the caller may do on the team. */
+            permissions?: components["schemas"]["TeamPermissions"];
+        };
+        /** @description A member of a team, with both memberships. */
+        TeamMember: {
+            /** @description The user as a member of the organization. */
+            organization: components["schemas"]["Member"];
+            /** @description The user as a member of the team. */
+            team: components["schemas"]["TeamMembership"];
+            /** @description What the caller may do on the team member. */
+            permissions: components["schemas"]["TeamMemberPermissions"];
+        };
+        /** @description One page of a list. */
+        TeamMemberPage: {
+            /** @description Present when more items follow this page. */
+            next?: components["schemas"]["NextPage"];
+            /**
+             * Format: int32
+             * @description Total number of items matching the request, over all pages.
+             */
+            count: number;
+            /** @description The items of this page. */
+            items: components["schemas"]["TeamMember"][];
+        };
+        /** @description What the caller may do on a team member. */
+        TeamMemberPermissions: {
+            /** @description View the team member. */
+            view: boolean;
+        };
+        /**
+         * @description A member's role in a team.
+         * @enum {string}
+         */
+        TeamMemberRole: "owner" | "member";
+        /** @description A user's membership of a team. */
+        TeamMembership: {
+            /** @description The user's role in the team. */
+            role: components["schemas"]["TeamMemberRole"];
+        };
+        /** @description One page of a list. */
+        TeamPage: {
+            /** @description Present when more items follow this page. */
+            next?: components["schemas"]["NextPage"];
+            /**
+             * Format: int32
+             * @description Total number of items matching the request, over all pages.
+             */
+            count: number;
+            /** @description The items of this page. */
+            items: components["schemas"]["Team"][];
+        };
+        /** @description What the caller may do on a team. */
+        TeamPermissions: {
+            /** @description Manage the team and its members. */
+            admin: boolean;
+            /** @description View the team and list its members. */
+            view: boolean;
+        };
+        /** @description The title of a team. */
+        TeamTitle: string;
+        /** @description A color for the light and the dark theme. */
+        ThemedColor: {
+            /** @description Color in the light theme. */
+            light: components["schemas"]["HexColor"];
+            /** @description Color in the dark theme. */
+            dark: components["schemas"]["HexColor"];
+        };
+        /** @description A URL for the light and the dark theme. */
+        ThemedUrl: {
+            /**
+             * Format: uri
+             * @description URL in the light theme.
+             */
+            light: string;
+            /**
+             * Format: uri
+             * @description URL in the dark theme.
+             */
+            dark: string;
+        };
         /** @description Transfers an item to another organization. */
         TransferRequest: {
             /** @description Id of the target organization. */
             organization: string;
         };
         /**
+         * @description A language content can be translated into, by its code.
+         * @enum {string}
+         */
+        TranslationLanguage: "en" | "fr" | "de" | "es" | "it" | "pt" | "pt-br" | "ru" | "ja" | "zh" | "zh-tw" | "yue" | "ko" | "ar" | "hi" | "nl" | "pl" | "tr" | "sv" | "no" | "da" | "fi" | "el" | "cs" | "hu" | "ro" | "th" | "vi" | "id" | "ms" | "he" | "uk" | "sk" | "bg" | "hr" | "lt" | "lv" | "et" | "sl";
+        /** @description Settings that say which languages an organization's content is translated into. */
+        TranslationSettings: {
+            /**
+             * @description Always `translation-settings`.
+             * @enum {string}
+             */
+            object: "translation-settings";
+            /** @description Unique id of the translation settings. */
+            id: string;
+            /** @description Title of the translation settings. */
+            title: components["schemas"]["TranslationSettingsTitle"];
+            /** @description Languages the content is translated into. */
+            languages: components["schemas"]["TranslationLanguage"][];
+            /**
+             * Format: date-time
+             * @description When the settings were created.
+             */
+            createdAt: string;
+            /**
+             * Format: date-time
+             * @description When the settings last changed.
+             */
+            updatedAt: string;
+            /** @description What the caller may do on the settings. */
+            permissions: components["schemas"]["ViewEditPermissions"];
+            /** @description URLs of the settings. */
+            urls: components["schemas"]["TranslationSettingsUrls"];
+        };
+        /** @description One page of a list. */
+        TranslationSettingsPage: {
+            /** @description Present when more items follow this page. */
+            next?: components["schemas"]["NextPage"];
+            /**
+             * Format: int32
+             * @description Total number of items matching the request, over all pages.
+             */
+            count: number;
+            /** @description The items of this page. */
+            items: components["schemas"]["TranslationSettings"][];
+        };
+        /** @description Creates translation settings, or replaces their title. */
+        TranslationSettingsRequest: {
+            /** @description Title of the translation settings. */
+            title: components["schemas"]["TranslationSettingsTitle"];
+        };
+        /** @description The title of translation settings. */
+        TranslationSettingsTitle: string;
+        /** @description URLs of translation settings. */
+        TranslationSettingsUrls: {
+            /**
+             * Format: uri
+             * @description The translation settings in the API.
+             */
+            location: string;
+        };
+        /**
          * @description Where an organization stands with its trial.
          * @enum {string}
          */
         TrialStatus: "notapplicable" | "none" | "active" | "ended" | "expired";
+        /** @description Changes to a reply in a change request; it can also resolve the thread. */
+        UpdateChangeRequestCommentReplyRequest: {
+            /** @description New text of the reply. */
+            body?: components["schemas"]["CommentBody"];
+            /** @description Emojis the caller reacts with. */
+            addedReactions?: components["schemas"]["Emoji"][];
+            /** @description Emojis whose reaction by the caller is withdrawn. */
+            removedReactions?: components["schemas"]["Emoji"][];
+            /** @description Resolve (true) or reopen (false) the thread the reply belongs to. */
+            resolved?: boolean;
+        };
+        /** @description Edits the pages of a change request; the changes apply in order, all or none. */
+        UpdateChangeRequestContentRequest: {
+            /** @description The changes, applied in order. */
+            changes: components["schemas"]["ChangeRequestContentChange"][];
+        };
+        /** @description Changes to a change request; omitted fields stay as they are. */
+        UpdateChangeRequestRequest: {
+            /** @description Subject of the change request. */
+            subject?: components["schemas"]["ChangeRequestSubject"];
+            /** @description New status. */
+            status?: components["schemas"]["ChangeRequestUpdateStatus"];
+        };
+        /** @description The outcome of updating a change request from the main content. */
+        UpdateChangeRequestResult: {
+            /** @description Id of the change request revision produced by the update. */
+            revision: string;
+            /**
+             * @description Always `update`.
+             * @enum {string}
+             */
+            result: "update";
+        };
         /** @description Changes to a collection; omitted fields stay as they are. */
         UpdateCollectionRequest: {
             /** @description Title of the collection. */
@@ -794,6 +5305,65 @@ export interface components {
             description?: components["schemas"]["CollectionDescription"];
             /** @description Level that every organization member has at least on the collection. */
             defaultLevel?: components["schemas"]["MemberRole"];
+        };
+        /** @description Changes to a reply; omitted fields stay as they are. */
+        UpdateCommentReplyRequest: {
+            /** @description New text of the reply. */
+            body?: components["schemas"]["CommentBody"];
+            /** @description Emojis the caller reacts with. */
+            addedReactions?: components["schemas"]["Emoji"][];
+            /** @description Emojis whose reaction by the caller is withdrawn. */
+            removedReactions?: components["schemas"]["Emoji"][];
+        };
+        /** @description Changes to a comment; omitted fields stay as they are. */
+        UpdateCommentRequest: {
+            /** @description Resolve (true) or reopen (false) the thread. */
+            resolved?: boolean;
+            /** @description New text of the comment. */
+            body?: components["schemas"]["CommentBody"];
+            /** @description Emojis the caller reacts with. */
+            addedReactions?: components["schemas"]["Emoji"][];
+            /** @description Emojis whose reaction by the caller is withdrawn. */
+            removedReactions?: components["schemas"]["Emoji"][];
+        };
+        /** @description Changes the level a content invite link grants on its space or collection. */
+        UpdateContentInviteLevelRequest: {
+            /** @description Level given on the content to users who join through the invite. */
+            level: components["schemas"]["MemberRole"];
+        };
+        /** @description Changes to a custom field; omitted fields stay as they are. */
+        UpdateCustomFieldRequest: {
+            /** @description Title shown for the field. */
+            title?: components["schemas"]["CustomFieldTitle"];
+            /** @description What the field is for. */
+            description?: components["schemas"]["CustomFieldDescription"];
+            /** @description Placeholder shown while the field is empty. */
+            placeholder?: components["schemas"]["CustomFieldPlaceholder"];
+            /** @description Values to pick from, for select fields. */
+            options?: components["schemas"]["CustomFieldOption"][];
+        };
+        /** @description Changes to an installation; omitted fields stay as they are. */
+        UpdateInstallationRequest: {
+            /** @description Ids the integration gives the installation in outside systems. */
+            externalIds?: string[];
+            /** @description Configuration of the installation at the organization level. */
+            configuration?: Record<string, never>;
+            /** @description Whether the installation covers every space or a selection. */
+            space_selection?: components["schemas"]["InstallationSelection"];
+            /** @description Whether the installation covers every site or a selection. */
+            site_selection?: components["schemas"]["InstallationSelection"];
+        };
+        /** @description Changes to an invite link: a role for an organization invite, or a level for a content invite. */
+        UpdateInviteRequest: components["schemas"]["UpdateOrganizationInviteRoleRequest"] | components["schemas"]["UpdateContentInviteLevelRequest"];
+        /** @description Changes to a member; omitted fields stay as they are. */
+        UpdateMemberRequest: {
+            /** @description The member's new role; null makes the member a guest. */
+            role?: components["schemas"]["MemberRole"] | null;
+        };
+        /** @description Changes the role an organization invite link grants. */
+        UpdateOrganizationInviteRoleRequest: {
+            /** @description Role given to users who join through the invite. */
+            role: components["schemas"]["MemberRole"];
         };
         /** @description Changes to an organization; omitted fields stay as they are. */
         UpdateOrganizationRequest: {
@@ -816,6 +5386,91 @@ export interface components {
             /** @description Enable invite links. */
             inviteLinks?: boolean;
         };
+        /** @description Changes a page's title and/or body. */
+        UpdatePageChange: {
+            /**
+             * @description The kind of change. (enum property replaced by openapi-typescript)
+             * @enum {string}
+             */
+            type: "update_page";
+            /** @description Id of the page. */
+            page: string;
+            /** @description New title; unchanged when omitted. */
+            title?: components["schemas"]["PageTitle"];
+            /** @description New body, as Markdown; unchanged when omitted. */
+            markdown?: string;
+        };
+        /** @description Changes to a SAML provider; omitted fields stay as they are. */
+        UpdateSamlProviderRequest: {
+            /** @description Label of the provider. */
+            label?: components["schemas"]["SamlProviderLabel"];
+            /** @description Entity id of the identity provider. */
+            entityID?: components["schemas"]["SamlEntityId"];
+            /** @description Certificate of the identity provider. */
+            certificate?: components["schemas"]["SamlCertificate"];
+            /** @description Sign-in URL of the identity provider. */
+            ssoURL?: components["schemas"]["SamlSsoUrl"];
+            /** @description Id of the team that users signing in for the first time join. */
+            defaultTeam?: string;
+            /** @description Role given to users signing in for the first time; null for guests. */
+            defaultRole?: components["schemas"]["MemberRole"] | null;
+        };
+        /** @description Sets the visitor attributes schema of a site. */
+        UpdateSiteAdaptiveSchemaRequest: {
+            /** @description The JSON Schema of visitor attributes. */
+            jsonSchema: components["schemas"]["SiteAdaptiveJsonSchema"];
+        };
+        /** @description Changes to a site; omitted fields stay as they are. */
+        UpdateSiteRequest: {
+            /** @description Title of the site. */
+            title?: components["schemas"]["SiteTitle"];
+            /** @description Who can access the published site. */
+            visibility?: components["schemas"]["SiteVisibility"];
+            /** @description Base path of the site under its hostname. */
+            basename?: components["schemas"]["SiteBasename"];
+            /** @description Adaptive content settings. */
+            adaptiveContent?: components["schemas"]["SiteAdaptiveContent"];
+            /** @description Id of the site space shown by default at the root, or in the default section when the site has sections. */
+            defaultSiteSpace?: string;
+            /** @description Id of the section shown by default. */
+            defaultSiteSection?: string;
+            /** @description Proxy URL to serve the site at, or null to remove the proxy. */
+            proxy?: components["schemas"]["SiteProxyOrigin"] | null;
+        };
+        /** @description Changes to a section group; omitted fields stay as they are. */
+        UpdateSiteSectionGroupRequest: {
+            /** @description Title of the section group. */
+            title?: components["schemas"]["SiteSectionGroupTitle"];
+            /** @description Icon of the section group. */
+            icon?: components["schemas"]["IconName"];
+        };
+        /** @description Changes to a site section; omitted fields stay as they are. */
+        UpdateSiteSectionRequest: {
+            /** @description Title of the section. */
+            title?: components["schemas"]["SiteSectionTitle"];
+            /** @description Path of the section on the published site. */
+            path?: components["schemas"]["SitePathSegment"];
+            /** @description Id of the site space shown by default in the section. */
+            defaultSiteSpace?: string;
+            /** @description Expression deciding who sees the section, or null to remove it. */
+            condition?: components["schemas"]["VisibilityCondition"] | null;
+            /** @description Icon of the section. */
+            icon?: components["schemas"]["IconName"];
+            /** @description Description of the section. */
+            description?: components["schemas"]["SiteSectionDescription"];
+        };
+        /** @description Changes to a site space; omitted fields stay as they are. */
+        UpdateSiteSpaceRequest: {
+            /** @description Path of the site space on the published site. */
+            path?: components["schemas"]["SitePathSegment"];
+            /** @description Expression deciding who sees the site space, or null to remove it. */
+            condition?: components["schemas"]["VisibilityCondition"] | null;
+        };
+        /** @description Sets custom field values of a space; fields not named keep their value. */
+        UpdateSpaceCustomFieldsRequest: {
+            /** @description New values, keyed by custom field name. */
+            values: Record<string, never>;
+        };
         /** @description Changes to a space; omitted fields stay as they are. */
         UpdateSpaceRequest: {
             /** @description How the content can be edited. */
@@ -826,6 +5481,21 @@ export interface components {
             defaultLevel?: components["schemas"]["MemberRole"];
             /** @description Emoji of the space. */
             emoji?: components["schemas"]["Emoji"];
+        };
+        /** @description Changes to a team; omitted fields stay as they are. */
+        UpdateTeamRequest: {
+            /** @description Title of the team. */
+            title?: components["schemas"]["TeamTitle"];
+        };
+        /** @description An external URL. */
+        UrlReference: {
+            /**
+             * @description The kind of content. (enum property replaced by openapi-typescript)
+             * @enum {string}
+             */
+            kind: "url";
+            /** @description The URL. */
+            url: string;
         };
         /** @description A person using the service. */
         User: {
@@ -848,6 +5518,16 @@ export interface components {
             /** @description URLs of the user. */
             urls: components["schemas"]["UserUrls"];
         };
+        /** @description A user, resolved. */
+        UserReference: {
+            /**
+             * @description The kind of content. (enum property replaced by openapi-typescript)
+             * @enum {string}
+             */
+            kind: "user";
+            /** @description The user. */
+            user: components["schemas"]["User"];
+        };
         /** @description URLs of a user. */
         UserUrls: {
             /**
@@ -856,19 +5536,94 @@ export interface components {
              */
             location: string;
         };
+        /** @description Which version of the content a reference is resolved in. */
+        VersionContext: components["schemas"]["RevisionVersionContext"] | components["schemas"]["ChangeRequestVersionContext"];
+        /** @description What the caller may view or change on a resource. */
+        ViewEditPermissions: {
+            /** @description View the resource. */
+            view: boolean;
+            /** @description Change the resource. */
+            edit: boolean;
+        };
+        /** @description An expression deciding whether an item is shown to a visitor. */
+        VisibilityCondition: string;
+        /** @description JSON Schema of one visitor attribute. */
+        VisitorAttributeSchema: {
+            /**
+             * @description The type of the attribute.
+             * @enum {string}
+             */
+            type: "boolean";
+            /** @description What the attribute means. */
+            description: string;
+        };
     };
     responses: never;
     parameters: {
+        /** @description Id of the change request, or its number in the space. */
+        "ChangeRequestPath.changeRequestId": string;
         /** @description Id of the collection. */
         CollectionPath: string;
+        /** @description Order of the comments by posting time. */
+        "CommentListParameters.order": components["schemas"]["ListOrder"];
+        /** @description Only list comments with this status. */
+        "CommentListParameters.status": components["schemas"]["CommentStatusFilter"];
+        /** @description Only list comments about this page id. */
+        "CommentListParameters.targetPage": string;
+        /** @description Id of the comment. */
+        CommentPath: string;
+        /** @description Id of the reply. */
+        "CommentReplyPath.commentReplyId": string;
+        /** @description Format of the returned content. */
+        ContentFormatParameter: components["schemas"]["ContentFormat"];
+        /** @description When false, computed content is not generated. */
+        "ContentReadParameters.computed": boolean;
+        /** @description When false, mutable Git metadata is left out, which can make the lookup faster. */
+        "ContentReadParameters.metadata": boolean;
+        /** @description Name of the custom field. */
+        "CustomFieldPath.fieldName": string;
+        /** @description Id of the file. */
+        FilePath: string;
+        /** @description Id of the installation. */
+        "InstallationPath.installationId": string;
+        /** @description Name of the integration. */
+        IntegrationPath: components["schemas"]["IntegrationName"];
+        /** @description Id of the invite. */
+        "InvitePath.inviteId": string;
         /** @description Maximum number of items to return in one page. */
         "ListParameters.limit": number;
         /** @description Opaque cursor returned as `next.page` by the previous page. */
         "ListParameters.page": string;
+        /** @description Id of the member's user. */
+        "MemberPath.userId": string;
+        /** @description Slug of the specification. */
+        "OpenAPISpecPath.specSlug": components["schemas"]["OpenAPISpecSlug"];
         /** @description Id of the organization. */
         OrganizationPath: string;
+        /** @description Id of the page. */
+        PagePath: string;
+        /** @description Id of the revision. */
+        "RevisionPath.revisionId": string;
+        /** @description Id of the SAML provider. */
+        "SamlProviderPath.samlProviderId": string;
+        /** @description Secret key of a share link, to resolve published URLs. */
+        ShareKeyParameter: string;
+        /** @description Id of the site. */
+        "SitePath.siteId": string;
+        /** @description Id of the section group. */
+        "SiteSectionGroupPath.siteSectionGroupId": string;
+        /** @description Id of the section. */
+        "SiteSectionPath.siteSectionId": string;
+        /** @description Id of the site space. */
+        "SiteSpacePath.siteSpaceId": string;
         /** @description Id of the space. */
         SpacePath: string;
+        /** @description Id of the member's user. */
+        "TeamMemberPath.userId": string;
+        /** @description Id of the team. */
+        "TeamPath.teamId": string;
+        /** @description Id of the translation settings. */
+        "TranslationSettingsPath.translationSettingsId": string;
     };
     requestBodies: never;
     headers: never;
@@ -1326,6 +6081,741 @@ export interface operations {
             };
         };
     };
+    getOrganizationsForEmailDomain: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The email domain, such as `example.com`. */
+                emailDomain: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The request has succeeded. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EmailDomainOrganizations"];
+                };
+            };
+            /** @description The request is malformed or does not satisfy the contract. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The bearer token is missing or invalid. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The caller's role does not allow this operation. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The resource does not exist or is not visible to the caller. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests were sent; retry later. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listIntegrations: {
+        parameters: {
+            query?: {
+                /** @description Opaque cursor returned as `next.page` by the previous page. */
+                page?: components["parameters"]["ListParameters.page"];
+                /** @description Maximum number of items to return in one page. */
+                limit?: components["parameters"]["ListParameters.limit"];
+                /** @description Only integrations whose name matches this text. */
+                search?: string;
+                /** @description Only integrations listed in this category. */
+                category?: components["schemas"]["IntegrationCategory"];
+                /** @description Only integrations whose blocks unfurl URLs of this domain. */
+                blockDomain?: string;
+                /** @description True: only integrations with blocks; false: only those without. */
+                blocks?: boolean;
+                /** @description True: only integrations with content sources; false: only those without. */
+                contentSources?: boolean;
+                /** @description Only integrations owned by the organization with this id. */
+                owner?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The request has succeeded. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["IntegrationPage"];
+                };
+            };
+            /** @description The request is malformed or does not satisfy the contract. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The bearer token is missing or invalid. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The caller's role does not allow this operation. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The resource does not exist or is not visible to the caller. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests were sent; retry later. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getIntegrationByName: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Name of the integration. */
+                integrationName: components["parameters"]["IntegrationPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The request has succeeded. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Integration"];
+                };
+            };
+            /** @description The request is malformed or does not satisfy the contract. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The bearer token is missing or invalid. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The caller's role does not allow this operation. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The resource does not exist or is not visible to the caller. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests were sent; retry later. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    publishIntegration: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Name of the integration. */
+                integrationName: components["parameters"]["IntegrationPath"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PublishIntegrationRequest"];
+            };
+        };
+        responses: {
+            /** @description The request has succeeded. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Integration"];
+                };
+            };
+            /** @description The request is malformed or does not satisfy the contract. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The bearer token is missing or invalid. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The caller's role does not allow this operation. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The resource does not exist or is not visible to the caller. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request conflicts with the current state of the resource. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests were sent; retry later. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    unpublishIntegration: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Name of the integration. */
+                integrationName: components["parameters"]["IntegrationPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A 204 response with an empty body. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The request is malformed or does not satisfy the contract. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The bearer token is missing or invalid. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The caller's role does not allow this operation. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The resource does not exist or is not visible to the caller. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests were sent; retry later. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listIntegrationInstallations: {
+        parameters: {
+            query?: {
+                /** @description Opaque cursor returned as `next.page` by the previous page. */
+                page?: components["parameters"]["ListParameters.page"];
+                /** @description Maximum number of items to return in one page. */
+                limit?: components["parameters"]["ListParameters.limit"];
+                /** @description Only installations carrying this external id. */
+                externalId?: string;
+            };
+            header?: never;
+            path: {
+                /** @description Name of the integration. */
+                integrationName: components["parameters"]["IntegrationPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The request has succeeded. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InstallationPage"];
+                };
+            };
+            /** @description The request is malformed or does not satisfy the contract. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The bearer token is missing or invalid. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The caller's role does not allow this operation. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The resource does not exist or is not visible to the caller. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests were sent; retry later. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    installIntegration: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Name of the integration. */
+                integrationName: components["parameters"]["IntegrationPath"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["InstallIntegrationRequest"];
+            };
+        };
+        responses: {
+            /** @description A 201 response carrying the created resource and its API location. */
+            201: {
+                headers: {
+                    /** @description API URL of the created resource. */
+                    location: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Installation"];
+                };
+            };
+            /** @description The request is malformed or does not satisfy the contract. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The bearer token is missing or invalid. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The caller's role does not allow this operation. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The resource does not exist or is not visible to the caller. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request conflicts with the current state of the resource. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests were sent; retry later. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getIntegrationInstallationById: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Name of the integration. */
+                integrationName: components["parameters"]["IntegrationPath"];
+                /** @description Id of the installation. */
+                installationId: components["parameters"]["InstallationPath.installationId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The request has succeeded. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Installation"];
+                };
+            };
+            /** @description The request is malformed or does not satisfy the contract. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The bearer token is missing or invalid. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The caller's role does not allow this operation. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The resource does not exist or is not visible to the caller. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests were sent; retry later. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    uninstallIntegration: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Name of the integration. */
+                integrationName: components["parameters"]["IntegrationPath"];
+                /** @description Id of the installation. */
+                installationId: components["parameters"]["InstallationPath.installationId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A 204 response with an empty body. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The request is malformed or does not satisfy the contract. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The bearer token is missing or invalid. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The caller's role does not allow this operation. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The resource does not exist or is not visible to the caller. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests were sent; retry later. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    updateIntegrationInstallation: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Name of the integration. */
+                integrationName: components["parameters"]["IntegrationPath"];
+                /** @description Id of the installation. */
+                installationId: components["parameters"]["InstallationPath.installationId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateInstallationRequest"];
+            };
+        };
+        responses: {
+            /** @description The request has succeeded. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Installation"];
+                };
+            };
+            /** @description The request is malformed or does not satisfy the contract. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The bearer token is missing or invalid. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The caller's role does not allow this operation. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The resource does not exist or is not visible to the caller. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests were sent; retry later. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     listOrganizationsForAuthenticatedUser: {
         parameters: {
             query?: {
@@ -1765,6 +7255,4231 @@ export interface operations {
             };
         };
     };
+    listOrganizationCustomFields: {
+        parameters: {
+            query?: {
+                /** @description Opaque cursor returned as `next.page` by the previous page. */
+                page?: components["parameters"]["ListParameters.page"];
+                /** @description Maximum number of items to return in one page. */
+                limit?: components["parameters"]["ListParameters.limit"];
+            };
+            header?: never;
+            path: {
+                /** @description Id of the organization. */
+                organizationId: components["parameters"]["OrganizationPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The request has succeeded. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CustomFieldPage"];
+                };
+            };
+            /** @description The request is malformed or does not satisfy the contract. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The bearer token is missing or invalid. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The caller's role does not allow this operation. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The resource does not exist or is not visible to the caller. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests were sent; retry later. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    createOrganizationCustomField: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Id of the organization. */
+                organizationId: components["parameters"]["OrganizationPath"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateCustomFieldRequest"];
+            };
+        };
+        responses: {
+            /** @description A 201 response carrying the created resource and its API location. */
+            201: {
+                headers: {
+                    /** @description API URL of the created resource. */
+                    location: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CustomField"];
+                };
+            };
+            /** @description The request is malformed or does not satisfy the contract. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The bearer token is missing or invalid. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The caller's role does not allow this operation. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The resource does not exist or is not visible to the caller. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request conflicts with the current state of the resource. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests were sent; retry later. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getOrganizationCustomFieldByName: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Id of the organization. */
+                organizationId: components["parameters"]["OrganizationPath"];
+                /** @description Name of the custom field. */
+                fieldName: components["parameters"]["CustomFieldPath.fieldName"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The request has succeeded. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CustomField"];
+                };
+            };
+            /** @description The request is malformed or does not satisfy the contract. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The bearer token is missing or invalid. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The caller's role does not allow this operation. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The resource does not exist or is not visible to the caller. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests were sent; retry later. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    deleteOrganizationCustomField: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Id of the organization. */
+                organizationId: components["parameters"]["OrganizationPath"];
+                /** @description Name of the custom field. */
+                fieldName: components["parameters"]["CustomFieldPath.fieldName"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A 204 response with an empty body. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The request is malformed or does not satisfy the contract. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The bearer token is missing or invalid. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The caller's role does not allow this operation. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The resource does not exist or is not visible to the caller. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests were sent; retry later. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    updateOrganizationCustomField: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Id of the organization. */
+                organizationId: components["parameters"]["OrganizationPath"];
+                /** @description Name of the custom field. */
+                fieldName: components["parameters"]["CustomFieldPath.fieldName"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateCustomFieldRequest"];
+            };
+        };
+        responses: {
+            /** @description The request has succeeded. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CustomField"];
+                };
+            };
+            /** @description The request is malformed or does not satisfy the contract. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The bearer token is missing or invalid. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The caller's role does not allow this operation. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The resource does not exist or is not visible to the caller. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests were sent; retry later. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    inviteUsersToOrganization: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Id of the organization. */
+                organizationId: components["parameters"]["OrganizationPath"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["InviteUsersRequest"];
+            };
+        };
+        responses: {
+            /** @description The request has succeeded. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InviteUsersResponse"];
+                };
+            };
+            /** @description The request is malformed or does not satisfy the contract. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The bearer token is missing or invalid. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The caller's role does not allow this operation. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The resource does not exist or is not visible to the caller. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests were sent; retry later. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    joinOrganizationWithInvite: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Id of the organization. */
+                organizationId: components["parameters"]["OrganizationPath"];
+                /** @description Id of the invite. */
+                inviteId: components["parameters"]["InvitePath.inviteId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A 200 response whose body is an empty object. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["JoinOrganizationResponse"];
+                };
+            };
+            /** @description The request is malformed or does not satisfy the contract. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The bearer token is missing or invalid. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The caller's role does not allow this operation. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The resource does not exist or is not visible to the caller. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A precondition of the operation does not hold. */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests were sent; retry later. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listOrganizationInviteLinks: {
+        parameters: {
+            query?: {
+                /** @description Opaque cursor returned as `next.page` by the previous page. */
+                page?: components["parameters"]["ListParameters.page"];
+                /** @description Maximum number of items to return in one page. */
+                limit?: components["parameters"]["ListParameters.limit"];
+            };
+            header?: never;
+            path: {
+                /** @description Id of the organization. */
+                organizationId: components["parameters"]["OrganizationPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The request has succeeded. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InvitePage"];
+                };
+            };
+            /** @description The request is malformed or does not satisfy the contract. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The bearer token is missing or invalid. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The caller's role does not allow this operation. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The resource does not exist or is not visible to the caller. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests were sent; retry later. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    createOrganizationInvite: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Id of the organization. */
+                organizationId: components["parameters"]["OrganizationPath"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateInviteRequest"];
+            };
+        };
+        responses: {
+            /** @description A 201 response carrying the created resource and its API location. */
+            201: {
+                headers: {
+                    /** @description API URL of the created resource. */
+                    location: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Invite"];
+                };
+            };
+            /** @description The request is malformed or does not satisfy the contract. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The bearer token is missing or invalid. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The caller's role does not allow this operation. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The resource does not exist or is not visible to the caller. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A precondition of the operation does not hold. */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests were sent; retry later. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getOrganizationInviteLink: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Id of the organization. */
+                organizationId: components["parameters"]["OrganizationPath"];
+                /** @description Id of the invite. */
+                inviteId: components["parameters"]["InvitePath.inviteId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The request has succeeded. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Invite"];
+                };
+            };
+            /** @description The request is malformed or does not satisfy the contract. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The bearer token is missing or invalid. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The caller's role does not allow this operation. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The resource does not exist or is not visible to the caller. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests were sent; retry later. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    deleteOrganizationInviteById: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Id of the organization. */
+                organizationId: components["parameters"]["OrganizationPath"];
+                /** @description Id of the invite. */
+                inviteId: components["parameters"]["InvitePath.inviteId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A 204 response with an empty body. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The request is malformed or does not satisfy the contract. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The bearer token is missing or invalid. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The caller's role does not allow this operation. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The resource does not exist or is not visible to the caller. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests were sent; retry later. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    updateOrganizationInviteById: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Id of the organization. */
+                organizationId: components["parameters"]["OrganizationPath"];
+                /** @description Id of the invite. */
+                inviteId: components["parameters"]["InvitePath.inviteId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateInviteRequest"];
+            };
+        };
+        responses: {
+            /** @description The request has succeeded. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Invite"];
+                };
+            };
+            /** @description The request is malformed or does not satisfy the contract. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The bearer token is missing or invalid. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The caller's role does not allow this operation. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The resource does not exist or is not visible to the caller. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests were sent; retry later. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listMembersInOrganizationById: {
+        parameters: {
+            query?: {
+                /** @description Opaque cursor returned as `next.page` by the previous page. */
+                page?: components["parameters"]["ListParameters.page"];
+                /** @description Maximum number of items to return in one page. */
+                limit?: components["parameters"]["ListParameters.limit"];
+                /** @description Direction of the sort. */
+                order?: components["schemas"]["ListOrder"];
+                /** @description Only list members with this role. */
+                role?: components["schemas"]["MemberRoleFilter"];
+                /** @description Only list members whose display name or email matches this text. */
+                search?: string;
+                /** @description Property to sort by; sorting by `lastSeenAt` lists active members only. */
+                sort?: components["schemas"]["MemberSort"];
+            };
+            header?: never;
+            path: {
+                /** @description Id of the organization. */
+                organizationId: components["parameters"]["OrganizationPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The request has succeeded. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MemberPage"];
+                };
+            };
+            /** @description The request is malformed or does not satisfy the contract. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The bearer token is missing or invalid. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The caller's role does not allow this operation. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The resource does not exist or is not visible to the caller. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests were sent; retry later. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getMemberInOrganizationById: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Id of the organization. */
+                organizationId: components["parameters"]["OrganizationPath"];
+                /** @description Id of the member's user. */
+                userId: components["parameters"]["MemberPath.userId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The request has succeeded. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Member"];
+                };
+            };
+            /** @description The request is malformed or does not satisfy the contract. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The bearer token is missing or invalid. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The caller's role does not allow this operation. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The resource does not exist or is not visible to the caller. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests were sent; retry later. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    removeMemberFromOrganizationById: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Id of the organization. */
+                organizationId: components["parameters"]["OrganizationPath"];
+                /** @description Id of the member's user. */
+                userId: components["parameters"]["MemberPath.userId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A 204 response with an empty body. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The request is malformed or does not satisfy the contract. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The bearer token is missing or invalid. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The caller's role does not allow this operation. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The resource does not exist or is not visible to the caller. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request conflicts with the current state of the resource. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests were sent; retry later. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    updateMemberInOrganizationById: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Id of the organization. */
+                organizationId: components["parameters"]["OrganizationPath"];
+                /** @description Id of the member's user. */
+                userId: components["parameters"]["MemberPath.userId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateMemberRequest"];
+            };
+        };
+        responses: {
+            /** @description The request has succeeded. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Member"];
+                };
+            };
+            /** @description The request is malformed or does not satisfy the contract. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The bearer token is missing or invalid. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The caller's role does not allow this operation. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The resource does not exist or is not visible to the caller. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request conflicts with the current state of the resource. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests were sent; retry later. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listSpacesForOrganizationMember: {
+        parameters: {
+            query?: {
+                /** @description Opaque cursor returned as `next.page` by the previous page. */
+                page?: components["parameters"]["ListParameters.page"];
+                /** @description Maximum number of items to return in one page. */
+                limit?: components["parameters"]["ListParameters.limit"];
+                /** @description Direction of the sort. */
+                order?: components["schemas"]["ListOrder"];
+            };
+            header?: never;
+            path: {
+                /** @description Id of the organization. */
+                organizationId: components["parameters"]["OrganizationPath"];
+                /** @description Id of the member's user. */
+                userId: components["parameters"]["MemberPath.userId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The request has succeeded. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MemberSpacePermissionPage"];
+                };
+            };
+            /** @description The request is malformed or does not satisfy the contract. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The bearer token is missing or invalid. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The caller's role does not allow this operation. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The resource does not exist or is not visible to the caller. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests were sent; retry later. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    setUserAsSSOMemberForOrganization: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Id of the organization. */
+                organizationId: components["parameters"]["OrganizationPath"];
+                /** @description Id of the member's user. */
+                userId: components["parameters"]["MemberPath.userId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The request has succeeded. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Member"];
+                };
+            };
+            /** @description The request is malformed or does not satisfy the contract. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The bearer token is missing or invalid. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The caller's role does not allow this operation. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The resource does not exist or is not visible to the caller. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request conflicts with the current state of the resource. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests were sent; retry later. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listTeamsForOrganizationMember: {
+        parameters: {
+            query?: {
+                /** @description Opaque cursor returned as `next.page` by the previous page. */
+                page?: components["parameters"]["ListParameters.page"];
+                /** @description Maximum number of items to return in one page. */
+                limit?: components["parameters"]["ListParameters.limit"];
+                /** @description Only list teams whose title contains this text, ignoring case. */
+                title?: string;
+            };
+            header?: never;
+            path: {
+                /** @description Id of the organization. */
+                organizationId: components["parameters"]["OrganizationPath"];
+                /** @description Id of the member's user. */
+                userId: components["parameters"]["MemberPath.userId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The request has succeeded. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MemberTeamPage"];
+                };
+            };
+            /** @description The request is malformed or does not satisfy the contract. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The bearer token is missing or invalid. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The caller's role does not allow this operation. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The resource does not exist or is not visible to the caller. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests were sent; retry later. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listOpenAPISpecs: {
+        parameters: {
+            query?: {
+                /** @description Opaque cursor returned as `next.page` by the previous page. */
+                page?: components["parameters"]["ListParameters.page"];
+                /** @description Maximum number of items to return in one page. */
+                limit?: components["parameters"]["ListParameters.limit"];
+            };
+            header?: never;
+            path: {
+                /** @description Id of the organization. */
+                organizationId: components["parameters"]["OrganizationPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The request has succeeded. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenAPISpecPage"];
+                };
+            };
+            /** @description The request is malformed or does not satisfy the contract. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The bearer token is missing or invalid. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The caller's role does not allow this operation. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The resource does not exist or is not visible to the caller. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests were sent; retry later. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    createOpenAPISpec: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Id of the organization. */
+                organizationId: components["parameters"]["OrganizationPath"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateOpenAPISpecRequest"];
+            };
+        };
+        responses: {
+            /** @description A 201 response carrying the created resource and its API location. */
+            201: {
+                headers: {
+                    /** @description API URL of the created resource. */
+                    location: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenAPISpec"];
+                };
+            };
+            /** @description The request is malformed or does not satisfy the contract. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The bearer token is missing or invalid. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The caller's role does not allow this operation. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The resource does not exist or is not visible to the caller. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request conflicts with the current state of the resource. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests were sent; retry later. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getOpenAPISpecBySlug: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Id of the organization. */
+                organizationId: components["parameters"]["OrganizationPath"];
+                /** @description Slug of the specification. */
+                specSlug: components["parameters"]["OpenAPISpecPath.specSlug"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The request has succeeded. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenAPISpec"];
+                };
+            };
+            /** @description The request is malformed or does not satisfy the contract. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The bearer token is missing or invalid. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The caller's role does not allow this operation. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The resource does not exist or is not visible to the caller. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests were sent; retry later. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    createOrUpdateOpenAPISpecBySlug: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Id of the organization. */
+                organizationId: components["parameters"]["OrganizationPath"];
+                /** @description Slug of the specification. */
+                specSlug: components["parameters"]["OpenAPISpecPath.specSlug"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PutOpenAPISpecRequest"];
+            };
+        };
+        responses: {
+            /** @description The request has succeeded. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenAPISpec"];
+                };
+            };
+            /** @description A 201 response carrying the created resource and its API location. */
+            201: {
+                headers: {
+                    /** @description API URL of the created resource. */
+                    location: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenAPISpec"];
+                };
+            };
+            /** @description The request is malformed or does not satisfy the contract. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The bearer token is missing or invalid. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The caller's role does not allow this operation. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The resource does not exist or is not visible to the caller. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests were sent; retry later. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    deleteOpenAPISpecBySlug: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Id of the organization. */
+                organizationId: components["parameters"]["OrganizationPath"];
+                /** @description Slug of the specification. */
+                specSlug: components["parameters"]["OpenAPISpecPath.specSlug"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A 204 response with an empty body. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The request is malformed or does not satisfy the contract. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The bearer token is missing or invalid. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The caller's role does not allow this operation. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The resource does not exist or is not visible to the caller. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests were sent; retry later. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    updateOrganizationMemberLastSeenAt: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Id of the organization. */
+                organizationId: components["parameters"]["OrganizationPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The request has succeeded. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MemberPingResponse"];
+                };
+            };
+            /** @description The request is malformed or does not satisfy the contract. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The bearer token is missing or invalid. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The caller's role does not allow this operation. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The resource does not exist or is not visible to the caller. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests were sent; retry later. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listSAMLProvidersInOrganizationById: {
+        parameters: {
+            query?: {
+                /** @description Opaque cursor returned as `next.page` by the previous page. */
+                page?: components["parameters"]["ListParameters.page"];
+                /** @description Maximum number of items to return in one page. */
+                limit?: components["parameters"]["ListParameters.limit"];
+            };
+            header?: never;
+            path: {
+                /** @description Id of the organization. */
+                organizationId: components["parameters"]["OrganizationPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The request has succeeded. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SamlProviderPage"];
+                };
+            };
+            /** @description The request is malformed or does not satisfy the contract. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The bearer token is missing or invalid. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The caller's role does not allow this operation. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The resource does not exist or is not visible to the caller. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests were sent; retry later. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    createOrganizationSAMLProvider: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Id of the organization. */
+                organizationId: components["parameters"]["OrganizationPath"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateSamlProviderRequest"];
+            };
+        };
+        responses: {
+            /** @description A 201 response carrying the created resource and its API location. */
+            201: {
+                headers: {
+                    /** @description API URL of the created resource. */
+                    location: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SamlProvider"];
+                };
+            };
+            /** @description The request is malformed or does not satisfy the contract. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The bearer token is missing or invalid. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The caller's role does not allow this operation. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The resource does not exist or is not visible to the caller. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests were sent; retry later. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getOrganizationSAMLProviderById: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Id of the organization. */
+                organizationId: components["parameters"]["OrganizationPath"];
+                /** @description Id of the SAML provider. */
+                samlProviderId: components["parameters"]["SamlProviderPath.samlProviderId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The request has succeeded. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SamlProvider"];
+                };
+            };
+            /** @description The request is malformed or does not satisfy the contract. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The bearer token is missing or invalid. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The caller's role does not allow this operation. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The resource does not exist or is not visible to the caller. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests were sent; retry later. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    deleteOrganizationSAMLProvider: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Id of the organization. */
+                organizationId: components["parameters"]["OrganizationPath"];
+                /** @description Id of the SAML provider. */
+                samlProviderId: components["parameters"]["SamlProviderPath.samlProviderId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A 204 response with an empty body. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The request is malformed or does not satisfy the contract. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The bearer token is missing or invalid. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The caller's role does not allow this operation. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The resource does not exist or is not visible to the caller. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests were sent; retry later. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    updateOrganizationSAMLProvider: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Id of the organization. */
+                organizationId: components["parameters"]["OrganizationPath"];
+                /** @description Id of the SAML provider. */
+                samlProviderId: components["parameters"]["SamlProviderPath.samlProviderId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateSamlProviderRequest"];
+            };
+        };
+        responses: {
+            /** @description The request has succeeded. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SamlProvider"];
+                };
+            };
+            /** @description The request is malformed or does not satisfy the contract. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The bearer token is missing or invalid. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The caller's role does not allow this operation. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The resource does not exist or is not visible to the caller. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests were sent; retry later. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    searchOrganizationContent: {
+        parameters: {
+            query: {
+                /** @description Text to search for. */
+                query: string;
+                /** @description Opaque cursor returned as `next.page` by the previous page. */
+                page?: components["parameters"]["ListParameters.page"];
+                /** @description Maximum number of items to return in one page. */
+                limit?: components["parameters"]["ListParameters.limit"];
+            };
+            header?: never;
+            path: {
+                /** @description Id of the organization. */
+                organizationId: components["parameters"]["OrganizationPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The request has succeeded. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SearchSpaceResultPage"];
+                };
+            };
+            /** @description The request is malformed or does not satisfy the contract. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The bearer token is missing or invalid. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The caller's role does not allow this operation. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The resource does not exist or is not visible to the caller. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests were sent; retry later. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listSites: {
+        parameters: {
+            query?: {
+                /** @description Opaque cursor returned as `next.page` by the previous page. */
+                page?: components["parameters"]["ListParameters.page"];
+                /** @description Maximum number of items to return in one page. */
+                limit?: components["parameters"]["ListParameters.limit"];
+                /** @description Only sites containing this space. */
+                space?: string;
+                /** @description Only sites whose title matches. */
+                title?: string;
+                /** @description Only published (true) or unpublished (false) sites. */
+                published?: boolean;
+                /** @description Only sites of these types. */
+                type?: components["schemas"]["SiteType"][];
+            };
+            header?: never;
+            path: {
+                /** @description Id of the organization. */
+                organizationId: components["parameters"]["OrganizationPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The request has succeeded. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SitePage"];
+                };
+            };
+            /** @description The request is malformed or does not satisfy the contract. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The bearer token is missing or invalid. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The caller's role does not allow this operation. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The resource does not exist or is not visible to the caller. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests were sent; retry later. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    createSite: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Id of the organization. */
+                organizationId: components["parameters"]["OrganizationPath"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateSiteRequest"];
+            };
+        };
+        responses: {
+            /** @description A 201 response carrying the created resource and its API location. */
+            201: {
+                headers: {
+                    /** @description API URL of the created resource. */
+                    location: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Site"];
+                };
+            };
+            /** @description The request is malformed or does not satisfy the contract. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The bearer token is missing or invalid. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The caller's role does not allow this operation. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The resource does not exist or is not visible to the caller. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests were sent; retry later. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getSiteById: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Id of the organization. */
+                organizationId: components["parameters"]["OrganizationPath"];
+                /** @description Id of the site. */
+                siteId: components["parameters"]["SitePath.siteId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The request has succeeded. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Site"];
+                };
+            };
+            /** @description The request is malformed or does not satisfy the contract. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The bearer token is missing or invalid. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The caller's role does not allow this operation. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The resource does not exist or is not visible to the caller. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests were sent; retry later. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    deleteSiteById: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Id of the organization. */
+                organizationId: components["parameters"]["OrganizationPath"];
+                /** @description Id of the site. */
+                siteId: components["parameters"]["SitePath.siteId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A 204 response with an empty body. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The request is malformed or does not satisfy the contract. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The bearer token is missing or invalid. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The caller's role does not allow this operation. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The resource does not exist or is not visible to the caller. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests were sent; retry later. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    updateSiteById: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Id of the organization. */
+                organizationId: components["parameters"]["OrganizationPath"];
+                /** @description Id of the site. */
+                siteId: components["parameters"]["SitePath.siteId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateSiteRequest"];
+            };
+        };
+        responses: {
+            /** @description The request has succeeded. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Site"];
+                };
+            };
+            /** @description The request is malformed or does not satisfy the contract. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The bearer token is missing or invalid. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The caller's role does not allow this operation. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The resource does not exist or is not visible to the caller. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request conflicts with the current state of the resource. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests were sent; retry later. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getSiteAdaptiveSchema: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Id of the organization. */
+                organizationId: components["parameters"]["OrganizationPath"];
+                /** @description Id of the site. */
+                siteId: components["parameters"]["SitePath.siteId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The request has succeeded. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SiteAdaptiveSchema"];
+                };
+            };
+            /** @description The request is malformed or does not satisfy the contract. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The bearer token is missing or invalid. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The caller's role does not allow this operation. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The resource does not exist or is not visible to the caller. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests were sent; retry later. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    updateSiteAdaptiveSchema: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Id of the organization. */
+                organizationId: components["parameters"]["OrganizationPath"];
+                /** @description Id of the site. */
+                siteId: components["parameters"]["SitePath.siteId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateSiteAdaptiveSchemaRequest"];
+            };
+        };
+        responses: {
+            /** @description The request has succeeded. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SiteAdaptiveSchema"];
+                };
+            };
+            /** @description The request is malformed or does not satisfy the contract. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The bearer token is missing or invalid. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The caller's role does not allow this operation. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The resource does not exist or is not visible to the caller. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests were sent; retry later. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getPublishedContentSite: {
+        parameters: {
+            query?: {
+                /** @description Secret key of a share link, to resolve published URLs. */
+                shareKey?: components["parameters"]["ShareKeyParameter"];
+            };
+            header?: never;
+            path: {
+                /** @description Id of the organization. */
+                organizationId: components["parameters"]["OrganizationPath"];
+                /** @description Id of the site. */
+                siteId: components["parameters"]["SitePath.siteId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The request has succeeded. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PublishedContentSite"];
+                };
+            };
+            /** @description The request is malformed or does not satisfy the contract. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The bearer token is missing or invalid. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The caller's role does not allow this operation. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The resource does not exist or is not visible to the caller. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests were sent; retry later. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listSiteSectionGroups: {
+        parameters: {
+            query?: {
+                /** @description Opaque cursor returned as `next.page` by the previous page. */
+                page?: components["parameters"]["ListParameters.page"];
+                /** @description Maximum number of items to return in one page. */
+                limit?: components["parameters"]["ListParameters.limit"];
+            };
+            header?: never;
+            path: {
+                /** @description Id of the organization. */
+                organizationId: components["parameters"]["OrganizationPath"];
+                /** @description Id of the site. */
+                siteId: components["parameters"]["SitePath.siteId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The request has succeeded. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SiteSectionGroupPage"];
+                };
+            };
+            /** @description The request is malformed or does not satisfy the contract. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The bearer token is missing or invalid. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The caller's role does not allow this operation. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The resource does not exist or is not visible to the caller. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests were sent; retry later. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    addSectionGroupToSite: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Id of the organization. */
+                organizationId: components["parameters"]["OrganizationPath"];
+                /** @description Id of the site. */
+                siteId: components["parameters"]["SitePath.siteId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateSiteSectionGroupRequest"];
+            };
+        };
+        responses: {
+            /** @description A 201 response carrying the created resource and its API location. */
+            201: {
+                headers: {
+                    /** @description API URL of the created resource. */
+                    location: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SiteSectionGroup"];
+                };
+            };
+            /** @description The request is malformed or does not satisfy the contract. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The bearer token is missing or invalid. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The caller's role does not allow this operation. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The resource does not exist or is not visible to the caller. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests were sent; retry later. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    deleteSiteSectionGroupById: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Id of the organization. */
+                organizationId: components["parameters"]["OrganizationPath"];
+                /** @description Id of the site. */
+                siteId: components["parameters"]["SitePath.siteId"];
+                /** @description Id of the section group. */
+                siteSectionGroupId: components["parameters"]["SiteSectionGroupPath.siteSectionGroupId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A 204 response with an empty body. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The request is malformed or does not satisfy the contract. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The bearer token is missing or invalid. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The caller's role does not allow this operation. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The resource does not exist or is not visible to the caller. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests were sent; retry later. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    updateSiteSectionGroupById: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Id of the organization. */
+                organizationId: components["parameters"]["OrganizationPath"];
+                /** @description Id of the site. */
+                siteId: components["parameters"]["SitePath.siteId"];
+                /** @description Id of the section group. */
+                siteSectionGroupId: components["parameters"]["SiteSectionGroupPath.siteSectionGroupId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateSiteSectionGroupRequest"];
+            };
+        };
+        responses: {
+            /** @description The request has succeeded. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SiteSectionGroup"];
+                };
+            };
+            /** @description The request is malformed or does not satisfy the contract. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The bearer token is missing or invalid. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The caller's role does not allow this operation. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The resource does not exist or is not visible to the caller. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests were sent; retry later. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    moveSiteSectionGroup: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Id of the organization. */
+                organizationId: components["parameters"]["OrganizationPath"];
+                /** @description Id of the site. */
+                siteId: components["parameters"]["SitePath.siteId"];
+                /** @description Id of the section group. */
+                siteSectionGroupId: components["parameters"]["SiteSectionGroupPath.siteSectionGroupId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["MoveSiteSectionGroupRequest"];
+            };
+        };
+        responses: {
+            /** @description The request has succeeded. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SiteSectionGroup"];
+                };
+            };
+            /** @description The request is malformed or does not satisfy the contract. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The bearer token is missing or invalid. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The caller's role does not allow this operation. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The resource does not exist or is not visible to the caller. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests were sent; retry later. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    addSectionToGroup: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Id of the organization. */
+                organizationId: components["parameters"]["OrganizationPath"];
+                /** @description Id of the site. */
+                siteId: components["parameters"]["SitePath.siteId"];
+                /** @description Id of the section group. */
+                siteSectionGroupId: components["parameters"]["SiteSectionGroupPath.siteSectionGroupId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AddSectionToGroupRequest"];
+            };
+        };
+        responses: {
+            /** @description A 201 response carrying the created resource and its API location. */
+            201: {
+                headers: {
+                    /** @description API URL of the created resource. */
+                    location: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SiteSectionGroup"];
+                };
+            };
+            /** @description The request is malformed or does not satisfy the contract. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The bearer token is missing or invalid. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The caller's role does not allow this operation. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The resource does not exist or is not visible to the caller. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request conflicts with the current state of the resource. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests were sent; retry later. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    removeSectionFromGroup: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Id of the organization. */
+                organizationId: components["parameters"]["OrganizationPath"];
+                /** @description Id of the site. */
+                siteId: components["parameters"]["SitePath.siteId"];
+                /** @description Id of the section group. */
+                siteSectionGroupId: components["parameters"]["SiteSectionGroupPath.siteSectionGroupId"];
+                /** @description Id of the section. */
+                siteSectionId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A 204 response with an empty body. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The request is malformed or does not satisfy the contract. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The bearer token is missing or invalid. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The caller's role does not allow this operation. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The resource does not exist or is not visible to the caller. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests were sent; retry later. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listSiteSections: {
+        parameters: {
+            query?: {
+                /** @description Secret key of a share link, to resolve published URLs. */
+                shareKey?: components["parameters"]["ShareKeyParameter"];
+                /** @description Opaque cursor returned as `next.page` by the previous page. */
+                page?: components["parameters"]["ListParameters.page"];
+                /** @description Maximum number of items to return in one page. */
+                limit?: components["parameters"]["ListParameters.limit"];
+            };
+            header?: never;
+            path: {
+                /** @description Id of the organization. */
+                organizationId: components["parameters"]["OrganizationPath"];
+                /** @description Id of the site. */
+                siteId: components["parameters"]["SitePath.siteId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The request has succeeded. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SiteSectionPage"];
+                };
+            };
+            /** @description The request is malformed or does not satisfy the contract. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The bearer token is missing or invalid. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The caller's role does not allow this operation. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The resource does not exist or is not visible to the caller. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests were sent; retry later. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    addSectionToSite: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Id of the organization. */
+                organizationId: components["parameters"]["OrganizationPath"];
+                /** @description Id of the site. */
+                siteId: components["parameters"]["SitePath.siteId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateSiteSectionRequest"];
+            };
+        };
+        responses: {
+            /** @description A 201 response carrying the created resource and its API location. */
+            201: {
+                headers: {
+                    /** @description API URL of the created resource. */
+                    location: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SiteSection"];
+                };
+            };
+            /** @description The request is malformed or does not satisfy the contract. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The bearer token is missing or invalid. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The caller's role does not allow this operation. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The resource does not exist or is not visible to the caller. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request conflicts with the current state of the resource. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests were sent; retry later. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    deleteSiteSectionById: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Id of the organization. */
+                organizationId: components["parameters"]["OrganizationPath"];
+                /** @description Id of the site. */
+                siteId: components["parameters"]["SitePath.siteId"];
+                /** @description Id of the section. */
+                siteSectionId: components["parameters"]["SiteSectionPath.siteSectionId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A 204 response with an empty body. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The request is malformed or does not satisfy the contract. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The bearer token is missing or invalid. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The caller's role does not allow this operation. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The resource does not exist or is not visible to the caller. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests were sent; retry later. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    updateSiteSectionById: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Id of the organization. */
+                organizationId: components["parameters"]["OrganizationPath"];
+                /** @description Id of the site. */
+                siteId: components["parameters"]["SitePath.siteId"];
+                /** @description Id of the section. */
+                siteSectionId: components["parameters"]["SiteSectionPath.siteSectionId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateSiteSectionRequest"];
+            };
+        };
+        responses: {
+            /** @description The request has succeeded. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SiteSection"];
+                };
+            };
+            /** @description The request is malformed or does not satisfy the contract. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The bearer token is missing or invalid. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The caller's role does not allow this operation. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The resource does not exist or is not visible to the caller. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request conflicts with the current state of the resource. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests were sent; retry later. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    moveSiteSection: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Id of the organization. */
+                organizationId: components["parameters"]["OrganizationPath"];
+                /** @description Id of the site. */
+                siteId: components["parameters"]["SitePath.siteId"];
+                /** @description Id of the section. */
+                siteSectionId: components["parameters"]["SiteSectionPath.siteSectionId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["MoveSiteSectionRequest"];
+            };
+        };
+        responses: {
+            /** @description The request has succeeded. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SiteSection"];
+                };
+            };
+            /** @description The request is malformed or does not satisfy the contract. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The bearer token is missing or invalid. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The caller's role does not allow this operation. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The resource does not exist or is not visible to the caller. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests were sent; retry later. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listSiteSpaces: {
+        parameters: {
+            query?: {
+                /** @description Secret key of a share link, to resolve published URLs. */
+                shareKey?: components["parameters"]["ShareKeyParameter"];
+                /** @description Opaque cursor returned as `next.page` by the previous page. */
+                page?: components["parameters"]["ListParameters.page"];
+                /** @description Maximum number of items to return in one page. */
+                limit?: components["parameters"]["ListParameters.limit"];
+                /** @description Only the default site space (true) or only the others (false); all when omitted. */
+                default?: boolean;
+            };
+            header?: never;
+            path: {
+                /** @description Id of the organization. */
+                organizationId: components["parameters"]["OrganizationPath"];
+                /** @description Id of the site. */
+                siteId: components["parameters"]["SitePath.siteId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The request has succeeded. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SiteSpacePage"];
+                };
+            };
+            /** @description The request is malformed or does not satisfy the contract. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The bearer token is missing or invalid. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The caller's role does not allow this operation. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The resource does not exist or is not visible to the caller. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests were sent; retry later. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    addSpaceToSite: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Id of the organization. */
+                organizationId: components["parameters"]["OrganizationPath"];
+                /** @description Id of the site. */
+                siteId: components["parameters"]["SitePath.siteId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateSiteSpaceRequest"];
+            };
+        };
+        responses: {
+            /** @description A 201 response carrying the created resource and its API location. */
+            201: {
+                headers: {
+                    /** @description API URL of the created resource. */
+                    location: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SiteSpace"];
+                };
+            };
+            /** @description The request is malformed or does not satisfy the contract. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The bearer token is missing or invalid. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The caller's role does not allow this operation. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The resource does not exist or is not visible to the caller. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request conflicts with the current state of the resource. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests were sent; retry later. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    deleteSiteSpaceById: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Id of the organization. */
+                organizationId: components["parameters"]["OrganizationPath"];
+                /** @description Id of the site. */
+                siteId: components["parameters"]["SitePath.siteId"];
+                /** @description Id of the site space. */
+                siteSpaceId: components["parameters"]["SiteSpacePath.siteSpaceId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A 204 response with an empty body. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The request is malformed or does not satisfy the contract. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The bearer token is missing or invalid. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The caller's role does not allow this operation. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The resource does not exist or is not visible to the caller. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests were sent; retry later. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    updateSiteSpaceById: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Id of the organization. */
+                organizationId: components["parameters"]["OrganizationPath"];
+                /** @description Id of the site. */
+                siteId: components["parameters"]["SitePath.siteId"];
+                /** @description Id of the site space. */
+                siteSpaceId: components["parameters"]["SiteSpacePath.siteSpaceId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateSiteSpaceRequest"];
+            };
+        };
+        responses: {
+            /** @description The request has succeeded. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SiteSpace"];
+                };
+            };
+            /** @description The request is malformed or does not satisfy the contract. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The bearer token is missing or invalid. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The caller's role does not allow this operation. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The resource does not exist or is not visible to the caller. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request conflicts with the current state of the resource. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests were sent; retry later. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    moveSiteSpace: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Id of the organization. */
+                organizationId: components["parameters"]["OrganizationPath"];
+                /** @description Id of the site. */
+                siteId: components["parameters"]["SitePath.siteId"];
+                /** @description Id of the site space. */
+                siteSpaceId: components["parameters"]["SiteSpacePath.siteSpaceId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["MoveSiteSpaceRequest"];
+            };
+        };
+        responses: {
+            /** @description The request has succeeded. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SiteSpace"];
+                };
+            };
+            /** @description The request is malformed or does not satisfy the contract. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The bearer token is missing or invalid. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The caller's role does not allow this operation. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The resource does not exist or is not visible to the caller. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests were sent; retry later. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     listSpacesInOrganizationById: {
         parameters: {
             query?: {
@@ -1864,6 +11579,1015 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Space"];
                 };
+            };
+            /** @description The request is malformed or does not satisfy the contract. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The bearer token is missing or invalid. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The caller's role does not allow this operation. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The resource does not exist or is not visible to the caller. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests were sent; retry later. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listSSOProviderLoginsInOrganization: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Id of the organization. */
+                organizationId: components["parameters"]["OrganizationPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The request has succeeded. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SsoProviderLoginList"];
+                };
+            };
+            /** @description The request is malformed or does not satisfy the contract. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The bearer token is missing or invalid. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The caller's role does not allow this operation. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The resource does not exist or is not visible to the caller. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests were sent; retry later. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listTeamsInOrganizationById: {
+        parameters: {
+            query?: {
+                /** @description Opaque cursor returned as `next.page` by the previous page. */
+                page?: components["parameters"]["ListParameters.page"];
+                /** @description Maximum number of items to return in one page. */
+                limit?: components["parameters"]["ListParameters.limit"];
+                /** @description User id of a member; only teams this member can manage are listed. */
+                owner?: string;
+                /** @description Only list teams whose title contains this text, ignoring case. */
+                title?: string;
+            };
+            header?: never;
+            path: {
+                /** @description Id of the organization. */
+                organizationId: components["parameters"]["OrganizationPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The request has succeeded. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TeamPage"];
+                };
+            };
+            /** @description The request is malformed or does not satisfy the contract. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The bearer token is missing or invalid. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The caller's role does not allow this operation. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The resource does not exist or is not visible to the caller. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests were sent; retry later. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    createOrganizationTeam: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Id of the organization. */
+                organizationId: components["parameters"]["OrganizationPath"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateTeamRequest"];
+            };
+        };
+        responses: {
+            /** @description A 201 response carrying the created resource and its API location. */
+            201: {
+                headers: {
+                    /** @description API URL of the created resource. */
+                    location: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Team"];
+                };
+            };
+            /** @description The request is malformed or does not satisfy the contract. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The bearer token is missing or invalid. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The caller's role does not allow this operation. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The resource does not exist or is not visible to the caller. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests were sent; retry later. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getTeamInOrganizationById: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Id of the organization. */
+                organizationId: components["parameters"]["OrganizationPath"];
+                /** @description Id of the team. */
+                teamId: components["parameters"]["TeamPath.teamId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The request has succeeded. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Team"];
+                };
+            };
+            /** @description The request is malformed or does not satisfy the contract. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The bearer token is missing or invalid. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The caller's role does not allow this operation. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The resource does not exist or is not visible to the caller. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests were sent; retry later. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    removeTeamFromOrganizationById: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Id of the organization. */
+                organizationId: components["parameters"]["OrganizationPath"];
+                /** @description Id of the team. */
+                teamId: components["parameters"]["TeamPath.teamId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A 204 response with an empty body. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The request is malformed or does not satisfy the contract. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The bearer token is missing or invalid. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The caller's role does not allow this operation. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The resource does not exist or is not visible to the caller. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests were sent; retry later. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    updateTeamInOrganizationById: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Id of the organization. */
+                organizationId: components["parameters"]["OrganizationPath"];
+                /** @description Id of the team. */
+                teamId: components["parameters"]["TeamPath.teamId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateTeamRequest"];
+            };
+        };
+        responses: {
+            /** @description The request has succeeded. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Team"];
+                };
+            };
+            /** @description The request is malformed or does not satisfy the contract. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The bearer token is missing or invalid. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The caller's role does not allow this operation. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The resource does not exist or is not visible to the caller. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests were sent; retry later. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listTeamMembersInOrganizationById: {
+        parameters: {
+            query?: {
+                /** @description Opaque cursor returned as `next.page` by the previous page. */
+                page?: components["parameters"]["ListParameters.page"];
+                /** @description Maximum number of items to return in one page. */
+                limit?: components["parameters"]["ListParameters.limit"];
+            };
+            header?: never;
+            path: {
+                /** @description Id of the organization. */
+                organizationId: components["parameters"]["OrganizationPath"];
+                /** @description Id of the team. */
+                teamId: components["parameters"]["TeamPath.teamId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The request has succeeded. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TeamMemberPage"];
+                };
+            };
+            /** @description The request is malformed or does not satisfy the contract. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The bearer token is missing or invalid. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The caller's role does not allow this operation. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The resource does not exist or is not visible to the caller. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests were sent; retry later. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    addMemberToOrganizationTeamById: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Id of the organization. */
+                organizationId: components["parameters"]["OrganizationPath"];
+                /** @description Id of the team. */
+                teamId: components["parameters"]["TeamPath.teamId"];
+                /** @description Id of the member's user. */
+                userId: components["parameters"]["TeamMemberPath.userId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["AddTeamMemberRequest"];
+            };
+        };
+        responses: {
+            /** @description A 204 response with an empty body. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The request is malformed or does not satisfy the contract. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The bearer token is missing or invalid. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The caller's role does not allow this operation. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The resource does not exist or is not visible to the caller. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests were sent; retry later. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    deleteMemberFromOrganizationTeamById: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Id of the organization. */
+                organizationId: components["parameters"]["OrganizationPath"];
+                /** @description Id of the team. */
+                teamId: components["parameters"]["TeamPath.teamId"];
+                /** @description Id of the member's user. */
+                userId: components["parameters"]["TeamMemberPath.userId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A 204 response with an empty body. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The request is malformed or does not satisfy the contract. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The bearer token is missing or invalid. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The caller's role does not allow this operation. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The resource does not exist or is not visible to the caller. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests were sent; retry later. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listTranslations: {
+        parameters: {
+            query?: {
+                /** @description Opaque cursor returned as `next.page` by the previous page. */
+                page?: components["parameters"]["ListParameters.page"];
+                /** @description Maximum number of items to return in one page. */
+                limit?: components["parameters"]["ListParameters.limit"];
+            };
+            header?: never;
+            path: {
+                /** @description Id of the organization. */
+                organizationId: components["parameters"]["OrganizationPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The request has succeeded. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TranslationSettingsPage"];
+                };
+            };
+            /** @description The request is malformed or does not satisfy the contract. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The bearer token is missing or invalid. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The caller's role does not allow this operation. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The resource does not exist or is not visible to the caller. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests were sent; retry later. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    createTranslation: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Id of the organization. */
+                organizationId: components["parameters"]["OrganizationPath"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["TranslationSettingsRequest"];
+            };
+        };
+        responses: {
+            /** @description A 201 response carrying the created resource and its API location. */
+            201: {
+                headers: {
+                    /** @description API URL of the created resource. */
+                    location: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TranslationSettings"];
+                };
+            };
+            /** @description The request is malformed or does not satisfy the contract. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The bearer token is missing or invalid. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The caller's role does not allow this operation. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The resource does not exist or is not visible to the caller. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests were sent; retry later. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getTranslation: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Id of the organization. */
+                organizationId: components["parameters"]["OrganizationPath"];
+                /** @description Id of the translation settings. */
+                translationSettingsId: components["parameters"]["TranslationSettingsPath.translationSettingsId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The request has succeeded. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TranslationSettings"];
+                };
+            };
+            /** @description The request is malformed or does not satisfy the contract. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The bearer token is missing or invalid. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The caller's role does not allow this operation. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The resource does not exist or is not visible to the caller. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests were sent; retry later. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    updateTranslation: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Id of the organization. */
+                organizationId: components["parameters"]["OrganizationPath"];
+                /** @description Id of the translation settings. */
+                translationSettingsId: components["parameters"]["TranslationSettingsPath.translationSettingsId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["TranslationSettingsRequest"];
+            };
+        };
+        responses: {
+            /** @description The request has succeeded. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TranslationSettings"];
+                };
+            };
+            /** @description The request is malformed or does not satisfy the contract. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The bearer token is missing or invalid. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The caller's role does not allow this operation. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The resource does not exist or is not visible to the caller. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests were sent; retry later. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    deleteTranslation: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Id of the organization. */
+                organizationId: components["parameters"]["OrganizationPath"];
+                /** @description Id of the translation settings. */
+                translationSettingsId: components["parameters"]["TranslationSettingsPath.translationSettingsId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A 204 response with an empty body. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description The request is malformed or does not satisfy the contract. */
             400: {
@@ -2130,6 +12854,3292 @@ export interface operations {
             };
         };
     };
+    listChangeRequestsForSpace: {
+        parameters: {
+            query?: {
+                /** @description Opaque cursor returned as `next.page` by the previous page. */
+                page?: components["parameters"]["ListParameters.page"];
+                /** @description Maximum number of items to return in one page. */
+                limit?: components["parameters"]["ListParameters.limit"];
+                /** @description Only list change requests with this status. */
+                status?: components["schemas"]["ChangeRequestStatus"];
+                /** @description Only list change requests this user contributed to, by user id. */
+                contributor?: string;
+            };
+            header?: never;
+            path: {
+                /** @description Id of the space. */
+                spaceId: components["parameters"]["SpacePath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The request has succeeded. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ChangeRequestPage"];
+                };
+            };
+            /** @description The request is malformed or does not satisfy the contract. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The bearer token is missing or invalid. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The caller's role does not allow this operation. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The resource does not exist or is not visible to the caller. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests were sent; retry later. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    createChangeRequest: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Id of the space. */
+                spaceId: components["parameters"]["SpacePath"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateChangeRequestRequest"];
+            };
+        };
+        responses: {
+            /** @description A 201 response carrying the created resource and its API location. */
+            201: {
+                headers: {
+                    /** @description API URL of the created resource. */
+                    location: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ChangeRequest"];
+                };
+            };
+            /** @description The request is malformed or does not satisfy the contract. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The bearer token is missing or invalid. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The caller's role does not allow this operation. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The resource does not exist or is not visible to the caller. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request conflicts with the current state of the resource. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests were sent; retry later. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getChangeRequestById: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Id of the space. */
+                spaceId: components["parameters"]["SpacePath"];
+                /** @description Id of the change request, or its number in the space. */
+                changeRequestId: components["parameters"]["ChangeRequestPath.changeRequestId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The request has succeeded. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ChangeRequest"];
+                };
+            };
+            /** @description The request is malformed or does not satisfy the contract. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The bearer token is missing or invalid. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The caller's role does not allow this operation. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The resource does not exist or is not visible to the caller. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests were sent; retry later. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    updateChangeRequestById: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Id of the space. */
+                spaceId: components["parameters"]["SpacePath"];
+                /** @description Id of the change request, or its number in the space. */
+                changeRequestId: components["parameters"]["ChangeRequestPath.changeRequestId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateChangeRequestRequest"];
+            };
+        };
+        responses: {
+            /** @description The request has succeeded. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ChangeRequest"];
+                };
+            };
+            /** @description The request is malformed or does not satisfy the contract. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The bearer token is missing or invalid. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The caller's role does not allow this operation. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The resource does not exist or is not visible to the caller. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request conflicts with the current state of the resource. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests were sent; retry later. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listCommentsInChangeRequest: {
+        parameters: {
+            query?: {
+                /** @description Opaque cursor returned as `next.page` by the previous page. */
+                page?: components["parameters"]["ListParameters.page"];
+                /** @description Maximum number of items to return in one page. */
+                limit?: components["parameters"]["ListParameters.limit"];
+                /** @description Order of the comments by posting time. */
+                order?: components["parameters"]["CommentListParameters.order"];
+                /** @description Only list comments with this status. */
+                status?: components["parameters"]["CommentListParameters.status"];
+                /** @description Format of the returned content. */
+                format?: components["parameters"]["ContentFormatParameter"];
+                /** @description Only list comments about this page id. */
+                targetPage?: components["parameters"]["CommentListParameters.targetPage"];
+            };
+            header?: never;
+            path: {
+                /** @description Id of the space. */
+                spaceId: components["parameters"]["SpacePath"];
+                /** @description Id of the change request, or its number in the space. */
+                changeRequestId: components["parameters"]["ChangeRequestPath.changeRequestId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The request has succeeded. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CommentPage"];
+                };
+            };
+            /** @description The request is malformed or does not satisfy the contract. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The bearer token is missing or invalid. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The caller's role does not allow this operation. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The resource does not exist or is not visible to the caller. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests were sent; retry later. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    postCommentInChangeRequest: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Id of the space. */
+                spaceId: components["parameters"]["SpacePath"];
+                /** @description Id of the change request, or its number in the space. */
+                changeRequestId: components["parameters"]["ChangeRequestPath.changeRequestId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateCommentRequest"];
+            };
+        };
+        responses: {
+            /** @description A 201 response carrying the created resource and its API location. */
+            201: {
+                headers: {
+                    /** @description API URL of the created resource. */
+                    location: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Comment"];
+                };
+            };
+            /** @description The request is malformed or does not satisfy the contract. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The bearer token is missing or invalid. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The caller's role does not allow this operation. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The resource does not exist or is not visible to the caller. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests were sent; retry later. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getCommentInChangeRequest: {
+        parameters: {
+            query?: {
+                /** @description Format of the returned content. */
+                format?: components["parameters"]["ContentFormatParameter"];
+            };
+            header?: never;
+            path: {
+                /** @description Id of the space. */
+                spaceId: components["parameters"]["SpacePath"];
+                /** @description Id of the change request, or its number in the space. */
+                changeRequestId: components["parameters"]["ChangeRequestPath.changeRequestId"];
+                /** @description Id of the comment. */
+                commentId: components["parameters"]["CommentPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The request has succeeded. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Comment"];
+                };
+            };
+            /** @description The request is malformed or does not satisfy the contract. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The bearer token is missing or invalid. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The caller's role does not allow this operation. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The resource does not exist or is not visible to the caller. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests were sent; retry later. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    updateCommentInChangeRequest: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Id of the space. */
+                spaceId: components["parameters"]["SpacePath"];
+                /** @description Id of the change request, or its number in the space. */
+                changeRequestId: components["parameters"]["ChangeRequestPath.changeRequestId"];
+                /** @description Id of the comment. */
+                commentId: components["parameters"]["CommentPath"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateCommentRequest"];
+            };
+        };
+        responses: {
+            /** @description The request has succeeded. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Comment"];
+                };
+            };
+            /** @description The request is malformed or does not satisfy the contract. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The bearer token is missing or invalid. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The caller's role does not allow this operation. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The resource does not exist or is not visible to the caller. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests were sent; retry later. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    deleteCommentInChangeRequest: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Id of the space. */
+                spaceId: components["parameters"]["SpacePath"];
+                /** @description Id of the change request, or its number in the space. */
+                changeRequestId: components["parameters"]["ChangeRequestPath.changeRequestId"];
+                /** @description Id of the comment. */
+                commentId: components["parameters"]["CommentPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A 204 response with an empty body. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The request is malformed or does not satisfy the contract. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The bearer token is missing or invalid. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The caller's role does not allow this operation. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The resource does not exist or is not visible to the caller. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests were sent; retry later. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listCommentRepliesInChangeRequest: {
+        parameters: {
+            query?: {
+                /** @description Opaque cursor returned as `next.page` by the previous page. */
+                page?: components["parameters"]["ListParameters.page"];
+                /** @description Maximum number of items to return in one page. */
+                limit?: components["parameters"]["ListParameters.limit"];
+                /** @description Format of the returned content. */
+                format?: components["parameters"]["ContentFormatParameter"];
+            };
+            header?: never;
+            path: {
+                /** @description Id of the space. */
+                spaceId: components["parameters"]["SpacePath"];
+                /** @description Id of the change request, or its number in the space. */
+                changeRequestId: components["parameters"]["ChangeRequestPath.changeRequestId"];
+                /** @description Id of the comment. */
+                commentId: components["parameters"]["CommentPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The request has succeeded. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CommentReplyPage"];
+                };
+            };
+            /** @description The request is malformed or does not satisfy the contract. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The bearer token is missing or invalid. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The caller's role does not allow this operation. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The resource does not exist or is not visible to the caller. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests were sent; retry later. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    postCommentReplyInChangeRequest: {
+        parameters: {
+            query?: {
+                /** @description Format of the returned content. */
+                format?: components["parameters"]["ContentFormatParameter"];
+            };
+            header?: never;
+            path: {
+                /** @description Id of the space. */
+                spaceId: components["parameters"]["SpacePath"];
+                /** @description Id of the change request, or its number in the space. */
+                changeRequestId: components["parameters"]["ChangeRequestPath.changeRequestId"];
+                /** @description Id of the comment. */
+                commentId: components["parameters"]["CommentPath"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateCommentReplyRequest"];
+            };
+        };
+        responses: {
+            /** @description A 201 response carrying the created resource and its API location. */
+            201: {
+                headers: {
+                    /** @description API URL of the created resource. */
+                    location: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CommentReply"];
+                };
+            };
+            /** @description The request is malformed or does not satisfy the contract. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The bearer token is missing or invalid. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The caller's role does not allow this operation. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The resource does not exist or is not visible to the caller. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests were sent; retry later. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getCommentReplyInChangeRequest: {
+        parameters: {
+            query?: {
+                /** @description Format of the returned content. */
+                format?: components["parameters"]["ContentFormatParameter"];
+            };
+            header?: never;
+            path: {
+                /** @description Id of the space. */
+                spaceId: components["parameters"]["SpacePath"];
+                /** @description Id of the change request, or its number in the space. */
+                changeRequestId: components["parameters"]["ChangeRequestPath.changeRequestId"];
+                /** @description Id of the comment. */
+                commentId: components["parameters"]["CommentPath"];
+                /** @description Id of the reply. */
+                commentReplyId: components["parameters"]["CommentReplyPath.commentReplyId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The request has succeeded. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CommentReply"];
+                };
+            };
+            /** @description The request is malformed or does not satisfy the contract. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The bearer token is missing or invalid. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The caller's role does not allow this operation. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The resource does not exist or is not visible to the caller. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests were sent; retry later. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    updateCommentReplyInChangeRequest: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Id of the space. */
+                spaceId: components["parameters"]["SpacePath"];
+                /** @description Id of the change request, or its number in the space. */
+                changeRequestId: components["parameters"]["ChangeRequestPath.changeRequestId"];
+                /** @description Id of the comment. */
+                commentId: components["parameters"]["CommentPath"];
+                /** @description Id of the reply. */
+                commentReplyId: components["parameters"]["CommentReplyPath.commentReplyId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateChangeRequestCommentReplyRequest"];
+            };
+        };
+        responses: {
+            /** @description The request has succeeded. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CommentReply"];
+                };
+            };
+            /** @description The request is malformed or does not satisfy the contract. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The bearer token is missing or invalid. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The caller's role does not allow this operation. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The resource does not exist or is not visible to the caller. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests were sent; retry later. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    deleteCommentReplyInChangeRequest: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Id of the space. */
+                spaceId: components["parameters"]["SpacePath"];
+                /** @description Id of the change request, or its number in the space. */
+                changeRequestId: components["parameters"]["ChangeRequestPath.changeRequestId"];
+                /** @description Id of the comment. */
+                commentId: components["parameters"]["CommentPath"];
+                /** @description Id of the reply. */
+                commentReplyId: components["parameters"]["CommentReplyPath.commentReplyId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A 204 response with an empty body. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The request is malformed or does not satisfy the contract. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The bearer token is missing or invalid. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The caller's role does not allow this operation. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The resource does not exist or is not visible to the caller. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests were sent; retry later. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getRevisionOfChangeRequestById: {
+        parameters: {
+            query?: {
+                /** @description When false, mutable Git metadata is left out, which can make the lookup faster. */
+                metadata?: components["parameters"]["ContentReadParameters.metadata"];
+                /** @description When false, computed content is not generated. */
+                computed?: components["parameters"]["ContentReadParameters.computed"];
+            };
+            header?: never;
+            path: {
+                /** @description Id of the space. */
+                spaceId: components["parameters"]["SpacePath"];
+                /** @description Id of the change request, or its number in the space. */
+                changeRequestId: components["parameters"]["ChangeRequestPath.changeRequestId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The request has succeeded. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Revision"];
+                };
+            };
+            /** @description The request is malformed or does not satisfy the contract. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The bearer token is missing or invalid. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The caller's role does not allow this operation. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The resource does not exist or is not visible to the caller. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests were sent; retry later. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    updateChangeRequestContent: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Id of the space. */
+                spaceId: components["parameters"]["SpacePath"];
+                /** @description Id of the change request, or its number in the space. */
+                changeRequestId: components["parameters"]["ChangeRequestPath.changeRequestId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateChangeRequestContentRequest"];
+            };
+        };
+        responses: {
+            /** @description The request has succeeded. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ChangeRequest"];
+                };
+            };
+            /** @description The request is malformed or does not satisfy the contract. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The bearer token is missing or invalid. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The caller's role does not allow this operation. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The resource does not exist or is not visible to the caller. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request conflicts with the current state of the resource. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests were sent; retry later. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listFilesInChangeRequestById: {
+        parameters: {
+            query?: {
+                /** @description Opaque cursor returned as `next.page` by the previous page. */
+                page?: components["parameters"]["ListParameters.page"];
+                /** @description Maximum number of items to return in one page. */
+                limit?: components["parameters"]["ListParameters.limit"];
+                /** @description When false, mutable Git metadata is left out, which can make the lookup faster. */
+                metadata?: components["parameters"]["ContentReadParameters.metadata"];
+                /** @description When false, computed content is not generated. */
+                computed?: components["parameters"]["ContentReadParameters.computed"];
+            };
+            header?: never;
+            path: {
+                /** @description Id of the space. */
+                spaceId: components["parameters"]["SpacePath"];
+                /** @description Id of the change request, or its number in the space. */
+                changeRequestId: components["parameters"]["ChangeRequestPath.changeRequestId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The request has succeeded. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RevisionFilePage"];
+                };
+            };
+            /** @description The request is malformed or does not satisfy the contract. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The bearer token is missing or invalid. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The caller's role does not allow this operation. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The resource does not exist or is not visible to the caller. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests were sent; retry later. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getFileInChangeRequestById: {
+        parameters: {
+            query?: {
+                /** @description When false, mutable Git metadata is left out, which can make the lookup faster. */
+                metadata?: components["parameters"]["ContentReadParameters.metadata"];
+                /** @description When false, computed content is not generated. */
+                computed?: components["parameters"]["ContentReadParameters.computed"];
+            };
+            header?: never;
+            path: {
+                /** @description Id of the space. */
+                spaceId: components["parameters"]["SpacePath"];
+                /** @description Id of the change request, or its number in the space. */
+                changeRequestId: components["parameters"]["ChangeRequestPath.changeRequestId"];
+                /** @description Id of the file. */
+                fileId: components["parameters"]["FilePath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The request has succeeded. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RevisionFile"];
+                };
+            };
+            /** @description The request is malformed or does not satisfy the contract. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The bearer token is missing or invalid. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The caller's role does not allow this operation. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The resource does not exist or is not visible to the caller. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests were sent; retry later. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listChangeRequestFileBacklinks: {
+        parameters: {
+            query?: {
+                /** @description Opaque cursor returned as `next.page` by the previous page. */
+                page?: components["parameters"]["ListParameters.page"];
+                /** @description Maximum number of items to return in one page. */
+                limit?: components["parameters"]["ListParameters.limit"];
+            };
+            header?: never;
+            path: {
+                /** @description Id of the space. */
+                spaceId: components["parameters"]["SpacePath"];
+                /** @description Id of the change request, or its number in the space. */
+                changeRequestId: components["parameters"]["ChangeRequestPath.changeRequestId"];
+                /** @description Id of the file. */
+                fileId: components["parameters"]["FilePath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The request has succeeded. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ContentReferencePage"];
+                };
+            };
+            /** @description The request is malformed or does not satisfy the contract. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The bearer token is missing or invalid. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The caller's role does not allow this operation. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The resource does not exist or is not visible to the caller. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests were sent; retry later. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    importContentInChangeRequest: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Id of the space. */
+                spaceId: components["parameters"]["SpacePath"];
+                /** @description Id of the change request, or its number in the space. */
+                changeRequestId: components["parameters"]["ChangeRequestPath.changeRequestId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ImportContentRequest"];
+            };
+        };
+        responses: {
+            /** @description A 201 response carrying the created resource and its API location. */
+            201: {
+                headers: {
+                    /** @description API URL of the created resource. */
+                    location: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ImportContentResult"];
+                };
+            };
+            /** @description The request is malformed or does not satisfy the contract. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The bearer token is missing or invalid. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The caller's role does not allow this operation. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The resource does not exist or is not visible to the caller. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request conflicts with the current state of the resource. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests were sent; retry later. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getPageInChangeRequestById: {
+        parameters: {
+            query?: {
+                /** @description Format of the returned content. */
+                format?: components["parameters"]["ContentFormatParameter"];
+                /** @description When false, mutable Git metadata is left out, which can make the lookup faster. */
+                metadata?: components["parameters"]["ContentReadParameters.metadata"];
+                /** @description When false, computed content is not generated. */
+                computed?: components["parameters"]["ContentReadParameters.computed"];
+            };
+            header?: never;
+            path: {
+                /** @description Id of the space. */
+                spaceId: components["parameters"]["SpacePath"];
+                /** @description Id of the change request, or its number in the space. */
+                changeRequestId: components["parameters"]["ChangeRequestPath.changeRequestId"];
+                /** @description Id of the page. */
+                pageId: components["parameters"]["PagePath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The request has succeeded. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RevisionPage"];
+                };
+            };
+            /** @description The request is malformed or does not satisfy the contract. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The bearer token is missing or invalid. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The caller's role does not allow this operation. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The resource does not exist or is not visible to the caller. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests were sent; retry later. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listPageLinksInChangeRequest: {
+        parameters: {
+            query?: {
+                /** @description Opaque cursor returned as `next.page` by the previous page. */
+                page?: components["parameters"]["ListParameters.page"];
+                /** @description Maximum number of items to return in one page. */
+                limit?: components["parameters"]["ListParameters.limit"];
+            };
+            header?: never;
+            path: {
+                /** @description Id of the space. */
+                spaceId: components["parameters"]["SpacePath"];
+                /** @description Id of the change request, or its number in the space. */
+                changeRequestId: components["parameters"]["ChangeRequestPath.changeRequestId"];
+                /** @description Id of the page. */
+                pageId: components["parameters"]["PagePath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The request has succeeded. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LinkReferenceList"];
+                };
+            };
+            /** @description The request is malformed or does not satisfy the contract. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The bearer token is missing or invalid. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The caller's role does not allow this operation. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The resource does not exist or is not visible to the caller. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests were sent; retry later. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listPagesInChangeRequest: {
+        parameters: {
+            query?: {
+                /** @description When false, mutable Git metadata is left out, which can make the lookup faster. */
+                metadata?: components["parameters"]["ContentReadParameters.metadata"];
+                /** @description When false, computed content is not generated. */
+                computed?: components["parameters"]["ContentReadParameters.computed"];
+            };
+            header?: never;
+            path: {
+                /** @description Id of the space. */
+                spaceId: components["parameters"]["SpacePath"];
+                /** @description Id of the change request, or its number in the space. */
+                changeRequestId: components["parameters"]["ChangeRequestPath.changeRequestId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The request has succeeded. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RevisionPageList"];
+                };
+            };
+            /** @description The request is malformed or does not satisfy the contract. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The bearer token is missing or invalid. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The caller's role does not allow this operation. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The resource does not exist or is not visible to the caller. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests were sent; retry later. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    mergeChangeRequest: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Id of the space. */
+                spaceId: components["parameters"]["SpacePath"];
+                /** @description Id of the change request, or its number in the space. */
+                changeRequestId: components["parameters"]["ChangeRequestPath.changeRequestId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The request has succeeded. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MergeChangeRequestResult"];
+                };
+            };
+            /** @description The request is malformed or does not satisfy the contract. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The bearer token is missing or invalid. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The caller's role does not allow this operation. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The resource does not exist or is not visible to the caller. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request conflicts with the current state of the resource. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A precondition of the operation does not hold. */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests were sent; retry later. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getChangeRequestPDF: {
+        parameters: {
+            query?: {
+                /** @description When true, the PDF covers only the page given by `page`. */
+                only?: boolean;
+                /** @description Id of the page the PDF is for. */
+                page?: string;
+            };
+            header?: never;
+            path: {
+                /** @description Id of the space. */
+                spaceId: components["parameters"]["SpacePath"];
+                /** @description Id of the change request, or its number in the space. */
+                changeRequestId: components["parameters"]["ChangeRequestPath.changeRequestId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The request has succeeded. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PdfExport"];
+                };
+            };
+            /** @description The request is malformed or does not satisfy the contract. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The bearer token is missing or invalid. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The caller's role does not allow this operation. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The resource does not exist or is not visible to the caller. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests were sent; retry later. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    updateChangeRequest: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Id of the space. */
+                spaceId: components["parameters"]["SpacePath"];
+                /** @description Id of the change request, or its number in the space. */
+                changeRequestId: components["parameters"]["ChangeRequestPath.changeRequestId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The request has succeeded. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UpdateChangeRequestResult"];
+                };
+            };
+            /** @description The request is malformed or does not satisfy the contract. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The bearer token is missing or invalid. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The caller's role does not allow this operation. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The resource does not exist or is not visible to the caller. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request conflicts with the current state of the resource. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests were sent; retry later. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listCommentsInSpace: {
+        parameters: {
+            query?: {
+                /** @description Opaque cursor returned as `next.page` by the previous page. */
+                page?: components["parameters"]["ListParameters.page"];
+                /** @description Maximum number of items to return in one page. */
+                limit?: components["parameters"]["ListParameters.limit"];
+                /** @description Order of the comments by posting time. */
+                order?: components["parameters"]["CommentListParameters.order"];
+                /** @description Only list comments with this status. */
+                status?: components["parameters"]["CommentListParameters.status"];
+                /** @description Format of the returned content. */
+                format?: components["parameters"]["ContentFormatParameter"];
+                /** @description Only list comments about this page id. */
+                targetPage?: components["parameters"]["CommentListParameters.targetPage"];
+            };
+            header?: never;
+            path: {
+                /** @description Id of the space. */
+                spaceId: components["parameters"]["SpacePath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The request has succeeded. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CommentPage"];
+                };
+            };
+            /** @description The request is malformed or does not satisfy the contract. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The bearer token is missing or invalid. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The caller's role does not allow this operation. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The resource does not exist or is not visible to the caller. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests were sent; retry later. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    postCommentInSpace: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Id of the space. */
+                spaceId: components["parameters"]["SpacePath"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateCommentRequest"];
+            };
+        };
+        responses: {
+            /** @description A 201 response carrying the created resource and its API location. */
+            201: {
+                headers: {
+                    /** @description API URL of the created resource. */
+                    location: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Comment"];
+                };
+            };
+            /** @description The request is malformed or does not satisfy the contract. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The bearer token is missing or invalid. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The caller's role does not allow this operation. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The resource does not exist or is not visible to the caller. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests were sent; retry later. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getCommentInSpace: {
+        parameters: {
+            query?: {
+                /** @description Format of the returned content. */
+                format?: components["parameters"]["ContentFormatParameter"];
+            };
+            header?: never;
+            path: {
+                /** @description Id of the space. */
+                spaceId: components["parameters"]["SpacePath"];
+                /** @description Id of the comment. */
+                commentId: components["parameters"]["CommentPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The request has succeeded. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Comment"];
+                };
+            };
+            /** @description The request is malformed or does not satisfy the contract. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The bearer token is missing or invalid. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The caller's role does not allow this operation. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The resource does not exist or is not visible to the caller. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests were sent; retry later. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    updateCommentInSpace: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Id of the space. */
+                spaceId: components["parameters"]["SpacePath"];
+                /** @description Id of the comment. */
+                commentId: components["parameters"]["CommentPath"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateCommentRequest"];
+            };
+        };
+        responses: {
+            /** @description The request has succeeded. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Comment"];
+                };
+            };
+            /** @description The request is malformed or does not satisfy the contract. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The bearer token is missing or invalid. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The caller's role does not allow this operation. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The resource does not exist or is not visible to the caller. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests were sent; retry later. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    deleteCommentInSpace: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Id of the space. */
+                spaceId: components["parameters"]["SpacePath"];
+                /** @description Id of the comment. */
+                commentId: components["parameters"]["CommentPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A 204 response with an empty body. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The request is malformed or does not satisfy the contract. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The bearer token is missing or invalid. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The caller's role does not allow this operation. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The resource does not exist or is not visible to the caller. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests were sent; retry later. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listCommentRepliesInSpace: {
+        parameters: {
+            query?: {
+                /** @description Opaque cursor returned as `next.page` by the previous page. */
+                page?: components["parameters"]["ListParameters.page"];
+                /** @description Maximum number of items to return in one page. */
+                limit?: components["parameters"]["ListParameters.limit"];
+                /** @description Format of the returned content. */
+                format?: components["parameters"]["ContentFormatParameter"];
+            };
+            header?: never;
+            path: {
+                /** @description Id of the space. */
+                spaceId: components["parameters"]["SpacePath"];
+                /** @description Id of the comment. */
+                commentId: components["parameters"]["CommentPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The request has succeeded. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CommentReplyPage"];
+                };
+            };
+            /** @description The request is malformed or does not satisfy the contract. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The bearer token is missing or invalid. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The caller's role does not allow this operation. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The resource does not exist or is not visible to the caller. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests were sent; retry later. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    postCommentReplyInSpace: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Id of the space. */
+                spaceId: components["parameters"]["SpacePath"];
+                /** @description Id of the comment. */
+                commentId: components["parameters"]["CommentPath"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateCommentReplyRequest"];
+            };
+        };
+        responses: {
+            /** @description A 201 response carrying the created resource and its API location. */
+            201: {
+                headers: {
+                    /** @description API URL of the created resource. */
+                    location: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CommentReply"];
+                };
+            };
+            /** @description The request is malformed or does not satisfy the contract. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The bearer token is missing or invalid. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The caller's role does not allow this operation. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The resource does not exist or is not visible to the caller. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests were sent; retry later. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getCommentReplyInSpace: {
+        parameters: {
+            query?: {
+                /** @description Format of the returned content. */
+                format?: components["parameters"]["ContentFormatParameter"];
+            };
+            header?: never;
+            path: {
+                /** @description Id of the space. */
+                spaceId: components["parameters"]["SpacePath"];
+                /** @description Id of the comment. */
+                commentId: components["parameters"]["CommentPath"];
+                /** @description Id of the reply. */
+                commentReplyId: components["parameters"]["CommentReplyPath.commentReplyId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The request has succeeded. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CommentReply"];
+                };
+            };
+            /** @description The request is malformed or does not satisfy the contract. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The bearer token is missing or invalid. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The caller's role does not allow this operation. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The resource does not exist or is not visible to the caller. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests were sent; retry later. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    updateCommentReplyInSpace: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Id of the space. */
+                spaceId: components["parameters"]["SpacePath"];
+                /** @description Id of the comment. */
+                commentId: components["parameters"]["CommentPath"];
+                /** @description Id of the reply. */
+                commentReplyId: components["parameters"]["CommentReplyPath.commentReplyId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateCommentReplyRequest"];
+            };
+        };
+        responses: {
+            /** @description The request has succeeded. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CommentReply"];
+                };
+            };
+            /** @description The request is malformed or does not satisfy the contract. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The bearer token is missing or invalid. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The caller's role does not allow this operation. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The resource does not exist or is not visible to the caller. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests were sent; retry later. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    deleteCommentReplyInSpace: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Id of the space. */
+                spaceId: components["parameters"]["SpacePath"];
+                /** @description Id of the comment. */
+                commentId: components["parameters"]["CommentPath"];
+                /** @description Id of the reply. */
+                commentReplyId: components["parameters"]["CommentReplyPath.commentReplyId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A 204 response with an empty body. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The request is malformed or does not satisfy the contract. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The bearer token is missing or invalid. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The caller's role does not allow this operation. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The resource does not exist or is not visible to the caller. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests were sent; retry later. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getCurrentRevision: {
+        parameters: {
+            query?: {
+                /** @description When false, mutable Git metadata is left out, which can make the lookup faster. */
+                metadata?: components["parameters"]["ContentReadParameters.metadata"];
+                /** @description When false, computed content is not generated. */
+                computed?: components["parameters"]["ContentReadParameters.computed"];
+            };
+            header?: never;
+            path: {
+                /** @description Id of the space. */
+                spaceId: components["parameters"]["SpacePath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The request has succeeded. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Revision"];
+                };
+            };
+            /** @description The request is malformed or does not satisfy the contract. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The bearer token is missing or invalid. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The caller's role does not allow this operation. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The resource does not exist or is not visible to the caller. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests were sent; retry later. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listFiles: {
+        parameters: {
+            query?: {
+                /** @description Opaque cursor returned as `next.page` by the previous page. */
+                page?: components["parameters"]["ListParameters.page"];
+                /** @description Maximum number of items to return in one page. */
+                limit?: components["parameters"]["ListParameters.limit"];
+                /** @description When false, mutable Git metadata is left out, which can make the lookup faster. */
+                metadata?: components["parameters"]["ContentReadParameters.metadata"];
+                /** @description When false, computed content is not generated. */
+                computed?: components["parameters"]["ContentReadParameters.computed"];
+            };
+            header?: never;
+            path: {
+                /** @description Id of the space. */
+                spaceId: components["parameters"]["SpacePath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The request has succeeded. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RevisionFilePage"];
+                };
+            };
+            /** @description The request is malformed or does not satisfy the contract. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The bearer token is missing or invalid. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The caller's role does not allow this operation. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The resource does not exist or is not visible to the caller. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests were sent; retry later. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getFileById: {
+        parameters: {
+            query?: {
+                /** @description When false, mutable Git metadata is left out, which can make the lookup faster. */
+                metadata?: components["parameters"]["ContentReadParameters.metadata"];
+                /** @description When false, computed content is not generated. */
+                computed?: components["parameters"]["ContentReadParameters.computed"];
+            };
+            header?: never;
+            path: {
+                /** @description Id of the space. */
+                spaceId: components["parameters"]["SpacePath"];
+                /** @description Id of the file. */
+                fileId: components["parameters"]["FilePath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The request has succeeded. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RevisionFile"];
+                };
+            };
+            /** @description The request is malformed or does not satisfy the contract. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The bearer token is missing or invalid. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The caller's role does not allow this operation. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The resource does not exist or is not visible to the caller. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests were sent; retry later. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getPageById: {
+        parameters: {
+            query?: {
+                /** @description Format of the returned content. */
+                format?: components["parameters"]["ContentFormatParameter"];
+                /** @description When false, mutable Git metadata is left out, which can make the lookup faster. */
+                metadata?: components["parameters"]["ContentReadParameters.metadata"];
+                /** @description When false, computed content is not generated. */
+                computed?: components["parameters"]["ContentReadParameters.computed"];
+            };
+            header?: never;
+            path: {
+                /** @description Id of the space. */
+                spaceId: components["parameters"]["SpacePath"];
+                /** @description Id of the page. */
+                pageId: components["parameters"]["PagePath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The request has succeeded. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RevisionPage"];
+                };
+            };
+            /** @description The request is malformed or does not satisfy the contract. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The bearer token is missing or invalid. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The caller's role does not allow this operation. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The resource does not exist or is not visible to the caller. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests were sent; retry later. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listPages: {
+        parameters: {
+            query?: {
+                /** @description When false, mutable Git metadata is left out, which can make the lookup faster. */
+                metadata?: components["parameters"]["ContentReadParameters.metadata"];
+                /** @description When false, computed content is not generated. */
+                computed?: components["parameters"]["ContentReadParameters.computed"];
+            };
+            header?: never;
+            path: {
+                /** @description Id of the space. */
+                spaceId: components["parameters"]["SpacePath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The request has succeeded. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RevisionPageList"];
+                };
+            };
+            /** @description The request is malformed or does not satisfy the contract. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The bearer token is missing or invalid. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The caller's role does not allow this operation. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The resource does not exist or is not visible to the caller. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests were sent; retry later. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getSpaceCustomFields: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Id of the space. */
+                spaceId: components["parameters"]["SpacePath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The request has succeeded. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CustomFieldValue"][];
+                };
+            };
+            /** @description The request is malformed or does not satisfy the contract. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The bearer token is missing or invalid. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The caller's role does not allow this operation. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The resource does not exist or is not visible to the caller. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests were sent; retry later. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    updateSpaceCustomFields: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Id of the space. */
+                spaceId: components["parameters"]["SpacePath"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateSpaceCustomFieldsRequest"];
+            };
+        };
+        responses: {
+            /** @description A 204 response with an empty body. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The request is malformed or does not satisfy the contract. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The bearer token is missing or invalid. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The caller's role does not allow this operation. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The resource does not exist or is not visible to the caller. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests were sent; retry later. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     duplicateSpace: {
         parameters: {
             query?: never;
@@ -2191,6 +16201,81 @@ export interface operations {
             };
             /** @description The request conflicts with the current state of the resource. */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests were sent; retry later. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listSpaceLinks: {
+        parameters: {
+            query?: {
+                /** @description Opaque cursor returned as `next.page` by the previous page. */
+                page?: components["parameters"]["ListParameters.page"];
+                /** @description Maximum number of items to return in one page. */
+                limit?: components["parameters"]["ListParameters.limit"];
+                /** @description Only list links with this status. */
+                status?: components["schemas"]["LinkStatus"];
+            };
+            header?: never;
+            path: {
+                /** @description Id of the space. */
+                spaceId: components["parameters"]["SpacePath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The request has succeeded. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LinkReferenceList"];
+                };
+            };
+            /** @description The request is malformed or does not satisfy the contract. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The bearer token is missing or invalid. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The caller's role does not allow this operation. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The resource does not exist or is not visible to the caller. */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2349,6 +16434,81 @@ export interface operations {
             };
             /** @description The request conflicts with the current state of the resource. */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests were sent; retry later. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getRevisionById: {
+        parameters: {
+            query?: {
+                /** @description When false, mutable Git metadata is left out, which can make the lookup faster. */
+                metadata?: components["parameters"]["ContentReadParameters.metadata"];
+                /** @description When false, computed content is not generated. */
+                computed?: components["parameters"]["ContentReadParameters.computed"];
+            };
+            header?: never;
+            path: {
+                /** @description Id of the space. */
+                spaceId: components["parameters"]["SpacePath"];
+                /** @description Id of the revision. */
+                revisionId: components["parameters"]["RevisionPath.revisionId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The request has succeeded. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Revision"];
+                };
+            };
+            /** @description The request is malformed or does not satisfy the contract. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The bearer token is missing or invalid. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The caller's role does not allow this operation. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The resource does not exist or is not visible to the caller. */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
