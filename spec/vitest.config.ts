@@ -1,9 +1,7 @@
-import { defineConfig } from "vitest/config";
+import { defineConfig, mergeConfig } from "vitest/config";
+import shared from "../vitest.shared.js";
 
-export default defineConfig({
-  test: {
-    include: ["test/**/*.test.ts"],
-    reporters: ["default", "json"],
-    outputFile: { json: "test-results.json" },
-  },
-});
+export default mergeConfig(
+  shared,
+  defineConfig({ test: { include: ["test/**/*.test.ts"], typecheck: { enabled: false } } }),
+);

@@ -1,11 +1,5 @@
-import { defineConfig } from "vitest/config";
+import { defineConfig, mergeConfig } from "vitest/config";
+import shared from "../../vitest.shared.js";
 
-export default defineConfig({
-  test: {
-    reporters: ["default", "json"],
-    outputFile: { json: "test-results.json" },
-    typecheck: { enabled: true, include: ["src/**/*.test-d.ts"], tsconfig: "./tsconfig.json" },
-    include: [],
-    passWithNoTests: false,
-  },
-});
+// Only type tests here: the package has no runtime code.
+export default mergeConfig(shared, defineConfig({ test: { include: [] } }));

@@ -1,10 +1,4 @@
-import { defineConfig } from "vitest/config";
+import { defineConfig, mergeConfig } from "vitest/config";
+import shared from "../../vitest.shared.js";
 
-export default defineConfig({
-  test: {
-    reporters: ["default", "json"],
-    outputFile: { json: "test-results.json" },
-    include: ["src/**/*.test.ts"],
-    typecheck: { enabled: true, include: ["src/**/*.test-d.ts"], tsconfig: "./tsconfig.json" },
-  },
-});
+export default mergeConfig(shared, defineConfig({ test: { include: ["src/**/*.test.ts"] } }));

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildCollection, buildSpace } from "../testing/factories.js";
-import { createTestApp, type TestApp, type TestUser } from "../testing/harness.js";
+import { createOrganizationScenario, type TestApp, type TestUser } from "../testing/harness.js";
 
 let t: TestApp;
 let organizationId: string;
@@ -9,10 +9,7 @@ let reader: TestUser;
 let outsider: TestUser;
 
 beforeAll(async () => {
-  t = await createTestApp();
-  ({ organizationId, admin } = await t.organization());
-  reader = await t.user({ organizationId, role: "read" });
-  outsider = await t.user();
+  ({ t, organizationId, admin, reader, outsider } = await createOrganizationScenario());
 });
 afterAll(() => t.close());
 

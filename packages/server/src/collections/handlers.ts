@@ -1,4 +1,9 @@
-import { authorizeCreateUnder, endPosition, placeAmongSiblings } from "../content/tree.js";
+import {
+  assertMoveChangesSomething,
+  authorizeCreateUnder,
+  endPosition,
+  placeAmongSiblings,
+} from "../content/tree.js";
 import { badRequest, conflict, notFound } from "../http/errors.js";
 import { presentPage } from "../http/paging.js";
 import { organizationForMember, roleIn } from "../organizations/store.js";
@@ -31,6 +36,12 @@ export function collectionHandlers(
 > {
   const { db, urls, clock, ids } = services;
   const now = () => clock.now().toISOString();
+  /** The collection, once the caller's role on it allows managing it (403 otherwise). */
+  const manageableCollection = async (collectionId: string, userId: string, action: string) => {
+    const member = await collectionForMember(db, collectionId, userId);
+    authorize(canManageCollection(member.role), action);
+    return member;
+  };
 
   return {
     async listCollectionsInOrganizationById({ path, query, caller }) {
@@ -69,12 +80,11 @@ export function collectionHandlers(
     },
 
     async updateCollectionById({ path, body, caller }) {
-      const { collection, role, organizationRole } = await collectionForMember(
-        db,
+      const { collection, organizationRole } = await manageableCollection(
         path.collectionId,
         caller.user.id,
+        "update this collection",
       );
-      authorize(canManageCollection(role), "update this collection");
       const updated = await updateCollection(db, collection.id, {
         ...(body.title !== undefined && { title: body.title }),
         ...(body.description !== undefined && { description: body.description }),
@@ -88,8 +98,11 @@ export function collectionHandlers(
     },
 
     async deleteCollectionById({ path, caller }) {
-      const { collection, role } = await collectionForMember(db, path.collectionId, caller.user.id);
-      authorize(canManageCollection(role), "delete this collection");
+      const { collection } = await manageableCollection(
+        path.collectionId,
+        caller.user.id,
+        "delete this collection",
+      );
       // Nothing inside is lost: the collection's children move up to its parent, after its siblings.
       await db.transaction().execute(async (tx) => {
         const org = collection.organization_id;
@@ -128,17 +141,14 @@ export function collectionHandlers(
     },
 
     async moveCollection({ path, body, caller }) {
-      const { collection, role, organizationRole } = await collectionForMember(
-        db,
+      const { collection, role, organizationRole } = await manageableCollection(
         path.collectionId,
         caller.user.id,
+        "move this collection",
       );
-      authorize(canManageCollection(role), "move this collection");
       const org = collection.organization_id;
       const parentId = body.parent === undefined ? collection.parent_id : body.parent;
-      if (parentId === collection.parent_id && body.position === undefined && body.parent === undefined) {
-        throw conflict("The move names neither a new parent nor a position, so nothing would change.");
-      }
+      assertMoveChangesSomething(body);
       if (parentId !== null && (await subtreeCollectionIds(db, org, collection.id)).includes(parentId)) {
         throw badRequest("A collection cannot be moved into itself or one of its descendants.");
       }
@@ -156,8 +166,11 @@ export function collectionHandlers(
     },
 
     async transferCollection({ path, body, caller }) {
-      const { collection, role } = await collectionForMember(db, path.collectionId, caller.user.id);
-      authorize(canManageCollection(role), "transfer this collection");
+      const { collection } = await manageableCollection(
+        path.collectionId,
+        caller.user.id,
+        "transfer this collection",
+      );
       const target = body.organization;
       if (target === collection.organization_id) {
         throw conflict("The collection already belongs to that organization.");

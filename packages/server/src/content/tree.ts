@@ -2,7 +2,7 @@ import type { Schema } from "@quire/api-types";
 import { sql } from "kysely";
 import type { Db } from "../db/database.js";
 import type { Role } from "../db/schema.js";
-import { badRequest } from "../http/errors.js";
+import { badRequest, conflict } from "../http/errors.js";
 import { atLeast, authorize, contentRole } from "../policy.js";
 
 /**
@@ -117,4 +117,11 @@ export async function authorizeCreateUnder(
     atLeast(contentRole(organizationRole, parent.default_level), "create"),
     "create content in this collection",
   );
+}
+
+/** A move that names neither a parent nor a position would change nothing: 409, as for GitBook. */
+export function assertMoveChangesSomething(move: Schema<"ContentMoveRequest">): void {
+  if (move.parent === undefined && move.position === undefined) {
+    throw conflict("The move names neither a new parent nor a position, so nothing would change.");
+  }
 }

@@ -1,4 +1,9 @@
-import { authorizeCreateUnder, endPosition, placeAmongSiblings } from "../content/tree.js";
+import {
+  assertMoveChangesSomething,
+  authorizeCreateUnder,
+  endPosition,
+  placeAmongSiblings,
+} from "../content/tree.js";
 import { conflict, notFound, preconditionFailed } from "../http/errors.js";
 import { presentPage } from "../http/paging.js";
 import { organizationForMember, roleIn } from "../organizations/store.js";
@@ -37,6 +42,12 @@ export function spaceHandlers(
   const { db, urls, clock } = services;
   const now = () => clock.now().toISOString();
   const memberSpace = (spaceId: string, userId: string) => spaceForMember(db, spaceId, userId, clock.now());
+  /** The space, once the caller's role on it allows managing it (403 otherwise). */
+  const manageableSpace = async (spaceId: string, userId: string, action: string) => {
+    const member = await memberSpace(spaceId, userId);
+    authorize(canManageSpace(member.role), action);
+    return member;
+  };
   const created = async (space: MemberSpace["space"], role: MemberSpace["role"]) => {
     const presented = await presentOneSpace(db, space, role, urls);
     return { status: 201 as const, headers: { location: presented.urls.location }, body: presented };
@@ -74,8 +85,7 @@ export function spaceHandlers(
     },
 
     async updateSpaceById({ path, body, caller }) {
-      const member = await memberSpace(path.spaceId, caller.user.id);
-      authorize(canManageSpace(member.role), "update this space");
+      const member = await manageableSpace(path.spaceId, caller.user.id, "update this space");
       assertNotDeleted(member);
       const updated = await updateSpace(db, member.space.id, {
         ...(body.title !== undefined && { title: body.title }),
@@ -89,8 +99,7 @@ export function spaceHandlers(
     },
 
     async deleteSpaceById({ path, caller }) {
-      const { space, role } = await memberSpace(path.spaceId, caller.user.id);
-      authorize(canManageSpace(role), "delete this space");
+      const { space } = await manageableSpace(path.spaceId, caller.user.id, "delete this space");
       // Deleting again keeps the first deletion time, so the restore window is not extended.
       if (space.deleted_at === null)
         await updateSpace(db, space.id, { deleted_at: now(), updated_at: now() });
@@ -121,21 +130,17 @@ export function spaceHandlers(
     },
 
     async restoreSpace({ path, caller }) {
-      const { space, role } = await memberSpace(path.spaceId, caller.user.id);
-      authorize(canManageSpace(role), "restore this space");
+      const { space, role } = await manageableSpace(path.spaceId, caller.user.id, "restore this space");
       if (space.deleted_at === null) throw conflict("The space is not deleted.");
       const restored = await updateSpace(db, space.id, { deleted_at: null, updated_at: now() });
       return { status: 200, body: await presentOneSpace(db, restored, role, urls) };
     },
 
     async moveSpace({ path, body, caller }) {
-      const member = await memberSpace(path.spaceId, caller.user.id);
-      authorize(canManageSpace(member.role), "move this space");
+      const member = await manageableSpace(path.spaceId, caller.user.id, "move this space");
       assertNotDeleted(member);
       const { space, organizationRole } = member;
-      if (body.parent === undefined && body.position === undefined) {
-        throw conflict("The move names neither a new parent nor a position, so nothing would change.");
-      }
+      assertMoveChangesSomething(body);
       const parentId = body.parent === undefined ? space.parent_id : body.parent;
       if (parentId !== space.parent_id)
         await authorizeCreateUnder(db, space.organization_id, organizationRole, parentId);
@@ -154,8 +159,7 @@ export function spaceHandlers(
     },
 
     async transferSpace({ path, body, caller }) {
-      const { space, role } = await memberSpace(path.spaceId, caller.user.id);
-      authorize(canManageSpace(role), "transfer this space");
+      const { space } = await manageableSpace(path.spaceId, caller.user.id, "transfer this space");
       const target = body.organization;
       if (target === space.organization_id) throw conflict("The space already belongs to that organization.");
       const targetRole = await roleIn(db, target, caller.user.id);

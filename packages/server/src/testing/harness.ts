@@ -87,3 +87,21 @@ export async function createTestApp(): Promise<TestApp> {
     },
   };
 }
+
+export interface OrganizationScenario {
+  t: TestApp;
+  organizationId: string;
+  admin: TestUser;
+  reader: TestUser;
+  /** A user of no organization. */
+  outsider: TestUser;
+}
+
+/** A fresh app with one organization, its admin, a member with the `read` role, and an outsider. */
+export async function createOrganizationScenario(): Promise<OrganizationScenario> {
+  const t = await createTestApp();
+  const { organizationId, admin } = await t.organization();
+  const reader = await t.user({ organizationId, role: "read" });
+  const outsider = await t.user();
+  return { t, organizationId, admin, reader, outsider };
+}
