@@ -39,6 +39,8 @@ export function createApp(options: AppOptions): Express {
   app.use(
     pinoHttp({
       logger,
+      // Tokens must never reach the logs.
+      redact: ["req.headers.authorization", "req.headers.cookie"],
       genReqId: (req, res) => {
         const id = (req.headers["x-request-id"] as string | undefined) ?? randomUUID();
         res.setHeader("x-request-id", id);

@@ -1,3 +1,4 @@
+import { pino } from "pino";
 import supertest from "supertest";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createApp } from "../app.js";
@@ -62,6 +63,16 @@ describe("the HTTP surface", () => {
     expect(given.headers["x-request-id"]).toBe("abc-123");
     const made = await t.request.get("/health");
     expect(made.headers["x-request-id"]).toMatch(/^[0-9a-f-]{36}$/);
+  });
+
+  it("logs each request with its id, never the token", async () => {
+    const lines: string[] = [];
+    const logger = pino({ level: "info" }, { write: (line: string) => lines.push(line) });
+    const logged = createApp({ db: t.db, logger });
+    await supertest(logged).get("/v1/user").set(me.auth).set("X-Request-Id", "req-42").expect(200);
+    const entry = lines.map((line) => JSON.parse(line)).find((e) => e.req?.id === "req-42");
+    expect(entry?.res?.statusCode).toBe(200);
+    expect(lines.join("\n")).not.toContain(me.token);
   });
 
   it("rejects a response that breaks the contract when response validation is on", async () => {
