@@ -6,8 +6,9 @@ import {
 } from "../content/tree.js";
 import { badRequest, conflict, notFound } from "../http/errors.js";
 import { presentPage } from "../http/paging.js";
+import { canCreateContent } from "../organizations/policy.js";
 import { organizationForMember, roleIn } from "../organizations/store.js";
-import { atLeast, authorize, contentRole } from "../policy.js";
+import { authorize, contentRole } from "../policy.js";
 import type { AreaHandlers, Services } from "../services.js";
 import { presentSpaces } from "../spaces/presenter.js";
 import { listSpacesInCollection } from "../spaces/store.js";
@@ -177,7 +178,7 @@ export function collectionHandlers(
       }
       const targetRole = await roleIn(db, target, caller.user.id);
       if (targetRole === undefined) throw notFound("Organization");
-      authorize(atLeast(targetRole, "create"), "create content in the target organization");
+      authorize(canCreateContent(targetRole), "create content in the target organization");
       // The whole subtree moves: nested collections and every space in them, deleted ones included.
       await db.transaction().execute(async (tx) => {
         const subtree = await subtreeCollectionIds(tx, collection.organization_id, collection.id);

@@ -1,9 +1,11 @@
 import type { Schema } from "@quire/api-types";
 import { sql } from "kysely";
+import { canCreateInCollection } from "../collections/policy.js";
 import type { Db } from "../db/database.js";
 import type { Role } from "../db/schema.js";
 import { badRequest, conflict } from "../http/errors.js";
-import { atLeast, authorize, contentRole } from "../policy.js";
+import { canCreateContent } from "../organizations/policy.js";
+import { authorize, contentRole } from "../policy.js";
 
 /**
  * The content tree of an organization: collections and spaces share one ordering (`position`) among
@@ -103,7 +105,7 @@ export async function authorizeCreateUnder(
   parentId: string | null,
 ): Promise<void> {
   if (parentId === null) {
-    authorize(atLeast(organizationRole, "create"), "create content in this organization");
+    authorize(canCreateContent(organizationRole), "create content in this organization");
     return;
   }
   const parent = await db
@@ -114,7 +116,7 @@ export async function authorizeCreateUnder(
     .executeTakeFirst();
   if (!parent) throw badRequest(`Parent collection "${parentId}" does not exist in this organization.`);
   authorize(
-    atLeast(contentRole(organizationRole, parent.default_level), "create"),
+    canCreateInCollection(contentRole(organizationRole, parent.default_level)),
     "create content in this collection",
   );
 }

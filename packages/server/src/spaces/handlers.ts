@@ -6,8 +6,9 @@ import {
 } from "../content/tree.js";
 import { conflict, notFound, preconditionFailed } from "../http/errors.js";
 import { presentPage } from "../http/paging.js";
+import { canCreateContent } from "../organizations/policy.js";
 import { organizationForMember, roleIn } from "../organizations/store.js";
-import { atLeast, authorize, contentRole } from "../policy.js";
+import { authorize, contentRole } from "../policy.js";
 import type { AreaHandlers, Services } from "../services.js";
 import { canManageSpace } from "./policy.js";
 import { presentOneSpace, presentSpaces } from "./presenter.js";
@@ -164,7 +165,7 @@ export function spaceHandlers(
       if (target === space.organization_id) throw conflict("The space already belongs to that organization.");
       const targetRole = await roleIn(db, target, caller.user.id);
       if (targetRole === undefined) throw notFound("Organization");
-      authorize(atLeast(targetRole, "create"), "create content in the target organization");
+      authorize(canCreateContent(targetRole), "create content in the target organization");
       if (space.deleted_at !== null)
         throw preconditionFailed("A deleted space cannot be transferred; restore it first.");
       const moved = await db.transaction().execute(async (tx) =>
