@@ -1,8 +1,7 @@
+import { asMemberContent } from "../content/tree.js";
 import type { Db } from "../db/database.js";
 import type { CollectionTable, Role } from "../db/schema.js";
-import { notFound } from "../http/errors.js";
 import { keysetPage, type PageQuery } from "../http/paging.js";
-import { contentRole } from "../policy.js";
 
 export interface MemberCollection {
   collection: CollectionTable;
@@ -25,9 +24,8 @@ export async function collectionForMember(
     .where("collections.id", "=", collectionId)
     .where("memberships.user_id", "=", userId)
     .executeTakeFirst();
-  if (!row) throw notFound("Collection");
-  const { role: organizationRole, ...collection } = row;
-  return { collection, organizationRole, role: contentRole(organizationRole, collection.default_level) };
+  const { row: collection, ...roles } = asMemberContent<CollectionTable>(row, "Collection");
+  return { collection, ...roles };
 }
 
 export function listCollections(db: Db, organizationId: string, nested: boolean, query: PageQuery) {

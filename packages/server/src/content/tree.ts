@@ -3,7 +3,7 @@ import { sql } from "kysely";
 import { canCreateInCollection } from "../collections/policy.js";
 import type { Db } from "../db/database.js";
 import type { Role } from "../db/schema.js";
-import { badRequest, conflict } from "../http/errors.js";
+import { badRequest, conflict, notFound } from "../http/errors.js";
 import { canCreateContent } from "../organizations/policy.js";
 import { authorize, contentRole } from "../policy.js";
 
@@ -126,4 +126,28 @@ export function assertMoveChangesSomething(move: Schema<"ContentMoveRequest">): 
   if (move.parent === undefined && move.position === undefined) {
     throw conflict("The move names neither a new parent nor a position, so nothing would change.");
   }
+}
+
+/** A collection or space as the caller sees it: the row, their organization role and their role on it. */
+export interface MemberContent<Row> {
+  row: Row;
+  organizationRole: Role;
+  role: Role;
+}
+
+/**
+ * The result of a lookup that joined the caller's membership (selecting `memberships.role`): 404 when
+ * nothing came back (missing, or in an organization the caller is not in), else the caller's roles.
+ */
+export function asMemberContent<Row extends { default_level: Role }>(
+  found: (Row & { role: Role }) | undefined,
+  what: string,
+): MemberContent<Row> {
+  if (!found) throw notFound(what);
+  const { role: organizationRole, ...row } = found;
+  return {
+    row: row as unknown as Row,
+    organizationRole,
+    role: contentRole(organizationRole, row.default_level),
+  };
 }

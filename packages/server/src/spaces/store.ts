@@ -1,9 +1,8 @@
+import { asMemberContent } from "../content/tree.js";
 import type { Clock, IdGenerator } from "../context.js";
 import type { Db } from "../db/database.js";
 import type { Role, SpaceTable } from "../db/schema.js";
-import { notFound } from "../http/errors.js";
 import { keysetPage, type PageQuery } from "../http/paging.js";
-import { contentRole } from "../policy.js";
 
 /** A deleted space can be restored for this long; after it the space is removed for good. */
 export const DELETED_SPACE_RETENTION_MS = 7 * 24 * 60 * 60 * 1000;
@@ -38,9 +37,8 @@ export async function spaceForMember(
       eb.or([eb("spaces.deleted_at", "is", null), eb("spaces.deleted_at", ">", retentionCutoff(now))]),
     )
     .executeTakeFirst();
-  if (!row) throw notFound("Space");
-  const { role: organizationRole, ...space } = row;
-  return { space, organizationRole, role: contentRole(organizationRole, space.default_level) };
+  const { row: space, ...roles } = asMemberContent<SpaceTable>(row, "Space");
+  return { space, ...roles };
 }
 
 export function listSpacesInOrganization(db: Db, organizationId: string, query: PageQuery) {
