@@ -4,8 +4,14 @@ import { forbidden } from "./http/errors.js";
 /** Roles from the least to the most powerful: each role can do everything the ones before it can. */
 const ROLE_ORDER: readonly Role[] = ["read", "comment", "edit", "review", "create", "admin"];
 
-export function atLeast(role: Role | undefined, minimum: Role): boolean {
-  return role !== undefined && ROLE_ORDER.indexOf(role) >= ROLE_ORDER.indexOf(minimum);
+/** A member's role in an organization; null for a guest. */
+export type OrganizationRole = Role | null;
+
+/** What the caller is in an organization: their role, null for a guest, undefined when not a member. */
+export type Membership = OrganizationRole | undefined;
+
+export function atLeast(role: Role | null | undefined, minimum: Role): boolean {
+  return role != null && ROLE_ORDER.indexOf(role) >= ROLE_ORDER.indexOf(minimum);
 }
 
 export function higherRole(a: Role, b: Role): Role {
@@ -18,9 +24,17 @@ export function authorize(allowed: boolean, action: string): void {
 }
 
 /**
- * A member's role on a collection or space: the content's `defaultLevel` is the least every member
- * of its organization gets there, so the effective role is the higher of the two.
+ * The one answer to "what role does this caller have on this collection or space". A member gets
+ * the higher of their organization role and the content's `defaultLevel` (the least every member
+ * gets there); a guest gets nothing through that floor. Direct grants to the caller or their teams
+ * raise it. Undefined: the caller has no access, and the content answers 404 to them.
  */
-export function contentRole(organizationRole: Role, defaultLevel: Role): Role {
-  return higherRole(organizationRole, defaultLevel);
+export function roleOnContent(
+  membership: Membership,
+  defaultLevel: Role,
+  grants: readonly Role[] = [],
+): Role | undefined {
+  let role = membership ? higherRole(membership, defaultLevel) : undefined;
+  for (const grant of grants) role = role ? higherRole(role, grant) : grant;
+  return role;
 }

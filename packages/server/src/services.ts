@@ -10,6 +10,8 @@ export interface Services {
   clock: Clock;
   ids: IdGenerator;
   urls: Urls;
+  /** The clock's current time, as stored: ISO 8601. */
+  now(): string;
 }
 
 /** The handlers of one resource area, typed by the contract. */

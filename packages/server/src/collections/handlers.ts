@@ -1,16 +1,21 @@
+import { deleteCollection } from "../commands/delete-collection.js";
+import { transferCollection } from "../commands/transfer-content.js";
 import {
   assertMoveChangesSomething,
+  assertNotIntoItself,
   authorizeCreateUnder,
   endPosition,
+  lockContentTree,
   placeAmongSiblings,
 } from "../content/tree.js";
-import { badRequest, conflict, notFound } from "../http/errors.js";
+import { conflict, notFound } from "../http/errors.js";
 import { presentPage } from "../http/paging.js";
-import { canCreateContent } from "../organizations/policy.js";
-import { organizationForMember, roleIn } from "../organizations/store.js";
-import { authorize, contentRole } from "../policy.js";
+import { created, noContent, ok } from "../http/results.js";
+import { canCreateContent, canTransferOut } from "../organizations/policy.js";
+import { membershipIn, organizationForMember } from "../organizations/store.js";
+import { authorize, roleOnContent } from "../policy.js";
 import type { AreaHandlers, Services } from "../services.js";
-import { presentSpaces } from "../spaces/presenter.js";
+import { presentSpaceFor } from "../spaces/presenter.js";
 import { listSpacesInCollection } from "../spaces/store.js";
 import { canManageCollection } from "./policy.js";
 import { presentCollection } from "./presenter.js";
@@ -19,7 +24,6 @@ import {
   getCollection,
   insertCollection,
   listCollections,
-  subtreeCollectionIds,
   updateCollection,
 } from "./store.js";
 
@@ -35,8 +39,7 @@ export function collectionHandlers(
   | "moveCollection"
   | "transferCollection"
 > {
-  const { db, urls, clock, ids } = services;
-  const now = () => clock.now().toISOString();
+  const { db, urls, ids, now } = services;
   /** The collection, once the caller's role on it allows managing it (403 otherwise). */
   const manageableCollection = async (collectionId: string, userId: string, action: string) => {
     const member = await collectionForMember(db, collectionId, userId);
@@ -47,19 +50,17 @@ export function collectionHandlers(
   return {
     async listCollectionsInOrganizationById({ path, query, caller }) {
       const { organization, role } = await organizationForMember(db, path.organizationId, caller.user.id);
-      const page = await listCollections(db, organization.id, query.nested ?? true, query);
-      return {
-        status: 200,
-        body: presentPage(page, (c) => presentCollection(c, contentRole(role, c.default_level), urls)),
-      };
+      const page = await listCollections(db, organization.id, role, query.nested ?? true, query);
+      return ok(presentPage(page, (c) => presentCollection(c, roleOnContent(role, c.default_level), urls)));
     },
 
     async createCollection({ path, body, caller }) {
       const { organization, role } = await organizationForMember(db, path.organizationId, caller.user.id);
       const parentId = body.parent ?? null;
-      await authorizeCreateUnder(db, organization.id, role, parentId);
-      const created = await db.transaction().execute(async (tx) =>
-        insertCollection(tx, {
+      const collection = await db.transaction().execute(async (tx) => {
+        await lockContentTree(tx, [organization.id]);
+        await authorizeCreateUnder(tx, organization.id, role, parentId);
+        return insertCollection(tx, {
           id: ids.next(),
           organization_id: organization.id,
           parent_id: parentId,
@@ -69,15 +70,14 @@ export function collectionHandlers(
           position: await endPosition(tx, organization.id, parentId),
           created_at: now(),
           updated_at: now(),
-        }),
-      );
-      const presented = presentCollection(created, contentRole(role, created.default_level), urls);
-      return { status: 201, headers: { location: presented.urls.location }, body: presented };
+        });
+      });
+      return created(presentCollection(collection, roleOnContent(role, collection.default_level), urls));
     },
 
     async getCollectionById({ path, caller }) {
       const { collection, role } = await collectionForMember(db, path.collectionId, caller.user.id);
-      return { status: 200, body: presentCollection(collection, role, urls) };
+      return ok(presentCollection(collection, role, urls));
     },
 
     async updateCollectionById({ path, body, caller }) {
@@ -86,16 +86,13 @@ export function collectionHandlers(
         caller.user.id,
         "update this collection",
       );
-      const updated = await updateCollection(db, collection.id, {
+      const changes = {
         ...(body.title !== undefined && { title: body.title }),
         ...(body.description !== undefined && { description: body.description }),
         ...(body.defaultLevel !== undefined && { default_level: body.defaultLevel }),
-        updated_at: now(),
-      });
-      return {
-        status: 200,
-        body: presentCollection(updated, contentRole(organizationRole, updated.default_level), urls),
       };
+      const updated = await updateCollection(db, collection, changes, now());
+      return ok(presentCollection(updated, roleOnContent(organizationRole, updated.default_level), urls));
     },
 
     async deleteCollectionById({ path, caller }) {
@@ -104,28 +101,8 @@ export function collectionHandlers(
         caller.user.id,
         "delete this collection",
       );
-      // Nothing inside is lost: the collection's children move up to its parent, after its siblings.
-      await db.transaction().execute(async (tx) => {
-        const org = collection.organization_id;
-        let position = await endPosition(tx, org, collection.parent_id);
-        for (const table of ["collections", "spaces"] as const) {
-          const children = await tx
-            .selectFrom(table)
-            .select("id")
-            .where("parent_id", "=", collection.id)
-            .orderBy("position")
-            .execute();
-          for (const child of children) {
-            await tx
-              .updateTable(table)
-              .set({ parent_id: collection.parent_id, position: position++ })
-              .where("id", "=", child.id)
-              .execute();
-          }
-        }
-        await tx.deleteFrom("collections").where("id", "=", collection.id).execute();
-      });
-      return { status: 204, body: undefined };
+      await db.transaction().execute((tx) => deleteCollection(tx, collection));
+      return noContent();
     },
 
     async listSpacesInCollectionById({ path, query, caller }) {
@@ -134,11 +111,8 @@ export function collectionHandlers(
         path.collectionId,
         caller.user.id,
       );
-      const page = await listSpacesInCollection(db, collection.id, query);
-      return {
-        status: 200,
-        body: presentPage(page, await presentSpaces(db, page.rows, organizationRole, urls)),
-      };
+      const page = await listSpacesInCollection(db, collection.id, organizationRole, query);
+      return ok(presentPage(page, presentSpaceFor(organizationRole, urls)));
     },
 
     async moveCollection({ path, body, caller }) {
@@ -147,14 +121,15 @@ export function collectionHandlers(
         caller.user.id,
         "move this collection",
       );
+      assertMoveChangesSomething(body);
       const org = collection.organization_id;
       const parentId = body.parent === undefined ? collection.parent_id : body.parent;
-      assertMoveChangesSomething(body);
-      if (parentId !== null && (await subtreeCollectionIds(db, org, collection.id)).includes(parentId)) {
-        throw badRequest("A collection cannot be moved into itself or one of its descendants.");
-      }
-      if (parentId !== collection.parent_id) await authorizeCreateUnder(db, org, organizationRole, parentId);
       await db.transaction().execute(async (tx) => {
+        await lockContentTree(tx, [org]);
+        if (parentId !== collection.parent_id) {
+          await assertNotIntoItself(tx, org, collection.id, parentId);
+          await authorizeCreateUnder(tx, org, organizationRole, parentId);
+        }
         await tx
           .updateTable("collections")
           .set({ parent_id: parentId, updated_at: now() })
@@ -162,48 +137,26 @@ export function collectionHandlers(
           .execute();
         await placeAmongSiblings(tx, org, parentId, { kind: "collection", id: collection.id }, body.position);
       });
-      const moved = await getCollection(db, collection.id);
-      return { status: 200, body: presentCollection(moved, role, urls) };
+      return ok(presentCollection(await getCollection(db, collection.id), role, urls));
     },
 
     async transferCollection({ path, body, caller }) {
-      const { collection } = await manageableCollection(
+      const { collection, organizationRole } = await collectionForMember(
+        db,
         path.collectionId,
         caller.user.id,
-        "transfer this collection",
       );
+      authorize(canTransferOut(organizationRole), "transfer content out of this organization");
       const target = body.organization;
       if (target === collection.organization_id) {
         throw conflict("The collection already belongs to that organization.");
       }
-      const targetRole = await roleIn(db, target, caller.user.id);
+      const targetRole = await membershipIn(db, target, caller.user.id);
       if (targetRole === undefined) throw notFound("Organization");
       authorize(canCreateContent(targetRole), "create content in the target organization");
-      // The whole subtree moves: nested collections and every space in them, deleted ones included.
-      await db.transaction().execute(async (tx) => {
-        const subtree = await subtreeCollectionIds(tx, collection.organization_id, collection.id);
-        const position = await endPosition(tx, target, null);
-        await tx
-          .updateTable("collections")
-          .set({ organization_id: target })
-          .where("id", "in", subtree)
-          .execute();
-        await tx
-          .updateTable("spaces")
-          .set({ organization_id: target })
-          .where("parent_id", "in", subtree)
-          .execute();
-        await tx
-          .updateTable("collections")
-          .set({ parent_id: null, position, updated_at: now() })
-          .where("id", "=", collection.id)
-          .execute();
-      });
+      await db.transaction().execute((tx) => transferCollection(tx, collection, target, now()));
       const moved = await getCollection(db, collection.id);
-      return {
-        status: 200,
-        body: presentCollection(moved, contentRole(targetRole, moved.default_level), urls),
-      };
+      return ok(presentCollection(moved, roleOnContent(targetRole, moved.default_level), urls));
     },
   };
 }

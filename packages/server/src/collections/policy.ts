@@ -2,7 +2,7 @@ import type { Schema } from "@quire/api-types";
 import type { Role } from "../db/schema.js";
 import { atLeast } from "../policy.js";
 
-export function collectionPermissions(role: Role): Schema<"CollectionPermissions"> {
+export function collectionPermissions(role: Role | undefined): Schema<"CollectionPermissions"> {
   return {
     view: atLeast(role, "read"),
     admin: atLeast(role, "admin"),
@@ -12,6 +12,6 @@ export function collectionPermissions(role: Role): Schema<"CollectionPermissions
 }
 
 /** Changing, moving, transferring or deleting a collection. */
-export const canManageCollection = (role: Role) => atLeast(role, "admin");
+export const canManageCollection = (role: Role | undefined) => atLeast(role, "admin");
 /** Creating spaces and collections inside a collection. */
-export const canCreateInCollection = (role: Role) => atLeast(role, "create");
+export const canCreateInCollection = (role: Role | undefined) => atLeast(role, "create");

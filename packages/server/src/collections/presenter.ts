@@ -3,7 +3,11 @@ import type { CollectionTable, Role } from "../db/schema.js";
 import type { Urls } from "../urls.js";
 import { collectionPermissions } from "./policy.js";
 
-export function presentCollection(row: CollectionTable, role: Role, urls: Urls): Schema<"Collection"> {
+export function presentCollection(
+  row: CollectionTable,
+  role: Role | undefined,
+  urls: Urls,
+): Schema<"Collection"> {
   return {
     object: "collection",
     id: row.id,

@@ -1,14 +1,16 @@
-import { asMemberContent } from "../content/tree.js";
+import {
+  type ContentAccess,
+  callerMembership,
+  contentAccess,
+  emptyPage,
+  listsAllContent,
+} from "../access.js";
 import type { Db } from "../db/database.js";
-import type { CollectionTable, Role } from "../db/schema.js";
-import { keysetPage, type PageQuery } from "../http/paging.js";
+import type { CollectionTable } from "../db/schema.js";
+import { keysetPage, type PageQuery, type PageResult } from "../http/paging.js";
+import type { OrganizationRole } from "../policy.js";
 
-export interface MemberCollection {
-  collection: CollectionTable;
-  /** The caller's effective role on the collection. */
-  role: Role;
-  organizationRole: Role;
-}
+export type MemberCollection = Omit<ContentAccess<CollectionTable>, "row"> & { collection: CollectionTable };
 
 /** The collection with the caller's role on it; 404 when missing or in an organization the caller is not in. */
 export async function collectionForMember(
@@ -16,22 +18,27 @@ export async function collectionForMember(
   collectionId: string,
   userId: string,
 ): Promise<MemberCollection> {
-  const row = await db
+  const found = await db
     .selectFrom("collections")
-    .innerJoin("memberships", "memberships.organization_id", "collections.organization_id")
-    .selectAll("collections")
-    .select("memberships.role")
-    .where("collections.id", "=", collectionId)
-    .where("memberships.user_id", "=", userId)
+    .selectAll()
+    .select(callerMembership(userId, "collections.organization_id").as("caller_membership"))
+    .where("id", "=", collectionId)
     .executeTakeFirst();
-  const { row: collection, ...roles } = asMemberContent<CollectionTable>(row, "Collection");
-  return { collection, ...roles };
+  const { row: collection, ...access } = contentAccess(found, "Collection");
+  return { collection, ...access };
 }
 
-export function listCollections(db: Db, organizationId: string, nested: boolean, query: PageQuery) {
+export async function listCollections(
+  db: Db,
+  organizationId: string,
+  role: OrganizationRole,
+  nested: boolean,
+  query: PageQuery,
+): Promise<PageResult<CollectionTable>> {
+  if (!listsAllContent(role)) return emptyPage;
   let base = db.selectFrom("collections").selectAll().where("organization_id", "=", organizationId);
   if (!nested) base = base.where("parent_id", "is", null);
-  return keysetPage(base, ["id"], query);
+  return keysetPage(base, { id: "string" }, query);
 }
 
 export async function insertCollection(db: Db, row: CollectionTable): Promise<CollectionTable> {
@@ -39,44 +46,22 @@ export async function insertCollection(db: Db, row: CollectionTable): Promise<Co
   return row;
 }
 
-export function updateCollection(
+/** Applies `changes`; an empty change writes nothing, so `updated_at` moves only when something does. */
+export async function updateCollection(
   db: Db,
-  id: string,
-  changes: Partial<Omit<CollectionTable, "id">>,
+  collection: CollectionTable,
+  changes: Partial<Pick<CollectionTable, "title" | "description" | "default_level">>,
+  now: string,
 ): Promise<CollectionTable> {
+  if (Object.keys(changes).length === 0) return collection;
   return db
     .updateTable("collections")
-    .set(changes)
-    .where("id", "=", id)
+    .set({ ...changes, updated_at: now })
+    .where("id", "=", collection.id)
     .returningAll()
     .executeTakeFirstOrThrow();
 }
 
 export async function getCollection(db: Db, id: string): Promise<CollectionTable> {
   return db.selectFrom("collections").selectAll().where("id", "=", id).executeTakeFirstOrThrow();
-}
-
-/** Ids of every collection nested (at any depth) inside `rootId`, the root included. */
-export async function subtreeCollectionIds(
-  db: Db,
-  organizationId: string,
-  rootId: string,
-): Promise<string[]> {
-  const all = await db
-    .selectFrom("collections")
-    .select(["id", "parent_id"])
-    .where("organization_id", "=", organizationId)
-    .execute();
-  const childrenOf = new Map<string, string[]>();
-  for (const c of all) {
-    if (c.parent_id === null) continue;
-    childrenOf.set(c.parent_id, [...(childrenOf.get(c.parent_id) ?? []), c.id]);
-  }
-  const ids: string[] = [];
-  const pending = [rootId];
-  for (let id = pending.pop(); id !== undefined; id = pending.pop()) {
-    ids.push(id);
-    pending.push(...(childrenOf.get(id) ?? []));
-  }
-  return ids;
 }

@@ -1,11 +1,10 @@
 import type { Schema } from "@quire/api-types";
-import { sql } from "kysely";
+import { SqliteAdapter, sql } from "kysely";
 import { canCreateInCollection } from "../collections/policy.js";
 import type { Db } from "../db/database.js";
-import type { Role } from "../db/schema.js";
-import { badRequest, conflict, notFound } from "../http/errors.js";
+import { badRequest, conflict } from "../http/errors.js";
 import { canCreateContent } from "../organizations/policy.js";
-import { authorize, contentRole } from "../policy.js";
+import { authorize, type OrganizationRole, roleOnContent } from "../policy.js";
 
 /**
  * The content tree of an organization: collections and spaces share one ordering (`position`) among
@@ -95,13 +94,31 @@ export async function placeAmongSiblings(
 }
 
 /**
+ * Serializes changes to the content trees of these organizations (creating, moving, deleting or
+ * transferring collections and spaces) until the transaction ends: positions among siblings stay
+ * unique, and no two concurrent moves can make a cycle. PostgreSQL locks the organization rows, in
+ * id order so two transfers never deadlock; SQLite runs one write transaction at a time anyway.
+ */
+export async function lockContentTree(tx: Db, organizationIds: readonly string[]): Promise<void> {
+  if (tx.getExecutor().adapter instanceof SqliteAdapter) return;
+  await tx
+    .selectFrom("organizations")
+    .select("id")
+    .where("id", "in", [...organizationIds].sort())
+    .orderBy("id")
+    .forUpdate()
+    .execute();
+}
+
+/**
  * Checks that the caller may create content under `parentId` (a collection of the organization, or
  * its top level when null): 400 for a parent that does not exist there, 403 for a role too low.
+ * Inside a transaction, after `lockContentTree`, so the parent cannot vanish before the insert.
  */
 export async function authorizeCreateUnder(
   db: Db,
   organizationId: string,
-  organizationRole: Role,
+  organizationRole: OrganizationRole,
   parentId: string | null,
 ): Promise<void> {
   if (parentId === null) {
@@ -116,7 +133,7 @@ export async function authorizeCreateUnder(
     .executeTakeFirst();
   if (!parent) throw badRequest(`Parent collection "${parentId}" does not exist in this organization.`);
   authorize(
-    canCreateInCollection(contentRole(organizationRole, parent.default_level)),
+    canCreateInCollection(roleOnContent(organizationRole, parent.default_level)),
     "create content in this collection",
   );
 }
@@ -128,26 +145,46 @@ export function assertMoveChangesSomething(move: Schema<"ContentMoveRequest">): 
   }
 }
 
-/** A collection or space as the caller sees it: the row, their organization role and their role on it. */
-export interface MemberContent<Row> {
-  row: Row;
-  organizationRole: Role;
-  role: Role;
+/**
+ * Ids of every collection nested (at any depth) inside `rootId`, the root included. The walk visits
+ * each collection once, so even a corrupt tree with a cycle cannot make it loop.
+ */
+export async function subtreeCollectionIds(
+  db: Db,
+  organizationId: string,
+  rootId: string,
+): Promise<string[]> {
+  const all = await db
+    .selectFrom("collections")
+    .select(["id", "parent_id"])
+    .where("organization_id", "=", organizationId)
+    .execute();
+  const childrenOf = new Map<string, string[]>();
+  for (const c of all) {
+    if (c.parent_id === null) continue;
+    childrenOf.set(c.parent_id, [...(childrenOf.get(c.parent_id) ?? []), c.id]);
+  }
+  const seen = new Set<string>();
+  const pending = [rootId];
+  for (let id = pending.pop(); id !== undefined; id = pending.pop()) {
+    if (seen.has(id)) continue;
+    seen.add(id);
+    pending.push(...(childrenOf.get(id) ?? []));
+  }
+  return [...seen];
 }
 
-/**
- * The result of a lookup that joined the caller's membership (selecting `memberships.role`): 404 when
- * nothing came back (missing, or in an organization the caller is not in), else the caller's roles.
- */
-export function asMemberContent<Row extends { default_level: Role }>(
-  found: (Row & { role: Role }) | undefined,
-  what: string,
-): MemberContent<Row> {
-  if (!found) throw notFound(what);
-  const { role: organizationRole, ...row } = found;
-  return {
-    row: row as unknown as Row,
-    organizationRole,
-    role: contentRole(organizationRole, row.default_level),
-  };
+/** 400 when moving a collection under itself or one of its descendants. Under `lockContentTree`. */
+export async function assertNotIntoItself(
+  tx: Db,
+  organizationId: string,
+  collectionId: string,
+  parentId: string | null,
+): Promise<void> {
+  if (
+    parentId !== null &&
+    (await subtreeCollectionIds(tx, organizationId, collectionId)).includes(parentId)
+  ) {
+    throw badRequest("A collection cannot be moved into itself or one of its descendants.");
+  }
 }

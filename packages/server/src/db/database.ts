@@ -4,6 +4,8 @@ import SQLite from "better-sqlite3";
 import { Kysely, PostgresDialect, type SqliteDatabase, SqliteDialect } from "kysely";
 import { type Migration, type MigrationProvider, Migrator } from "kysely/migration";
 import pg from "pg";
+import * as guests from "../organizations/migrations/202611221901_guest_memberships.js";
+import * as counters from "../spaces/migrations/202611221900_space_activity_counters.js";
 import * as initial from "./migrations/0001_initial.js";
 import type { Database } from "./schema.js";
 
@@ -12,6 +14,8 @@ export type Db = Kysely<Database>;
 /** Versioned migrations, applied in name order; never edit one that has shipped, add the next. */
 const migrations: Record<string, Migration> = {
   "0001_initial": initial,
+  "202611221900_space_activity_counters": counters,
+  "202611221901_guest_memberships": guests,
 };
 
 const staticMigrations: MigrationProvider = { getMigrations: async () => migrations };

@@ -57,7 +57,8 @@ export interface OrganizationTable {
 export interface MembershipTable {
   organization_id: string;
   user_id: string;
-  role: Role;
+  /** Null for a guest: a member who gets only the content granted to them. */
+  role: Role | null;
   joined_at: string;
 }
 
@@ -88,6 +89,11 @@ export interface SpaceTable {
   created_at: string;
   updated_at: string;
   deleted_at: string | null;
+  /** Open comments on the space itself (not on its change requests). */
+  open_comments: number;
+  change_requests: number;
+  open_change_requests: number;
+  draft_change_requests: number;
 }
 
 export interface RevisionTable {

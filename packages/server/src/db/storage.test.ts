@@ -78,7 +78,7 @@ function storageSuite(name: string, open: () => Promise<{ db: Db; cleanup: () =>
       const seen: string[] = [];
       let page: string | undefined;
       do {
-        const result = await keysetPage(base, ["position", "id"], { limit: 2, ...(page && { page }) });
+        const result = await keysetPage(base, { position: "number", id: "string" }, { limit: 2, ...(page && { page }) });
         expect(result.count).toBe(5);
         seen.push(...result.rows.map((r) => r.id));
         page = result.next?.page;

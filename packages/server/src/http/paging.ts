@@ -16,19 +16,23 @@ export const DEFAULT_PAGE_SIZE = 50;
 
 type Cursor = Array<string | number>;
 
+/** The sort keys of a page, in order, each with the type of its column. */
+export type PageKeys<Row> = { [K in keyof Row & string]?: "string" | "number" };
+
 function encodeCursor(values: Cursor): string {
   return Buffer.from(JSON.stringify(values)).toString("base64url");
 }
 
-function decodeCursor(page: string, width: number): Cursor {
+/** A cursor is trusted only when each value has its key's type: a forged one is a 400, never a 500. */
+function decodeCursor(page: string, types: readonly string[]): Cursor {
   try {
     const values: unknown = JSON.parse(Buffer.from(page, "base64url").toString("utf8"));
     if (
       Array.isArray(values) &&
-      values.length === width &&
-      values.every((v) => typeof v === "string" || typeof v === "number")
+      values.length === types.length &&
+      values.every((v, i) => typeof v === types[i] && (typeof v !== "number" || Number.isSafeInteger(v)))
     ) {
-      return values;
+      return values as Cursor;
     }
   } catch {
     // fall through: any undecodable cursor is the caller's mistake
@@ -49,19 +53,20 @@ function after(keys: readonly string[], values: Cursor): Expression<SqlBool> {
 }
 
 /**
- * Keyset paging: `base` holds the filters, `keys` the ascending sort columns (the last one unique,
- * and each selected by `base` under the same name). The cursor is the last row's keys, so a page
+ * Keyset paging: `base` holds the filters, `keys` the ascending sort columns with their types (the
+ * last one unique, and each selected by `base` under the same name). The cursor is the last row's keys, so a page
  * never scans skipped rows and rows inserted meanwhile neither shift nor repeat the next page.
  */
 export async function keysetPage<DB, TB extends keyof DB, Row extends Record<string, unknown>>(
   base: SelectQueryBuilder<DB, TB, Row>,
-  keys: readonly (keyof Row & string)[],
+  keyTypes: PageKeys<Row>,
   query: PageQuery,
 ): Promise<PageResult<Row>> {
   const limit = query.limit ?? DEFAULT_PAGE_SIZE;
+  const keys = Object.keys(keyTypes);
   let pageQuery = base;
   if (query.page !== undefined)
-    pageQuery = pageQuery.where(after(keys, decodeCursor(query.page, keys.length)));
+    pageQuery = pageQuery.where(after(keys, decodeCursor(query.page, Object.values(keyTypes) as string[])));
   for (const key of keys) pageQuery = pageQuery.orderBy(sql.ref(key), "asc");
 
   const [rows, total] = await Promise.all([

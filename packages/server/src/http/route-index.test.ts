@@ -3,30 +3,30 @@ import { RouteIndex } from "./route-index.js";
 
 describe("RouteIndex", () => {
   const index = new RouteIndex<string>();
-  index.add("/v1/spaces/:spaceId", "space");
-  index.add("/v1/spaces/:spaceId/comments/:commentId", "comment");
-  index.add("/v1/orgs/:organizationId/spaces", "org spaces");
-  index.add("/v1/orgs/:organizationId/members/:userId", "member");
-  index.add("/v1/orgs/:organizationId/members/:userId/sso", "member sso");
+  index.add("/v1/spaces/{spaceId}", "space");
+  index.add("/v1/spaces/{spaceId}/comments/{commentId}", "comment");
+  index.add("/v1/orgs/{organizationId}/spaces", "org spaces");
+  index.add("/v1/orgs/{organizationId}/members/{userId}", "member");
+  index.add("/v1/orgs/{organizationId}/members/{userId}/sso", "member sso");
   index.add("/v1/user", "user");
 
-  it("finds templates by their parameters", () => {
-    expect(index.find("/v1/spaces/abc")).toBe("space");
-    expect(index.find("/v1/spaces/abc/comments/c1")).toBe("comment");
-    expect(index.find("/v1/orgs/o1/members/u1/sso")).toBe("member sso");
+  it("finds templates and the values of their parameters", () => {
+    expect(index.find("/v1/spaces/abc")).toEqual({ value: "space", parameters: ["abc"] });
+    expect(index.find("/v1/spaces/abc/comments/c1")).toEqual({ value: "comment", parameters: ["abc", "c1"] });
+    expect(index.find("/v1/orgs/o1/members/u1/sso")?.value).toBe("member sso");
   });
 
   it("prefers a literal segment and backtracks to a parameter", () => {
     const literalFirst = new RouteIndex<string>();
-    literalFirst.add("/v1/spaces/:spaceId/links", "links");
-    literalFirst.add("/v1/spaces/archived/:what", "archived");
-    expect(literalFirst.find("/v1/spaces/archived/x")).toBe("archived");
-    expect(literalFirst.find("/v1/spaces/archived/links")).toBe("archived");
-    expect(literalFirst.find("/v1/spaces/other/links")).toBe("links");
+    literalFirst.add("/v1/spaces/{spaceId}/links", "links");
+    literalFirst.add("/v1/spaces/archived/{what}", "archived");
+    expect(literalFirst.find("/v1/spaces/archived/x")).toEqual({ value: "archived", parameters: ["x"] });
+    expect(literalFirst.find("/v1/spaces/archived/links")?.value).toBe("archived");
+    expect(literalFirst.find("/v1/spaces/other/links")).toEqual({ value: "links", parameters: ["other"] });
   });
 
   it("ignores a trailing slash and misses unknown or partial paths", () => {
-    expect(index.find("/v1/user/")).toBe("user");
+    expect(index.find("/v1/user/")?.value).toBe("user");
     expect(index.find("/v1/spaces")).toBeUndefined();
     expect(index.find("/v1/spaces//comments/x")).toBeUndefined();
     expect(index.find("/v2/user")).toBeUndefined();

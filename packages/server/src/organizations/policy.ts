@@ -1,9 +1,8 @@
 import type { Schema } from "@quire/api-types";
-import type { Role } from "../db/schema.js";
-import { atLeast } from "../policy.js";
+import { atLeast, type OrganizationRole } from "../policy.js";
 
 /** What a member with `role` may do on the organization (the fuller variant of the contract). */
-export function organizationPermissions(role: Role): Schema<"OrganizationPermissions"> {
+export function organizationPermissions(role: OrganizationRole): Schema<"OrganizationPermissions"> {
   const admin = atLeast(role, "admin");
   return {
     admin,
@@ -13,11 +12,17 @@ export function organizationPermissions(role: Role): Schema<"OrganizationPermiss
     createOpenAPISpec: atLeast(role, "create"),
     ingestConversations: admin,
     viewBilling: admin,
-    listMembers: true,
-    listTeams: true,
+    // Guests see only content granted to them, never who else is in the organization.
+    listMembers: role !== null,
+    listTeams: role !== null,
     listIntegrations: true,
   };
 }
 
-export const canUpdateOrganization = (role: Role) => atLeast(role, "admin");
-export const canCreateContent = (role: Role) => atLeast(role, "create");
+export const canUpdateOrganization = (role: OrganizationRole | undefined) => atLeast(role, "admin");
+export const canCreateContent = (role: OrganizationRole | undefined) => atLeast(role, "create");
+/**
+ * Taking a collection or space out of its organization. Only the organization role counts: a
+ * content's `defaultLevel` never gives the power to move content out of the organization.
+ */
+export const canTransferOut = (role: OrganizationRole) => atLeast(role, "admin");

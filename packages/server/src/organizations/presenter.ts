@@ -1,10 +1,14 @@
 import type { Schema } from "@quire/api-types";
-import type { Role } from "../db/schema.js";
+import type { OrganizationRole } from "../policy.js";
 import type { Urls } from "../urls.js";
 import { organizationPermissions } from "./policy.js";
 import type { OrganizationRow } from "./store.js";
 
-export function presentOrganization(row: OrganizationRow, role: Role, urls: Urls): Schema<"Organization"> {
+export function presentOrganization(
+  row: OrganizationRow,
+  role: OrganizationRole,
+  urls: Urls,
+): Schema<"Organization"> {
   return {
     object: "organization",
     id: row.id,

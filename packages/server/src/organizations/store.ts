@@ -1,14 +1,16 @@
+import { callerMembership, membershipOf } from "../access.js";
 import type { Clock, IdGenerator } from "../context.js";
 import type { Db } from "../db/database.js";
-import type { OrganizationTable, Role } from "../db/schema.js";
+import type { OrganizationTable } from "../db/schema.js";
 import { notFound } from "../http/errors.js";
 import { keysetPage, type PageQuery } from "../http/paging.js";
+import type { Membership, OrganizationRole } from "../policy.js";
 
 export type OrganizationRow = OrganizationTable;
 
 export interface MemberOrganization {
   organization: OrganizationRow;
-  role: Role;
+  role: OrganizationRole;
 }
 
 /**
@@ -20,21 +22,20 @@ export async function organizationForMember(
   organizationId: string,
   userId: string,
 ): Promise<MemberOrganization> {
-  const row = await db
+  const found = await db
     .selectFrom("organizations")
-    .innerJoin("memberships", "memberships.organization_id", "organizations.id")
-    .selectAll("organizations")
-    .select("memberships.role")
-    .where("organizations.id", "=", organizationId)
-    .where("memberships.user_id", "=", userId)
+    .selectAll()
+    .select(callerMembership(userId, "organizations.id").as("caller_membership"))
+    .where("id", "=", organizationId)
     .executeTakeFirst();
-  if (!row) throw notFound("Organization");
-  const { role, ...organization } = row;
+  const role = membershipOf(found?.caller_membership);
+  if (!found || role === undefined) throw notFound("Organization");
+  const { caller_membership: _selected, ...organization } = found;
   return { organization, role };
 }
 
-/** The caller's role in an organization, or undefined when not a member. */
-export async function roleIn(db: Db, organizationId: string, userId: string): Promise<Role | undefined> {
+/** What the caller is in an organization (see `Membership`). */
+export async function membershipIn(db: Db, organizationId: string, userId: string): Promise<Membership> {
   const row = await db
     .selectFrom("memberships")
     .select("role")
@@ -51,7 +52,7 @@ export function listOrganizationsOfUser(db: Db, userId: string, query: PageQuery
     .selectAll("organizations")
     .select("memberships.role")
     .where("memberships.user_id", "=", userId);
-  return keysetPage(base, ["id"], query);
+  return keysetPage(base, { id: "string" }, query);
 }
 
 export interface NewOrganization {

@@ -2,7 +2,7 @@ import type { Schema } from "@quire/api-types";
 import type { Role } from "../db/schema.js";
 import { atLeast } from "../policy.js";
 
-export function spacePermissions(role: Role): Schema<"SpacePermissions"> {
+export function spacePermissions(role: Role | undefined): Schema<"SpacePermissions"> {
   return {
     view: atLeast(role, "read"),
     access: atLeast(role, "read"),

@@ -1,17 +1,10 @@
 import type { Schema } from "@quire/api-types";
-import type { Db } from "../db/database.js";
 import type { Role, SpaceTable } from "../db/schema.js";
-import { contentRole } from "../policy.js";
+import { type OrganizationRole, roleOnContent } from "../policy.js";
 import type { Urls } from "../urls.js";
 import { spacePermissions } from "./policy.js";
-import { activityOf, type SpaceActivity } from "./store.js";
 
-export function presentSpace(
-  row: SpaceTable,
-  role: Role,
-  activity: SpaceActivity,
-  urls: Urls,
-): Schema<"Space"> {
+export function presentSpace(row: SpaceTable, role: Role | undefined, urls: Urls): Schema<"Space"> {
   return {
     object: "space",
     id: row.id,
@@ -27,40 +20,16 @@ export function presentSpace(
     ...(row.parent_id !== null && { parent: row.parent_id }),
     revision: row.revision_id,
     defaultLevel: row.default_level,
-    ...activity,
+    comments: row.open_comments,
+    changeRequests: row.change_requests,
+    changeRequestsOpen: row.open_change_requests,
+    changeRequestsDraft: row.draft_change_requests,
     permissions: spacePermissions(role),
   };
 }
 
-/** Presents one space, loading its activity counts. */
-export async function presentOneSpace(
-  db: Db,
-  row: SpaceTable,
-  role: Role,
-  urls: Urls,
-): Promise<Schema<"Space">> {
-  const activity = await activityOf(db, [row.id]);
-  return presentSpace(row, role, activity.get(row.id) ?? emptyActivity, urls);
-}
-
-const emptyActivity: SpaceActivity = {
-  comments: 0,
-  changeRequests: 0,
-  changeRequestsOpen: 0,
-  changeRequestsDraft: 0,
-};
-
-/** A presenter for a page of spaces: loads every row's activity in one go, then maps rows. */
-export async function presentSpaces(db: Db, rows: readonly SpaceTable[], organizationRole: Role, urls: Urls) {
-  const activity = await activityOf(
-    db,
-    rows.map((r) => r.id),
-  );
-  return (row: SpaceTable) =>
-    presentSpace(
-      row,
-      contentRole(organizationRole, row.default_level),
-      activity.get(row.id) ?? emptyActivity,
-      urls,
-    );
-}
+/** Presents rows of one organization to a caller with `organizationRole` there. */
+export const presentSpaceFor =
+  (organizationRole: OrganizationRole, urls: Urls) =>
+  (row: SpaceTable): Schema<"Space"> =>
+    presentSpace(row, roleOnContent(organizationRole, row.default_level), urls);

@@ -1,20 +1,23 @@
-import { asMemberContent } from "../content/tree.js";
+import {
+  type ContentAccess,
+  callerMembership,
+  contentAccess,
+  emptyPage,
+  listsAllContent,
+} from "../access.js";
 import type { Clock, IdGenerator } from "../context.js";
 import type { Db } from "../db/database.js";
-import type { Role, SpaceTable } from "../db/schema.js";
-import { keysetPage, type PageQuery } from "../http/paging.js";
+import type { SpaceTable } from "../db/schema.js";
+import { keysetPage, type PageQuery, type PageResult } from "../http/paging.js";
+import type { OrganizationRole } from "../policy.js";
+import { type ActivityColumn, noActivity } from "./activity.js";
 
 /** A deleted space can be restored for this long; after it the space is removed for good. */
 export const DELETED_SPACE_RETENTION_MS = 7 * 24 * 60 * 60 * 1000;
 
 const retentionCutoff = (now: Date) => new Date(now.getTime() - DELETED_SPACE_RETENTION_MS).toISOString();
 
-export interface MemberSpace {
-  space: SpaceTable;
-  /** The caller's effective role on the space. */
-  role: Role;
-  organizationRole: Role;
-}
+export type MemberSpace = Omit<ContentAccess<SpaceTable>, "row"> & { space: SpaceTable };
 
 /**
  * The space with the caller's role on it; 404 when missing, removed for good, or in an organization
@@ -26,45 +29,56 @@ export async function spaceForMember(
   userId: string,
   now: Date,
 ): Promise<MemberSpace> {
-  const row = await db
+  const found = await db
     .selectFrom("spaces")
-    .innerJoin("memberships", "memberships.organization_id", "spaces.organization_id")
-    .selectAll("spaces")
-    .select("memberships.role")
-    .where("spaces.id", "=", spaceId)
-    .where("memberships.user_id", "=", userId)
-    .where((eb) =>
-      eb.or([eb("spaces.deleted_at", "is", null), eb("spaces.deleted_at", ">", retentionCutoff(now))]),
-    )
+    .selectAll()
+    .select(callerMembership(userId, "spaces.organization_id").as("caller_membership"))
+    .where("id", "=", spaceId)
+    .where((eb) => eb.or([eb("deleted_at", "is", null), eb("deleted_at", ">", retentionCutoff(now))]))
     .executeTakeFirst();
-  const { row: space, ...roles } = asMemberContent<SpaceTable>(row, "Space");
-  return { space, ...roles };
+  const { row: space, ...access } = contentAccess(found, "Space");
+  return { space, ...access };
 }
 
-export function listSpacesInOrganization(db: Db, organizationId: string, query: PageQuery) {
+export async function listSpacesInOrganization(
+  db: Db,
+  organizationId: string,
+  role: OrganizationRole,
+  query: PageQuery,
+): Promise<PageResult<SpaceTable>> {
+  if (!listsAllContent(role)) return emptyPage;
   const base = db
     .selectFrom("spaces")
     .selectAll()
     .where("organization_id", "=", organizationId)
     .where("deleted_at", "is", null);
-  return keysetPage(base, ["id"], query);
+  return keysetPage(base, { id: "string" }, query);
 }
 
 /** Spaces directly inside a collection, in their order among its children. */
-export function listSpacesInCollection(db: Db, collectionId: string, query: PageQuery) {
+export async function listSpacesInCollection(
+  db: Db,
+  collectionId: string,
+  role: OrganizationRole,
+  query: PageQuery,
+): Promise<PageResult<SpaceTable>> {
+  if (!listsAllContent(role)) return emptyPage;
   const base = db
     .selectFrom("spaces")
     .selectAll()
     .where("parent_id", "=", collectionId)
     .where("deleted_at", "is", null);
-  return keysetPage(base, ["position", "id"], query);
+  return keysetPage(base, { position: "number", id: "string" }, query);
 }
 
 /** Creates a space with its first revision. Call inside a transaction. */
 export async function insertSpace(
   db: Db,
   { clock, ids }: { clock: Clock; ids: IdGenerator },
-  fields: Omit<SpaceTable, "id" | "revision_id" | "created_at" | "updated_at" | "deleted_at">,
+  fields: Omit<
+    SpaceTable,
+    "id" | "revision_id" | "created_at" | "updated_at" | "deleted_at" | ActivityColumn
+  >,
 ): Promise<SpaceTable> {
   const now = clock.now().toISOString();
   const space: SpaceTable = {
@@ -74,6 +88,7 @@ export async function insertSpace(
     created_at: now,
     updated_at: now,
     deleted_at: null,
+    ...noActivity,
   };
   await db.insertInto("spaces").values(space).execute();
   await db
@@ -86,7 +101,7 @@ export async function insertSpace(
 export function updateSpace(
   db: Db,
   id: string,
-  changes: Partial<Omit<SpaceTable, "id">>,
+  changes: Partial<Omit<SpaceTable, "id" | ActivityColumn>>,
 ): Promise<SpaceTable> {
   return db.updateTable("spaces").set(changes).where("id", "=", id).returningAll().executeTakeFirstOrThrow();
 }
@@ -102,49 +117,4 @@ export async function purgeExpiredSpaces(db: Db, now: Date): Promise<number> {
     .where("deleted_at", "<=", retentionCutoff(now))
     .executeTakeFirst();
   return Number(result.numDeletedRows);
-}
-
-export interface SpaceActivity {
-  comments: number;
-  changeRequests: number;
-  changeRequestsOpen: number;
-  changeRequestsDraft: number;
-}
-
-/** Open comments and change requests by status, for each of `spaceIds`, in two grouped queries. */
-export async function activityOf(db: Db, spaceIds: readonly string[]): Promise<Map<string, SpaceActivity>> {
-  const activity = new Map<string, SpaceActivity>(
-    spaceIds.map((id) => [
-      id,
-      { comments: 0, changeRequests: 0, changeRequestsOpen: 0, changeRequestsDraft: 0 },
-    ]),
-  );
-  if (spaceIds.length === 0) return activity;
-  const [comments, changeRequests] = await Promise.all([
-    db
-      .selectFrom("comments")
-      .select(["space_id", (eb) => eb.fn.countAll<number | string>().as("count")])
-      .where("space_id", "in", spaceIds)
-      .where("status", "=", "open")
-      .groupBy("space_id")
-      .execute(),
-    db
-      .selectFrom("change_requests")
-      .select(["space_id", "status", (eb) => eb.fn.countAll<number | string>().as("count")])
-      .where("space_id", "in", spaceIds)
-      .groupBy(["space_id", "status"])
-      .execute(),
-  ]);
-  for (const row of comments) {
-    const entry = activity.get(row.space_id);
-    if (entry) entry.comments = Number(row.count);
-  }
-  for (const row of changeRequests) {
-    const entry = activity.get(row.space_id);
-    if (!entry) continue;
-    entry.changeRequests += Number(row.count);
-    if (row.status === "open") entry.changeRequestsOpen += Number(row.count);
-    if (row.status === "draft") entry.changeRequestsDraft += Number(row.count);
-  }
-  return activity;
 }

@@ -1,0 +1,54 @@
+import { endPosition, lockContentTree, subtreeCollectionIds } from "../content/tree.js";
+import type { Db } from "../db/database.js";
+import type { CollectionTable, SpaceTable } from "../db/schema.js";
+
+/**
+ * Moves a collection to the top level of another organization with everything inside it: nested
+ * collections and every space in them, deleted ones included. Call inside a transaction.
+ */
+export async function transferCollection(
+  tx: Db,
+  collection: CollectionTable,
+  targetOrganizationId: string,
+  now: string,
+): Promise<void> {
+  await lockContentTree(tx, [collection.organization_id, targetOrganizationId]);
+  const subtree = await subtreeCollectionIds(tx, collection.organization_id, collection.id);
+  const position = await endPosition(tx, targetOrganizationId, null);
+  await tx
+    .updateTable("collections")
+    .set({ organization_id: targetOrganizationId })
+    .where("id", "in", subtree)
+    .execute();
+  await tx
+    .updateTable("spaces")
+    .set({ organization_id: targetOrganizationId })
+    .where("parent_id", "in", subtree)
+    .execute();
+  await tx
+    .updateTable("collections")
+    .set({ parent_id: null, position, updated_at: now })
+    .where("id", "=", collection.id)
+    .execute();
+}
+
+/** Moves a space to the top level of another organization. Call inside a transaction. */
+export async function transferSpace(
+  tx: Db,
+  space: SpaceTable,
+  targetOrganizationId: string,
+  now: string,
+): Promise<SpaceTable> {
+  await lockContentTree(tx, [space.organization_id, targetOrganizationId]);
+  return tx
+    .updateTable("spaces")
+    .set({
+      organization_id: targetOrganizationId,
+      parent_id: null,
+      position: await endPosition(tx, targetOrganizationId, null),
+      updated_at: now,
+    })
+    .where("id", "=", space.id)
+    .returningAll()
+    .executeTakeFirstOrThrow();
+}

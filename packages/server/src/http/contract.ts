@@ -1,0 +1,192 @@
+import type { OperationId } from "@quire/api-types";
+import { Ajv2020, type ErrorObject, type ValidateFunction } from "ajv/dist/2020.js";
+import addFormatsPlugin from "ajv-formats";
+import type { OpenApiSpec } from "../spec.js";
+import { badRequest } from "./errors.js";
+
+export const HTTP_METHODS = ["get", "put", "post", "delete", "patch"] as const;
+export type HttpMethod = (typeof HTTP_METHODS)[number];
+
+type JsonSchema = Record<string, unknown>;
+
+interface Parameter {
+  name: string;
+  in: "path" | "query" | "header" | "cookie";
+  required?: boolean;
+  schema?: JsonSchema;
+}
+
+interface OperationObject {
+  operationId?: string;
+  parameters?: Array<Parameter | { $ref: string }>;
+  requestBody?: { required?: boolean; content: Record<string, { schema?: JsonSchema }> };
+  responses?: Record<string, { $ref?: string; content?: Record<string, { schema?: JsonSchema }> }>;
+  security?: Array<Record<string, string[]>>;
+}
+
+/** What the dispatcher needs of one operation, compiled once at start-up. */
+export interface CompiledOperation {
+  operationId: OperationId;
+  method: HttpMethod;
+  /** The contract's path, e.g. `/v1/spaces/{spaceId}`. */
+  path: string;
+  /** Names of the path's parameters, in the order they appear. */
+  pathParameters: string[];
+  /** Undefined when the operation takes no body. */
+  body?: { required: boolean };
+  /** Checks and coerces path and query parameters (strings to numbers and booleans, defaults applied). */
+  validateParameters(path: Record<string, string>, query: Record<string, unknown>): void;
+  validateBody(body: unknown): void;
+  /** Undefined when response validation is off. */
+  validateResponse?(status: number, body: unknown): void;
+}
+
+const SCHEMA_ID = "quire:openapi";
+
+/** int32, int64 and double are OpenAPI's own formats; ajv-formats knows the JSON Schema ones. */
+function newAjv(options: { coerceTypes?: "array"; useDefaults?: boolean }, spec: OpenApiSpec): Ajv2020 {
+  const ajv = new Ajv2020({ strict: false, allErrors: false, ...options });
+  addFormatsPlugin.default(ajv, ["date-time", "uri", "email"]);
+  ajv.addFormat("int32", { type: "number", validate: (n) => Number.isInteger(n) && Math.abs(n) <= 2 ** 31 });
+  ajv.addFormat("int64", { type: "number", validate: Number.isInteger });
+  ajv.addFormat("double", { type: "number", validate: () => true });
+  ajv.addSchema({ $id: SCHEMA_ID, components: spec.components } as JsonSchema);
+  return ajv;
+}
+
+/** `#/components/schemas/X` references, made absolute so that Ajv finds them in the added contract. */
+function absoluteRefs(schema: unknown): unknown {
+  return JSON.parse(JSON.stringify(schema), (key, value) =>
+    key === "$ref" && typeof value === "string" && value.startsWith("#/") ? `${SCHEMA_ID}${value}` : value,
+  );
+}
+
+function describeError(where: string, error: ErrorObject | undefined): string {
+  if (!error) return `${where} is invalid`;
+  const path = `${where}${error.instancePath}`;
+  const extra = error.keyword === "additionalProperties" ? ` '${error.params.additionalProperty}'` : "";
+  const allowed = error.keyword === "enum" ? `: ${(error.params.allowedValues as unknown[]).join(", ")}` : "";
+  return `${path} ${error.message ?? "is invalid"}${extra}${allowed}`;
+}
+
+function check(validate: ValidateFunction, value: unknown, where: string): void {
+  if (!validate(value)) throw badRequest(describeError(where, validate.errors?.[0]));
+}
+
+function resolveParameter(spec: OpenApiSpec, parameter: Parameter | { $ref: string }): Parameter {
+  if (!("$ref" in parameter)) return parameter;
+  const name = parameter.$ref.split("/").at(-1) ?? "";
+  const components = spec.components as { parameters?: Record<string, Parameter> } | undefined;
+  const resolved = components?.parameters?.[name];
+  if (!resolved) throw new Error(`The contract refers to a missing parameter ${parameter.$ref}`);
+  return resolved;
+}
+
+function objectSchema(parameters: Parameter[]): JsonSchema {
+  return {
+    type: "object",
+    properties: Object.fromEntries(parameters.map((p) => [p.name, p.schema ?? {}])),
+    required: parameters.filter((p) => p.required).map((p) => p.name),
+    additionalProperties: false,
+  };
+}
+
+const NUL = "\u0000";
+
+function assertNoNul(values: Record<string, unknown>, where: string): void {
+  for (const [name, value] of Object.entries(values)) {
+    const strings = Array.isArray(value) ? value : [value];
+    if (strings.some((s) => typeof s === "string" && s.includes(NUL)))
+      throw badRequest(`${where}/${name} must not contain a NUL character`);
+  }
+}
+
+/**
+ * Compiles the request checks of every operation of the contract once, at start-up (and the
+ * response checks on first use, when asked for), so that a request costs one lookup and the
+ * validators of its own operation, however many operations the contract has.
+ */
+export function compileContract(
+  spec: OpenApiSpec,
+  options: { validateResponses: boolean },
+): CompiledOperation[] {
+  const parameterAjv = newAjv({ coerceTypes: "array", useDefaults: true }, spec);
+  const bodyAjv = newAjv({}, spec);
+  const globalSecurity = (spec as { security?: OperationObject["security"] }).security ?? [];
+  const operations: CompiledOperation[] = [];
+  for (const [path, item] of Object.entries(spec.paths)) {
+    for (const method of HTTP_METHODS) {
+      const operation = item[method] as OperationObject | undefined;
+      if (!operation?.operationId) continue;
+      const parameters = (operation.parameters ?? []).map((p) => resolveParameter(spec, p));
+      const pathParameters = [...path.matchAll(/\{([^}]+)\}/g)].map((m) => m[1] as string);
+      const validatePath = parameterAjv.compile(
+        absoluteRefs(objectSchema(parameters.filter((p) => p.in === "path"))) as JsonSchema,
+      );
+      const validateQuery = parameterAjv.compile(
+        absoluteRefs(objectSchema(parameters.filter((p) => p.in === "query"))) as JsonSchema,
+      );
+      const bodySchema = operation.requestBody?.content["application/json"]?.schema;
+      const validateBody = bodySchema && bodyAjv.compile(absoluteRefs(bodySchema) as JsonSchema);
+      // Every operation needs a bearer token today; one that does not would need a handler type
+      // without a caller, so such a contract is refused at start-up rather than served wrongly.
+      const security = operation.security ?? globalSecurity;
+      if (!security.some((requirement) => "BearerAuth" in requirement))
+        throw new Error(`The operation ${operation.operationId} does not require BearerAuth`);
+      operations.push({
+        operationId: operation.operationId as OperationId,
+        method,
+        path,
+        pathParameters,
+        ...(operation.requestBody && { body: { required: operation.requestBody.required ?? false } }),
+        validateParameters(pathValues, query) {
+          assertNoNul(pathValues, "path");
+          assertNoNul(query, "query");
+          check(validatePath, pathValues, "path");
+          check(validateQuery, query, "query");
+        },
+        validateBody(body) {
+          if (validateBody && body !== undefined) check(validateBody, body, "body");
+        },
+        ...(options.validateResponses && {
+          validateResponse: responseValidator(spec, bodyAjv, operation),
+        }),
+      });
+    }
+  }
+  return operations;
+}
+
+/** Response checks for development and tests: a body the contract does not allow is a server bug. */
+function responseValidator(spec: OpenApiSpec, ajv: Ajv2020, operation: OperationObject) {
+  const compiled = new Map<string, ValidateFunction | null>();
+  const schemaFor = (status: string) => {
+    let response = operation.responses?.[status] ?? operation.responses?.default;
+    if (response?.$ref) {
+      const name = response.$ref.split("/").at(-1) ?? "";
+      response = (spec.components as { responses?: Record<string, typeof response> }).responses?.[name];
+    }
+    return response;
+  };
+  return (status: number, body: unknown) => {
+    const key = String(status);
+    let validate = compiled.get(key);
+    if (validate === undefined) {
+      const response = schemaFor(key);
+      if (!response)
+        throw new Error(`Response does not match the contract: status ${status} is not declared`);
+      const schema = response.content?.["application/json"]?.schema;
+      validate = schema ? ajv.compile(absoluteRefs(schema) as JsonSchema) : null;
+      compiled.set(key, validate);
+    }
+    if (validate === null) {
+      if (body !== undefined) throw new Error("Response does not match the contract: it declares no body");
+      return;
+    }
+    if (!validate(body)) {
+      throw new Error(
+        `Response does not match the contract: ${describeError("response", validate.errors?.[0])}`,
+      );
+    }
+  };
+}

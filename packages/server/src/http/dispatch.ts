@@ -1,0 +1,121 @@
+import type { Handler, Handlers, OperationId } from "@quire/api-types";
+import express, { type Request, type RequestHandler, type Response } from "express";
+import type { Authenticate } from "../auth/authenticate.js";
+import type { Caller } from "../auth/caller.js";
+import type { CompiledOperation } from "./contract.js";
+import { ApiError, badRequest } from "./errors.js";
+import { RouteIndex } from "./route-index.js";
+
+/** Any operation's result, as the response writer sees it. */
+interface Result {
+  status: number;
+  body?: unknown;
+  headers?: Record<string, string>;
+}
+
+interface Route {
+  operation: CompiledOperation;
+  handler: Handler<OperationId, Caller>;
+}
+
+interface PathEntry {
+  methods: Map<string, Route>;
+  /** The `Allow` header of a 405 on this path. */
+  allow: string;
+}
+
+export interface DispatchOptions {
+  operations: readonly CompiledOperation[];
+  handlers: Handlers<Caller>;
+  authenticate: Authenticate;
+  /** Largest JSON body accepted, in body-parser's notation (e.g. "1mb"). */
+  bodyLimit: string;
+}
+
+const JSON_TYPE = /^application\/(?:[\w.+-]+\+)?json\b/i;
+
+function hasBody(req: Request): boolean {
+  const length = req.headers["content-length"];
+  return req.headers["transfer-encoding"] !== undefined || (length !== undefined && length !== "0");
+}
+
+function decodeSegment(raw: string, name: string): string {
+  try {
+    return decodeURIComponent(raw);
+  } catch {
+    throw badRequest(`path/${name} is not a valid percent-encoded value`);
+  }
+}
+
+/**
+ * The whole request pipeline of the API in one step, built from the contract at start-up:
+ * route index → operation → bearer token → JSON body → precompiled parameter and body checks →
+ * handler → (response check) → answer. The token is checked before the body is read, so an
+ * anonymous caller never makes the server parse anything.
+ */
+export function dispatcher({
+  operations,
+  handlers,
+  authenticate,
+  bodyLimit,
+}: DispatchOptions): RequestHandler {
+  const index = new RouteIndex<PathEntry>();
+  const byPath = new Map<string, PathEntry>();
+  for (const operation of operations) {
+    let entry = byPath.get(operation.path);
+    if (!entry) {
+      entry = { methods: new Map(), allow: "" };
+      byPath.set(operation.path, entry);
+      index.add(operation.path, entry);
+    }
+    const handler = handlers[operation.operationId] as Handler<OperationId, Caller>;
+    entry.methods.set(operation.method.toUpperCase(), { operation, handler });
+    entry.allow = [...entry.methods.keys(), ...(entry.methods.has("GET") ? ["HEAD"] : [])].join(", ");
+  }
+  const parseJson = express.json({ limit: bodyLimit });
+  const readJson = (req: Request, res: Response) =>
+    new Promise<void>((resolve, reject) =>
+      parseJson(req, res, (err?: unknown) => (err ? reject(err) : resolve())),
+    );
+
+  return async (req, res, next) => {
+    const url = req.url;
+    const queryStart = url.indexOf("?");
+    const match = index.find(queryStart < 0 ? url : url.slice(0, queryStart));
+    if (!match) return next();
+    const route = match.value.methods.get(req.method === "HEAD" ? "GET" : req.method);
+    if (!route) {
+      throw new ApiError(405, `${req.method} is not allowed on this path.`, { allow: match.value.allow });
+    }
+    const { operation, handler } = route;
+    const caller = await authenticate(req.headers.authorization);
+
+    const path: Record<string, string> = {};
+    for (const [i, name] of operation.pathParameters.entries())
+      path[name] = decodeSegment(match.parameters[i] ?? "", name);
+    const query = { ...(req.query as Record<string, unknown>) };
+    operation.validateParameters(path, query);
+
+    let body: unknown;
+    if (hasBody(req)) {
+      if (!JSON_TYPE.test(req.headers["content-type"] ?? ""))
+        throw new ApiError(415, "The request body must be JSON (Content-Type: application/json).");
+      await readJson(req, res);
+      if (operation.body) body = req.body;
+    }
+    if (operation.body?.required && body === undefined)
+      throw badRequest("This operation needs a JSON request body.");
+    operation.validateBody(body);
+
+    const result = (await handler({
+      path: path as never,
+      query: query as never,
+      body: body as never,
+      caller,
+    })) as Result;
+    operation.validateResponse?.(result.status, result.body);
+    if (result.headers) res.set(result.headers);
+    if (result.body === undefined) res.status(result.status).end();
+    else res.status(result.status).json(result.body);
+  };
+}

@@ -1,0 +1,74 @@
+import { type Kysely, sql } from "kysely";
+import type { Db } from "../db/database.js";
+import type { Database, SpaceTable } from "../db/schema.js";
+
+/** The space's activity counters, kept on its row so that reading a space never counts rows. */
+export type ActivityColumn =
+  | "open_comments"
+  | "change_requests"
+  | "open_change_requests"
+  | "draft_change_requests";
+
+export const noActivity: Pick<SpaceTable, ActivityColumn> = {
+  open_comments: 0,
+  change_requests: 0,
+  open_change_requests: 0,
+  draft_change_requests: 0,
+};
+
+/**
+ * Moves a space's counters by the given amounts. Call it in the transaction of the write that
+ * causes the change (a comment opened or resolved, a change request created or changing status),
+ * so that a counter never disagrees with the rows it counts.
+ */
+export async function adjustSpaceActivity(
+  tx: Kysely<Database>,
+  spaceId: string,
+  change: Partial<Record<ActivityColumn, number>>,
+): Promise<void> {
+  const entries = Object.entries(change).filter(([, delta]) => delta !== 0) as [ActivityColumn, number][];
+  if (entries.length === 0) return;
+  await tx
+    .updateTable("spaces")
+    .set(Object.fromEntries(entries.map(([column, delta]) => [column, sql`${sql.ref(column)} + ${delta}`])))
+    .where("id", "=", spaceId)
+    .execute();
+}
+
+/** The counters as the rows say they should be, counted from scratch (for checks and repairs). */
+export async function countSpaceActivity(db: Db, spaceId: string): Promise<Pick<SpaceTable, ActivityColumn>> {
+  const row = await db
+    .selectNoFrom((eb) => [
+      eb
+        .selectFrom("comments")
+        .select(eb.fn.countAll<number | string>().as("n"))
+        .where("space_id", "=", spaceId)
+        .where("change_request_id", "is", null)
+        .where("status", "=", "open")
+        .as("open_comments"),
+      eb
+        .selectFrom("change_requests")
+        .select(eb.fn.countAll<number | string>().as("n"))
+        .where("space_id", "=", spaceId)
+        .as("change_requests"),
+      eb
+        .selectFrom("change_requests")
+        .select(eb.fn.countAll<number | string>().as("n"))
+        .where("space_id", "=", spaceId)
+        .where("status", "=", "open")
+        .as("open_change_requests"),
+      eb
+        .selectFrom("change_requests")
+        .select(eb.fn.countAll<number | string>().as("n"))
+        .where("space_id", "=", spaceId)
+        .where("status", "=", "draft")
+        .as("draft_change_requests"),
+    ])
+    .executeTakeFirstOrThrow();
+  return {
+    open_comments: Number(row.open_comments),
+    change_requests: Number(row.change_requests),
+    open_change_requests: Number(row.open_change_requests),
+    draft_change_requests: Number(row.draft_change_requests),
+  };
+}
