@@ -1,4 +1,4 @@
-import { sql } from "kysely";
+import { type Expression, type SqlBool, sql } from "kysely";
 import type { Role } from "./db/schema.js";
 import { notFound } from "./http/errors.js";
 import type { PageResult } from "./http/paging.js";
@@ -11,9 +11,29 @@ const GUEST = "guest";
  * subquery to select beside a resource, so that the resource and the caller's role come back in
  * one statement: the role, `'guest'` for a guest, or null for a non-member. Read it with `membershipOf`.
  */
-export function callerMembership(userId: string, organizationColumn: string) {
+export function callerMembership(userId: string, organizationId: string | Expression<string>) {
   return sql<string | null>`(select coalesce(m.role, ${GUEST}) from memberships m
-    where m.organization_id = ${sql.ref(organizationColumn)} and m.user_id = ${userId})`;
+    where m.organization_id = ${organizationId} and m.user_id = ${userId})`;
+}
+
+/**
+ * SQL: the caller lists every collection and space of the organization, being a member and not a
+ * guest. A guest lists only what was granted to them, and grants arrive with the people area.
+ */
+export function listsAllContent(userId: string, organizationId: string | Expression<string>) {
+  return sql<SqlBool>`${callerMembership(userId, organizationId)} <> ${GUEST}`;
+}
+
+/**
+ * The caller's organization role, read off a page of rows that selected `caller_membership`. An
+ * empty page cannot tell, so `lookup` asks (and answers 404 to a non-member).
+ */
+export async function membershipOfPage(
+  page: PageResult<{ caller_membership: string | null }>,
+  lookup: () => Promise<OrganizationRole>,
+): Promise<OrganizationRole> {
+  const membership = membershipOf(page.rows[0]?.caller_membership);
+  return membership === undefined ? lookup() : membership;
 }
 
 export function membershipOf(selected: string | null | undefined): Membership {
@@ -44,11 +64,3 @@ export function contentAccess<Row extends { default_level: Role }>(
   if (role === undefined) throw notFound(what);
   return { row: row as unknown as Row, organizationRole: membership, role };
 }
-
-/**
- * Whether content lists show the caller everything in the organization: members yes; a guest sees
- * only what was granted to them, and grants arrive with the people area, so a guest lists nothing.
- */
-export const listsAllContent = (role: OrganizationRole): boolean => role !== null;
-
-export const emptyPage: PageResult<never> = { rows: [], count: 0 };

@@ -41,13 +41,6 @@ export function createApp(options: AppOptions): Express {
   app.disable("x-powered-by");
   app.use(requestLog(logger));
 
-  app.get("/", (_req, res) => {
-    res.json({ service: "quire", status: "ok", api: "/v1" });
-  });
-  app.get("/health", (_req, res) => {
-    res.json({ status: "ok" });
-  });
-
   app.use(
     dispatcher({
       operations: compileContract(apiSpec, { validateResponses: options.validateResponses ?? false }),
@@ -56,6 +49,13 @@ export function createApp(options: AppOptions): Express {
       bodyLimit: "1mb",
     }),
   );
+  app.get("/", (_req, res) => {
+    res.json({ service: "quire", status: "ok", api: "/v1" });
+  });
+  app.get("/health", (_req, res) => {
+    res.json({ status: "ok" });
+  });
+
   app.use((_req, res) => {
     res.status(404).json(errorBody(404, "No such route."));
   });

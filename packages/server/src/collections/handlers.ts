@@ -1,3 +1,4 @@
+import { membershipOfPage } from "../access.js";
 import { deleteCollection } from "../commands/delete-collection.js";
 import { transferCollection } from "../commands/transfer-content.js";
 import {
@@ -12,7 +13,7 @@ import { conflict, notFound } from "../http/errors.js";
 import { presentPage } from "../http/paging.js";
 import { created, noContent, ok } from "../http/results.js";
 import { canCreateContent, canTransferOut } from "../organizations/policy.js";
-import { membershipIn, organizationForMember } from "../organizations/store.js";
+import { membershipIn, organizationForMember, organizationRoleOf } from "../organizations/store.js";
 import { authorize, roleOnContent } from "../policy.js";
 import type { AreaHandlers, Services } from "../services.js";
 import { presentSpaceFor } from "../spaces/presenter.js";
@@ -23,7 +24,8 @@ import {
   collectionForMember,
   getCollection,
   insertCollection,
-  listCollections,
+  listAllCollections,
+  listTopLevelCollections,
   updateCollection,
 } from "./store.js";
 
@@ -49,8 +51,10 @@ export function collectionHandlers(
 
   return {
     async listCollectionsInOrganizationById({ path, query, caller }) {
-      const { organization, role } = await organizationForMember(db, path.organizationId, caller.user.id);
-      const page = await listCollections(db, organization.id, role, query.nested ?? true, query);
+      const args = { organizationId: path.organizationId, userId: caller.user.id };
+      const list = (query.nested ?? true) ? listAllCollections : listTopLevelCollections;
+      const page = await list(db, args, query);
+      const role = await membershipOfPage(page, () => organizationRoleOf(db, args));
       return ok(presentPage(page, (c) => presentCollection(c, roleOnContent(role, c.default_level), urls)));
     },
 
@@ -106,13 +110,13 @@ export function collectionHandlers(
     },
 
     async listSpacesInCollectionById({ path, query, caller }) {
-      const { collection, organizationRole } = await collectionForMember(
-        db,
-        path.collectionId,
-        caller.user.id,
-      );
-      const page = await listSpacesInCollection(db, collection.id, organizationRole, query);
-      return ok(presentPage(page, presentSpaceFor(organizationRole, urls)));
+      const args = { collectionId: path.collectionId, userId: caller.user.id };
+      const page = await listSpacesInCollection(db, args, query);
+      const role = await membershipOfPage(page, async () => {
+        const { organizationRole } = await collectionForMember(db, args.collectionId, args.userId);
+        return organizationRole;
+      });
+      return ok(presentPage(page, presentSpaceFor(role, urls)));
     },
 
     async moveCollection({ path, body, caller }) {

@@ -5,7 +5,7 @@ import { Kysely, PostgresDialect, type SqliteDatabase, SqliteDialect } from "kys
 import { type Migration, type MigrationProvider, Migrator } from "kysely/migration";
 import pg from "pg";
 import * as guests from "../organizations/migrations/202611221901_guest_memberships.js";
-import * as counters from "../spaces/migrations/202611221900_space_activity_counters.js";
+import * as counters from "../spaces/migrations/202611221900_space_read_path.js";
 import * as initial from "./migrations/0001_initial.js";
 import type { Database } from "./schema.js";
 
@@ -14,7 +14,7 @@ export type Db = Kysely<Database>;
 /** Versioned migrations, applied in name order; never edit one that has shipped, add the next. */
 const migrations: Record<string, Migration> = {
   "0001_initial": initial,
-  "202611221900_space_activity_counters": counters,
+  "202611221900_space_read_path": counters,
   "202611221901_guest_memberships": guests,
 };
 
@@ -41,7 +41,32 @@ export function openDatabase({ location }: DatabaseOptions): Db {
   sqlite.pragma("journal_mode = WAL");
   sqlite.pragma("foreign_keys = ON");
   sqlite.pragma("busy_timeout = 5000");
-  return new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });
+  const writer = withStatementCache(sqlite);
+  const reader = file === ":memory:" ? undefined : withStatementCache(new SQLite(file, { readonly: true }));
+  const db = new Kysely<Database>({
+    dialect: new SqliteDialect({
+      database: {
+        ...writer,
+        close() {
+          reader?.close();
+          writer.close();
+        },
+      },
+    }),
+  });
+  if (reader) readers.set(db, reader);
+  return db;
+}
+
+const readers = new WeakMap<Db, SqliteDatabase>();
+
+/**
+ * A read-only connection to the same SQLite file, for `preparedRead`: in WAL mode it reads the last
+ * committed state without waiting for the writer connection, which Kysely holds for the whole of a
+ * transaction, and without seeing into it. Undefined for PostgreSQL and in-memory databases.
+ */
+export function sqliteReaderOf(db: Db): SqliteDatabase | undefined {
+  return readers.get(db);
 }
 
 const STATEMENT_CACHE_SIZE = 500;

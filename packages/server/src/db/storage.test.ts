@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { timeOrderedIds } from "../context.js";
-import { keysetPage } from "../http/paging.js";
+import { keysetList } from "../http/paging.js";
 import { createOrganization } from "../organizations/store.js";
 import { TestClock } from "../testing/harness.js";
 import { createUser } from "../users/store.js";
@@ -71,14 +71,22 @@ function storageSuite(name: string, open: () => Promise<{ db: Db; cleanup: () =>
           })
           .execute();
       }
-      const base = db
-        .selectFrom("collections")
-        .select(["id", "position"])
-        .where("organization_id", "=", org.id);
+      const listByPosition = keysetList(
+        (db, args: { organizationId: string }) =>
+          db
+            .selectFrom("collections")
+            .select(["id", "position"])
+            .where("organization_id", "=", args.organizationId),
+        { position: "number", id: "string" },
+      );
       const seen: string[] = [];
       let page: string | undefined;
       do {
-        const result = await keysetPage(base, { position: "number", id: "string" }, { limit: 2, ...(page && { page }) });
+        const result = await listByPosition(
+          db,
+          { organizationId: org.id },
+          { limit: 2, ...(page && { page }) },
+        );
         expect(result.count).toBe(5);
         seen.push(...result.rows.map((r) => r.id));
         page = result.next?.page;

@@ -39,6 +39,25 @@ function hasBody(req: Request): boolean {
   return req.headers["transfer-encoding"] !== undefined || (length !== undefined && length !== "0");
 }
 
+/**
+ * Writes the answer with Node's own primitives: Express's `res.json` would also hash the body for
+ * an ETag and check freshness, work the API does not ask for on every answer.
+ */
+function send(res: Response, { status, headers, body }: Result): void {
+  if (body === undefined) {
+    res.writeHead(status, headers).end();
+    return;
+  }
+  const json = JSON.stringify(body);
+  res
+    .writeHead(status, {
+      ...headers,
+      "content-type": "application/json; charset=utf-8",
+      "content-length": Buffer.byteLength(json),
+    })
+    .end(json);
+}
+
 function decodeSegment(raw: string, name: string): string {
   try {
     return decodeURIComponent(raw);
@@ -114,8 +133,6 @@ export function dispatcher({
       caller,
     })) as Result;
     operation.validateResponse?.(result.status, result.body);
-    if (result.headers) res.set(result.headers);
-    if (result.body === undefined) res.status(result.status).end();
-    else res.status(result.status).json(result.body);
+    send(res, result);
   };
 }

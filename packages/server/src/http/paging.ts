@@ -1,4 +1,6 @@
 import { type Expression, type SelectQueryBuilder, type SqlBool, sql } from "kysely";
+import type { Db } from "../db/database.js";
+import { type PreparedArguments, preparedRead } from "../db/prepared.js";
 import { badRequest } from "./errors.js";
 
 export interface PageQuery {
@@ -41,7 +43,7 @@ function decodeCursor(page: string, types: readonly string[]): Cursor {
 }
 
 /** `(k1, k2, …) > (v1, v2, …)` spelled out, since row-value comparison differs between dialects. */
-function after(keys: readonly string[], values: Cursor): Expression<SqlBool> {
+function after(keys: readonly string[], values: readonly unknown[]): Expression<SqlBool> {
   const branches = keys.map((key, i) => {
     const equalities = keys.slice(0, i).map((prev, j) => sql`${sql.ref(prev)} = ${values[j]}`);
     return sql.join([...equalities, sql`${sql.ref(key)} > ${values[i]}`], sql` and `);
@@ -52,38 +54,72 @@ function after(keys: readonly string[], values: Cursor): Expression<SqlBool> {
   )})`;
 }
 
-/**
- * Keyset paging: `base` holds the filters, `keys` the ascending sort columns with their types (the
- * last one unique, and each selected by `base` under the same name). The cursor is the last row's keys, so a page
- * never scans skipped rows and rows inserted meanwhile neither shift nor repeat the next page.
- */
-export async function keysetPage<DB, TB extends keyof DB, Row extends Record<string, unknown>>(
-  base: SelectQueryBuilder<DB, TB, Row>,
-  keyTypes: PageKeys<Row>,
-  query: PageQuery,
-): Promise<PageResult<Row>> {
-  const limit = query.limit ?? DEFAULT_PAGE_SIZE;
-  const keys = Object.keys(keyTypes);
-  let pageQuery = base;
-  if (query.page !== undefined)
-    pageQuery = pageQuery.where(after(keys, decodeCursor(query.page, Object.values(keyTypes) as string[])));
-  for (const key of keys) pageQuery = pageQuery.orderBy(sql.ref(key), "asc");
+// biome-ignore lint/suspicious/noExplicitAny: any table of the schema
+type Listing<Row> = SelectQueryBuilder<any, any, Row>;
 
-  const [rows, total] = await Promise.all([
-    pageQuery.limit(limit + 1).execute(),
-    base
-      .clearSelect()
-      .select(sql<number | string>`count(*)`.as("count"))
-      .executeTakeFirstOrThrow() as Promise<{ count: number | string }>,
-  ]);
-  const items = rows.slice(0, limit);
-  const last = items.at(-1);
-  return {
-    rows: items,
-    count: Number(total.count),
-    ...(rows.length > limit && last
-      ? { next: { page: encodeCursor(keys.map((k) => last[k] as string | number)) } }
-      : {}),
+const PAGE_TOTAL = "page_total";
+
+/**
+ * Keyset paging over the rows `build` selects (the filters), sorted by `keys` ascending (the last
+ * one unique, each selected under its own name). The cursor is the last row's keys, so a page never
+ * scans skipped rows, and rows inserted meanwhile neither shift nor repeat the next page.
+ *
+ * One statement per page: the rows and, as a column, the count of every match; both shapes (first
+ * page, later page) are prepared once. Only an empty page asks for the count on its own.
+ */
+export function keysetList<A extends PreparedArguments, Row extends Record<string, unknown>>(
+  build: (db: Db, args: A) => Listing<Row>,
+  keyTypes: PageKeys<Row>,
+) {
+  const keys = Object.keys(keyTypes);
+  const types = Object.values(keyTypes) as string[];
+  const cursorArgs = keys.map((_, i) => `cursor${i}`);
+  const page = (base: Listing<Row>, limit: unknown, cursor?: readonly unknown[]) => {
+    let query = base.select(() =>
+      base.clearSelect().select(sql<number | string>`count(*)`.as("n")).as(PAGE_TOTAL),
+    );
+    if (cursor) query = query.where(after(keys, cursor));
+    for (const key of keys) query = query.orderBy(sql.ref(key), "asc");
+    return query.limit(limit as number);
+  };
+  type PageArgs = A & { limit: number } & Record<string, string | number>;
+  const firstPage = preparedRead((db, args: PageArgs) => page(build(db, args), args.limit));
+  const laterPage = preparedRead((db, args: PageArgs) =>
+    page(
+      build(db, args),
+      args.limit,
+      cursorArgs.map((name) => args[name]),
+    ),
+  );
+  const countOnly = preparedRead((db, args: A) =>
+    build(db, args).clearSelect().select(sql<number | string>`count(*)`.as("n")),
+  );
+
+  return async (db: Db, args: A, query: PageQuery): Promise<PageResult<Row>> => {
+    const limit = query.limit ?? DEFAULT_PAGE_SIZE;
+    const pageArgs = { ...args, limit: limit + 1 } as PageArgs;
+    let found: (Row & { [PAGE_TOTAL]: number | string })[];
+    if (query.page === undefined) {
+      found = (await firstPage(db, pageArgs)) as typeof found;
+    } else {
+      const cursor = decodeCursor(query.page, types);
+      for (const [i, name] of cursorArgs.entries()) (pageArgs as Record<string, unknown>)[name] = cursor[i];
+      found = (await laterPage(db, pageArgs)) as typeof found;
+    }
+    const count = found[0]
+      ? Number(found[0][PAGE_TOTAL])
+      : Number(((await countOnly(db, args))[0] as { n?: number | string } | undefined)?.n ?? 0);
+    // The rows keep their `page_total` column: presenters pick what they show, and copying every
+    // row only to drop it cost as much as the statement.
+    const rows: Row[] = found.slice(0, limit);
+    const last = rows.at(-1);
+    return {
+      rows,
+      count,
+      ...(found.length > limit && last
+        ? { next: { page: encodeCursor(keys.map((k) => last[k] as string | number)) } }
+        : {}),
+    };
   };
 }
 

@@ -26,7 +26,7 @@ export function organizationHandlers(
   const { db, urls } = services;
   return {
     async listOrganizationsForAuthenticatedUser({ query, caller }) {
-      const page = await listOrganizationsOfUser(db, caller.user.id, query);
+      const page = await listOrganizationsOfUser(db, { userId: caller.user.id }, query);
       return {
         status: 200,
         body: presentPage(page, ({ role, ...org }) => presentOrganization(org, role, urls)),

@@ -1,9 +1,11 @@
+import { sql } from "kysely";
 import { callerMembership, membershipOf } from "../access.js";
 import type { Clock, IdGenerator } from "../context.js";
 import type { Db } from "../db/database.js";
+import { preparedRead } from "../db/prepared.js";
 import type { OrganizationTable } from "../db/schema.js";
 import { notFound } from "../http/errors.js";
-import { keysetPage, type PageQuery } from "../http/paging.js";
+import { keysetList } from "../http/paging.js";
 import type { Membership, OrganizationRole } from "../policy.js";
 
 export type OrganizationRow = OrganizationTable;
@@ -13,25 +15,33 @@ export interface MemberOrganization {
   role: OrganizationRole;
 }
 
+const organizationWithMembership = preparedRead((db, args: { organizationId: string; userId: string }) =>
+  db
+    .selectFrom("organizations")
+    .selectAll()
+    .select(callerMembership(args.userId, sql.ref("organizations.id")).as("caller_membership"))
+    .where("id", "=", args.organizationId),
+);
+
 /**
- * The organization with the caller's role in it. Non-members get 404, like a missing organization,
- * so that ids of other organizations reveal nothing.
+ * The organization with the caller's role in it, in one statement. Non-members get 404, like a
+ * missing organization, so that ids of other organizations reveal nothing.
  */
 export async function organizationForMember(
   db: Db,
   organizationId: string,
   userId: string,
 ): Promise<MemberOrganization> {
-  const found = await db
-    .selectFrom("organizations")
-    .selectAll()
-    .select(callerMembership(userId, "organizations.id").as("caller_membership"))
-    .where("id", "=", organizationId)
-    .executeTakeFirst();
+  const [found] = await organizationWithMembership(db, { organizationId, userId });
   const role = membershipOf(found?.caller_membership);
   if (!found || role === undefined) throw notFound("Organization");
   const { caller_membership: _selected, ...organization } = found;
   return { organization, role };
+}
+
+/** The caller's role in an organization; 404 for a non-member. */
+export async function organizationRoleOf(db: Db, args: { organizationId: string; userId: string }) {
+  return (await organizationForMember(db, args.organizationId, args.userId)).role;
 }
 
 /** What the caller is in an organization (see `Membership`). */
@@ -45,15 +55,17 @@ export async function membershipIn(db: Db, organizationId: string, userId: strin
   return row?.role;
 }
 
-export function listOrganizationsOfUser(db: Db, userId: string, query: PageQuery) {
-  const base = db
-    .selectFrom("organizations")
-    .innerJoin("memberships", "memberships.organization_id", "organizations.id")
-    .selectAll("organizations")
-    .select("memberships.role")
-    .where("memberships.user_id", "=", userId);
-  return keysetPage(base, { id: "string" }, query);
-}
+/** The organizations the caller is a member of, with their role in each, by id. */
+export const listOrganizationsOfUser = keysetList(
+  (db, args: { userId: string }) =>
+    db
+      .selectFrom("organizations")
+      .innerJoin("memberships", "memberships.organization_id", "organizations.id")
+      .selectAll("organizations")
+      .select("memberships.role")
+      .where("memberships.user_id", "=", args.userId),
+  { id: "string" },
+);
 
 export interface NewOrganization {
   title: string;

@@ -1,3 +1,4 @@
+import { membershipOfPage } from "../access.js";
 import { transferSpace } from "../commands/transfer-content.js";
 import {
   assertMoveChangesSomething,
@@ -10,7 +11,7 @@ import { conflict, notFound, preconditionFailed } from "../http/errors.js";
 import { presentPage } from "../http/paging.js";
 import { created, noContent, ok } from "../http/results.js";
 import { canCreateContent, canTransferOut } from "../organizations/policy.js";
-import { membershipIn, organizationForMember } from "../organizations/store.js";
+import { membershipIn, organizationForMember, organizationRoleOf } from "../organizations/store.js";
 import { authorize, roleOnContent } from "../policy.js";
 import type { AreaHandlers, Services } from "../services.js";
 import { canManageSpace } from "./policy.js";
@@ -65,8 +66,9 @@ export function spaceHandlers(
 
   return {
     async listSpacesInOrganizationById({ path, query, caller }) {
-      const { organization, role } = await organizationForMember(db, path.organizationId, caller.user.id);
-      const page = await listSpacesInOrganization(db, organization.id, role, query);
+      const args = { organizationId: path.organizationId, userId: caller.user.id };
+      const page = await listSpacesInOrganization(db, args, query);
+      const role = await membershipOfPage(page, () => organizationRoleOf(db, args));
       return ok(presentPage(page, presentSpaceFor(role, urls)));
     },
 

@@ -1,15 +1,10 @@
-import {
-  type ContentAccess,
-  callerMembership,
-  contentAccess,
-  emptyPage,
-  listsAllContent,
-} from "../access.js";
+import { sql } from "kysely";
+import { type ContentAccess, callerMembership, contentAccess, listsAllContent } from "../access.js";
 import type { Clock, IdGenerator } from "../context.js";
 import type { Db } from "../db/database.js";
+import { preparedRead } from "../db/prepared.js";
 import type { SpaceTable } from "../db/schema.js";
-import { keysetPage, type PageQuery, type PageResult } from "../http/paging.js";
-import type { OrganizationRole } from "../policy.js";
+import { keysetList } from "../http/paging.js";
 import { type ActivityColumn, noActivity } from "./activity.js";
 
 /** A deleted space can be restored for this long; after it the space is removed for good. */
@@ -23,53 +18,55 @@ export type MemberSpace = Omit<ContentAccess<SpaceTable>, "row"> & { space: Spac
  * The space with the caller's role on it; 404 when missing, removed for good, or in an organization
  * the caller is not in. Deleted spaces still within their retention are returned.
  */
+const spaceWithMembership = preparedRead((db, args: { spaceId: string; userId: string; cutoff: string }) =>
+  db
+    .selectFrom("spaces")
+    .selectAll()
+    .select(callerMembership(args.userId, sql.ref("spaces.organization_id")).as("caller_membership"))
+    .where("id", "=", args.spaceId)
+    .where((eb) => eb.or([eb("deleted_at", "is", null), eb("deleted_at", ">", args.cutoff)])),
+);
+
+/**
+ * The space with the caller's role on it, in one statement; 404 when missing, removed for good, or
+ * not visible to the caller. Deleted spaces still within their retention are returned.
+ */
 export async function spaceForMember(
   db: Db,
   spaceId: string,
   userId: string,
   now: Date,
 ): Promise<MemberSpace> {
-  const found = await db
-    .selectFrom("spaces")
-    .selectAll()
-    .select(callerMembership(userId, "spaces.organization_id").as("caller_membership"))
-    .where("id", "=", spaceId)
-    .where((eb) => eb.or([eb("deleted_at", "is", null), eb("deleted_at", ">", retentionCutoff(now))]))
-    .executeTakeFirst();
+  const [found] = await spaceWithMembership(db, { spaceId, userId, cutoff: retentionCutoff(now) });
   const { row: space, ...access } = contentAccess(found, "Space");
   return { space, ...access };
 }
 
-export async function listSpacesInOrganization(
-  db: Db,
-  organizationId: string,
-  role: OrganizationRole,
-  query: PageQuery,
-): Promise<PageResult<SpaceTable>> {
-  if (!listsAllContent(role)) return emptyPage;
-  const base = db
-    .selectFrom("spaces")
-    .selectAll()
-    .where("organization_id", "=", organizationId)
-    .where("deleted_at", "is", null);
-  return keysetPage(base, { id: "string" }, query);
-}
+/** The spaces of an organization that are not deleted, as the caller may list them, by id. */
+export const listSpacesInOrganization = keysetList(
+  (db, args: { organizationId: string; userId: string }) =>
+    db
+      .selectFrom("spaces")
+      .selectAll()
+      .select(callerMembership(args.userId, args.organizationId).as("caller_membership"))
+      .where("organization_id", "=", args.organizationId)
+      .where("deleted_at", "is", null)
+      .where(listsAllContent(args.userId, args.organizationId)),
+  { id: "string" },
+);
 
 /** Spaces directly inside a collection, in their order among its children. */
-export async function listSpacesInCollection(
-  db: Db,
-  collectionId: string,
-  role: OrganizationRole,
-  query: PageQuery,
-): Promise<PageResult<SpaceTable>> {
-  if (!listsAllContent(role)) return emptyPage;
-  const base = db
-    .selectFrom("spaces")
-    .selectAll()
-    .where("parent_id", "=", collectionId)
-    .where("deleted_at", "is", null);
-  return keysetPage(base, { position: "number", id: "string" }, query);
-}
+export const listSpacesInCollection = keysetList(
+  (db, args: { collectionId: string; userId: string }) =>
+    db
+      .selectFrom("spaces")
+      .selectAll()
+      .select(callerMembership(args.userId, sql.ref("spaces.organization_id")).as("caller_membership"))
+      .where("parent_id", "=", args.collectionId)
+      .where("deleted_at", "is", null)
+      .where(listsAllContent(args.userId, sql.ref("spaces.organization_id"))),
+  { position: "number", id: "string" },
+);
 
 /** Creates a space with its first revision. Call inside a transaction. */
 export async function insertSpace(

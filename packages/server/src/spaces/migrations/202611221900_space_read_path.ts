@@ -1,9 +1,11 @@
 import { type Kysely, sql } from "kysely";
 
 /**
- * Activity counters on the space row, so reading a space costs no grouped count: open comments of
- * the space itself (not of its change requests) and change requests in all and by status. Writers
- * move them in the same transaction as their cause (`adjustSpaceActivity`); existing rows are counted.
+ * Reading spaces without counting rows. Activity counters on the space row: open comments of the
+ * space itself (not of its change requests) and change requests in all and by status; writers move
+ * them in the same transaction as their cause (`adjustSpaceActivity`), and existing rows are
+ * counted here. Partial indexes over the spaces that are not deleted, which lists page through and
+ * count without reading the rows.
  */
 export async function up(db: Kysely<unknown>): Promise<void> {
   for (const column of [
@@ -27,4 +29,16 @@ export async function up(db: Kysely<unknown>): Promise<void> {
       draft_change_requests = (select count(*) from change_requests r
         where r.space_id = spaces.id and r.status = 'draft')
   `.execute(db);
+  await db.schema
+    .createIndex("live_spaces_by_org")
+    .on("spaces")
+    .columns(["organization_id", "id"])
+    .where(sql.ref("deleted_at"), "is", null)
+    .execute();
+  await db.schema
+    .createIndex("live_spaces_by_parent")
+    .on("spaces")
+    .columns(["parent_id", "position", "id"])
+    .where(sql.ref("deleted_at"), "is", null)
+    .execute();
 }

@@ -1,0 +1,47 @@
+import type { Compilable, CompiledQuery } from "kysely";
+import { type Db, sqliteReaderOf } from "./database.js";
+
+/** The values a prepared read takes, by name. */
+export type PreparedArguments = Record<string, string | number | null>;
+
+const PLACEHOLDER = "\u0000quire-argument:";
+
+interface Prepared<Row, A> {
+  query: CompiledQuery<Row>;
+  /** For each parameter of the compiled query: the argument it comes from, or its constant value. */
+  parameters: ((args: A) => unknown)[];
+}
+
+/**
+ * A read on a hot path, built and compiled by Kysely once per database and then run with new
+ * arguments: building and compiling cost as much as running the statement. `build` receives
+ * placeholders for the arguments, so each argument must be used as a plain value (not in a list).
+ * On SQLite the statement runs on the read-only connection (see `sqliteReaderOf`); in a
+ * transaction, or on PostgreSQL, through Kysely.
+ */
+export function preparedRead<A extends PreparedArguments, Row>(build: (db: Db, args: A) => Compilable<Row>) {
+  const compiled = new WeakMap<Db, Prepared<Row, A>>();
+  const prepare = (db: Db): Prepared<Row, A> => {
+    const placeholders = new Proxy({}, { get: (_target, name) => `${PLACEHOLDER}${String(name)}` }) as A;
+    const query = build(db, placeholders).compile();
+    return {
+      query,
+      parameters: query.parameters.map((value) =>
+        typeof value === "string" && value.startsWith(PLACEHOLDER)
+          ? (args: A) => args[value.slice(PLACEHOLDER.length)]
+          : () => value,
+      ),
+    };
+  };
+  return async (db: Db, args: A): Promise<Row[]> => {
+    let prepared = compiled.get(db);
+    if (!prepared) {
+      prepared = prepare(db);
+      compiled.set(db, prepared);
+    }
+    const parameters = prepared.parameters.map((parameter) => parameter(args));
+    const reader = sqliteReaderOf(db);
+    if (reader) return reader.prepare(prepared.query.sql).all(parameters) as Row[];
+    return (await db.executeQuery<Row>({ ...prepared.query, parameters })).rows;
+  };
+}
