@@ -1,9 +1,9 @@
 import express, { type Express } from "express";
 import { type Logger, pino } from "pino";
+import { createHandlers } from "./areas.js";
 import { bearerAuthenticator } from "./auth/authenticate.js";
 import { type Clock, type IdGenerator, systemClock, timeOrderedIds } from "./context.js";
 import type { Db } from "./db/database.js";
-import { createHandlers } from "./handlers.js";
 import { compileContract } from "./http/contract.js";
 import { dispatcher } from "./http/dispatch.js";
 import { errorBody, errorHandler } from "./http/errors.js";

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { pendingOperations } from "./pending.js";
+import { pendingOperations } from "./areas.js";
 import { loadApiSpec } from "./spec.js";
 import { createTestApp, type TestApp, type TestUser } from "./testing/harness.js";
 

@@ -4,6 +4,7 @@ import type { Clock, IdGenerator } from "../context.js";
 import type { Db } from "../db/database.js";
 import { preparedRead } from "../db/prepared.js";
 import type { SpaceTable } from "../db/schema.js";
+import { notFound } from "../http/errors.js";
 import { keysetList } from "../http/paging.js";
 import { type ActivityColumn, noActivity } from "./activity.js";
 
@@ -18,13 +19,12 @@ export type MemberSpace = Omit<ContentAccess<SpaceTable>, "row"> & { space: Spac
  * The space with the caller's role on it; 404 when missing, removed for good, or in an organization
  * the caller is not in. Deleted spaces still within their retention are returned.
  */
-const spaceWithMembership = preparedRead((db, args: { spaceId: string; userId: string; cutoff: string }) =>
+const spaceWithMembership = preparedRead((db, args: { spaceId: string; userId: string }) =>
   db
     .selectFrom("spaces")
     .selectAll()
     .select(callerMembership(args.userId, sql.ref("spaces.organization_id")).as("caller_membership"))
-    .where("id", "=", args.spaceId)
-    .where((eb) => eb.or([eb("deleted_at", "is", null), eb("deleted_at", ">", args.cutoff)])),
+    .where("id", "=", args.spaceId),
 );
 
 /**
@@ -37,7 +37,11 @@ export async function spaceForMember(
   userId: string,
   now: Date,
 ): Promise<MemberSpace> {
-  const [found] = await spaceWithMembership(db, { spaceId, userId, cutoff: retentionCutoff(now) });
+  const [found] = await spaceWithMembership(db, { spaceId, userId });
+  // Past its retention a deleted space is gone, even before the hourly purge removes the row.
+  const deletedAt = found?.deleted_at;
+  if (deletedAt && Date.parse(deletedAt) <= now.getTime() - DELETED_SPACE_RETENTION_MS)
+    throw notFound("Space");
   const { row: space, ...access } = contentAccess(found, "Space");
   return { space, ...access };
 }

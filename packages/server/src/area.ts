@@ -1,0 +1,37 @@
+import type { Handler, OperationId } from "@quire/api-types";
+import type { Caller } from "./auth/caller.js";
+import { ApiError } from "./http/errors.js";
+import type { AreaHandlers, Services } from "./services.js";
+
+/**
+ * One resource area of the contract (a file of `spec/`): the handlers of the operations it
+ * implements and, until they are written, the ids of those that still answer 501. Each area folder
+ * exports one; `areas.ts` lists them, and the compiler checks that together they cover the contract.
+ */
+export interface Area<Implemented extends OperationId, Pending extends OperationId> {
+  name: string;
+  handlers: (services: Services) => AreaHandlers<Implemented>;
+  pending: readonly Pending[];
+}
+
+export function defineArea<
+  Implemented extends OperationId = never,
+  Pending extends OperationId = never,
+>(area: {
+  name: string;
+  handlers?: (services: Services) => AreaHandlers<Implemented>;
+  pending?: readonly Pending[];
+}): Area<Implemented, Pending> {
+  return {
+    name: area.name,
+    handlers: area.handlers ?? (() => ({}) as AreaHandlers<Implemented>),
+    pending: area.pending ?? [],
+  };
+}
+
+/** The handler of an operation a later change implements: 501 with the standard error body. */
+export function notImplemented(id: OperationId): Handler<OperationId, Caller> {
+  return () => {
+    throw new ApiError(501, `The operation ${id} is not implemented yet.`);
+  };
+}

@@ -1,0 +1,36 @@
+import { describe, expect, it } from "vitest";
+import { defineArea } from "./area.js";
+import { areas, createHandlers, pendingOperations } from "./areas.js";
+import { systemClock, timeOrderedIds } from "./context.js";
+import { openDatabase } from "./db/database.js";
+import { loadApiSpec } from "./spec.js";
+import { urlsFor } from "./urls.js";
+
+const db = openDatabase({ location: ":memory:" });
+const services = {
+  db,
+  clock: systemClock,
+  ids: timeOrderedIds(),
+  urls: urlsFor("http://quire.test"),
+  now: () => systemClock.now().toISOString(),
+};
+
+describe("areas", () => {
+  it("give every operation of the contract exactly one handler", () => {
+    const operationIds = Object.values(loadApiSpec().paths).flatMap((item) =>
+      Object.values(item).flatMap((operation) => (operation.operationId ? [operation.operationId] : [])),
+    );
+    const handlers = createHandlers(services);
+    expect(Object.keys(handlers).sort()).toEqual([...operationIds].sort());
+    expect(new Set(areas.map((area) => area.name)).size).toBe(areas.length);
+    expect(pendingOperations.every((id) => operationIds.includes(id))).toBe(true);
+  });
+
+  it("refuse to start when two areas claim one operation", () => {
+    const first = defineArea({ name: "first", pending: ["addMemberToOrganizationTeamById"] });
+    const second = defineArea({ name: "second", pending: ["addMemberToOrganizationTeamById"] });
+    expect(() => createHandlers(services, [first, second])).toThrow(
+      "The operation addMemberToOrganizationTeamById belongs to both first and second",
+    );
+  });
+});

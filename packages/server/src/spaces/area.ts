@@ -1,0 +1,5 @@
+import { defineArea } from "../area.js";
+import { spaceHandlers } from "./handlers.js";
+
+/** Operations of `spec/spaces.tsp`. */
+export const spacesArea = defineArea({ name: "spaces", handlers: spaceHandlers });
