@@ -5377,8 +5377,8 @@ export interface components {
             defaultRole?: components["schemas"]["MemberRole"] | null;
             /** @description Content shown by default, or null to unset it. */
             defaultContent?: components["schemas"]["SitePointer"] | null;
-            /** @description URL of the logo, or null to remove it. */
-            logo?: string | null;
+            /** @description URL of the logo (`http` or `https`), or null to remove it. */
+            logo?: components["schemas"]["WebUrl"] | null;
             /** @description Enforce single sign-on. */
             sso?: boolean;
             /** @description Enable AI features. */
@@ -5557,6 +5557,11 @@ export interface components {
             /** @description What the attribute means. */
             description: string;
         };
+        /**
+         * Format: uri
+         * @description An absolute `http` or `https` URL, such as a logo a browser loads.
+         */
+        WebUrl: string;
     };
     responses: never;
     parameters: {

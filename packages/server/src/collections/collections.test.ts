@@ -296,3 +296,60 @@ describe("POST /v1/collections/{collectionId}/transfer", () => {
     await t.request.post(`/v1/collections/${collection.id}/transfer`).set(admin.auth).send({}).expect(400);
   });
 });
+
+describe("corrections", () => {
+  it("never lets a defaultLevel move content out of the organization (transfer needs an organization admin)", async () => {
+    const { organizationId: org, admin: owner } = await t.organization();
+    const member = await t.user({ organizationId: org, role: "read" });
+    const own = await t.organization();
+    await t.db
+      .insertInto("memberships")
+      .values({ organization_id: own.organizationId, user_id: member.user.id, role: "admin", joined_at: "x" })
+      .execute();
+    const collection = await buildCollection(t, { organization_id: org, default_level: "admin" });
+    const space = await buildSpace(t, { organization_id: org, parent_id: collection.id });
+    await t.request
+      .post(`/v1/collections/${collection.id}/transfer`)
+      .set(member.auth)
+      .send({ organization: own.organizationId })
+      .expect(403);
+    const open = await buildSpace(t, { organization_id: org, default_level: "admin" });
+    await t.request
+      .post(`/v1/spaces/${open.id}/transfer`)
+      .set(member.auth)
+      .send({ organization: own.organizationId })
+      .expect(403);
+    const stayed = await t.request.get(`/v1/spaces/${space.id}`).set(owner.auth).expect(200);
+    expect(stayed.body.organization).toBe(org);
+    const still = await t.request.get(`/v1/collections/${collection.id}`).set(owner.auth).expect(200);
+    expect(still.body.organization).toBe(org);
+  });
+
+  it("answers 400 for a forged cursor whose values have the wrong types", async () => {
+    const collection = await buildCollection(t, { organization_id: organizationId });
+    const forged = Buffer.from(JSON.stringify(["not a position", "x"])).toString("base64url");
+    const res = await t.request
+      .get(`/v1/collections/${collection.id}/spaces?page=${forged}`)
+      .set(admin.auth)
+      .expect(400);
+    expect(res.body.error.message).toContain("cursor");
+    await t.request.get(`/v1/collections/${collection.id}/spaces?page=`).set(admin.auth).expect(400);
+  });
+
+  it("keeps updatedAt when a PATCH changes nothing", async () => {
+    const collection = await buildCollection(t, { organization_id: organizationId });
+    t.clock.advance(1000);
+    const res = await t.request
+      .patch(`/v1/collections/${collection.id}`)
+      .set(admin.auth)
+      .send({})
+      .expect(200);
+    const stored = await t.db
+      .selectFrom("collections")
+      .select("updated_at")
+      .where("id", "=", collection.id)
+      .executeTakeFirstOrThrow();
+    expect(stored.updated_at).toBe(collection.updated_at);
+    expect(res.body.title).toBe(collection.title);
+  });
+});

@@ -58,6 +58,12 @@ function send(res: Response, { status, headers, body }: Result): void {
     .end(json);
 }
 
+function holdsNul(value: unknown): boolean {
+  if (typeof value === "string") return value.includes("\u0000");
+  if (typeof value !== "object" || value === null) return false;
+  return Object.entries(value).some(([key, item]) => key.includes("\u0000") || holdsNul(item));
+}
+
 function decodeSegment(raw: string, name: string): string {
   try {
     return decodeURIComponent(raw);
@@ -91,7 +97,15 @@ export function dispatcher({
     entry.methods.set(operation.method.toUpperCase(), { operation, handler });
     entry.allow = [...entry.methods.keys(), ...(entry.methods.has("GET") ? ["HEAD"] : [])].join(", ");
   }
-  const parseJson = express.json({ limit: bodyLimit });
+  // PostgreSQL cannot store a NUL character, so a body with one is refused here, before any
+  // storage sees it. Only bodies whose text spells one out are walked.
+  const mayHoldNul = new WeakSet<Request>();
+  const parseJson = express.json({
+    limit: bodyLimit,
+    verify: (req, _res, raw) => {
+      if (raw.includes("\\u0000")) mayHoldNul.add(req as Request);
+    },
+  });
   const readJson = (req: Request, res: Response) =>
     new Promise<void>((resolve, reject) =>
       parseJson(req, res, (err?: unknown) => (err ? reject(err) : resolve())),
@@ -120,6 +134,8 @@ export function dispatcher({
       if (!JSON_TYPE.test(req.headers["content-type"] ?? ""))
         throw new ApiError(415, "The request body must be JSON (Content-Type: application/json).");
       await readJson(req, res);
+      if (mayHoldNul.has(req) && holdsNul(req.body))
+        throw badRequest("body must not contain a NUL character");
       if (operation.body) body = req.body;
     }
     if (operation.body?.required && body === undefined)

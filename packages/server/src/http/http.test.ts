@@ -86,3 +86,40 @@ describe("the HTTP surface", () => {
     expect(res.body.error.message).toContain("nickname");
   });
 });
+
+describe("the request pipeline", () => {
+  it("answers HEAD like GET, without a body", async () => {
+    const res = await t.request.head("/v1/user").set(me.auth).expect(200);
+    expect(res.headers["content-type"]).toContain("application/json");
+    expect(res.text ?? "").toBe("");
+  });
+
+  it("checks the token before reading the body", async () => {
+    const res = await t.request
+      .post("/v1/orgs")
+      .set("Content-Type", "application/json")
+      .send("{not json")
+      .expect(401);
+    expect(res.headers["www-authenticate"]).toBe('Bearer realm="quire"');
+  });
+
+  it("answers 400 with a clear message when a required body is missing", async () => {
+    const { organizationId, admin } = await t.organization();
+    const res = await t.request.patch(`/v1/orgs/${organizationId}`).set(admin.auth).expect(400);
+    expectErrorBody(res.body, 400);
+    expect(res.body.error.message).toContain("JSON request body");
+  });
+
+  it("logs failures with the request id", async () => {
+    const lines: string[] = [];
+    const logger = pino({ level: "info" }, { write: (line: string) => lines.push(line) });
+    const broken = await createTestApp();
+    const user = await broken.user();
+    const app = createApp({ db: broken.db, logger });
+    await broken.db.schema.dropTable("api_tokens").execute();
+    await supertest(app).get("/v1/user").set(user.auth).set("X-Request-Id", "req-500").expect(500);
+    await broken.close();
+    const failure = lines.map((line) => JSON.parse(line)).find((e) => e.level >= 50);
+    expect(failure?.reqId).toBe("req-500");
+  });
+});

@@ -64,9 +64,8 @@ export function organizationHandlers(
         ...(body.sso !== undefined && { sso: flag(body.sso) }),
         ...(body.ai !== undefined && { ai: flag(body.ai) }),
         ...(body.inviteLinks !== undefined && { invite_links: flag(body.inviteLinks) }),
-        updated_at: services.clock.now().toISOString(),
       };
-      const updated = await updateOrganization(db, organization.id, changes);
+      const updated = await updateOrganization(db, organization, changes, services.now());
       return { status: 200, body: presentOrganization(updated, role, urls) };
     },
   };

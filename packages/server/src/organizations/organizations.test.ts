@@ -155,3 +155,37 @@ describe("PATCH /v1/orgs/{organizationId}", () => {
     expect(res.body.title).not.toBe("Hacked");
   });
 });
+
+describe("corrections", () => {
+  it("refuses a logo that is not an http(s) URL and a hostname that is not a DNS label", async () => {
+    const { organizationId, admin } = await t.organization();
+    for (const body of [
+      { logo: "javascript:alert(1)" },
+      { logo: "data:image/png;base64,AAAA" },
+      { hostname: "Has Spaces" },
+      { hostname: "-dash" },
+    ]) {
+      const res = await t.request.patch(`/v1/orgs/${organizationId}`).set(admin.auth).send(body).expect(400);
+      expect(res.body.error.message).toMatch(/logo|hostname/);
+    }
+    const ok = await t.request
+      .patch(`/v1/orgs/${organizationId}`)
+      .set(admin.auth)
+      .send({ logo: "https://example.com/logo.png", hostname: "my-docs" })
+      .expect(200);
+    expect(ok.body).toMatchObject({ hostname: "my-docs", urls: { logo: "https://example.com/logo.png" } });
+  });
+
+  it("keeps updatedAt when a PATCH changes nothing", async () => {
+    const { organizationId, admin } = await t.organization();
+    const before = await t.request.get(`/v1/orgs/${organizationId}`).set(admin.auth).expect(200);
+    t.clock.advance(1000);
+    await t.request.patch(`/v1/orgs/${organizationId}`).set(admin.auth).send({}).expect(200);
+    const stored = await t.db
+      .selectFrom("organizations")
+      .select("updated_at")
+      .where("id", "=", organizationId)
+      .executeTakeFirstOrThrow();
+    expect(stored.updated_at).toBe(before.body.createdAt);
+  });
+});

@@ -109,15 +109,18 @@ export async function createOrganization(
   return organization;
 }
 
+/** Applies `changes`; an empty change writes nothing, so `updated_at` moves only when something does. */
 export async function updateOrganization(
   db: Db,
-  id: string,
-  changes: Partial<Omit<OrganizationRow, "id" | "created_at">>,
+  organization: OrganizationRow,
+  changes: Partial<Omit<OrganizationRow, "id" | "created_at" | "updated_at">>,
+  now: string,
 ): Promise<OrganizationRow> {
+  if (Object.keys(changes).length === 0) return organization;
   return db
     .updateTable("organizations")
-    .set(changes)
-    .where("id", "=", id)
+    .set({ ...changes, updated_at: now })
+    .where("id", "=", organization.id)
     .returningAll()
     .executeTakeFirstOrThrow();
 }

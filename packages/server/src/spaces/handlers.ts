@@ -106,19 +106,14 @@ export function spaceHandlers(
         ...(body.editMode !== undefined && { edit_mode: body.editMode }),
         ...(body.defaultLevel !== undefined && { default_level: body.defaultLevel }),
       };
-      // An empty change writes nothing, so `updatedAt` moves only when something does.
-      const updated =
-        Object.keys(changes).length === 0
-          ? member.space
-          : await updateSpace(db, member.space.id, { ...changes, updated_at: now() });
+      const updated = await updateSpace(db, member.space, changes, now());
       return ok(presentSpaceFor(member.organizationRole, urls)(updated));
     },
 
     async deleteSpaceById({ path, caller }) {
       const { space } = await manageableSpace(path.spaceId, caller.user.id, "delete this space");
       // Deleting again keeps the first deletion time, so the restore window is not extended.
-      if (space.deleted_at === null)
-        await updateSpace(db, space.id, { deleted_at: now(), updated_at: now() });
+      if (space.deleted_at === null) await updateSpace(db, space, { deleted_at: now() }, now());
       return noContent();
     },
 
@@ -154,7 +149,7 @@ export function spaceHandlers(
     async restoreSpace({ path, caller }) {
       const { space, role } = await manageableSpace(path.spaceId, caller.user.id, "restore this space");
       if (space.deleted_at === null) throw conflict("The space is not deleted.");
-      const restored = await updateSpace(db, space.id, { deleted_at: null, updated_at: now() });
+      const restored = await updateSpace(db, space, { deleted_at: null }, now());
       return ok(presentSpace(restored, role, urls));
     },
 
@@ -168,7 +163,7 @@ export function spaceHandlers(
         await lockContentTree(tx, [space.organization_id]);
         if (parentId !== space.parent_id)
           await authorizeCreateUnder(tx, space.organization_id, organizationRole, parentId);
-        await updateSpace(tx, space.id, { parent_id: parentId, updated_at: now() });
+        await updateSpace(tx, space, { parent_id: parentId }, now());
         await placeAmongSiblings(
           tx,
           space.organization_id,

@@ -367,3 +367,31 @@ describe("POST /v1/spaces/{spaceId}/transfer", () => {
     await t.request.post(`/v1/spaces/${space.id}/transfer`).set(admin.auth).send({}).expect(400);
   });
 });
+
+describe("corrections", () => {
+  it("keeps updatedAt when a PATCH changes nothing", async () => {
+    const space = await buildSpace(t, { organization_id: organizationId });
+    t.clock.advance(1000);
+    const res = await t.request.patch(`/v1/spaces/${space.id}`).set(admin.auth).send({}).expect(200);
+    expect(res.body.updatedAt).toBe(space.updated_at);
+    const read = await t.request.get(`/v1/spaces/${space.id}`).set(admin.auth).expect(200);
+    expect(read.body.updatedAt).toBe(space.updated_at);
+  });
+
+  it("never cuts a duplicate's title inside an emoji", async () => {
+    const title = `${"x".repeat(42)}👩‍💻`;
+    const space = await buildSpace(t, { organization_id: organizationId, title });
+    const res = await t.request.post(`/v1/spaces/${space.id}/duplicate`).set(admin.auth).expect(201);
+    expect(res.body.title.length).toBeLessThanOrEqual(50);
+    expect(res.body.title.startsWith(title)).toBe(true);
+    expect(res.body.title).not.toMatch(/[\uD800-\uDBFF]$/);
+  });
+
+  it("answers 400 for a NUL character in an id or a string", async () => {
+    await t.request.get("/v1/spaces/abc%00def").set(admin.auth).expect(400);
+    const space = await buildSpace(t, { organization_id: organizationId, title: "Clean" });
+    await t.request.patch(`/v1/spaces/${space.id}`).set(admin.auth).send({ title: "a\u0000b" }).expect(400);
+    const read = await t.request.get(`/v1/spaces/${space.id}`).set(admin.auth).expect(200);
+    expect(read.body.title).toBe("Clean");
+  });
+});

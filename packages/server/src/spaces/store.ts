@@ -99,12 +99,20 @@ export async function insertSpace(
   return space;
 }
 
-export function updateSpace(
+/** Applies `changes`; an empty change writes nothing, so `updated_at` moves only when something does. */
+export async function updateSpace(
   db: Db,
-  id: string,
-  changes: Partial<Omit<SpaceTable, "id" | ActivityColumn>>,
+  space: SpaceTable,
+  changes: Partial<Omit<SpaceTable, "id" | "created_at" | "updated_at" | ActivityColumn>>,
+  now: string,
 ): Promise<SpaceTable> {
-  return db.updateTable("spaces").set(changes).where("id", "=", id).returningAll().executeTakeFirstOrThrow();
+  if (Object.keys(changes).length === 0) return space;
+  return db
+    .updateTable("spaces")
+    .set({ ...changes, updated_at: now })
+    .where("id", "=", space.id)
+    .returningAll()
+    .executeTakeFirstOrThrow();
 }
 
 export function getSpace(db: Db, id: string): Promise<SpaceTable> {
