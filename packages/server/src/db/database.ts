@@ -1,7 +1,7 @@
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import SQLite from "better-sqlite3";
-import { Kysely, PostgresDialect, type SqliteDatabase, SqliteDialect } from "kysely";
+import { Kysely, type LogEvent, PostgresDialect, type SqliteDatabase, SqliteDialect } from "kysely";
 import { type Migration, type MigrationProvider, Migrator } from "kysely/migration";
 import pg from "pg";
 import * as guests from "../organizations/migrations/202611221901_guest_memberships.js";
@@ -23,13 +23,17 @@ const staticMigrations: MigrationProvider = { getMigrations: async () => migrati
 export interface DatabaseOptions {
   /** A `postgres://` URL selects PostgreSQL; anything else is a directory for the SQLite file. */
   location: string;
+  /** Called with the SQL of every statement sent to the database (tests count them). */
+  onStatement?: (sql: string) => void;
 }
 
 /** Opens the database (SQLite in WAL mode by default, PostgreSQL for a postgres URL). */
-export function openDatabase({ location }: DatabaseOptions): Db {
+export function openDatabase({ location, onStatement }: DatabaseOptions): Db {
+  const log = onStatement && ((event: LogEvent) => onStatement(event.query.sql));
   if (/^postgres(ql)?:\/\//.test(location)) {
     return new Kysely<Database>({
       dialect: new PostgresDialect({ pool: new pg.Pool({ connectionString: location }) }),
+      ...(log && { log }),
     });
   }
   let file = ":memory:";
@@ -53,8 +57,9 @@ export function openDatabase({ location }: DatabaseOptions): Db {
         },
       },
     }),
+    ...(log && { log }),
   });
-  if (reader) readers.set(db, reader);
+  if (reader) readers.set(db, observed(reader, onStatement));
   return db;
 }
 
@@ -67,6 +72,32 @@ const readers = new WeakMap<Db, SqliteDatabase>();
  */
 export function sqliteReaderOf(db: Db): SqliteDatabase | undefined {
   return readers.get(db);
+}
+
+/** The read connection, telling `onStatement` of each statement it runs. */
+function observed(database: SqliteDatabase, onStatement?: (sql: string) => void): SqliteDatabase {
+  if (!onStatement) return database;
+  return {
+    close: () => database.close(),
+    prepare(sql) {
+      const statement = database.prepare(sql);
+      return {
+        reader: statement.reader,
+        all: (parameters) => {
+          onStatement(sql);
+          return statement.all(parameters);
+        },
+        run: (parameters) => {
+          onStatement(sql);
+          return statement.run(parameters);
+        },
+        iterate: (parameters) => {
+          onStatement(sql);
+          return statement.iterate(parameters);
+        },
+      };
+    },
+  };
 }
 
 const STATEMENT_CACHE_SIZE = 500;

@@ -1,0 +1,103 @@
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import supertest from "supertest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createApp } from "./app.js";
+import { bearerAuthenticator, TOKEN_CACHE_TTL_MS } from "./auth/authenticate.js";
+import { issueToken } from "./auth/tokens.js";
+import { timeOrderedIds } from "./context.js";
+import { type Db, migrate, openDatabase } from "./db/database.js";
+import { createOrganization } from "./organizations/store.js";
+import { buildCollection, buildSpace } from "./testing/factories.js";
+import { TestClock } from "./testing/harness.js";
+import { createUser } from "./users/store.js";
+
+/**
+ * The reads every client makes most cost one SQL statement each: the caller's role comes back with
+ * the resource, counts come from counters or the same statement, and a known token is cached.
+ */
+let db: Db;
+let dir: string;
+const statements: string[] = [];
+let request: supertest.Agent;
+let auth: { Authorization: string };
+const paths: Record<string, string> = {};
+
+beforeAll(async () => {
+  dir = mkdtempSync(join(tmpdir(), "quire-hot-"));
+  db = openDatabase({ location: dir, onStatement: (sql) => statements.push(sql) });
+  await migrate(db);
+  const clock = new TestClock();
+  const ids = timeOrderedIds();
+  const services = { clock, ids };
+  const user = await createUser(db, services, { email: "hot@example.com", displayName: "Hot" });
+  const organization = await createOrganization(db, services, user.id, { title: "Hot" });
+  auth = { Authorization: `Bearer ${await issueToken(db, services, user.id, "test")}` };
+  const t = { db, clock, ids } as Parameters<typeof buildSpace>[0];
+  const collection = await buildCollection(t, { organization_id: organization.id });
+  for (let i = 0; i < 3; i++)
+    await buildSpace(t, { organization_id: organization.id, parent_id: collection.id });
+  const space = await buildSpace(t, { organization_id: organization.id });
+  request = supertest.agent(createApp({ db, clock, ids, validateResponses: true }));
+  Object.assign(paths, {
+    "GET space": `/v1/spaces/${space.id}`,
+    "GET collection": `/v1/collections/${collection.id}`,
+    "GET organization": `/v1/orgs/${organization.id}`,
+    "list spaces": `/v1/orgs/${organization.id}/spaces?limit=2`,
+    "list spaces of a collection": `/v1/collections/${collection.id}/spaces`,
+    "list collections": `/v1/orgs/${organization.id}/collections`,
+    "list organizations": "/v1/orgs",
+  });
+});
+afterAll(async () => {
+  await db.destroy();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+describe("hot read paths", () => {
+  it.each([
+    "GET space",
+    "GET collection",
+    "GET organization",
+    "list spaces",
+    "list spaces of a collection",
+    "list collections",
+    "list organizations",
+  ])("%s costs one statement once the token is known", async (name) => {
+    const path = paths[name] as string;
+    await request.get("/v1/user").set(auth).expect(200);
+    statements.length = 0;
+    const first = await request.get(path).set(auth).expect(200);
+    const second = await request.get(path).set(auth).expect(200);
+    expect(second.body).toEqual(first.body);
+    expect(statements).toHaveLength(2);
+  });
+
+  it("costs no statement for a token met less than a second ago", async () => {
+    await request.get("/v1/user").set(auth).expect(200);
+    statements.length = 0;
+    await request.get("/v1/user").set(auth).expect(200);
+    expect(statements).toHaveLength(0);
+  });
+});
+
+describe("the token cache", () => {
+  it("forgets a revoked token within TOKEN_CACHE_TTL_MS", async () => {
+    let now = 0;
+    const authenticate = bearerAuthenticator(db, () => now);
+    const token = await issueToken(
+      db,
+      { clock: new TestClock(), ids: timeOrderedIds() },
+      (await db.selectFrom("users").select("id").executeTakeFirstOrThrow()).id,
+      "revoked",
+    );
+    const header = `Bearer ${token}`;
+    await authenticate(header);
+    await db.deleteFrom("api_tokens").where("label", "=", "revoked").execute();
+    now = TOKEN_CACHE_TTL_MS - 1;
+    await expect(authenticate(header)).resolves.toBeDefined();
+    now = TOKEN_CACHE_TTL_MS;
+    await expect(authenticate(header)).rejects.toMatchObject({ status: 401 });
+  });
+});
