@@ -61,21 +61,6 @@ async function seed(database: string) {
   return { organizationId, token, spaceId: lastSpace };
 }
 
-/** A contract of `count` paths shaped like ours, to show how routing cost scales with its size. */
-function syntheticSpec(count: number) {
-  const paths: Record<string, object> = {};
-  for (let i = 0; i < count; i++) {
-    paths[`/v1/area${i}/{id}/items`] = {
-      get: {
-        operationId: `list${i}`,
-        parameters: [{ name: "id", in: "path", required: true, schema: { type: "string" } }],
-        responses: { 200: { description: "ok" } },
-      },
-    };
-  }
-  return { openapi: "3.1.0", info: { title: "synthetic", version: "1" }, paths };
-}
-
 async function main() {
   const dir = mkdtempSync(join(tmpdir(), "quire-bench-"));
   const children: ChildProcess[] = [];
@@ -105,25 +90,6 @@ async function main() {
       console.log(row(`quire  ${label}`, q));
       console.log(row(`plain  ${label}`, p));
       console.log(`${"ratio quire/plain".padEnd(44)} ${(q.rps / p.rps).toFixed(2)}\n`);
-    }
-
-    console.log(
-      "Validator route lookup, request to the last of N paths (stock = express-openapi-validator 5.6)\n",
-    );
-    for (const count of [10, 150]) {
-      const spec = syntheticSpec(count);
-      const path = `/v1/area${count - 1}/x/items`;
-      for (const indexed of [false, true]) {
-        const target = await start({ kind: "validator", spec, indexed });
-        children.push(target.child);
-        console.log(
-          row(
-            `${indexed ? "indexed" : "stock  "} ${String(count).padStart(3)} paths`,
-            await measure(target.url + path),
-          ),
-        );
-        target.child.kill();
-      }
     }
   } finally {
     for (const child of children) child.kill();

@@ -31,7 +31,11 @@ function storageSuite(name: string, open: () => Promise<{ db: Db; cleanup: () =>
       const applied = await sql<{ name: string }>`select name from kysely_migration order by name`.execute(
         db,
       );
-      expect(applied.rows.map((r) => r.name)).toEqual(["0001_initial"]);
+      expect(applied.rows.map((r) => r.name)).toEqual([
+        "0001_initial",
+        "202611221900_space_read_path",
+        "202611221901_guest_memberships",
+      ]);
     });
 
     it("rolls back a multi-row change that fails half way", async () => {

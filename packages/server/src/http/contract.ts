@@ -91,13 +91,16 @@ function objectSchema(parameters: Parameter[]): JsonSchema {
   };
 }
 
-const NUL = "\u0000";
+/** PostgreSQL cannot store a NUL character: input holding one is refused before any storage sees it. */
+export function holdsNul(value: unknown): boolean {
+  if (typeof value === "string") return value.includes("\u0000");
+  if (typeof value !== "object" || value === null) return false;
+  return Object.entries(value).some(([key, item]) => key.includes("\u0000") || holdsNul(item));
+}
 
 function assertNoNul(values: Record<string, unknown>, where: string): void {
   for (const [name, value] of Object.entries(values)) {
-    const strings = Array.isArray(value) ? value : [value];
-    if (strings.some((s) => typeof s === "string" && s.includes(NUL)))
-      throw badRequest(`${where}/${name} must not contain a NUL character`);
+    if (holdsNul(value)) throw badRequest(`${where}/${name} must not contain a NUL character`);
   }
 }
 

@@ -2,7 +2,7 @@ import type { Handler, Handlers, OperationId } from "@quire/api-types";
 import express, { type Request, type RequestHandler, type Response } from "express";
 import type { Authenticate } from "../auth/authenticate.js";
 import type { Caller } from "../auth/caller.js";
-import type { CompiledOperation } from "./contract.js";
+import { type CompiledOperation, holdsNul } from "./contract.js";
 import { ApiError, badRequest } from "./errors.js";
 import { RouteIndex } from "./route-index.js";
 
@@ -58,12 +58,6 @@ function send(res: Response, { status, headers, body }: Result): void {
     .end(json);
 }
 
-function holdsNul(value: unknown): boolean {
-  if (typeof value === "string") return value.includes("\u0000");
-  if (typeof value !== "object" || value === null) return false;
-  return Object.entries(value).some(([key, item]) => key.includes("\u0000") || holdsNul(item));
-}
-
 function decodeSegment(raw: string, name: string): string {
   try {
     return decodeURIComponent(raw);
@@ -97,8 +91,7 @@ export function dispatcher({
     entry.methods.set(operation.method.toUpperCase(), { operation, handler });
     entry.allow = [...entry.methods.keys(), ...(entry.methods.has("GET") ? ["HEAD"] : [])].join(", ");
   }
-  // PostgreSQL cannot store a NUL character, so a body with one is refused here, before any
-  // storage sees it. Only bodies whose text spells one out are walked.
+  // Only bodies whose text spells out a NUL character are walked for one (see `holdsNul`).
   const mayHoldNul = new WeakSet<Request>();
   const parseJson = express.json({
     limit: bodyLimit,
