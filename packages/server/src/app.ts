@@ -8,7 +8,7 @@ import { compileContract } from "./http/contract.js";
 import { dispatcher } from "./http/dispatch.js";
 import { errorBody, errorHandler } from "./http/errors.js";
 import { requestLog } from "./http/request-log.js";
-import { loadApiSpec, type OpenApiSpec } from "./spec.js";
+import { type OpenApiSpec, servedApiSpec } from "./spec.js";
 import { urlsFor } from "./urls.js";
 
 export interface AppOptions {
@@ -27,7 +27,7 @@ export function createApp(options: AppOptions): Express {
   const clock = options.clock ?? systemClock;
   const ids = options.ids ?? timeOrderedIds(clock);
   const logger = options.logger ?? pino({ level: "silent" });
-  const apiSpec = options.apiSpec ?? loadApiSpec();
+  const apiSpec = options.apiSpec ?? servedApiSpec();
   const { db } = options;
   const services = {
     db,

@@ -112,7 +112,24 @@ function assertNoNul(values: Record<string, unknown>, where: string): void {
 export function compileContract(
   spec: OpenApiSpec,
   options: { validateResponses: boolean },
-): CompiledOperation[] {
+): readonly CompiledOperation[] {
+  const key = options.validateResponses ? "checked" : "unchecked";
+  let compiled = compiledContracts.get(spec);
+  if (!compiled) {
+    compiled = {};
+    compiledContracts.set(spec, compiled);
+  }
+  compiled[key] ??= compileOperations(spec, options);
+  return compiled[key];
+}
+
+/** Compiling takes half a second; apps made from one contract object (tests make many) share it. */
+const compiledContracts = new WeakMap<
+  OpenApiSpec,
+  { checked?: CompiledOperation[]; unchecked?: CompiledOperation[] }
+>();
+
+function compileOperations(spec: OpenApiSpec, options: { validateResponses: boolean }): CompiledOperation[] {
   const parameterAjv = newAjv({ coerceTypes: "array", useDefaults: true }, spec);
   const bodyAjv = newAjv({}, spec);
   const globalSecurity = (spec as { security?: OperationObject["security"] }).security ?? [];
