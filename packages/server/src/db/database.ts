@@ -46,7 +46,7 @@ export function openDatabase({ location, onStatement }: DatabaseOptions): Db {
   sqlite.pragma("foreign_keys = ON");
   sqlite.pragma("busy_timeout = 5000");
   const writer = withStatementCache(sqlite);
-  const reader = file === ":memory:" ? undefined : withStatementCache(new SQLite(file, { readonly: true }));
+  const reader = file === ":memory:" ? undefined : withStatementCache(openReader(file));
   const db = new Kysely<Database>({
     dialect: new SqliteDialect({
       database: {
@@ -61,6 +61,12 @@ export function openDatabase({ location, onStatement }: DatabaseOptions): Db {
   });
   if (reader) readers.set(db, observed(reader, onStatement));
   return db;
+}
+
+function openReader(file: string): SQLite.Database {
+  const reader = new SQLite(file, { readonly: true });
+  reader.pragma("busy_timeout = 5000");
+  return reader;
 }
 
 const readers = new WeakMap<Db, SqliteDatabase>();
