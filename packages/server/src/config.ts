@@ -26,3 +26,18 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): Config {
     ownerEmail: env.QUIRE_OWNER_EMAIL ?? "owner@localhost",
   };
 }
+
+/** The database location fit for logs: a URL's password, in its user part or query, shown as `***`. */
+export function databaseForLog(location: string): string {
+  // A directory of the SQLite file holds no secret.
+  if (!location.includes("://")) return location;
+  let url: URL;
+  try {
+    url = new URL(location);
+  } catch {
+    return "(unparseable database URL)";
+  }
+  if (url.password) url.password = "***";
+  if (url.searchParams.has("password")) url.searchParams.set("password", "***");
+  return url.href;
+}

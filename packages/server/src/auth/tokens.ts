@@ -46,3 +46,26 @@ export async function userForToken(db: Db, token: string): Promise<UserTable | u
   const { token_hash: _hash, ...user } = row;
   return user;
 }
+
+export interface TokenSummary {
+  id: string;
+  label: string;
+  created_at: string;
+}
+
+/** A user's tokens, oldest first, without their hashes. */
+export function listTokens(db: Db, userId: string): Promise<TokenSummary[]> {
+  return db
+    .selectFrom("api_tokens")
+    .select(["id", "label", "created_at"])
+    .where("user_id", "=", userId)
+    .orderBy("created_at")
+    .orderBy("id")
+    .execute();
+}
+
+/** Deletes a token; false when there is none with that id. */
+export async function revokeToken(db: Db, tokenId: string): Promise<boolean> {
+  const result = await db.deleteFrom("api_tokens").where("id", "=", tokenId).executeTakeFirst();
+  return result.numDeletedRows > 0n;
+}

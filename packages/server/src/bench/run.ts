@@ -3,36 +3,86 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import autocannon from "autocannon";
+import { sql } from "kysely";
 import { bootstrapOwner } from "../bootstrap.js";
 import { systemClock, timeOrderedIds } from "../context.js";
 import { migrate, openDatabase } from "../db/database.js";
 import { createOrganization } from "../organizations/store.js";
 import { insertSpace } from "../spaces/store.js";
+import type { Target, TargetReply } from "./targets.js";
 
 const DURATION_S = Number(process.env.BENCH_DURATION ?? 5);
 const CONNECTIONS = 10;
+/** Requests sent before each measurement, so that every server is measured with its code optimized. */
+const WARMUP_REQUESTS = 2000;
+const postgresUrl = process.env.QUIRE_TEST_DATABASE_URL;
 
-async function start(target: object): Promise<{ url: string; child: ChildProcess }> {
-  const child = fork(new URL("./targets.js", import.meta.url), { stdio: "inherit" });
-  child.send(target);
-  const port = await new Promise<number>((resolve) =>
-    child.once("message", (m: { port: number }) => resolve(m.port)),
-  );
-  return { url: `http://127.0.0.1:${port}`, child };
+const ENDPOINTS = [
+  { label: "GET /v1/spaces/{spaceId}", path: (f: Fixture) => `/v1/spaces/${f.spaceId}` },
+  {
+    label: "GET /v1/orgs/{organizationId}/spaces?limit=50",
+    path: (f: Fixture) => `/v1/orgs/${f.organizationId}/spaces?limit=50`,
+  },
+];
+
+interface Fixture {
+  organizationId: string;
+  token: string;
+  spaceId: string;
 }
 
-async function measure(url: string, headers: Record<string, string> = {}) {
+interface Running {
+  label: string;
+  child: ChildProcess;
+  url: string;
+  fixture: Fixture;
+  kind: Target["kind"];
+}
+
+/** Sends a message to a target and waits for its answer; rejects if the target dies first. */
+function ask(child: ChildProcess, message: Target | "rss"): Promise<TargetReply> {
+  return new Promise((resolve, reject) => {
+    const onExit = (code: number | null) => reject(new Error(`a bench target exited (code ${code})`));
+    child.once("exit", onExit);
+    child.once("message", (reply: TargetReply) => {
+      child.off("exit", onExit);
+      resolve(reply);
+    });
+    child.send(message);
+  });
+}
+
+/** Every target started, to be stopped at the end whatever happens. */
+const children: ChildProcess[] = [];
+
+async function start(label: string, target: Target, fixture: Fixture): Promise<Running> {
+  const child = fork(new URL("./targets.js", import.meta.url), { stdio: "inherit" });
+  children.push(child);
+  const reply = await ask(child, target);
+  if (!("port" in reply)) throw new Error(`${label} did not report its port`);
+  return { label, child, url: `http://127.0.0.1:${reply.port}`, fixture, kind: target.kind };
+}
+
+const quireOn = (database: string, validateResponses: boolean): Target => ({
+  kind: "quire",
+  database,
+  validateResponses,
+});
+
+async function measure(url: string, headers: Record<string, string>) {
+  await autocannon({ url, connections: CONNECTIONS, amount: WARMUP_REQUESTS, headers });
   const result = await autocannon({ url, connections: CONNECTIONS, duration: DURATION_S, headers });
   if (result.non2xx > 0 || result.errors > 0)
     throw new Error(`${url}: ${result.non2xx} non-2xx, ${result.errors} errors`);
   return { rps: result.requests.average, p99: result.latency.p99 };
 }
 
+const LABEL_WIDTH = 36;
 const row = (label: string, m: { rps: number; p99: number }) =>
-  `${label.padEnd(44)} ${m.rps.toFixed(0).padStart(8)} req/s   p99 ${String(m.p99).padStart(4)} ms`;
+  `  ${label.padEnd(LABEL_WIDTH)} ${m.rps.toFixed(0).padStart(7)} req/s   p99 ${String(m.p99).padStart(3)} ms`;
 
-/** Seeds an organization with collections and spaces, like a small real one. */
-async function seed(database: string) {
+/** Seeds an organization with spaces, like a small real one. */
+async function seed(database: string): Promise<Fixture> {
   const db = openDatabase({ location: database });
   await migrate(db);
   const services = { clock: systemClock, ids: timeOrderedIds() };
@@ -61,39 +111,82 @@ async function seed(database: string) {
   return { organizationId, token, spaceId: lastSpace };
 }
 
-async function main() {
-  const dir = mkdtempSync(join(tmpdir(), "quire-bench-"));
-  const children: ChildProcess[] = [];
-  try {
-    const { organizationId, token, spaceId } = await seed(dir);
-    const auth = { Authorization: `Bearer ${token}` };
-    const getPath = `/v1/spaces/${spaceId}`;
-    const listPath = `/v1/orgs/${organizationId}/spaces?limit=50`;
+/** A database of its own on the PostgreSQL server, dropped at the end: no other run's rows, no leftovers. */
+async function freshPostgresDatabase(serverUrl: string) {
+  const name = `quire_bench_${process.pid}_${Date.now()}`;
+  const admin = openDatabase({ location: serverUrl });
+  await sql`create database ${sql.id(name)}`.execute(admin);
+  const url = new URL(serverUrl);
+  url.pathname = `/${name}`;
+  return {
+    location: url.href,
+    async drop() {
+      // WITH (FORCE): the killed targets' connections may not be closed on the server side yet.
+      await sql`drop database if exists ${sql.id(name)} with (force)`.execute(admin);
+      await admin.destroy();
+    },
+  };
+}
 
-    const quire = await start({ kind: "quire", database: dir });
-    children.push(quire.child);
+async function main() {
+  const postgres = postgresUrl ? await freshPostgresDatabase(postgresUrl) : undefined;
+  const dir = mkdtempSync(join(tmpdir(), "quire-bench-"));
+  try {
+    const sqlite = await seed(dir);
+    const quire = await start("Quire SQLite", quireOn(dir, false), sqlite);
+    // The plain servers answer Quire's own JSON for the same URLs.
     const responses: Record<string, unknown> = {};
-    for (const path of [getPath, listPath])
-      responses[path] = await (await fetch(quire.url + path, { headers: auth })).json();
-    const plain = await start({ kind: "plain", responses });
-    children.push(plain.child);
+    for (const { path } of ENDPOINTS) {
+      const url = path(sqlite);
+      const response = await fetch(quire.url + url, { headers: { Authorization: `Bearer ${sqlite.token}` } });
+      if (!response.ok) throw new Error(`${url}: ${response.status}`);
+      responses[url] = await response.json();
+    }
+    const targets = [
+      await start("node:http", { kind: "raw", responses }, sqlite),
+      await start("Express", { kind: "express", responses }, sqlite),
+      quire,
+      await start("Quire SQLite, responses checked", quireOn(dir, true), sqlite),
+    ];
+    if (postgres) {
+      const fixture = await seed(postgres.location);
+      targets.push(
+        await start("Quire PostgreSQL", quireOn(postgres.location, false), fixture),
+        await start("Quire PostgreSQL, responses checked", quireOn(postgres.location, true), fixture),
+      );
+    }
 
     console.log(
-      `Quire vs plain Express serving the same JSON (${CONNECTIONS} connections, ${DURATION_S}s each)\n`,
+      `Requests per second, ${CONNECTIONS} connections, ${DURATION_S} s per row; Quire logs at level info` +
+        ` (to /dev/null); the last column is Quire's rate over Express's serving the same JSON.` +
+        (postgres ? "" : "\nSet QUIRE_TEST_DATABASE_URL to add the PostgreSQL rows."),
     );
-    for (const [label, path] of [
-      ["GET /v1/spaces/{spaceId}", getPath],
-      ["GET /v1/orgs/{organizationId}/spaces (50)", listPath],
-    ] as const) {
-      const q = await measure(quire.url + path, auth);
-      const p = await measure(plain.url + path);
-      console.log(row(`quire  ${label}`, q));
-      console.log(row(`plain  ${label}`, p));
-      console.log(`${"ratio quire/plain".padEnd(44)} ${(q.rps / p.rps).toFixed(2)}\n`);
+    for (const endpoint of ENDPOINTS) {
+      console.log(`\n${endpoint.label}`);
+      let express = 0;
+      for (const target of targets) {
+        const isQuire = target.kind === "quire";
+        const headers: Record<string, string> = isQuire
+          ? { Authorization: `Bearer ${target.fixture.token}` }
+          : {};
+        const result = await measure(target.url + endpoint.path(target.fixture), headers);
+        if (target.kind === "express") express = result.rps;
+        console.log(row(target.label, result) + (isQuire ? `   ${(result.rps / express).toFixed(2)}` : ""));
+      }
+    }
+
+    console.log("\nResident memory after the run");
+    for (const target of targets) {
+      const reply = await ask(target.child, "rss");
+      if ("rss" in reply)
+        console.log(
+          `  ${target.label.padEnd(LABEL_WIDTH)} ${(reply.rss / 2 ** 20).toFixed(0).padStart(7)} MiB`,
+        );
     }
   } finally {
     for (const child of children) child.kill();
     rmSync(dir, { recursive: true, force: true });
+    await postgres?.drop();
   }
 }
 

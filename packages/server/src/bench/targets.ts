@@ -1,31 +1,61 @@
+import { createServer, type RequestListener } from "node:http";
 import type { AddressInfo } from "node:net";
-import express from "express";
-import { createApp } from "../app.js";
-import { migrate, openDatabase } from "../db/database.js";
 
 /**
  * The servers the benchmark measures, each run in a child process of its own so that the load
- * generator does not share their event loop. The child reports its port over IPC.
+ * generator does not share their event loop. Over IPC the child is sent its target, answers with
+ * its port, then answers "rss" with its resident memory. Each target imports only what it runs, so
+ * that the memory figures compare the servers and not the modules loaded beside them.
  */
-type Target = { kind: "quire"; database: string } | { kind: "plain"; responses: Record<string, unknown> };
+export type Target =
+  | { kind: "quire"; database: string; validateResponses: boolean }
+  | { kind: "raw" | "express"; responses: Record<string, unknown> };
 
-async function serve(target: Target) {
-  if (target.kind === "quire") {
-    const db = openDatabase({ location: target.database });
-    await migrate(db);
-    return createApp({ db, validateResponses: false });
+export type TargetReply = { port: number } | { rss: number };
+
+async function handler(target: Target): Promise<RequestListener> {
+  switch (target.kind) {
+    case "quire": {
+      const [{ pino }, { createApp }, { migrate, openDatabase }] = await Promise.all([
+        import("pino"),
+        import("../app.js"),
+        import("../db/database.js"),
+      ]);
+      const db = openDatabase({ location: target.database });
+      await migrate(db);
+      // Request logs written as in production, so that their cost is counted.
+      const logger = pino({ level: "info" }, pino.destination("/dev/null"));
+      return createApp({ db, logger, validateResponses: target.validateResponses });
+    }
+    case "express": {
+      // The same JSON Quire answers, from memory: the ceiling for an Express server on this machine.
+      const { default: express } = await import("express");
+      const app = express();
+      app.get("/{*path}", (req, res) => {
+        res.json(target.responses[req.originalUrl]);
+      });
+      return app;
+    }
+    case "raw":
+      // And the ceiling for Node itself.
+      return (req, res) => {
+        const body = JSON.stringify(target.responses[req.url ?? ""]);
+        res.writeHead(200, {
+          "content-type": "application/json; charset=utf-8",
+          "content-length": Buffer.byteLength(body),
+        });
+        res.end(body);
+      };
   }
-  const app = express();
-  // The same JSON Quire answers, from memory: the ceiling for any Express server on this machine.
-  app.get("/{*path}", (req, res) => {
-    res.json(target.responses[req.originalUrl]);
-  });
-  return app;
 }
 
-process.once("message", async (target: Target) => {
-  const app = await serve(target);
-  const server = app.listen(0, "127.0.0.1", () => {
-    process.send?.({ port: (server.address() as AddressInfo).port });
-  });
+const reply = (message: TargetReply) => process.send?.(message);
+
+process.on("message", async (message: Target | "rss") => {
+  if (message === "rss") {
+    reply({ rss: process.memoryUsage().rss });
+    return;
+  }
+  const server = createServer(await handler(message));
+  server.listen(0, "127.0.0.1", () => reply({ port: (server.address() as AddressInfo).port }));
 });

@@ -1,13 +1,29 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { userForToken } from "../auth/tokens.js";
-import { migrate, openDatabase } from "../db/database.js";
-import { runCli } from "./commands.js";
+import { systemClock, timeOrderedIds } from "../context.js";
+import { type Db, migrate, openDatabase } from "../db/database.js";
+import { createOrganization } from "../organizations/store.js";
+import { createUser } from "../users/store.js";
+import { runCli, USAGE } from "./commands.js";
 
 const database = mkdtempSync(join(tmpdir(), "quire-cli-"));
-afterAll(() => rmSync(database, { recursive: true, force: true }));
+let db: Db;
+let organizationId: string;
+
+beforeAll(async () => {
+  db = openDatabase({ location: database });
+  await migrate(db);
+  const services = { clock: systemClock, ids: timeOrderedIds() };
+  const owner = await createUser(db, services, { email: "owner@example.com", displayName: "Owner" });
+  organizationId = (await createOrganization(db, services, owner.id, { title: "Org" })).id;
+});
+afterAll(async () => {
+  await db.destroy();
+  rmSync(database, { recursive: true, force: true });
+});
 
 async function run(...argv: string[]) {
   let out = "";
@@ -15,6 +31,9 @@ async function run(...argv: string[]) {
   const code = await runCli(argv, { database, out: (t) => (out += t), err: (t) => (err += t) });
   return { code, out, err };
 }
+
+const userByEmail = (email: string) =>
+  db.selectFrom("users").selectAll().where("email", "=", email).executeTakeFirst();
 
 describe("the CLI", () => {
   it("creates a user, then a token that authenticates them", async () => {
@@ -24,17 +43,131 @@ describe("the CLI", () => {
     const issued = await run("token", "create", "--email", "ada@example.com");
     expect(issued.code).toBe(0);
     const token = issued.out.trim().split("\n").at(-1) ?? "";
-    const db = openDatabase({ location: database });
-    await migrate(db);
     expect((await userForToken(db, token))?.email).toBe("ada@example.com");
-    await db.destroy();
   });
 
-  it("refuses bad input with a message and a non-zero code", async () => {
-    expect((await run("user", "delete", "--email", "x@example.com")).code).toBe(2);
-    expect((await run("token", "create", "--email", "nobody@example.com")).err).toContain("No user");
-    const badRole = await run("user", "create", "--email", "b@example.com", "--name", "B", "--role", "owner");
+  it("creates a user as a member of an organization with the given role", async () => {
+    const created = await run(
+      ...["user", "create", "--email", "grace@example.com", "--name", "Grace"],
+      ...["--org", organizationId, "--role", "edit"],
+    );
+    expect(created.code).toBe(0);
+    const user = await userByEmail("grace@example.com");
+    const membership = await db
+      .selectFrom("memberships")
+      .selectAll()
+      .where("user_id", "=", user?.id ?? "")
+      .executeTakeFirst();
+    expect(membership).toMatchObject({ organization_id: organizationId, role: "edit" });
+  });
+
+  it("leaves no user behind when the organization does not exist", async () => {
+    const refused = await run(
+      ...["user", "create", "--email", "lost@example.com", "--name", "Lost"],
+      ...["--org", "no-such-org", "--role", "edit"],
+    );
+    expect(refused).toEqual({ code: 1, out: "", err: "quire: No organization no-such-org\n" });
+    expect(await userByEmail("lost@example.com")).toBeUndefined();
+  });
+
+  it("refuses a second user with the same email, whatever its case", async () => {
+    const refused = await run("user", "create", "--email", "OWNER@example.com", "--name", "Twin");
+    expect(refused).toEqual({
+      code: 1,
+      out: "",
+      err: "quire: A user with the email OWNER@example.com already exists\n",
+    });
+    expect((await userByEmail("owner@example.com"))?.display_name).toBe("Owner");
+  });
+
+  it("refuses bad values with a message and code 1", async () => {
+    expect((await run("token", "create", "--email", "nobody@example.com")).err).toBe(
+      "quire: No user has the email nobody@example.com\n",
+    );
+    const badRole = await run(
+      ...[
+        "user",
+        "create",
+        "--email",
+        "b@example.com",
+        "--name",
+        "B",
+        "--org",
+        organizationId,
+        "--role",
+        "owner",
+      ],
+    );
     expect(badRole.code).toBe(1);
-    expect(badRole.err).toContain("--role");
+    expect(badRole.err).toContain("--role must be one of");
+    expect(await userByEmail("b@example.com")).toBeUndefined();
+  });
+
+  it("lists a user's tokens without the tokens themselves, and revokes one", async () => {
+    await run("user", "create", "--email", "tok@example.com", "--name", "Tok");
+    const first = (await run("token", "create", "--email", "tok@example.com", "--label", "laptop")).out;
+    const second = (await run("token", "create", "--email", "tok@example.com", "--label", "ci")).out;
+    const secret = first.trim().split("\n").at(-1) ?? "";
+
+    const listed = await run("token", "list", "--email", "tok@example.com");
+    expect(listed.code).toBe(0);
+    const lines = listed.out
+      .trim()
+      .split("\n")
+      .map((line) => line.split("\t"));
+    expect(lines.map(([, label]) => label)).toEqual(["laptop", "ci"]);
+    expect(lines.every(([id, , created]) => id && !Number.isNaN(Date.parse(created ?? "")))).toBe(true);
+    expect(listed.out).not.toContain(secret);
+    expect(listed.out).not.toContain("quire_");
+
+    const laptopId = lines[0]?.[0] ?? "";
+    expect(await run("token", "revoke", "--id", laptopId)).toEqual({
+      code: 0,
+      out: `Revoked token ${laptopId}.\n`,
+      err: "",
+    });
+    expect(await userForToken(db, secret)).toBeUndefined();
+    expect(await userForToken(db, second.trim().split("\n").at(-1) ?? "")).toBeDefined();
+    expect((await run("token", "list", "--email", "tok@example.com")).out).not.toContain(laptopId);
+  });
+
+  it("says plainly when the token to revoke does not exist", async () => {
+    expect(await run("token", "revoke", "--id", "nope")).toEqual({
+      code: 1,
+      out: "",
+      err: "quire: No token nope\n",
+    });
+  });
+
+  it("prints the usage on --help, -h and with no arguments", async () => {
+    for (const help of [["--help"], ["-h"], ["token", "list", "--help"]])
+      expect(await run(...help)).toEqual({ code: 0, out: `${USAGE}\n`, err: "" });
+    expect(await run()).toEqual({ code: 2, out: "", err: `${USAGE}\n` });
+  });
+
+  it("answers usage errors with one line, the usage and code 2", async () => {
+    for (const [argv, message] of [
+      [["user", "delete", "--email", "x@example.com"], 'Unknown command "user delete"'],
+      [["toString"], 'Unknown command "toString"'],
+      [["token", "list", "--emial", "x@example.com"], "Unknown option '--emial'."],
+      [
+        ["token", "list", "--email", "--label", "x"],
+        "Option '--email' argument is ambiguous. Did you forget",
+      ],
+      [["token", "list", "--email"], "Option '--email <value>' argument missing"],
+      [["user", "create", "--email", "x@example.com"], "user create needs --name"],
+      [["token", "revoke"], "token revoke needs --id"],
+      [["user", "create", "--email", "x@example.com", "--name", "X", "--role", "edit"], "--role needs --org"],
+    ] as const) {
+      const result = await run(...argv);
+      expect(result.code).toBe(2);
+      expect(result.out).toBe("");
+      const [first, blank, ...rest] = result.err.split("\n");
+      expect(first?.slice(0, `quire: ${message}`.length)).toBe(`quire: ${message}`);
+      expect(first).not.toContain("To specify");
+      expect(blank).toBe("");
+      expect(rest.join("\n")).toBe(`${USAGE}\n`);
+    }
+    expect(await userByEmail("x@example.com")).toBeUndefined();
   });
 });

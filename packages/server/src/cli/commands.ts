@@ -1,15 +1,95 @@
 import { parseArgs } from "node:util";
-import { issueToken } from "../auth/tokens.js";
+import { issueToken, listTokens, revokeToken } from "../auth/tokens.js";
 import { systemClock, timeOrderedIds } from "../context.js";
-import { migrate, openDatabase } from "../db/database.js";
+import { type Db, migrate, openDatabase } from "../db/database.js";
 import type { Role } from "../db/schema.js";
 import { addMember, createUser, findUserByEmail } from "../users/store.js";
 
-const USAGE = `Usage:
-  quire user create --email <email> --name <display name> [--org <organizationId> --role <role>]
-  quire token create --email <email> [--label <label>]`;
-
 const ROLES: readonly Role[] = ["admin", "create", "review", "edit", "comment", "read"];
+
+export const USAGE = `Usage:
+  quire user create --email <email> --name <display name> [--org <organizationId> [--role <role>]]
+  quire token create --email <email> [--label <label>]
+  quire token list --email <email>
+  quire token revoke --id <tokenId>
+
+The database is QUIRE_DATA_DIR (default ./data) or DATABASE_URL, as for the server.
+Roles: ${ROLES.join(", ")} (default read).`;
+
+const OPTIONS = {
+  email: { type: "string" },
+  name: { type: "string" },
+  org: { type: "string" },
+  role: { type: "string" },
+  label: { type: "string", default: "cli" },
+  id: { type: "string" },
+  help: { type: "boolean", short: "h" },
+} as const;
+
+type ParsedArgs = ReturnType<typeof parseArgs<{ options: typeof OPTIONS; allowPositionals: true }>>;
+type Values = ParsedArgs["values"];
+
+interface Command {
+  required: readonly ("email" | "name" | "id")[];
+  run(db: Db, values: Values, out: (text: string) => void): Promise<void>;
+}
+
+const services = { clock: systemClock, ids: timeOrderedIds() };
+
+async function userByEmail(db: Db, email: string) {
+  const user = await findUserByEmail(db, email);
+  if (!user) throw new Error(`No user has the email ${email}`);
+  return user;
+}
+
+const COMMANDS: Record<string, Command> = {
+  "user create": {
+    required: ["email", "name"],
+    async run(db, { email = "", name = "", org, role = "read" }, out) {
+      if (!ROLES.includes(role as Role)) throw new Error(`--role must be one of ${ROLES.join(", ")}`);
+      // One transaction, so that a refused membership leaves no user behind.
+      const user = await db.transaction().execute(async (tx) => {
+        if (await findUserByEmail(tx, email))
+          throw new Error(`A user with the email ${email} already exists`);
+        if (org) {
+          const found = await tx
+            .selectFrom("organizations")
+            .select("id")
+            .where("id", "=", org)
+            .executeTakeFirst();
+          if (!found) throw new Error(`No organization ${org}`);
+        }
+        const created = await createUser(tx, services, { email, displayName: name });
+        if (org) await addMember(tx, services.clock, org, created.id, role as Role);
+        return created;
+      });
+      out(`Created user ${user.id} (${user.email})${org ? `, ${role} in ${org}` : ""}.\n`);
+    },
+  },
+  "token create": {
+    required: ["email"],
+    async run(db, { email = "", label }, out) {
+      const user = await userByEmail(db, email);
+      const token = await issueToken(db, services, user.id, label);
+      out(`Token for ${user.email} (shown once):\n${token}\n`);
+    },
+  },
+  "token list": {
+    required: ["email"],
+    async run(db, { email = "" }, out) {
+      const user = await userByEmail(db, email);
+      for (const token of await listTokens(db, user.id))
+        out(`${token.id}\t${token.label}\t${token.created_at}\n`);
+    },
+  },
+  "token revoke": {
+    required: ["id"],
+    async run(db, { id = "" }, out) {
+      if (!(await revokeToken(db, id))) throw new Error(`No token ${id}`);
+      out(`Revoked token ${id}.\n`);
+    },
+  },
+};
 
 export interface CliIo {
   /** Where the database is: a directory for SQLite or a postgres:// URL. */
@@ -18,46 +98,55 @@ export interface CliIo {
   err: (text: string) => void;
 }
 
+type Parsed = { command: Command; values: Values } | { exit: number; message?: string };
+
+/** The command and its options, or why there is none: help (0) or a usage error (2). */
+function parse(argv: string[]): Parsed {
+  let parsed: ParsedArgs;
+  try {
+    parsed = parseArgs({ args: argv, allowPositionals: true, options: OPTIONS });
+  } catch (error) {
+    // parseArgs reports unknown options and missing values by throwing; its advice on quoting
+    // arguments that start with a dash is dropped, the rest kept on one line.
+    if ((error as { code?: string }).code?.startsWith("ERR_PARSE_ARGS")) {
+      const message = (error as Error).message.replace(/\s*To specify .*$/s, "").replaceAll("\n", " ");
+      return { exit: 2, message };
+    }
+    throw error;
+  }
+  const { positionals, values } = parsed;
+  if (values.help) return { exit: 0 };
+  if (positionals.length === 0) return { exit: 2 };
+  const name = positionals.join(" ");
+  // hasOwn: "toString" and the like are no commands.
+  const command = Object.hasOwn(COMMANDS, name) ? COMMANDS[name] : undefined;
+  if (!command) return { exit: 2, message: `Unknown command "${name}"` };
+  const missing = command.required.filter((option) => !values[option]);
+  if (missing.length > 0)
+    return { exit: 2, message: `${name} needs ${missing.map((option) => `--${option}`).join(" and ")}` };
+  if (name === "user create" && values.role && !values.org) return { exit: 2, message: "--role needs --org" };
+  return { command, values };
+}
+
 /** Runs one CLI command; returns the process exit code (0 done, 1 failed, 2 usage). */
 export async function runCli(argv: string[], { database, out, err }: CliIo): Promise<number> {
-  const { positionals, values } = parseArgs({
-    args: argv,
-    allowPositionals: true,
-    options: {
-      email: { type: "string" },
-      name: { type: "string" },
-      org: { type: "string" },
-      role: { type: "string", default: "read" },
-      label: { type: "string", default: "cli" },
-    },
-  });
-  const command = positionals.join(" ");
-  if ((command !== "user create" && command !== "token create") || !values.email) {
-    err(`${USAGE}\n`);
-    return 2;
+  const parsed = parse(argv);
+  if ("exit" in parsed) {
+    if (parsed.exit === 0) out(`${USAGE}\n`);
+    else err(`${parsed.message ? `quire: ${parsed.message}\n\n` : ""}${USAGE}\n`);
+    return parsed.exit;
   }
-  const db = openDatabase({ location: database });
-  const services = { clock: systemClock, ids: timeOrderedIds() };
+  let db: Db | undefined;
   try {
+    db = openDatabase({ location: database });
     await migrate(db);
-    if (command === "user create") {
-      if (!values.name) throw new Error("--name is required");
-      const role = values.role as Role;
-      if (!ROLES.includes(role)) throw new Error(`--role must be one of ${ROLES.join(", ")}`);
-      const user = await createUser(db, services, { email: values.email, displayName: values.name });
-      if (values.org) await addMember(db, services.clock, values.org, user.id, role);
-      out(`Created user ${user.id} (${user.email}).\n`);
-    } else {
-      const user = await findUserByEmail(db, values.email);
-      if (!user) throw new Error(`No user has the email ${values.email}`);
-      const token = await issueToken(db, services, user.id, values.label);
-      out(`Token for ${user.email} (shown once):\n${token}\n`);
-    }
+    await parsed.command.run(db, parsed.values, out);
     return 0;
   } catch (error) {
-    err(`${error instanceof Error ? error.message : String(error)}\n`);
+    // What went wrong is for the user to fix (a bad value, an unreachable database): no stack trace.
+    err(`quire: ${error instanceof Error ? error.message : String(error)}\n`);
     return 1;
   } finally {
-    await db.destroy();
+    await db?.destroy();
   }
 }
