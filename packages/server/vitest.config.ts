@@ -1,4 +1,21 @@
-import { defineConfig, mergeConfig } from "vitest/config";
+import { defineConfig, mergeConfig, type TestProjectInlineConfiguration } from "vitest/config";
 import shared from "../../vitest.shared.js";
 
-export default mergeConfig(shared, defineConfig({ test: { include: ["src/**/*.test.ts"] } }));
+/** Every test file runs once per database; `src/testing/database.ts` reads QUIRE_TEST_DB. */
+const projects: TestProjectInlineConfiguration[] = [
+  { extends: true, test: { name: "sqlite", env: { QUIRE_TEST_DB: "sqlite" } } },
+];
+const once = globalThis as { postgresSkipTold?: boolean };
+if (process.env.QUIRE_TEST_DATABASE_URL) {
+  projects.push({
+    extends: true,
+    // Type tests touch no database: the sqlite project runs them.
+    test: { name: "postgres", env: { QUIRE_TEST_DB: "postgres" }, typecheck: { enabled: false } },
+  });
+} else if (!once.postgresSkipTold) {
+  // Vitest loads this file again for each project that extends it: tell it once.
+  once.postgresSkipTold = true;
+  console.log("PostgreSQL project skipped: set QUIRE_TEST_DATABASE_URL to run the tests on PostgreSQL too.");
+}
+
+export default mergeConfig(shared, defineConfig({ test: { include: ["src/**/*.test.ts"], projects } }));

@@ -3,7 +3,8 @@ import { type Logger, pino } from "pino";
 import { createHandlers } from "./areas.js";
 import { bearerAuthenticator } from "./auth/authenticate.js";
 import { type Clock, type IdGenerator, systemClock, timeOrderedIds } from "./context.js";
-import type { Db } from "./db/database.js";
+import { checkDatabase, type Db } from "./db/database.js";
+import { apiErrorFromDatabase } from "./db/errors.js";
 import { compileContract } from "./http/contract.js";
 import { dispatcher } from "./http/dispatch.js";
 import { errorBody, errorHandler } from "./http/errors.js";
@@ -52,13 +53,15 @@ export function createApp(options: AppOptions): Express {
   app.get("/", (_req, res) => {
     res.json({ service: "quire", status: "ok", api: "/v1" });
   });
-  app.get("/health", (_req, res) => {
-    res.json({ status: "ok" });
+  // Readiness: a server whose database does not answer is not ready, whatever its process does.
+  app.get("/health", async (_req, res) => {
+    const ready = await checkDatabase(db);
+    res.status(ready ? 200 : 503).json({ status: ready ? "ok" : "database unavailable" });
   });
 
   app.use((_req, res) => {
     res.status(404).json(errorBody(404, "No such route."));
   });
-  app.use(errorHandler(logger));
+  app.use(errorHandler(logger, apiErrorFromDatabase));
   return app;
 }

@@ -1,14 +1,12 @@
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import supertest from "supertest";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createApp } from "./app.js";
 import { bearerAuthenticator, TOKEN_CACHE_TTL_MS } from "./auth/authenticate.js";
 import { issueToken } from "./auth/tokens.js";
 import { timeOrderedIds } from "./context.js";
-import { type Db, migrate, openDatabase } from "./db/database.js";
+import { type Db, migrate } from "./db/database.js";
 import { createOrganization } from "./organizations/store.js";
+import { openTestDatabase, type TestDatabase } from "./testing/database.js";
 import { buildCollection, buildSpace } from "./testing/factories.js";
 import { TestClock } from "./testing/harness.js";
 import { createUser } from "./users/store.js";
@@ -18,15 +16,15 @@ import { createUser } from "./users/store.js";
  * the resource, counts come from counters or the same statement, and a known token is cached.
  */
 let db: Db;
-let dir: string;
+let testDatabase: TestDatabase;
 const statements: string[] = [];
 let request: supertest.Agent;
 let auth: { Authorization: string };
 const paths: Record<string, string> = {};
 
 beforeAll(async () => {
-  dir = mkdtempSync(join(tmpdir(), "quire-hot-"));
-  db = openDatabase({ location: dir, onStatement: (sql) => statements.push(sql) });
+  testDatabase = await openTestDatabase({ onStatement: (sql) => statements.push(sql) });
+  db = testDatabase.db;
   await migrate(db);
   const clock = new TestClock();
   const ids = timeOrderedIds();
@@ -50,10 +48,7 @@ beforeAll(async () => {
     "list organizations": "/v1/orgs",
   });
 });
-afterAll(async () => {
-  await db.destroy();
-  rmSync(dir, { recursive: true, force: true });
-});
+afterAll(() => testDatabase.close());
 
 describe("hot read paths", () => {
   it.each([

@@ -14,7 +14,7 @@ const SHUTDOWN_GRACE_MS = 10_000;
 
 const config = configFromEnv();
 const logger = pino({ level: config.logLevel });
-const db = openDatabase({ location: config.database });
+const db = openDatabase({ location: config.database, logger });
 await migrate(db);
 
 const clock = systemClock;

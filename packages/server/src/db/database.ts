@@ -1,40 +1,68 @@
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import SQLite from "better-sqlite3";
-import { Kysely, type LogEvent, PostgresDialect, type SqliteDatabase, SqliteDialect } from "kysely";
-import { type Migration, type MigrationProvider, Migrator } from "kysely/migration";
+import {
+  Kysely,
+  type LogEvent,
+  PostgresAdapter,
+  PostgresDialect,
+  type SqliteDatabase,
+  SqliteDialect,
+  sql,
+} from "kysely";
+import { type MigrationProvider, Migrator } from "kysely/migration";
 import pg from "pg";
-import * as guests from "../organizations/migrations/202611221901_guest_memberships.js";
-import * as counters from "../spaces/migrations/202611221900_space_read_path.js";
-import * as initial from "./migrations/0001_initial.js";
+import type { Logger } from "pino";
+import { areaMigrations } from "./area-migrations.js";
 import type { Database } from "./schema.js";
 
 export type Db = Kysely<Database>;
-
-/** Versioned migrations, applied in name order; never edit one that has shipped, add the next. */
-const migrations: Record<string, Migration> = {
-  "0001_initial": initial,
-  "202611221900_space_read_path": counters,
-  "202611221901_guest_memberships": guests,
-};
-
-const staticMigrations: MigrationProvider = { getMigrations: async () => migrations };
 
 export interface DatabaseOptions {
   /** A `postgres://` URL selects PostgreSQL; anything else is a directory for the SQLite file. */
   location: string;
   /** Called with the SQL of every statement sent to the database (tests count them). */
   onStatement?: (sql: string) => void;
+  /** Told of faults no query sees, such as PostgreSQL closing an idle pooled connection. */
+  logger?: Pick<Logger, "warn">;
+  /** PostgreSQL: how long a query waits for a connection before failing. */
+  connectTimeoutMs?: number;
+  /** PostgreSQL: the server cancels a statement that runs longer (`statement_timeout`). */
+  statementTimeoutMs?: number;
+  /** SQLite: how long a statement waits for another connection's lock (`busy_timeout`). */
+  busyTimeoutMs?: number;
 }
 
 /** Opens the database (SQLite in WAL mode by default, PostgreSQL for a postgres URL). */
-export function openDatabase({ location, onStatement }: DatabaseOptions): Db {
+export function openDatabase({
+  location,
+  onStatement,
+  logger,
+  connectTimeoutMs = 5_000,
+  statementTimeoutMs = 15_000,
+  busyTimeoutMs = 5_000,
+}: DatabaseOptions): Db {
   const log = onStatement && ((event: LogEvent) => onStatement(event.query.sql));
   if (/^postgres(ql)?:\/\//.test(location)) {
-    return new Kysely<Database>({
-      dialect: new PostgresDialect({ pool: new pg.Pool({ connectionString: location }) }),
-      ...(log && { log }),
+    const pool = new pg.Pool({
+      connectionString: location,
+      connectionTimeoutMillis: connectTimeoutMs,
+      statement_timeout: statementTimeoutMs,
     });
+    // A connection can break (server restart, failover, terminated backend) at any time; an
+    // unhandled error event would end the process. One lent out fails its query, or the next,
+    // and that error is the one reported; the pool then drops it.
+    pool.on("connect", (client) => {
+      client.on("error", () => {});
+      // After a FATAL error the server closes the connection; ending it at once keeps the pool
+      // from lending it out again before the close arrives.
+      client.connection.on("errorMessage", (message: pg.DatabaseError) => {
+        if (message.severity === "FATAL") client.end().catch(() => {});
+      });
+    });
+    // An idle one the pool drops itself, and connects anew when next asked.
+    pool.on("error", (err) => logger?.warn({ err }, "PostgreSQL closed an idle pooled connection"));
+    return new Kysely<Database>({ dialect: new PostgresDialect({ pool }), ...(log && { log }) });
   }
   let file = ":memory:";
   if (location !== ":memory:") {
@@ -44,9 +72,9 @@ export function openDatabase({ location, onStatement }: DatabaseOptions): Db {
   const sqlite = new SQLite(file);
   sqlite.pragma("journal_mode = WAL");
   sqlite.pragma("foreign_keys = ON");
-  sqlite.pragma("busy_timeout = 5000");
+  sqlite.pragma(`busy_timeout = ${busyTimeoutMs}`);
   const writer = withStatementCache(sqlite);
-  const reader = file === ":memory:" ? undefined : withStatementCache(openReader(file));
+  const reader = file === ":memory:" ? undefined : withStatementCache(openReader(file, busyTimeoutMs));
   const db = new Kysely<Database>({
     dialect: new SqliteDialect({
       database: {
@@ -63,9 +91,9 @@ export function openDatabase({ location, onStatement }: DatabaseOptions): Db {
   return db;
 }
 
-function openReader(file: string): SQLite.Database {
+function openReader(file: string, busyTimeoutMs: number): SQLite.Database {
   const reader = new SQLite(file, { readonly: true });
-  reader.pragma("busy_timeout = 5000");
+  reader.pragma(`busy_timeout = ${busyTimeoutMs}`);
   return reader;
 }
 
@@ -130,8 +158,50 @@ function withStatementCache(sqlite: SQLite.Database): SqliteDatabase {
   };
 }
 
-/** Brings the schema to the latest version; throws if a migration fails. */
-export async function migrate(db: Db): Promise<void> {
-  const { error } = await new Migrator({ db, provider: staticMigrations }).migrateToLatest();
-  if (error) throw error;
+/**
+ * Brings the schema to the latest version; throws if a migration fails. Migrations apply in name
+ * order, and one that sorts before those already applied (from a branch merged later) still applies.
+ */
+export async function migrate(db: Db, migrations: MigrationProvider = areaMigrations()): Promise<void> {
+  await db.connection().execute(async (connection) => {
+    const postgres = connection.getExecutor().adapter instanceof PostgresAdapter;
+    let schema: string | undefined;
+    if (postgres) {
+      // A migration may rewrite a large table, or wait for another process's migrations.
+      await sql`set statement_timeout = 0`.execute(connection);
+      // Kysely looks for its tables in every schema unless told which one to use.
+      const { rows } = await sql<{ schema: string | null }>`select current_schema() as schema`.execute(
+        connection,
+      );
+      schema = rows[0]?.schema ?? undefined;
+    }
+    try {
+      const { error } = await new Migrator({
+        db: connection,
+        provider: migrations,
+        allowUnorderedMigrations: true,
+        ...(schema && { migrationTableSchema: schema }),
+      }).migrateToLatest();
+      if (error) throw error;
+    } finally {
+      if (postgres) await sql`reset statement_timeout`.execute(connection);
+    }
+  });
+}
+
+/** Whether the database answers a trivial query within `timeoutMs`: the readiness check. */
+export async function checkDatabase(db: Db, timeoutMs = 2_000): Promise<boolean> {
+  let timer: NodeJS.Timeout | undefined;
+  const timedOut = new Promise<false>((resolve) => {
+    timer = setTimeout(resolve, timeoutMs, false);
+  });
+  const answered = sql`select 1`.execute(db).then(
+    () => true,
+    () => false,
+  );
+  try {
+    return await Promise.race([answered, timedOut]);
+  } finally {
+    clearTimeout(timer);
+  }
 }

@@ -2,6 +2,7 @@ import { pino } from "pino";
 import supertest from "supertest";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createApp } from "../app.js";
+import { openDatabase } from "../db/database.js";
 import { loadApiSpec } from "../spec.js";
 import { createTestApp, type TestApp, type TestUser } from "../testing/harness.js";
 
@@ -121,5 +122,19 @@ describe("the request pipeline", () => {
     await broken.close();
     const failure = lines.map((line) => JSON.parse(line)).find((e) => e.level >= 50);
     expect(failure?.reqId).toBe("req-500");
+  });
+});
+
+describe("with the database unreachable", () => {
+  it("answers 503 at once, and /health says it is not ready", async () => {
+    const db = openDatabase({ location: "postgres://quire@127.0.0.1:9/quire", connectTimeoutMs: 500 });
+    const unreachable = supertest(createApp({ db }));
+    const started = Date.now();
+    const health = await unreachable.get("/health").expect(503);
+    expect(health.body).toEqual({ status: "database unavailable" });
+    const res = await unreachable.get("/v1/user").set(me.auth).expect(503);
+    expectErrorBody(res.body, 503);
+    expect(Date.now() - started).toBeLessThan(10_000);
+    await db.destroy();
   });
 });

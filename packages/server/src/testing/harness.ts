@@ -1,15 +1,13 @@
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import type { Express } from "express";
 import supertest from "supertest";
 import { createApp } from "../app.js";
 import { issueToken } from "../auth/tokens.js";
 import { type Clock, type IdGenerator, timeOrderedIds } from "../context.js";
-import { type Db, migrate, openDatabase } from "../db/database.js";
+import { type Db, migrate } from "../db/database.js";
 import type { Role, UserTable } from "../db/schema.js";
 import { createOrganization } from "../organizations/store.js";
 import { addMember, createUser } from "../users/store.js";
+import { openTestDatabase } from "./database.js";
 
 /** A clock the test moves by hand. */
 export class TestClock implements Clock {
@@ -47,10 +45,10 @@ export interface TestApp {
 
 let counter = 0;
 
-/** The real app, with response validation on, over a fresh SQLite file. */
+/** The real app, with response validation on, over a fresh database of the project's kind. */
 export async function createTestApp(): Promise<TestApp> {
-  const dir = mkdtempSync(join(tmpdir(), "quire-test-"));
-  const db = openDatabase({ location: dir });
+  const database = await openTestDatabase();
+  const { db } = database;
   await migrate(db);
   const clock = new TestClock();
   const ids = timeOrderedIds();
@@ -81,10 +79,7 @@ export async function createTestApp(): Promise<TestApp> {
       const organization = await createOrganization(db, services, admin.user.id, { title: `Org ${counter}` });
       return { organizationId: organization.id, admin };
     },
-    async close() {
-      await db.destroy();
-      rmSync(dir, { recursive: true, force: true });
-    },
+    close: () => database.close(),
   };
 }
 

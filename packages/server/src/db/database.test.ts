@@ -1,0 +1,97 @@
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { sql, type Transaction } from "kysely";
+import { describe, expect, it, vi } from "vitest";
+import { openTestDatabase, testDatabaseKind } from "../testing/database.js";
+import { areaMigrations } from "./area-migrations.js";
+import { type Db, migrate } from "./database.js";
+import { apiErrorFromDatabase } from "./errors.js";
+import type { Database } from "./schema.js";
+
+const backendPid = async (db: Db | Transaction<Database>) =>
+  (await sql<{ pid: number }>`select pg_backend_pid() as pid`.execute(db)).rows[0]?.pid;
+
+// An uncaught error event of the pool or a client would end the worker, and vitest fails the run.
+describe.runIf(testDatabaseKind === "postgres")("PostgreSQL connections that break", () => {
+  it("are dropped from the pool when idle, told to the logger, and replaced", async () => {
+    const logger = { warn: vi.fn() };
+    const { db, close } = await openTestDatabase({ logger });
+    const other = await openTestDatabase();
+    try {
+      const pid = await backendPid(db);
+      await sql`select pg_terminate_backend(${pid})`.execute(other.db);
+      await vi.waitFor(() => expect(logger.warn).toHaveBeenCalledOnce());
+      expect(logger.warn).toHaveBeenCalledWith(
+        { err: expect.objectContaining({ code: "57P01" }) },
+        "PostgreSQL closed an idle pooled connection",
+      );
+      expect(await backendPid(db)).not.toBe(pid);
+    } finally {
+      await other.close();
+      await close();
+    }
+  });
+
+  type During = (trx: Transaction<Database>, terminate: () => Promise<unknown>) => Promise<unknown>;
+  const idle: During = async (trx, terminate) => {
+    await terminate();
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    await sql`select 1`.execute(trx);
+  };
+  const underAStatement: During = (trx, terminate) =>
+    Promise.all([sql`select pg_sleep(0.2)`.execute(trx), terminate()]);
+
+  it.each([
+    ["idle in it", idle],
+    ["under a statement", underAStatement],
+  ])("fail the transaction that holds one, %s, with a 503, and the next query works", async (_, during) => {
+    const { db, close } = await openTestDatabase();
+    try {
+      const transaction = db.transaction().execute(async (trx) => {
+        const pid = await backendPid(trx);
+        await during(trx, () => sql`select pg_terminate_backend(${pid})`.execute(db));
+      });
+      const failure = await transaction.then(
+        () => undefined,
+        (err: unknown) => err,
+      );
+      expect(apiErrorFromDatabase(failure)?.status).toBe(503);
+      await sql`select 1`.execute(db);
+    } finally {
+      await close();
+    }
+  });
+
+  it("bound statements by the statement timeout, 15 s unless configured", async () => {
+    const defaults = await openTestDatabase();
+    const configured = await openTestDatabase({ statementTimeoutMs: 1_234 });
+    try {
+      const show = async (db: Db) =>
+        (await sql<{ statement_timeout: string }>`show statement_timeout`.execute(db)).rows[0]
+          ?.statement_timeout;
+      expect(await show(defaults.db)).toBe("15s");
+      expect(await show(configured.db)).toBe("1234ms");
+    } finally {
+      await configured.close();
+      await defaults.close();
+    }
+  });
+
+  it("let migrations run past the statement timeout, and keep it for the rest", async () => {
+    const root = mkdtempSync(join(tmpdir(), "quire-slow-migration-"));
+    mkdirSync(join(root, "spaces", "migrations"), { recursive: true });
+    writeFileSync(
+      join(root, "spaces", "migrations", "202601010000_slow.ts"),
+      'import { sql, type Transaction } from "kysely";\nexport async function up(db) { await sql`select pg_sleep(0.3)`.execute(db); }\n',
+    );
+    const { db, close } = await openTestDatabase({ statementTimeoutMs: 100, connectTimeoutMs: 1_000 });
+    try {
+      await migrate(db, areaMigrations(root));
+      await expect(sql`select pg_sleep(0.3)`.execute(db)).rejects.toMatchObject({ code: "57014" });
+    } finally {
+      await close();
+      rmSync(root, { recursive: true, force: true });
+    }
+  });
+});

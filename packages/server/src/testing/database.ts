@@ -1,0 +1,58 @@
+import { randomBytes } from "node:crypto";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { sql } from "kysely";
+import { type DatabaseOptions, type Db, openDatabase } from "../db/database.js";
+
+/** The database the tests run on, chosen per vitest project (see vitest.config.ts). */
+export const testDatabaseKind: "sqlite" | "postgres" =
+  process.env.QUIRE_TEST_DB === "postgres" ? "postgres" : "sqlite";
+
+export interface TestDatabase {
+  /** Empty until migrated. */
+  db: Db;
+  /** What `openDatabase` was given: the SQLite directory or the PostgreSQL URL. */
+  location: string;
+  close(): Promise<void>;
+}
+
+/**
+ * A database of its own, empty: a SQLite file in a new directory, or a new schema of the PostgreSQL
+ * database at QUIRE_TEST_DATABASE_URL, which tests running in parallel never see into.
+ */
+export async function openTestDatabase(
+  options: Omit<DatabaseOptions, "location"> = {},
+): Promise<TestDatabase> {
+  if (testDatabaseKind === "sqlite") {
+    const location = mkdtempSync(join(tmpdir(), "quire-test-"));
+    const db = openDatabase({ ...options, location });
+    return {
+      db,
+      location,
+      async close() {
+        await db.destroy();
+        rmSync(location, { recursive: true, force: true });
+      },
+    };
+  }
+  const url = process.env.QUIRE_TEST_DATABASE_URL;
+  if (!url) throw new Error("QUIRE_TEST_DB=postgres needs QUIRE_TEST_DATABASE_URL.");
+  const schema = `quire_test_${randomBytes(6).toString("hex")}`;
+  const location = new URL(url);
+  // Every connection of the pool resolves unqualified names in the new schema alone.
+  location.searchParams.set("options", `-c search_path=${schema}`);
+  const db = openDatabase({ ...options, location: location.href });
+  await sql`create schema ${sql.id(schema)}`.execute(db);
+  return {
+    db,
+    location: location.href,
+    async close() {
+      try {
+        await sql`drop schema ${sql.id(schema)} cascade`.execute(db);
+      } finally {
+        await db.destroy();
+      }
+    },
+  };
+}
