@@ -12,6 +12,12 @@ import { insertSpace } from "../spaces/store.js";
 import type { Target, TargetReply } from "./targets.js";
 
 const DURATION_S = Number(process.env.BENCH_DURATION ?? 5);
+/**
+ * Rounds of every row, one after the other. This machine's speed drifts by tens of percent over
+ * seconds (shared cores), so each figure is the median of its rounds, and each ratio the median of
+ * the ratios measured within one round, side by side.
+ */
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const CONNECTIONS = 10;
 /** Requests sent before each measurement, so that every server is measured with its code optimized. */
 const WARMUP_REQUESTS = 2000;
@@ -76,6 +82,11 @@ async function measure(url: string, headers: Record<string, string>) {
     throw new Error(`${url}: ${result.non2xx} non-2xx, ${result.errors} errors`);
   return { rps: result.requests.average, p99: result.latency.p99 };
 }
+
+const median = (values: number[]) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)] ?? Number.NaN;
+};
 
 const LABEL_WIDTH = 36;
 const row = (label: string, m: { rps: number; p99: number }) =>
@@ -157,21 +168,31 @@ async function main() {
     }
 
     console.log(
-      `Requests per second, ${CONNECTIONS} connections, ${DURATION_S} s per row; Quire logs at level info` +
-        ` (to /dev/null); the last column is Quire's rate over Express's serving the same JSON.` +
+      `Requests per second, ${CONNECTIONS} connections, ${DURATION_S} s per row, median of ${ROUNDS} rounds;` +
+        ` Quire logs at level info (to /dev/null); the last column is Quire's rate over Express's` +
+        " serving the same JSON, measured side by side in each round." +
         (postgres ? "" : "\nSet QUIRE_TEST_DATABASE_URL to add the PostgreSQL rows."),
     );
     for (const endpoint of ENDPOINTS) {
       console.log(`\n${endpoint.label}`);
-      let express = 0;
-      for (const target of targets) {
-        const isQuire = target.kind === "quire";
-        const headers: Record<string, string> = isQuire
-          ? { Authorization: `Bearer ${target.fixture.token}` }
-          : {};
-        const result = await measure(target.url + endpoint.path(target.fixture), headers);
-        if (target.kind === "express") express = result.rps;
-        console.log(row(target.label, result) + (isQuire ? `   ${(result.rps / express).toFixed(2)}` : ""));
+      const rounds: { rps: number; p99: number; ratio: number }[][] = [];
+      for (let round = 0; round < ROUNDS; round++) {
+        let express = 0;
+        const results = [];
+        for (const target of targets) {
+          const headers: Record<string, string> =
+            target.kind === "quire" ? { Authorization: `Bearer ${target.fixture.token}` } : {};
+          const result = await measure(target.url + endpoint.path(target.fixture), headers);
+          if (target.kind === "express") express = result.rps;
+          results.push({ ...result, ratio: result.rps / express });
+        }
+        rounds.push(results);
+      }
+      for (const [i, target] of targets.entries()) {
+        const of = (pick: (r: { rps: number; p99: number; ratio: number }) => number) =>
+          median(rounds.map((results) => pick(results[i] as (typeof results)[number])));
+        const ratio = target.kind === "quire" ? `   ${of((r) => r.ratio).toFixed(2)}` : "";
+        console.log(row(target.label, { rps: of((r) => r.rps), p99: of((r) => r.p99) }) + ratio);
       }
     }
 

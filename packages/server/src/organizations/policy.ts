@@ -1,23 +1,25 @@
 import type { Schema } from "@quire/api-types";
-import { atLeast, type OrganizationRole } from "../policy.js";
+import { atLeast, type OrganizationRole, perRole } from "../policy.js";
 
 /** What a member with `role` may do on the organization (the fuller variant of the contract). */
-export function organizationPermissions(role: OrganizationRole): Schema<"OrganizationPermissions"> {
-  const admin = atLeast(role, "admin");
-  return {
-    admin,
-    createContent: atLeast(role, "create"),
-    view: true,
-    ownTeam: false,
-    createOpenAPISpec: atLeast(role, "create"),
-    ingestConversations: admin,
-    viewBilling: admin,
-    // Guests see only content granted to them, never who else is in the organization.
-    listMembers: role !== null,
-    listTeams: role !== null,
-    listIntegrations: true,
-  };
-}
+export const organizationPermissions = perRole(
+  (role: OrganizationRole): Schema<"OrganizationPermissions"> => {
+    const admin = atLeast(role, "admin");
+    return {
+      admin,
+      createContent: atLeast(role, "create"),
+      view: true,
+      ownTeam: false,
+      createOpenAPISpec: atLeast(role, "create"),
+      ingestConversations: admin,
+      viewBilling: admin,
+      // Guests see only content granted to them, never who else is in the organization.
+      listMembers: role !== null,
+      listTeams: role !== null,
+      listIntegrations: true,
+    };
+  },
+);
 
 export const canUpdateOrganization = (role: OrganizationRole | undefined) => atLeast(role, "admin");
 export const canCreateContent = (role: OrganizationRole | undefined) => atLeast(role, "create");

@@ -1,9 +1,9 @@
 import type { Schema } from "@quire/api-types";
 import type { Role } from "../db/schema.js";
-import { atLeast } from "../policy.js";
+import { atLeast, perRole } from "../policy.js";
 
-export function spacePermissions(role: Role | undefined): Schema<"SpacePermissions"> {
-  return {
+export const spacePermissions = perRole(
+  (role: Role | undefined): Schema<"SpacePermissions"> => ({
     view: atLeast(role, "read"),
     access: atLeast(role, "read"),
     admin: atLeast(role, "admin"),
@@ -13,8 +13,8 @@ export function spacePermissions(role: Role | undefined): Schema<"SpacePermissio
     comment: atLeast(role, "comment"),
     merge: atLeast(role, "review"),
     review: atLeast(role, "review"),
-  };
-}
+  }),
+);
 
 /** Changing settings, deleting, restoring, moving or transferring a space. */
 export const canManageSpace = (role: Role) => atLeast(role, "admin");
