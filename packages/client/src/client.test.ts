@@ -1,5 +1,5 @@
 import { mkdtempSync, rmSync } from "node:fs";
-import type { Server } from "node:http";
+import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -33,7 +33,7 @@ beforeAll(async () => {
   );
   if (!firstRun) throw new Error("expected an empty database");
   organizationId = firstRun.organizationId;
-  server = createApp({ db, validateResponses: true }).listen(0, "127.0.0.1");
+  server = createServer(createApp({ db, validateResponses: true })).listen(0, "127.0.0.1");
   await new Promise((resolve) => server.once("listening", resolve));
   baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   client = createClient({ baseUrl, token: firstRun.token });

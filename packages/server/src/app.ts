@@ -1,4 +1,5 @@
-import express, { type Express } from "express";
+import type { IncomingMessage, ServerResponse } from "node:http";
+import express from "express";
 import { type Logger, pino } from "pino";
 import { createHandlers } from "./areas.js";
 import { bearerAuthenticator } from "./auth/authenticate.js";
@@ -7,7 +8,7 @@ import { checkDatabase, type Db } from "./db/database.js";
 import { apiErrorFromDatabase } from "./db/errors.js";
 import { compileContract } from "./http/contract.js";
 import { dispatcher } from "./http/dispatch.js";
-import { errorBody, errorHandler } from "./http/errors.js";
+import { errorAnswers, errorBody, errorHandler, send } from "./http/errors.js";
 import { requestLog } from "./http/request-log.js";
 import { type OpenApiSpec, servedApiSpec } from "./spec.js";
 import { urlsFor } from "./urls.js";
@@ -24,7 +25,10 @@ export interface AppOptions {
   apiSpec?: OpenApiSpec;
 }
 
-export function createApp(options: AppOptions): Express {
+/** Node's request listener: hand it to `http.createServer` or to supertest. */
+export type QuireApp = (req: IncomingMessage, res: ServerResponse) => void;
+
+export function createApp(options: AppOptions): QuireApp {
   const clock = options.clock ?? systemClock;
   const ids = options.ids ?? timeOrderedIds(clock);
   const logger = options.logger ?? pino({ level: "silent" });
@@ -38,18 +42,18 @@ export function createApp(options: AppOptions): Express {
     now: () => clock.now().toISOString(),
   };
 
+  const logRequest = requestLog(logger);
+  const errorAnswer = errorAnswers(logger, apiErrorFromDatabase);
+  const api = dispatcher({
+    operations: compileContract(apiSpec, { validateResponses: options.validateResponses ?? false }),
+    handlers: createHandlers(services),
+    authenticate: bearerAuthenticator(db),
+    bodyLimit: "1mb",
+  });
+
+  // Everything outside the contract: the service's own pages.
   const app = express();
   app.disable("x-powered-by");
-  app.use(requestLog(logger));
-
-  app.use(
-    dispatcher({
-      operations: compileContract(apiSpec, { validateResponses: options.validateResponses ?? false }),
-      handlers: createHandlers(services),
-      authenticate: bearerAuthenticator(db),
-      bodyLimit: "1mb",
-    }),
-  );
   app.get("/", (_req, res) => {
     res.json({ service: "quire", status: "ok", api: "/v1" });
   });
@@ -60,8 +64,17 @@ export function createApp(options: AppOptions): Express {
   });
 
   app.use((_req, res) => {
-    res.status(404).json(errorBody(404, "No such route."));
+    send(res, { status: 404, body: errorBody(404, "No such route.") });
   });
-  app.use(errorHandler(logger, apiErrorFromDatabase));
-  return app;
+  app.use(errorHandler(errorAnswer));
+
+  return (req, res) => {
+    logRequest(req, res);
+    api(req, res).then(
+      (answered) => {
+        if (!answered) app(req, res);
+      },
+      (err: unknown) => send(res, errorAnswer(err, res)),
+    );
+  };
 }

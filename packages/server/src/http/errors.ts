@@ -1,5 +1,7 @@
-import type { ErrorRequestHandler, Response } from "express";
+import type { ServerResponse } from "node:http";
+import type { ErrorRequestHandler } from "express";
 import type { Logger } from "pino";
+import { requestIdOf } from "./request-log.js";
 
 /** An error the API answers with its status and message, as `{"error":{"code","message"}}`. */
 export class ApiError extends Error {
@@ -26,6 +28,32 @@ export function errorBody(status: number, message: string) {
   return { error: { code: status, message } };
 }
 
+/** An answer as the response writer sees it. */
+export interface Answer {
+  status: number;
+  body?: unknown;
+  headers?: Record<string, string>;
+}
+
+/**
+ * Writes an answer with Node's own primitives: Express's `res.json` would also hash the body for
+ * an ETag and check freshness, work the API does not ask for on every answer. HEAD gets no body.
+ */
+export function send(res: ServerResponse, { status, headers, body }: Answer): void {
+  if (body === undefined) {
+    res.writeHead(status, headers).end();
+    return;
+  }
+  const json = JSON.stringify(body);
+  res
+    .writeHead(status, {
+      ...headers,
+      "content-type": "application/json; charset=utf-8",
+      "content-length": Buffer.byteLength(json),
+    })
+    .end(json);
+}
+
 /** Errors raised by body-parser and friends carry an HTTP status and a type. */
 interface HttpLikeError {
   status?: number;
@@ -40,37 +68,36 @@ function describe(err: HttpLikeError): string {
   return err.message || "Request failed.";
 }
 
-/** The request id the request log gave this exchange, for error lines. */
-export const requestIdOf = (res: Response): string | undefined => res.locals.requestId as string | undefined;
-
 /**
- * The one place errors become responses; nothing else writes an error body. `translate` turns
+ * The one place errors become answers; nothing else writes an error body. `translate` turns
  * errors of other layers (the database driver) into API errors where it knows them.
  */
-export function errorHandler(
-  logger: Logger,
-  translate: (err: unknown) => ApiError | undefined = () => undefined,
-): ErrorRequestHandler {
-  return (err: unknown, _req, res, _next) => {
+export function errorAnswers(logger: Logger, translate: (err: unknown) => ApiError | undefined) {
+  return (err: unknown, res: ServerResponse): Answer => {
     const apiError = err instanceof ApiError ? err : translate(err);
     if (apiError) {
       if (apiError.status >= 500) logger.error({ err, reqId: requestIdOf(res) }, apiError.message);
-      if (apiError.headers) res.set(apiError.headers);
-      res.status(apiError.status).json(errorBody(apiError.status, apiError.message));
-      return;
+      return {
+        status: apiError.status,
+        body: errorBody(apiError.status, apiError.message),
+        ...(apiError.headers && { headers: apiError.headers }),
+      };
     }
     const httpErr = (typeof err === "object" && err !== null ? err : {}) as HttpLikeError;
     const status = httpErr.status ?? httpErr.statusCode;
-    if (status !== undefined && status >= 400 && status < 500) {
-      res.status(status).json(errorBody(status, describe(httpErr)));
-      return;
-    }
+    if (status !== undefined && status >= 400 && status < 500)
+      return { status, body: errorBody(status, describe(httpErr)) };
     logger.error({ err, reqId: requestIdOf(res) }, "request failed");
     // Response-validation failures are contract bugs: say so in development, never leak a stack.
     const message =
       err instanceof Error && err.message.startsWith("Response does not match the contract")
         ? err.message
         : "Internal server error.";
-    res.status(500).json(errorBody(500, message));
+    return { status: 500, body: errorBody(500, message) };
   };
+}
+
+/** The same answers for what Express serves besides the API. */
+export function errorHandler(answer: ReturnType<typeof errorAnswers>): ErrorRequestHandler {
+  return (err: unknown, _req, res, _next) => send(res, answer(err, res));
 }

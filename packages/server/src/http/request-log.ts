@@ -1,31 +1,34 @@
 import { randomUUID } from "node:crypto";
-import type { RequestHandler } from "express";
+import type { IncomingMessage, ServerResponse } from "node:http";
 import type { Logger } from "pino";
+
+const requestIds = new WeakMap<ServerResponse, string>();
+
+/** The request id the request log gave this exchange, for error lines. */
+export const requestIdOf = (res: ServerResponse): string | undefined => requestIds.get(res);
 
 /**
  * Gives every exchange a request id (the caller's `X-Request-Id`, or a new one), echoes it, and
  * logs one line when the answer is sent: method, URL, status and time — never a header, so no
  * token reaches the logs. Nothing is serialized when the level is off.
  */
-export function requestLog(logger: Logger): RequestHandler {
-  return (req, res, next) => {
+export function requestLog(logger: Logger) {
+  return (req: IncomingMessage, res: ServerResponse): void => {
     const given = req.headers["x-request-id"];
     const id = typeof given === "string" && given.length > 0 && given.length <= 200 ? given : randomUUID();
-    res.locals.requestId = id;
+    requestIds.set(res, id);
     res.setHeader("x-request-id", id);
-    if (logger.isLevelEnabled("info")) {
-      const start = performance.now();
-      res.once("finish", () => {
-        logger.info(
-          {
-            req: { id, method: req.method, url: req.originalUrl },
-            res: { statusCode: res.statusCode },
-            responseTime: Math.round(performance.now() - start),
-          },
-          "request completed",
-        );
-      });
-    }
-    next();
+    if (!logger.isLevelEnabled("info")) return;
+    const start = performance.now();
+    res.once("finish", () => {
+      logger.info(
+        {
+          req: { id, method: req.method, url: req.url },
+          res: { statusCode: res.statusCode },
+          responseTime: Math.round(performance.now() - start),
+        },
+        "request completed",
+      );
+    });
   };
 }

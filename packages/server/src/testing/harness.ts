@@ -1,6 +1,5 @@
-import type { Express } from "express";
 import supertest from "supertest";
-import { createApp } from "../app.js";
+import { createApp, type QuireApp } from "../app.js";
 import { issueToken } from "../auth/tokens.js";
 import { type Clock, type IdGenerator, timeOrderedIds } from "../context.js";
 import { type Db, migrate } from "../db/database.js";
@@ -31,7 +30,7 @@ export interface TestUser {
 }
 
 export interface TestApp {
-  app: Express;
+  app: QuireApp;
   db: Db;
   clock: TestClock;
   ids: IdGenerator;
