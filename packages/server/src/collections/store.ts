@@ -3,6 +3,7 @@ import { type ContentAccess, callerMembership, contentAccess, listsAllContent } 
 import type { Db } from "../db/database.js";
 import { preparedRead } from "../db/prepared.js";
 import type { CollectionTable } from "../db/schema.js";
+import { updateById } from "../db/update.js";
 import { keysetList } from "../http/paging.js";
 
 export type MemberCollection = Omit<ContentAccess<CollectionTable>, "row"> & { collection: CollectionTable };
@@ -49,20 +50,14 @@ export async function insertCollection(db: Db, row: CollectionTable): Promise<Co
   return row;
 }
 
-/** Applies `changes`; an empty change writes nothing, so `updated_at` moves only when something does. */
-export async function updateCollection(
+/** See `updateById`: an empty change writes nothing. */
+export function updateCollection(
   db: Db,
   collection: CollectionTable,
   changes: Partial<Pick<CollectionTable, "title" | "description" | "default_level">>,
   now: string,
 ): Promise<CollectionTable> {
-  if (Object.keys(changes).length === 0) return collection;
-  return db
-    .updateTable("collections")
-    .set({ ...changes, updated_at: now })
-    .where("id", "=", collection.id)
-    .returningAll()
-    .executeTakeFirstOrThrow();
+  return updateById(db, "collections", collection, changes, now);
 }
 
 export async function getCollection(db: Db, id: string): Promise<CollectionTable> {

@@ -4,6 +4,7 @@ import type { Clock, IdGenerator } from "../context.js";
 import type { Db } from "../db/database.js";
 import { preparedRead } from "../db/prepared.js";
 import type { OrganizationTable } from "../db/schema.js";
+import { updateById } from "../db/update.js";
 import { notFound } from "../http/errors.js";
 import { keysetList } from "../http/paging.js";
 import type { Membership, OrganizationRole } from "../policy.js";
@@ -109,20 +110,14 @@ export async function createOrganization(
   return organization;
 }
 
-/** Applies `changes`; an empty change writes nothing, so `updated_at` moves only when something does. */
-export async function updateOrganization(
+/** See `updateById`: an empty change writes nothing. */
+export function updateOrganization(
   db: Db,
   organization: OrganizationRow,
   changes: Partial<Omit<OrganizationRow, "id" | "created_at" | "updated_at">>,
   now: string,
 ): Promise<OrganizationRow> {
-  if (Object.keys(changes).length === 0) return organization;
-  return db
-    .updateTable("organizations")
-    .set({ ...changes, updated_at: now })
-    .where("id", "=", organization.id)
-    .returningAll()
-    .executeTakeFirstOrThrow();
+  return updateById(db, "organizations", organization, changes, now);
 }
 
 export async function hostnameTaken(db: Db, hostname: string, exceptId: string): Promise<boolean> {

@@ -1,6 +1,6 @@
 import { type Kysely, sql } from "kysely";
 import type { Db } from "../db/database.js";
-import type { Database, SpaceTable } from "../db/schema.js";
+import type { ChangeRequestTable, Database, SpaceTable } from "../db/schema.js";
 
 /** The space's activity counters, kept on its row so that reading a space never counts rows. */
 export type ActivityColumn =
@@ -37,32 +37,24 @@ export async function adjustSpaceActivity(
 
 /** The counters as the rows say they should be, counted from scratch (for checks and repairs). */
 export async function countSpaceActivity(db: Db, spaceId: string): Promise<Pick<SpaceTable, ActivityColumn>> {
+  const changeRequests = (status?: ChangeRequestTable["status"]) =>
+    db
+      .selectFrom("change_requests")
+      .select((eb) => eb.fn.countAll<number | string>().as("n"))
+      .where("space_id", "=", spaceId)
+      .$if(status !== undefined, (q) => q.where("status", "=", status as ChangeRequestTable["status"]));
   const row = await db
-    .selectNoFrom((eb) => [
-      eb
+    .selectNoFrom([
+      db
         .selectFrom("comments")
-        .select(eb.fn.countAll<number | string>().as("n"))
+        .select((eb) => eb.fn.countAll<number | string>().as("n"))
         .where("space_id", "=", spaceId)
         .where("change_request_id", "is", null)
         .where("status", "=", "open")
         .as("open_comments"),
-      eb
-        .selectFrom("change_requests")
-        .select(eb.fn.countAll<number | string>().as("n"))
-        .where("space_id", "=", spaceId)
-        .as("change_requests"),
-      eb
-        .selectFrom("change_requests")
-        .select(eb.fn.countAll<number | string>().as("n"))
-        .where("space_id", "=", spaceId)
-        .where("status", "=", "open")
-        .as("open_change_requests"),
-      eb
-        .selectFrom("change_requests")
-        .select(eb.fn.countAll<number | string>().as("n"))
-        .where("space_id", "=", spaceId)
-        .where("status", "=", "draft")
-        .as("draft_change_requests"),
+      changeRequests().as("change_requests"),
+      changeRequests("open").as("open_change_requests"),
+      changeRequests("draft").as("draft_change_requests"),
     ])
     .executeTakeFirstOrThrow();
   return {

@@ -4,6 +4,7 @@ import type { Clock, IdGenerator } from "../context.js";
 import type { Db } from "../db/database.js";
 import { preparedRead } from "../db/prepared.js";
 import type { SpaceTable } from "../db/schema.js";
+import { updateById } from "../db/update.js";
 import { notFound } from "../http/errors.js";
 import { keysetList } from "../http/paging.js";
 import { type ActivityColumn, noActivity } from "./activity.js";
@@ -99,20 +100,14 @@ export async function insertSpace(
   return space;
 }
 
-/** Applies `changes`; an empty change writes nothing, so `updated_at` moves only when something does. */
-export async function updateSpace(
+/** See `updateById`: an empty change writes nothing. */
+export function updateSpace(
   db: Db,
   space: SpaceTable,
   changes: Partial<Omit<SpaceTable, "id" | "created_at" | "updated_at" | ActivityColumn>>,
   now: string,
 ): Promise<SpaceTable> {
-  if (Object.keys(changes).length === 0) return space;
-  return db
-    .updateTable("spaces")
-    .set({ ...changes, updated_at: now })
-    .where("id", "=", space.id)
-    .returningAll()
-    .executeTakeFirstOrThrow();
+  return updateById(db, "spaces", space, changes, now);
 }
 
 export function getSpace(db: Db, id: string): Promise<SpaceTable> {
