@@ -3,6 +3,7 @@ import express from "express";
 import { type Logger, pino } from "pino";
 import { createHandlers } from "./areas.js";
 import { bearerAuthenticator } from "./auth/authenticate.js";
+import { configFromEnv } from "./config.js";
 import { type Clock, type IdGenerator, systemClock, timeOrderedIds } from "./context.js";
 import { checkDatabase, type Db } from "./db/database.js";
 import { apiErrorFromDatabase } from "./db/errors.js";
@@ -23,6 +24,8 @@ export interface AppOptions {
   /** Check every response against the contract: on in development and tests, off in production. */
   validateResponses?: boolean;
   apiSpec?: OpenApiSpec;
+  /** Encrypts secrets stored at rest; a fixed development key when not given. */
+  secretKey?: string;
 }
 
 /** Node's request listener: hand it to `http.createServer` or to supertest. */
@@ -40,6 +43,7 @@ export function createApp(options: AppOptions): QuireApp {
     ids,
     urls: urlsFor(options.publicUrl ?? "http://localhost:8080"),
     now: () => clock.now().toISOString(),
+    secretKey: options.secretKey ?? configFromEnv({}).secretKey,
   };
 
   const logRequest = requestLog(logger);

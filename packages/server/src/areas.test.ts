@@ -13,6 +13,7 @@ const services = {
   ids: timeOrderedIds(),
   urls: urlsFor("http://quire.test"),
   now: () => systemClock.now().toISOString(),
+  secretKey: "a test key of thirty-two characters!",
 };
 
 describe("areas", () => {

@@ -8,7 +8,12 @@ export interface Config {
   publicUrl: string;
   validateResponses: boolean;
   ownerEmail: string;
+  /** Encrypts secrets stored at rest (integration secrets); required in production. */
+  secretKey: string;
 }
+
+/** Outside production a fixed key lets a first `npm start` work; production must bring its own. */
+const DEVELOPMENT_SECRET_KEY = "quire-development-secret-key-not-for-production";
 
 /** Configuration from the environment, with the defaults a first `npm start` needs. */
 export function configFromEnv(env: NodeJS.ProcessEnv = process.env): Config {
@@ -24,7 +29,17 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): Config {
     validateResponses:
       (env.QUIRE_VALIDATE_RESPONSES ?? (env.NODE_ENV === "production" ? "false" : "true")) === "true",
     ownerEmail: env.QUIRE_OWNER_EMAIL ?? "owner@localhost",
+    secretKey: secretKeyFrom(env),
   };
+}
+
+function secretKeyFrom(env: NodeJS.ProcessEnv): string {
+  const key = env.QUIRE_SECRET_KEY;
+  if (key !== undefined && key.length < 32)
+    throw new Error("QUIRE_SECRET_KEY must be at least 32 characters");
+  if (key === undefined && env.NODE_ENV === "production")
+    throw new Error("QUIRE_SECRET_KEY is required in production (32 characters or more)");
+  return key ?? DEVELOPMENT_SECRET_KEY;
 }
 
 /** The database location fit for logs: a URL's password, in its user part or query, shown as `***`. */

@@ -34,6 +34,7 @@ const app = createApp({
   logger,
   publicUrl: config.publicUrl,
   validateResponses: config.validateResponses,
+  secretKey: config.secretKey,
 });
 
 // Not app.listen: Express 5 passes a listen error to its callback, which would then report success.

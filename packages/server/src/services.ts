@@ -12,6 +12,8 @@ export interface Services {
   urls: Urls;
   /** The clock's current time, as stored: ISO 8601. */
   now(): string;
+  /** The key that encrypts secrets stored at rest (`QUIRE_SECRET_KEY`). */
+  secretKey: string;
 }
 
 /** The handlers of one resource area, typed by the contract. */

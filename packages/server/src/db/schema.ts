@@ -1,8 +1,18 @@
+import type { CustomFieldsTables } from "../custom-fields/tables.js";
+import type { IntegrationsTables } from "../integrations/tables.js";
+import type { OpenApiSpecsTables } from "../openapi-specs/tables.js";
+import type { TranslationsTables } from "../translations/tables.js";
+
 /**
  * Row types of every table. Booleans are stored as 0/1 integers and timestamps as ISO 8601 text so
- * that SQLite and PostgreSQL hold (and sort) them the same way.
+ * that SQLite and PostgreSQL hold (and sort) them the same way. Areas keep theirs in their own
+ * `tables.ts`, so that areas written in parallel never edit this file at once.
  */
-export interface Database {
+export interface Database
+  extends CustomFieldsTables,
+    OpenApiSpecsTables,
+    TranslationsTables,
+    IntegrationsTables {
   users: UserTable;
   api_tokens: ApiTokenTable;
   organizations: OrganizationTable;

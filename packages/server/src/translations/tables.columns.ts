@@ -1,0 +1,5 @@
+import type { ColumnsOf } from "../db/columns.js";
+import type { TranslationsTables } from "./tables.js";
+
+/** Every column of this area's tables with its nullability, checked by src/db/schema.test.ts. */
+export const translationsColumns: ColumnsOf<TranslationsTables> = {};
