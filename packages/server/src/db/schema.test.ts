@@ -2,6 +2,7 @@ import { sql } from "kysely";
 import { expect, it } from "vitest";
 import { customFieldsColumns } from "../custom-fields/tables.columns.js";
 import { integrationsColumns } from "../integrations/tables.columns.js";
+import { jobsColumns } from "../jobs/tables.columns.js";
 import { openApiSpecsColumns } from "../openapi-specs/tables.columns.js";
 import { openTestDatabase, testDatabaseKind } from "../testing/database.js";
 import { translationsColumns } from "../translations/tables.columns.js";
@@ -15,6 +16,7 @@ const areaColumns = {
   ...openApiSpecsColumns,
   ...translationsColumns,
   ...integrationsColumns,
+  ...jobsColumns,
 };
 
 /** Every column of every table with whether it holds null, as `Database` says. */

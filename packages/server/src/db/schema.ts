@@ -1,5 +1,6 @@
 import type { CustomFieldsTables } from "../custom-fields/tables.js";
 import type { IntegrationsTables } from "../integrations/tables.js";
+import type { JobsTables } from "../jobs/tables.js";
 import type { OpenApiSpecsTables } from "../openapi-specs/tables.js";
 import type { TranslationsTables } from "../translations/tables.js";
 
