@@ -13,7 +13,8 @@ export interface Database
   extends CustomFieldsTables,
     OpenApiSpecsTables,
     TranslationsTables,
-    IntegrationsTables {
+    IntegrationsTables,
+    JobsTables {
   users: UserTable;
   api_tokens: ApiTokenTable;
   organizations: OrganizationTable;
