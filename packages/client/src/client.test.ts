@@ -1,8 +1,10 @@
+import { execFile } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { promisify } from "node:util";
 import {
   bootstrapOwner,
   createApp,
@@ -21,6 +23,7 @@ let dir: string;
 let baseUrl: string;
 let client: QuireClient;
 let organizationId: string;
+let token: string;
 
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), "quire-client-"));
@@ -33,6 +36,7 @@ beforeAll(async () => {
   );
   if (!firstRun) throw new Error("expected an empty database");
   organizationId = firstRun.organizationId;
+  token = firstRun.token;
   server = createServer(createApp({ db, validateResponses: true })).listen(0, "127.0.0.1");
   await new Promise((resolve) => server.once("listening", resolve));
   baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
@@ -110,5 +114,22 @@ describe("createClient with an injected fetch", () => {
       status: 503,
       body: { error: { code: 503, message: "Service Unavailable" } },
     });
+  });
+});
+
+describe("the quick-start example of the README", () => {
+  it("runs against a fresh server: a space, a merged change request, its pages", {
+    timeout: 30_000,
+  }, async () => {
+    const example = new URL("../examples/quickstart.mjs", import.meta.url).pathname;
+    const { stdout } = await promisify(execFile)(process.execPath, [example], {
+      env: { ...process.env, QUIRE_URL: baseUrl, QUIRE_TOKEN: token, QUIRE_ORG: organizationId },
+    });
+    expect(stdout).toContain("Handbook: Welcome, Install\n");
+    const spaces = await unwrap(
+      client.GET("/v1/orgs/{organizationId}/spaces", { params: { path: { organizationId } } }),
+    );
+    const handbook = spaces.items.find((space) => space.title === "Handbook");
+    expect(stdout).toContain(`space ${handbook?.id}: Handbook`);
   });
 });

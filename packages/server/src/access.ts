@@ -2,7 +2,7 @@ import { type Expression, type SqlBool, sql } from "kysely";
 import type { Role } from "./db/schema.js";
 import { notFound } from "./http/errors.js";
 import type { PageResult } from "./http/paging.js";
-import { type Membership, type OrganizationRole, roleOnContent } from "./policy.js";
+import { type Membership, type OrganizationRole, ROLE_ORDER, roleOnContent } from "./policy.js";
 
 const GUEST = "guest";
 
@@ -18,10 +18,61 @@ export function callerMembership(userId: string, organizationId: string | Expres
 
 /**
  * SQL: the caller lists every collection and space of the organization, being a member and not a
- * guest. A guest lists only what was granted to them, and grants arrive with the people area.
+ * guest. A guest lists only what was granted to them: see `listsContent`.
  */
 export function listsAllContent(userId: string, organizationId: string | Expression<string>) {
   return sql<SqlBool>`${callerMembership(userId, organizationId)} <> ${GUEST}`;
+}
+
+/**
+ * SQL: the caller lists this collection or space, being a member who is not a guest, or a guest
+ * with a grant on it (`grant` is its `grantedRank`).
+ */
+export function listsContent(
+  userId: string,
+  organizationId: string | Expression<string>,
+  grant: Expression<number | null>,
+) {
+  const membership = callerMembership(userId, organizationId);
+  return sql<SqlBool>`(${membership} <> ${GUEST} or (${membership} = ${GUEST} and ${grant} is not null))`;
+}
+
+/**
+ * SQL: the highest role granted to the user, directly or through one of their teams, on the
+ * collection or space `contentId` or on any collection above it (whose parent is `parentId`), as
+ * its rank (`roleOfRank`), or null without a grant. A scalar subquery, selected beside the content
+ * as `caller_grant`, so that grants cost no statement of their own.
+ */
+export function grantedRank(
+  userId: string | Expression<string>,
+  contentId: Expression<string>,
+  parentId: Expression<string | null>,
+) {
+  const principals = sql`(select ${userId} union all select tm.team_id from team_members tm where tm.user_id = ${userId})`;
+  // Most callers hold no grant: the first probe, by principal, spares them the walk up the tree.
+  return sql<
+    number | null
+  >`(case when exists (select 1 from content_permissions g0 where g0.principal_id in ${principals})
+    then (with recursive ancestors(id) as (
+      select cast(${parentId} as text)
+      union all
+      select c.parent_id from collections c inner join ancestors a on c.id = a.id where c.parent_id is not null)
+    select max(${rankOf(sql.ref("g.role"))}) from content_permissions g
+    where (g.content_id = ${contentId} or g.content_id in (select id from ancestors))
+      and g.principal_id in ${principals}) end)`;
+}
+
+/** SQL: the rank of a role column, 1 for `read` to 6 for `admin` (see `roleOfRank`). */
+export function rankOf(role: Expression<string | null>) {
+  return sql<number | null>`case ${role} ${sql.join(
+    ROLE_ORDER.map((r, i) => sql`when ${sql.lit(r)} then ${sql.lit(i + 1)}`),
+    sql` `,
+  )} end`;
+}
+
+/** The role of a rank `rankOf` or `grantedRank` computed; none for null. */
+export function roleOfRank(rank: number | string | null | undefined): Role | undefined {
+  return rank == null ? undefined : ROLE_ORDER[Number(rank) - 1];
 }
 
 /**
@@ -48,19 +99,28 @@ export interface ContentAccess<Row> {
   role: Role;
 }
 
+/** The caller's role on a collection or space read with `caller_grant` (see `grantedRank`). */
+export function roleOnRow(
+  membership: OrganizationRole,
+  row: { default_level: Role; caller_grant?: number | string | null },
+): Role | undefined {
+  const granted = roleOfRank(row.caller_grant);
+  return roleOnContent(membership, row.default_level, granted ? [granted] : []);
+}
+
 /**
- * The result of a content lookup that selected `callerMembership(...)` as `caller_membership`:
- * 404 when nothing came back or the caller has no role on it (another organization, or a guest
- * without a grant), so that ids of other organizations reveal nothing.
+ * The result of a content lookup that selected `callerMembership(...)` as `caller_membership` and
+ * `grantedRank(...)` as `caller_grant`: 404 when nothing came back or the caller has no role on it
+ * (another organization, or a guest without a grant), so that ids of other organizations reveal nothing.
  */
 export function contentAccess<Row extends { default_level: Role }>(
-  found: (Row & { caller_membership: string | null }) | undefined,
+  found: (Row & { caller_membership: string | null; caller_grant?: number | string | null }) | undefined,
   what: string,
 ): ContentAccess<Row> {
   const membership = membershipOf(found?.caller_membership);
   if (!found || membership === undefined) throw notFound(what);
-  const { caller_membership: _selected, ...row } = found;
-  const role = roleOnContent(membership, row.default_level);
+  const { caller_membership: _selected, caller_grant: _grant, ...row } = found;
+  const role = roleOnRow(membership, found);
   if (role === undefined) throw notFound(what);
   return { row: row as unknown as Row, organizationRole: membership, role };
 }

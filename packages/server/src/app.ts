@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import express from "express";
 import { type Logger, pino } from "pino";
-import { createHandlers } from "./areas.js";
+import { areas, createHandlers } from "./areas.js";
 import { bearerAuthenticator } from "./auth/authenticate.js";
 import { configFromEnv } from "./config.js";
 import { type Clock, type IdGenerator, systemClock, timeOrderedIds } from "./context.js";
@@ -10,7 +10,10 @@ import { apiErrorFromDatabase } from "./db/errors.js";
 import { compileContract } from "./http/contract.js";
 import { dispatcher } from "./http/dispatch.js";
 import { errorAnswers, errorBody, errorHandler, send } from "./http/errors.js";
+import { apiReference } from "./http/reference.js";
 import { requestLog } from "./http/request-log.js";
+import { idempotentRequests } from "./idempotency/store.js";
+import { RateLimiter, type RateLimitPolicy } from "./limits/rate-limit.js";
 import { type OpenApiSpec, servedApiSpec } from "./spec.js";
 import { urlsFor } from "./urls.js";
 
@@ -26,6 +29,8 @@ export interface AppOptions {
   apiSpec?: OpenApiSpec;
   /** Encrypts secrets stored at rest; a fixed development key when not given. */
   secretKey?: string;
+  /** Requests each token may send per window; no limit when not given. */
+  rateLimit?: RateLimitPolicy;
 }
 
 /** Node's request listener: hand it to `http.createServer` or to supertest. */
@@ -37,11 +42,12 @@ export function createApp(options: AppOptions): QuireApp {
   const logger = options.logger ?? pino({ level: "silent" });
   const apiSpec = options.apiSpec ?? servedApiSpec();
   const { db } = options;
+  const publicUrl = options.publicUrl ?? "http://localhost:8080";
   const services = {
     db,
     clock,
     ids,
-    urls: urlsFor(options.publicUrl ?? "http://localhost:8080"),
+    urls: urlsFor(publicUrl),
     now: () => clock.now().toISOString(),
     secretKey: options.secretKey ?? configFromEnv({}).secretKey,
   };
@@ -53,19 +59,29 @@ export function createApp(options: AppOptions): QuireApp {
     handlers: createHandlers(services),
     authenticate: bearerAuthenticator(db),
     bodyLimit: "1mb",
+    ...(options.rateLimit && { rateLimiter: new RateLimiter(db, options.rateLimit) }),
+    idempotent: idempotentRequests(db, () => clock.now()),
   });
 
   // Everything outside the contract: the service's own pages.
   const app = express();
   app.disable("x-powered-by");
-  app.get("/", (_req, res) => {
-    res.json({ service: "quire", status: "ok", api: "/v1" });
-  });
   // Readiness: a server whose database does not answer is not ready, whatever its process does.
   app.get("/health", async (_req, res) => {
     const ready = await checkDatabase(db);
     res.status(ready ? 200 : 503).json({ status: ready ? "ok" : "database unavailable" });
   });
+  // Areas next: a published site served at its own host answers for every path of that host.
+  for (const area of areas) {
+    if (!area.routes) continue;
+    const router = express.Router();
+    area.routes(router, services);
+    app.use(router);
+  }
+  app.get("/", (_req, res) => {
+    res.json({ service: "quire", status: "ok", api: "/v1", reference: "/docs" });
+  });
+  app.use(apiReference(apiSpec, publicUrl));
 
   app.use((_req, res) => {
     send(res, { status: 404, body: errorBody(404, "No such route.") });

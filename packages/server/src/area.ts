@@ -1,4 +1,5 @@
 import type { Handler, OperationId } from "@quire/api-types";
+import type { Router } from "express";
 import type { Caller } from "./auth/caller.js";
 import { ApiError } from "./http/errors.js";
 import type { AreaHandlers, Services } from "./services.js";
@@ -12,6 +13,11 @@ export interface Area<Implemented extends OperationId, Pending extends Operation
   name: string;
   handlers: (services: Services) => AreaHandlers<Implemented>;
   pending: readonly Pending[];
+  /**
+   * What the area serves outside the contract (images, metadata documents, published pages): no
+   * bearer token, no contract checks. Express routes on `router`, mounted at the server's root.
+   */
+  routes?: (router: Router, services: Services) => void;
 }
 
 export function defineArea<
@@ -21,11 +27,13 @@ export function defineArea<
   name: string;
   handlers?: (services: Services) => AreaHandlers<Implemented>;
   pending?: readonly Pending[];
+  routes?: (router: Router, services: Services) => void;
 }): Area<Implemented, Pending> {
   return {
     name: area.name,
     handlers: area.handlers ?? (() => ({}) as AreaHandlers<Implemented>),
     pending: area.pending ?? [],
+    ...(area.routes && { routes: area.routes }),
   };
 }
 

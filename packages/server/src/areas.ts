@@ -6,11 +6,15 @@ import { changeRequestsArea } from "./change-requests/area.js";
 import { collectionsArea } from "./collections/area.js";
 import { commentsArea } from "./comments/area.js";
 import { customFieldsArea } from "./custom-fields/area.js";
+import { importsArea } from "./imports/area.js";
 import { integrationsArea } from "./integrations/area.js";
 import { invitesArea } from "./invites/area.js";
+import { linksArea } from "./links/area.js";
 import { membersArea } from "./members/area.js";
 import { openapiSpecsArea } from "./openapi-specs/area.js";
 import { organizationsArea } from "./organizations/area.js";
+import { pdfArea } from "./pdf/area.js";
+import { permissionsArea } from "./permissions/area.js";
 import { searchArea } from "./search/area.js";
 import type { Services } from "./services.js";
 import { siteSectionsArea } from "./site-sections/area.js";
@@ -31,11 +35,15 @@ export const areas = [
   teamsArea,
   invitesArea,
   ssoArea,
+  permissionsArea,
   collectionsArea,
   spacesArea,
   spaceContentArea,
   changeRequestsArea,
   commentsArea,
+  linksArea,
+  importsArea,
+  pdfArea,
   sitesArea,
   siteSectionsArea,
   siteSpacesArea,

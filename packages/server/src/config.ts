@@ -1,4 +1,5 @@
 import { join } from "node:path";
+import { type NetworkPolicy, parseAddressList } from "./net/fetch.js";
 
 export interface Config {
   port: number;
@@ -10,6 +11,10 @@ export interface Config {
   ownerEmail: string;
   /** Encrypts secrets stored at rest (integration secrets); required in production. */
   secretKey: string;
+  /** What URLs given by users (OpenAPI sources) may point to: public addresses, and these. */
+  network: NetworkPolicy;
+  /** Requests a token may send per minute; 0 for no limit. */
+  rateLimitPerMinute: number;
 }
 
 /** Outside production a fixed key lets a first `npm start` work; production must bring its own. */
@@ -30,6 +35,8 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): Config {
       (env.QUIRE_VALIDATE_RESPONSES ?? (env.NODE_ENV === "production" ? "false" : "true")) === "true",
     ownerEmail: env.QUIRE_OWNER_EMAIL ?? "owner@localhost",
     secretKey: secretKeyFrom(env),
+    network: { allowedPrivateAddresses: allowedPrivateAddressesFrom(env) },
+    rateLimitPerMinute: rateLimitFrom(env),
   };
 }
 
@@ -40,6 +47,23 @@ function secretKeyFrom(env: NodeJS.ProcessEnv): string {
   if (key === undefined && env.NODE_ENV === "production")
     throw new Error("QUIRE_SECRET_KEY is required in production (32 characters or more)");
   return key ?? DEVELOPMENT_SECRET_KEY;
+}
+
+function rateLimitFrom(env: NodeJS.ProcessEnv): number {
+  const limit = Number(env.QUIRE_RATE_LIMIT ?? 1200);
+  if (!Number.isInteger(limit) || limit < 0)
+    throw new Error(
+      `QUIRE_RATE_LIMIT must be a number of requests per minute (0: no limit), not "${env.QUIRE_RATE_LIMIT}"`,
+    );
+  return limit;
+}
+
+function allowedPrivateAddressesFrom(env: NodeJS.ProcessEnv): string[] {
+  try {
+    return parseAddressList(env.QUIRE_FETCH_ALLOW_PRIVATE ?? "");
+  } catch (err) {
+    throw new Error(`QUIRE_FETCH_ALLOW_PRIVATE: ${(err as Error).message}`);
+  }
 }
 
 /** The database location fit for logs: a URL's password, in its user part or query, shown as `***`. */

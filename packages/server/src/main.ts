@@ -1,30 +1,27 @@
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
-import { pino } from "pino";
 import { createApp } from "./app.js";
 import { bootstrapOwner } from "./bootstrap.js";
 import { configFromEnv, databaseForLog } from "./config.js";
 import { systemClock, timeOrderedIds } from "./context.js";
 import { migrate, openDatabase } from "./db/database.js";
-import { purgeExpiredSpaces } from "./spaces/store.js";
+import { createJobRunner } from "./jobs/runner.js";
+import { serverTasks } from "./jobs/tasks.js";
+import { serverLogger } from "./logging.js";
 
-const PURGE_INTERVAL_MS = 60 * 60 * 1000;
 /** How long requests in flight may take to finish on SIGTERM before their connections are cut. */
 const SHUTDOWN_GRACE_MS = 10_000;
 
 const config = configFromEnv();
-const logger = pino({ level: config.logLevel });
+const logger = serverLogger(config.logLevel);
 const db = openDatabase({ location: config.database, logger });
 await migrate(db);
 
 const clock = systemClock;
 const ids = timeOrderedIds(clock);
-const purge = async () => {
-  const removed = await purgeExpiredSpaces(db, clock.now());
-  if (removed > 0) logger.info({ removed }, "removed spaces deleted more than 7 days ago");
-};
-await purge();
-setInterval(() => purge().catch((err) => logger.error({ err }, "purge failed")), PURGE_INTERVAL_MS).unref();
+// Background work, the purge of deleted spaces included, shared with every other server process.
+const jobs = createJobRunner({ db, clock, ids, logger, tasks: serverTasks({ network: config.network }) });
+jobs.start();
 
 const firstRun = await bootstrapOwner(db, { clock, ids }, config.ownerEmail);
 const app = createApp({
@@ -35,6 +32,7 @@ const app = createApp({
   publicUrl: config.publicUrl,
   validateResponses: config.validateResponses,
   secretKey: config.secretKey,
+  ...(config.rateLimitPerMinute > 0 && { rateLimit: { limit: config.rateLimitPerMinute, windowMs: 60_000 } }),
 });
 
 // Not app.listen: Express 5 passes a listen error to its callback, which would then report success.
@@ -47,12 +45,15 @@ server.once("error", async (err: NodeJS.ErrnoException) => {
         ? `no permission to listen on port ${config.port}`
         : err.message;
   logger.fatal({ err }, `Quire cannot start: ${reason}`);
+  logger.flush();
+  await jobs.stop();
   await db.destroy();
   process.exit(1);
 });
 server.once("listening", () => {
   const { port } = server.address() as AddressInfo;
   logger.info({ port, database: databaseForLog(config.database) }, "Quire is listening");
+  logger.flush();
   if (firstRun) {
     // Shown once: only the token's hash is stored.
     process.stdout.write(
@@ -63,9 +64,13 @@ server.once("listening", () => {
 });
 server.listen(config.port);
 
-/** Stops taking connections, lets requests in flight finish within the grace time, closes the database. */
+/**
+ * Stops taking connections and jobs, lets requests in flight and jobs running finish within the grace
+ * time (jobs are told to stop, and those that do go back to the queue), closes the database.
+ */
 async function shutdown(signal: NodeJS.Signals) {
   logger.info({ signal }, "Quire is stopping");
+  logger.flush();
   const closed = new Promise((resolve) => server.close(resolve));
   // close() drops only the connections idle at that moment; a keep-alive one turns idle when its
   // request is answered and would otherwise be kept open for keepAliveTimeout.
@@ -74,13 +79,14 @@ async function shutdown(signal: NodeJS.Signals) {
     logger.warn(`cutting the connections still open after ${SHUTDOWN_GRACE_MS / 1000} s`);
     server.closeAllConnections();
   }, SHUTDOWN_GRACE_MS);
-  await closed;
+  await Promise.all([closed, jobs.stop(SHUTDOWN_GRACE_MS)]);
   clearInterval(sweep);
   clearTimeout(cut);
   await db.destroy();
   logger.info("Quire stopped");
-  // Explicit, so that a handle left open somewhere cannot keep a stopped server alive.
-  process.exit(0);
+  // Explicit, so that a handle left open somewhere cannot keep a stopped server alive; the last
+  // lines written first.
+  logger.flush(() => process.exit(0));
 }
 
 let stopping = false;

@@ -2,7 +2,7 @@ import type { Role } from "./db/schema.js";
 import { forbidden } from "./http/errors.js";
 
 /** Roles from the least to the most powerful: each role can do everything the ones before it can. */
-const ROLE_ORDER: readonly Role[] = ["read", "comment", "edit", "review", "create", "admin"];
+export const ROLE_ORDER: readonly Role[] = ["read", "comment", "edit", "review", "create", "admin"];
 
 /** A member's role in an organization; null for a guest. */
 export type OrganizationRole = Role | null;

@@ -1,11 +1,18 @@
-import { type ChildProcess, spawn } from "node:child_process";
 import { once } from "node:events";
-import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { connect, createServer, type Server } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import { databaseForLog } from "./config.js";
+import {
+  assertServerBuilt,
+  firstStartCredentials,
+  listeningPort,
+  type ServerProcess,
+  startServerProcess,
+  waitFor,
+} from "./testing/server-process.js";
 
 describe("databaseForLog", () => {
   it("hides the password of a database URL, in its user part or its query", () => {
@@ -24,52 +31,24 @@ describe("databaseForLog", () => {
   });
 });
 
-// The built server, as production runs it; `turbo run test` builds it first.
-const MAIN = new URL("../dist/main.js", import.meta.url).pathname;
-
-interface Started {
-  child: ChildProcess;
-  /** Everything the process wrote to stdout and stderr so far. */
-  output: () => string;
-  exited: Promise<number | null>;
-}
-
 const cleanups: (() => void)[] = [];
 afterEach(() => {
   for (const cleanup of cleanups.splice(0)) cleanup();
 });
 
-function startServer(port: number): Started {
+function startServer(port: number): ServerProcess {
   const dataDir = mkdtempSync(join(tmpdir(), "quire-process-"));
   const { DATABASE_URL: _ignored, ...env } = process.env;
-  const child = spawn(process.execPath, [MAIN], {
-    env: { ...env, PORT: String(port), QUIRE_DATA_DIR: dataDir, LOG_LEVEL: "info" },
-  });
-  let output = "";
-  child.stdout.on("data", (chunk) => (output += chunk));
-  child.stderr.on("data", (chunk) => (output += chunk));
-  const exited = once(child, "exit").then(([code]) => code as number | null);
-  cleanups.push(() => {
-    child.kill("SIGKILL");
-    rmSync(dataDir, { recursive: true, force: true });
-  });
-  return { child, output: () => output, exited };
-}
-
-async function waitFor<T>(find: () => T | undefined, timeoutMs = 15_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const found = find();
-    if (found !== undefined) return found;
-    if (Date.now() > deadline) throw new Error("timed out");
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
+  return startServerProcess({ ...env, PORT: String(port), QUIRE_DATA_DIR: dataDir }, (kill) =>
+    cleanups.push(() => {
+      kill();
+      rmSync(dataDir, { recursive: true, force: true });
+    }),
+  );
 }
 
 describe("the server process", () => {
-  beforeAll(() => {
-    if (!existsSync(MAIN)) throw new Error(`${MAIN} is missing: build the server first (npm run build)`);
-  });
+  beforeAll(assertServerBuilt);
 
   it("exits non-zero with a clear message when its port is taken", { timeout: 30_000 }, async () => {
     const taken: Server = createServer();
@@ -87,10 +66,9 @@ describe("the server process", () => {
     timeout: 30_000,
   }, async () => {
     const server = startServer(0);
-    const port = await waitFor(() => /"port":(\d+)[^\n]*Quire is listening/.exec(server.output())?.[1]);
+    const port = await listeningPort(server);
     const base = `http://127.0.0.1:${port}`;
-    const [, organizationId, token] =
-      /created \S+ and organization (\S+)\.[\s\S]*Bearer (quire_[^']+)'/.exec(server.output()) ?? [];
+    const { organizationId, token } = await firstStartCredentials(server);
     expect((await fetch(`${base}/health`)).status).toBe(200);
 
     // A request whose body has not all arrived yet when the signal comes.
@@ -106,12 +84,12 @@ describe("the server process", () => {
     await new Promise((resolve) => setTimeout(resolve, 300));
 
     server.child.kill("SIGTERM");
-    await waitFor(() => (server.output().includes("Quire is stopping") ? true : undefined));
+    await waitFor(() => (server.output().includes("Quire is stopping") ? true : undefined), "stopping");
     await expect(fetch(`${base}/health`)).rejects.toThrow();
     expect(server.child.exitCode).toBeNull();
 
     socket.end(body.slice(5));
-    await waitFor(() => (answer.includes("\r\n\r\n") ? true : undefined));
+    await waitFor(() => (answer.includes("\r\n\r\n") ? true : undefined), "the answer");
     expect(answer).toMatch(/^HTTP\/1\.1 201 /);
     expect(await server.exited).toBe(0);
     expect(server.output()).toContain("Quire stopped");

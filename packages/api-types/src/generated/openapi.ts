@@ -52,6 +52,126 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/collections/{collectionId}/permissions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Give users and teams a role on a collection
+         * @description Gives users and teams a role on a collection and what it contains.
+         */
+        post: operations["inviteToCollection"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/collections/{collectionId}/permissions/aggregate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List every user who can access a collection, with their role on it
+         * @description Lists every user who can access a collection, with their role on it.
+         */
+        get: operations["listPermissionsAggregateInCollection"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/collections/{collectionId}/permissions/teams": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the teams given a role on a collection
+         * @description Lists the teams given a role on a collection.
+         */
+        get: operations["listTeamPermissionsInCollection"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/collections/{collectionId}/permissions/teams/{teamId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Change or remove a team's role on a collection
+         * @description Changes or removes a team's role on a collection.
+         */
+        patch: operations["updateTeamPermissionInCollection"];
+        trace?: never;
+    };
+    "/v1/collections/{collectionId}/permissions/users": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the users given a role on a collection
+         * @description Lists the users given a role on a collection.
+         */
+        get: operations["listUserPermissionsInCollection"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/collections/{collectionId}/permissions/users/{userId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Change or remove a user's role on a collection
+         * @description Changes or removes a user's role on a collection.
+         */
+        patch: operations["updateUserPermissionInCollection"];
+        trace?: never;
+    };
     "/v1/collections/{collectionId}/spaces": {
         parameters: {
             query?: never;
@@ -756,6 +876,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/orgs/{organizationId}/sites/{siteId}/publish": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Publish a site
+         * @description Publishes a site: it becomes reachable by the audience its visibility sets.
+         */
+        post: operations["publishSite"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/orgs/{organizationId}/sites/{siteId}/published": {
         parameters: {
             query?: never;
@@ -770,6 +910,50 @@ export interface paths {
         get: operations["getPublishedContentSite"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/orgs/{organizationId}/sites/{siteId}/publishing/auth": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get the visitor authentication of a site
+         * @description Gets how the visitors of a site are authenticated, with the key that signs their tokens.
+         */
+        get: operations["getSitePublishingAuthById"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Update the visitor authentication of a site
+         * @description Changes how the visitors of a site are authenticated.
+         */
+        patch: operations["updateSitePublishingAuthById"];
+        trace?: never;
+    };
+    "/v1/orgs/{organizationId}/sites/{siteId}/publishing/auth/regenerate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Regenerate the visitor authentication key of a site
+         * @description Replaces the key that signs visitor tokens; tokens signed with the old key stop working at once.
+         */
+        post: operations["regenerateSitePublishingAuthById"];
         delete?: never;
         options?: never;
         head?: never;
@@ -952,6 +1136,54 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/orgs/{organizationId}/sites/{siteId}/share-links": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the share links of a site
+         * @description Lists the share links of a site, oldest first.
+         */
+        get: operations["listSiteShareLinks"];
+        put?: never;
+        /**
+         * Create a share link for a site
+         * @description Creates a share link with a new secret key.
+         */
+        post: operations["createSiteShareLink"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/orgs/{organizationId}/sites/{siteId}/share-links/{shareLinkId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Delete a share link of a site
+         * @description Deletes a share link; its key no longer opens the site.
+         */
+        delete: operations["deleteSiteShareLinkById"];
+        options?: never;
+        head?: never;
+        /**
+         * Update a share link of a site
+         * @description Renames, revokes or reactivates a share link.
+         */
+        patch: operations["updateSiteShareLinkById"];
+        trace?: never;
+    };
     "/v1/orgs/{organizationId}/sites/{siteId}/site-spaces": {
         parameters: {
             query?: never;
@@ -1014,6 +1246,26 @@ export interface paths {
          * @description Moves a site space to another position among its siblings.
          */
         post: operations["moveSiteSpace"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/orgs/{organizationId}/sites/{siteId}/unpublish": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Unpublish a site
+         * @description Unpublishes a site; its settings and structure are kept.
+         */
+        post: operations["unpublishSite"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1198,7 +1450,7 @@ export interface paths {
         get: operations["getTranslation"];
         /**
          * Replace the title of translation settings
-         * @description Replaces the title of translation settings.
+         * @description Replaces the title of translation settings, and their languages when given.
          */
         put: operations["updateTranslation"];
         post?: never;
@@ -1567,7 +1819,9 @@ export interface paths {
         put?: never;
         /**
          * Merge a change request into the main content of its space
-         * @description Merges a change request into the main content of its space.
+         * @description Merges a change request into the main content of its space: a fast-forward when the main content did not
+         *     move since the change request was created or last updated, a three-way merge by page otherwise. On
+         *     conflicts nothing is written and the answer is 412, listing every conflict in `error.conflicts`.
          */
         post: operations["mergeChangeRequest"];
         delete?: never;
@@ -1607,7 +1861,8 @@ export interface paths {
         put?: never;
         /**
          * Bring the latest main content into a change request
-         * @description Brings the latest main content into a change request.
+         * @description Brings the latest main content into a change request by a three-way merge by page. On conflicts nothing
+         *     is written and the answer is 409, listing every conflict in `error.conflicts`.
          */
         post: operations["updateChangeRequest"];
         delete?: never;
@@ -1839,7 +2094,7 @@ export interface paths {
         head?: never;
         /**
          * Set values of custom fields on a space
-         * @description Sets values of custom fields on a space.
+         * @description Sets values of custom fields on a space; a deleted space answers 409 until it is restored.
          */
         patch: operations["updateSpaceCustomFields"];
         trace?: never;
@@ -1902,6 +2157,126 @@ export interface paths {
         options?: never;
         head?: never;
         patch?: never;
+        trace?: never;
+    };
+    "/v1/spaces/{spaceId}/permissions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Give users and teams a role on a space
+         * @description Gives users and teams a role on a space.
+         */
+        post: operations["inviteToSpace"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/spaces/{spaceId}/permissions/aggregate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List every user who can access a space, with their role on it
+         * @description Lists every user who can access a space, with their role on it.
+         */
+        get: operations["listPermissionsAggregateInSpace"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/spaces/{spaceId}/permissions/teams": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the teams given a role on a space
+         * @description Lists the teams given a role on a space.
+         */
+        get: operations["listTeamPermissionsInSpace"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/spaces/{spaceId}/permissions/teams/{teamId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Change or remove a team's role on a space
+         * @description Changes or removes a team's role on a space.
+         */
+        patch: operations["updateTeamPermissionInSpace"];
+        trace?: never;
+    };
+    "/v1/spaces/{spaceId}/permissions/users": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the users given a role on a space
+         * @description Lists the users given a role on a space.
+         */
+        get: operations["listUserPermissionsInSpace"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/spaces/{spaceId}/permissions/users/{userId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Change or remove a user's role on a space
+         * @description Changes or removes a user's role on a space.
+         */
+        patch: operations["updateUserPermissionInSpace"];
         trace?: never;
     };
     "/v1/spaces/{spaceId}/restore": {
@@ -2504,6 +2879,11 @@ export interface components {
             /** @description Role given to users signing in for the first time; null for guests. */
             defaultRole?: components["schemas"]["MemberRole"] | null;
         };
+        /** @description Creates a share link. */
+        CreateShareLinkRequest: {
+            /** @description Name of the share link. */
+            name: components["schemas"]["ShareLinkName"];
+        };
         /** @description Creates a site. */
         CreateSiteRequest: {
             /**
@@ -2638,8 +3018,8 @@ export interface components {
         CustomFieldValueData: components["schemas"]["CustomFieldText"] | number | boolean | components["schemas"]["CustomFieldText"][];
         /** @description A new value for one custom field of a space. */
         CustomFieldValueUpdate: {
-            /** @description The value to set. */
-            value: components["schemas"]["CustomFieldValueData"];
+            /** @description The value to set, in the shape of the field's type; null clears the value. */
+            value: components["schemas"]["CustomFieldValueData"] | null;
         };
         /** @description AI settings of a site. */
         CustomizationAI: {
@@ -2968,6 +3348,62 @@ export interface components {
             /** @description Path of the blob in the repository tree. */
             path: string;
         };
+        /** @description One edit of a change request's pages in GitBook's wire format, so that scripts written for GitBook's API work unchanged. */
+        GitBookContentChange: components["schemas"]["GitBookInsertPageChange"] | components["schemas"]["GitBookUpdatePageChange"] | components["schemas"]["GitBookDeletePageChange"];
+        /** @description GitBook's form of `delete_page`: removes a page and its child pages. */
+        GitBookDeletePageChange: {
+            /**
+             * @description The kind of change. (enum property replaced by openapi-typescript)
+             * @enum {string}
+             */
+            operation: "delete_page";
+            /** @description Id of the page. */
+            page: string;
+        };
+        /** @description GitBook's form of `insert_page`: adds a page. */
+        GitBookInsertPageChange: {
+            /**
+             * @description The kind of change. (enum property replaced by openapi-typescript)
+             * @enum {string}
+             */
+            operation: "insert_page";
+            /**
+             * @description Title of the new page. A level-1 heading opening the document takes precedence (as in GitBook): it
+             *     becomes the title and leaves the body. `Untitled` when neither is given.
+             */
+            title?: components["schemas"]["PageTitle"];
+            /** @description Id of the parent page; the page goes to the top level when omitted. */
+            into?: string;
+            /**
+             * Format: int32
+             * @description Zero-based index among its siblings; at the end when omitted or past the end.
+             */
+            at?: number;
+            /** @description Body of the new page. */
+            document: components["schemas"]["MarkdownDocument"];
+        };
+        /** @description GitBook's form of `update_page`: changes a page's title or body, or moves it. */
+        GitBookUpdatePageChange: {
+            /**
+             * @description The kind of change. (enum property replaced by openapi-typescript)
+             * @enum {string}
+             */
+            operation: "update_page";
+            /** @description Id of the page. */
+            page: string;
+            /** @description New title; unchanged when omitted. The slug does not change. */
+            title?: components["schemas"]["PageTitle"];
+            /** @description New body, replacing the whole body; unchanged when omitted. */
+            document?: components["schemas"]["MarkdownDocument"];
+            /** @description Id of the new parent page, or null for the top level; unchanged when omitted. */
+            into?: string | null;
+            /**
+             * Format: int32
+             * @description Zero-based index among its new siblings; when omitted the position is unchanged, or at the end when
+             *     the parent changes.
+             */
+            at?: number;
+        };
         /**
          * @description The Git provider of a synchronization.
          * @enum {string}
@@ -3032,6 +3468,20 @@ export interface components {
         Installation: {
             /** @description Unique id of the installation. */
             id: string;
+            /** @description The organization the integration is installed on. */
+            target: components["schemas"]["InstallationTarget"];
+            /**
+             * Format: date-time
+             * @description When the integration was installed.
+             */
+            createdAt: string;
+            /**
+             * Format: date-time
+             * @description When the installation last changed.
+             */
+            updatedAt: string;
+            /** @description URLs of the installation. */
+            urls: components["schemas"]["InstallationUrls"];
             /** @description Where the installation stands. */
             status: components["schemas"]["InstallationStatus"];
             /** @description Whether the installation covers every space or a selection. */
@@ -3070,6 +3520,24 @@ export interface components {
          * @enum {string}
          */
         InstallationStatus: "active" | "pending" | "paused";
+        /** @description The organization an installation is on. */
+        InstallationTarget: {
+            /** @description Id of the organization. */
+            organization: string;
+        };
+        /** @description URLs of an installation. */
+        InstallationUrls: {
+            /**
+             * Format: uri
+             * @description The installation in the API.
+             */
+            location: string;
+            /**
+             * Format: uri
+             * @description The installation in the application.
+             */
+            app: string;
+        };
         /** @description An integration extends the service; it can be published, listed and installed. */
         Integration: {
             /**
@@ -3316,6 +3784,18 @@ export interface components {
             /** @description The items of this page. */
             items: components["schemas"]["Invite"][];
         };
+        /**
+         * @description Gives users and teams a role on a space or a collection (and on what the collection contains);
+         *     at least one user or team. A null role takes their roles there away.
+         */
+        InviteUsersAndTeams: {
+            /** @description Role to give; null removes the users' and teams' roles on the content. */
+            role: components["schemas"]["MemberRole"] | null;
+            /** @description Ids of members of the organization. */
+            users?: string[];
+            /** @description Ids of teams of the organization. */
+            teams?: string[];
+        };
         /** @description Invites users to an organization by email. */
         InviteUsersRequest: {
             /** @description Email addresses of the users to invite. */
@@ -3392,6 +3872,11 @@ export interface components {
          * @enum {string}
          */
         ListOrder: "asc" | "desc";
+        /** @description A page body in GitBook's document envelope. */
+        MarkdownDocument: {
+            /** @description The body, as Markdown. */
+            markdown: string;
+        };
         /** @description A user's membership of an organization. */
         Member: {
             /**
@@ -3506,6 +3991,46 @@ export interface components {
              * @enum {string}
              */
             result: "merge";
+        };
+        /** @description A page that a three-way merge could not combine. */
+        MergeConflict: {
+            /** @description Id of the page. */
+            page: string;
+            /** @description Title of the page, as the change request has it (as the main content has it when the change request deleted it). */
+            title: string;
+            /** @description What part of the page conflicts. */
+            field: components["schemas"]["MergeConflictField"];
+            /**
+             * @description The value in the change request: the whole body for `markdown`, the title for `title`, the parent page id
+             *     for `parent` (absent at the top level); absent for `order`, and when the change request deleted the page.
+             */
+            changeRequest?: string;
+            /** @description The value in the main content, as for `changeRequest`; absent when the main content deleted the page. */
+            main?: string;
+            /** @description The value both sides started from, as for `changeRequest`; absent when the page did not exist there. */
+            base?: string;
+        };
+        /**
+         * @description What part of a page both sides changed in ways that cannot be combined.
+         * @enum {string}
+         */
+        MergeConflictField: "title" | "parent" | "order" | "markdown" | "deleted";
+        /** @description The body of an error of a merge, or of an update from the main content. */
+        MergeError: {
+            /** @description What went wrong. */
+            error: components["schemas"]["MergeErrorDetail"];
+        };
+        /** @description Details of an error of a merge, or of an update from the main content. */
+        MergeErrorDetail: {
+            /**
+             * Format: int32
+             * @description The HTTP status code of the response.
+             */
+            code: number;
+            /** @description A human-readable explanation of the error. */
+            message: string;
+            /** @description The pages that could not be combined, when conflicts made the operation fail; nothing was written. */
+            conflicts?: components["schemas"]["MergeConflict"][];
         };
         /** @description Moves a section group to another position among the site's top-level items. */
         MoveSiteSectionGroupRequest: {
@@ -3952,7 +4477,7 @@ export interface components {
             externalLinks?: components["schemas"]["IntegrationExternalLink"][];
             /** @description Configurations the integration expects. */
             configurations?: components["schemas"]["IntegrationConfigurations"];
-            /** @description Secrets stored on the integration and passed to it at run time, keyed by name. */
+            /** @description Secrets passed to the integration at run time, keyed by name; stored encrypted, never returned. */
             secrets?: Record<string, never>;
             /** @description Content security policy sent as headers when the integration's script and blocks are fetched. */
             contentSecurityPolicy?: string;
@@ -4226,12 +4751,12 @@ export interface components {
             id: string;
             /** @description Label of the provider. */
             label: components["schemas"]["SamlProviderLabel"];
-            /** @description Sign-in URL of the identity provider. */
-            ssoURL: components["schemas"]["SamlSsoUrl"];
-            /** @description Entity id of the identity provider. */
-            entityID: components["schemas"]["SamlEntityId"];
-            /** @description Certificate of the identity provider. */
-            certificate: components["schemas"]["SamlCertificate"];
+            /** @description Sign-in URL of the identity provider; absent until set (the provider is pending). */
+            ssoURL?: components["schemas"]["SamlSsoUrl"];
+            /** @description Entity id of the identity provider; absent until set (the provider is pending). */
+            entityID?: components["schemas"]["SamlEntityId"];
+            /** @description Certificate of the identity provider; absent until set (the provider is pending). */
+            certificate?: components["schemas"]["SamlCertificate"];
             /** @description Team that users signing in for the first time join, when one is set. */
             defaultTeam?: components["schemas"]["Team"];
             /** @description Role given to users signing in for the first time; null for guests. */
@@ -4349,6 +4874,49 @@ export interface components {
             count: number;
             /** @description The items of this page. */
             items: components["schemas"]["SearchSpaceResult"][];
+        };
+        /** @description A named link giving access to a site published with the `share-link` visibility. */
+        ShareLink: {
+            /**
+             * @description Always `share-link`.
+             * @enum {string}
+             */
+            object: "share-link";
+            /** @description Unique id of the share link. */
+            id: string;
+            /**
+             * Format: date-time
+             * @description When the share link was created.
+             */
+            createdAt: string;
+            /** @description Name of the share link. */
+            name: components["schemas"]["ShareLinkName"];
+            /** @description The link gives access; a revoked link gives none. */
+            active: boolean;
+            /** @description URLs of the share link. */
+            urls: components["schemas"]["ShareLinkUrls"];
+        };
+        /** @description The name of a share link. */
+        ShareLinkName: string;
+        /** @description One page of a list. */
+        ShareLinkPage: {
+            /** @description Present when more items follow this page. */
+            next?: components["schemas"]["NextPage"];
+            /**
+             * Format: int32
+             * @description Total number of items matching the request, over all pages.
+             */
+            count: number;
+            /** @description The items of this page. */
+            items: components["schemas"]["ShareLink"][];
+        };
+        /** @description URLs of a share link. */
+        ShareLinkUrls: {
+            /**
+             * Format: uri
+             * @description The published site, opened with the link's secret key, when the site is published.
+             */
+            published?: string;
         };
         /** @description A site: a published documentation website built from spaces. */
         Site: {
@@ -4630,6 +5198,30 @@ export interface components {
         };
         /** @description A proxy URL of a site: a host followed by a path, without scheme (e.g. `example.com/docs`). */
         SiteProxyOrigin: string;
+        /** @description How the visitors of a site with the `visitor-auth` visibility are authenticated. */
+        SitePublishingAuth: {
+            /**
+             * @description Always `publishing-auth`.
+             * @enum {string}
+             */
+            object: "publishing-auth";
+            /** @description What authenticates visitors. */
+            backend: components["schemas"]["VisitorAuthBackend"];
+            /** @description Secret key that signs visitor tokens (JWT, HS256). */
+            privateKey: string;
+            /**
+             * Format: uri
+             * @description Where visitors are sent when their token is missing or invalid.
+             */
+            fallbackURL?: string;
+            /**
+             * Format: uri
+             * @description Where visitors are sent to log out of the authentication backend.
+             */
+            logoutURL?: string;
+            /** @description Name of the integration authenticating visitors, when the backend is an integration. */
+            integration?: string;
+        };
         /** @description A section of a site: a top-level part grouping site spaces. */
         SiteSection: {
             /**
@@ -5117,6 +5709,25 @@ export interface components {
             /** @description What the caller may do on the team. */
             permissions?: components["schemas"]["TeamPermissions"];
         };
+        /** @description Permission of a team on a space or collection. */
+        TeamContentPermission: {
+            /** @description The team's role on the content. */
+            permission: components["schemas"]["MemberRole"];
+            /** @description The team. */
+            team: components["schemas"]["Team"];
+        };
+        /** @description One page of a list. */
+        TeamContentPermissionPage: {
+            /** @description Present when more items follow this page. */
+            next?: components["schemas"]["NextPage"];
+            /**
+             * Format: int32
+             * @description Total number of items matching the request, over all pages.
+             */
+            count: number;
+            /** @description The items of this page. */
+            items: components["schemas"]["TeamContentPermission"][];
+        };
         /** @description A member of a team, with both memberships. */
         TeamMember: {
             /** @description The user as a member of the organization. */
@@ -5244,10 +5855,15 @@ export interface components {
             /** @description The items of this page. */
             items: components["schemas"]["TranslationSettings"][];
         };
-        /** @description Creates translation settings, or replaces their title. */
+        /** @description Creates translation settings, or replaces their title and, when given, their languages. */
         TranslationSettingsRequest: {
             /** @description Title of the translation settings. */
             title: components["schemas"]["TranslationSettingsTitle"];
+            /**
+             * @description Languages the content is translated into, each at most once, kept in the order given. Left out,
+             *     creation starts with none and a replacement keeps the current ones.
+             */
+            languages?: components["schemas"]["TranslationLanguage"][];
         };
         /** @description The title of translation settings. */
         TranslationSettingsTitle: string;
@@ -5277,8 +5893,8 @@ export interface components {
         };
         /** @description Edits the pages of a change request; the changes apply in order, all or none. */
         UpdateChangeRequestContentRequest: {
-            /** @description The changes, applied in order. */
-            changes: components["schemas"]["ChangeRequestContentChange"][];
+            /** @description The changes, applied in order, in Quire's form (`type`) or GitBook's (`operation`); both may be mixed. */
+            changes: (components["schemas"]["ChangeRequestContentChange"] | components["schemas"]["GitBookContentChange"])[];
         };
         /** @description Changes to a change request; omitted fields stay as they are. */
         UpdateChangeRequestRequest: {
@@ -5330,6 +5946,11 @@ export interface components {
         UpdateContentInviteLevelRequest: {
             /** @description Level given on the content to users who join through the invite. */
             level: components["schemas"]["MemberRole"];
+        };
+        /** @description Changes the role of one user or team on a space or collection. */
+        UpdateContentPermissionRequest: {
+            /** @description The role; null removes it. Omitted: nothing changes. */
+            role?: components["schemas"]["MemberRole"] | null;
         };
         /** @description Changes to a custom field; omitted fields stay as they are. */
         UpdateCustomFieldRequest: {
@@ -5415,10 +6036,26 @@ export interface components {
             /** @description Role given to users signing in for the first time; null for guests. */
             defaultRole?: components["schemas"]["MemberRole"] | null;
         };
+        /** @description Changes to a share link; omitted fields stay as they are. */
+        UpdateShareLinkRequest: {
+            /** @description The link gives access (true) or is revoked (false). */
+            active?: boolean;
+            /** @description Name of the share link. */
+            name?: components["schemas"]["ShareLinkName"];
+        };
         /** @description Sets the visitor attributes schema of a site. */
         UpdateSiteAdaptiveSchemaRequest: {
             /** @description The JSON Schema of visitor attributes. */
             jsonSchema: components["schemas"]["SiteAdaptiveJsonSchema"];
+        };
+        /** @description Changes to the visitor authentication of a site. */
+        UpdateSitePublishingAuthRequest: {
+            /** @description What authenticates visitors. */
+            backend: components["schemas"]["VisitorAuthBackend"];
+            /** @description Where visitors are sent when their token is invalid; unchanged when omitted, removed when null. */
+            fallbackURL?: string | null;
+            /** @description Where visitors are sent to log out; unchanged when omitted, removed when null. */
+            logoutURL?: string | null;
         };
         /** @description Changes to a site; omitted fields stay as they are. */
         UpdateSiteRequest: {
@@ -5466,7 +6103,10 @@ export interface components {
             /** @description Expression deciding who sees the site space, or null to remove it. */
             condition?: components["schemas"]["VisibilityCondition"] | null;
         };
-        /** @description Sets custom field values of a space; fields not named keep their value. */
+        /**
+         * @description Sets custom field values of a space; fields not named keep their value. Either every value is
+         *     set or, when one does not fit its field, none is.
+         */
         UpdateSpaceCustomFieldsRequest: {
             /** @description New values, keyed by custom field name. */
             values: Record<string, never>;
@@ -5518,6 +6158,25 @@ export interface components {
             /** @description URLs of the user. */
             urls: components["schemas"]["UserUrls"];
         };
+        /** @description Permission of a user on a space or collection. */
+        UserContentPermission: {
+            /** @description The user's role on the content. */
+            permission: components["schemas"]["MemberRole"];
+            /** @description The user. */
+            user: components["schemas"]["User"];
+        };
+        /** @description One page of a list. */
+        UserContentPermissionPage: {
+            /** @description Present when more items follow this page. */
+            next?: components["schemas"]["NextPage"];
+            /**
+             * Format: int32
+             * @description Total number of items matching the request, over all pages.
+             */
+            count: number;
+            /** @description The items of this page. */
+            items: components["schemas"]["UserContentPermission"][];
+        };
         /** @description A user, resolved. */
         UserReference: {
             /**
@@ -5547,7 +6206,19 @@ export interface components {
         };
         /** @description An expression deciding whether an item is shown to a visitor. */
         VisibilityCondition: string;
-        /** @description JSON Schema of one visitor attribute. */
+        /** @description JSON Schema of a visitor attribute holding a list of values. */
+        VisitorArrayAttributeSchema: {
+            /**
+             * @description The type of the attribute.
+             * @enum {string}
+             */
+            type: "array";
+            /** @description What the attribute means. */
+            description: string;
+            /** @description Schema of each value of the list. */
+            items: components["schemas"]["VisitorPrimitiveAttributeSchema"];
+        };
+        /** @description JSON Schema of a visitor attribute that is true or false. */
         VisitorAttributeSchema: {
             /**
              * @description The type of the attribute.
@@ -5556,6 +6227,54 @@ export interface components {
             type: "boolean";
             /** @description What the attribute means. */
             description: string;
+        };
+        /**
+         * @description What authenticates the visitors of a site with the `visitor-auth` visibility.
+         * @enum {string}
+         */
+        VisitorAuthBackend: "custom" | "integration";
+        /** @description JSON Schema of one visitor attribute: a boolean, a string (with its values), a number, a list of those, or an object of attributes. */
+        VisitorClaimSchema: components["schemas"]["VisitorAttributeSchema"] | components["schemas"]["VisitorStringAttributeSchema"] | components["schemas"]["VisitorNumberAttributeSchema"] | components["schemas"]["VisitorArrayAttributeSchema"] | components["schemas"]["VisitorObjectAttributeSchema"];
+        /** @description JSON Schema of a numeric visitor attribute. */
+        VisitorNumberAttributeSchema: {
+            /**
+             * @description The type of the attribute.
+             * @enum {string}
+             */
+            type: "number";
+            /** @description What the attribute means. */
+            description: string;
+        };
+        /** @description JSON Schema of a visitor attribute grouping named attributes, such as the reserved `unsigned` one for claims that are not signed. */
+        VisitorObjectAttributeSchema: {
+            /**
+             * @description The type of the attribute.
+             * @enum {string}
+             */
+            type: "object";
+            /** @description What the attribute means. */
+            description: string;
+            /** @description Schemas of the nested attributes, by name. */
+            properties: Record<string, never>;
+            /**
+             * @description Nested attributes not listed are refused.
+             * @enum {boolean}
+             */
+            additionalProperties: false;
+        };
+        /** @description JSON Schema of a visitor attribute holding one value. */
+        VisitorPrimitiveAttributeSchema: components["schemas"]["VisitorAttributeSchema"] | components["schemas"]["VisitorStringAttributeSchema"] | components["schemas"]["VisitorNumberAttributeSchema"];
+        /** @description JSON Schema of a text visitor attribute; conditions compare it reliably when its values are listed. */
+        VisitorStringAttributeSchema: {
+            /**
+             * @description The type of the attribute.
+             * @enum {string}
+             */
+            type: "string";
+            /** @description What the attribute means. */
+            description: string;
+            /** @description The values the attribute may take. */
+            enum?: string[];
         };
         /**
          * Format: uri
@@ -5569,6 +6288,10 @@ export interface components {
         "ChangeRequestPath.changeRequestId": string;
         /** @description Id of the collection. */
         CollectionPath: string;
+        /** @description Id of the team. */
+        "CollectionTeamPermissionPath.teamId": string;
+        /** @description Id of the user. */
+        "CollectionUserPermissionPath.userId": string;
         /** @description Order of the comments by posting time. */
         "CommentListParameters.order": components["schemas"]["ListOrder"];
         /** @description Only list comments with this status. */
@@ -5601,8 +6324,11 @@ export interface components {
         "ListParameters.page": string;
         /** @description Id of the member's user. */
         "MemberPath.userId": string;
-        /** @description Slug of the specification. */
-        "OpenAPISpecPath.specSlug": components["schemas"]["OpenAPISpecSlug"];
+        /**
+         * @description Slug of the specification. Any text is taken, so that a slug no specification has answers 404
+         *     like any other unknown one; a PUT creating a specification needs a valid slug.
+         */
+        "OpenAPISpecPath.specSlug": string;
         /** @description Id of the organization. */
         OrganizationPath: string;
         /** @description Id of the page. */
@@ -5613,6 +6339,8 @@ export interface components {
         "SamlProviderPath.samlProviderId": string;
         /** @description Secret key of a share link, to resolve published URLs. */
         ShareKeyParameter: string;
+        /** @description Id of the share link. */
+        "ShareLinkPath.shareLinkId": string;
         /** @description Id of the site. */
         "SitePath.siteId": string;
         /** @description Id of the section group. */
@@ -5623,6 +6351,10 @@ export interface components {
         "SiteSpacePath.siteSpaceId": string;
         /** @description Id of the space. */
         SpacePath: string;
+        /** @description Id of the team. */
+        "SpaceTeamPermissionPath.teamId": string;
+        /** @description Id of the user. */
+        "SpaceUserPermissionPath.userId": string;
         /** @description Id of the member's user. */
         "TeamMemberPath.userId": string;
         /** @description Id of the team. */
@@ -5686,6 +6418,15 @@ export interface operations {
             };
             /** @description The resource does not exist or is not visible to the caller. */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request cannot be processed as sent: an `Idempotency-Key` reused with another request. */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5759,6 +6500,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description The request cannot be processed as sent: an `Idempotency-Key` reused with another request. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Too many requests were sent; retry later. */
             429: {
                 headers: {
@@ -5824,6 +6574,24 @@ export interface operations {
             };
             /** @description The resource does not exist or is not visible to the caller. */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A precondition of the operation does not hold. */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request cannot be processed as sent: an `Idempotency-Key` reused with another request. */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5912,6 +6680,504 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description The request cannot be processed as sent: an `Idempotency-Key` reused with another request. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests were sent; retry later. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    inviteToCollection: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Id of the collection. */
+                collectionId: components["parameters"]["CollectionPath"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["InviteUsersAndTeams"];
+            };
+        };
+        responses: {
+            /** @description A 204 response with an empty body. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The request is malformed or does not satisfy the contract. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The bearer token is missing or invalid. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The caller's role does not allow this operation. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The resource does not exist or is not visible to the caller. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request cannot be processed as sent: an `Idempotency-Key` reused with another request. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests were sent; retry later. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listPermissionsAggregateInCollection: {
+        parameters: {
+            query?: {
+                /** @description Opaque cursor returned as `next.page` by the previous page. */
+                page?: components["parameters"]["ListParameters.page"];
+                /** @description Maximum number of items to return in one page. */
+                limit?: components["parameters"]["ListParameters.limit"];
+                /** @description Only list users with this role on the collection. */
+                role?: components["schemas"]["MemberRole"];
+            };
+            header?: never;
+            path: {
+                /** @description Id of the collection. */
+                collectionId: components["parameters"]["CollectionPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The request has succeeded. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UserContentPermissionPage"];
+                };
+            };
+            /** @description The request is malformed or does not satisfy the contract. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The bearer token is missing or invalid. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The caller's role does not allow this operation. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The resource does not exist or is not visible to the caller. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request cannot be processed as sent: an `Idempotency-Key` reused with another request. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests were sent; retry later. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listTeamPermissionsInCollection: {
+        parameters: {
+            query?: {
+                /** @description Opaque cursor returned as `next.page` by the previous page. */
+                page?: components["parameters"]["ListParameters.page"];
+                /** @description Maximum number of items to return in one page. */
+                limit?: components["parameters"]["ListParameters.limit"];
+            };
+            header?: never;
+            path: {
+                /** @description Id of the collection. */
+                collectionId: components["parameters"]["CollectionPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The request has succeeded. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TeamContentPermissionPage"];
+                };
+            };
+            /** @description The request is malformed or does not satisfy the contract. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The bearer token is missing or invalid. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The caller's role does not allow this operation. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The resource does not exist or is not visible to the caller. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request cannot be processed as sent: an `Idempotency-Key` reused with another request. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests were sent; retry later. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    updateTeamPermissionInCollection: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Id of the collection. */
+                collectionId: components["parameters"]["CollectionPath"];
+                /** @description Id of the team. */
+                teamId: components["parameters"]["CollectionTeamPermissionPath.teamId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateContentPermissionRequest"];
+            };
+        };
+        responses: {
+            /** @description A 204 response with an empty body. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The request is malformed or does not satisfy the contract. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The bearer token is missing or invalid. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The caller's role does not allow this operation. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The resource does not exist or is not visible to the caller. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request cannot be processed as sent: an `Idempotency-Key` reused with another request. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests were sent; retry later. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listUserPermissionsInCollection: {
+        parameters: {
+            query?: {
+                /** @description Opaque cursor returned as `next.page` by the previous page. */
+                page?: components["parameters"]["ListParameters.page"];
+                /** @description Maximum number of items to return in one page. */
+                limit?: components["parameters"]["ListParameters.limit"];
+            };
+            header?: never;
+            path: {
+                /** @description Id of the collection. */
+                collectionId: components["parameters"]["CollectionPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The request has succeeded. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UserContentPermissionPage"];
+                };
+            };
+            /** @description The request is malformed or does not satisfy the contract. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The bearer token is missing or invalid. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The caller's role does not allow this operation. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The resource does not exist or is not visible to the caller. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request cannot be processed as sent: an `Idempotency-Key` reused with another request. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests were sent; retry later. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    updateUserPermissionInCollection: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Id of the collection. */
+                collectionId: components["parameters"]["CollectionPath"];
+                /** @description Id of the user. */
+                userId: components["parameters"]["CollectionUserPermissionPath.userId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateContentPermissionRequest"];
+            };
+        };
+        responses: {
+            /** @description A 204 response with an empty body. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The request is malformed or does not satisfy the contract. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The bearer token is missing or invalid. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The caller's role does not allow this operation. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The resource does not exist or is not visible to the caller. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request cannot be processed as sent: an `Idempotency-Key` reused with another request. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Too many requests were sent; retry later. */
             429: {
                 headers: {
@@ -5978,6 +7244,15 @@ export interface operations {
             };
             /** @description The resource does not exist or is not visible to the caller. */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request cannot be processed as sent: an `Idempotency-Key` reused with another request. */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6075,6 +7350,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description The request cannot be processed as sent: an `Idempotency-Key` reused with another request. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Too many requests were sent; retry later. */
             429: {
                 headers: {
@@ -6143,6 +7427,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description The request cannot be processed as sent: an `Idempotency-Key` reused with another request. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Too many requests were sent; retry later. */
             429: {
                 headers: {
@@ -6161,11 +7454,11 @@ export interface operations {
                 page?: components["parameters"]["ListParameters.page"];
                 /** @description Maximum number of items to return in one page. */
                 limit?: components["parameters"]["ListParameters.limit"];
-                /** @description Only integrations whose name matches this text. */
+                /** @description Only integrations whose name or title contains this text, ignoring case. */
                 search?: string;
                 /** @description Only integrations listed in this category. */
                 category?: components["schemas"]["IntegrationCategory"];
-                /** @description Only integrations whose blocks unfurl URLs of this domain. */
+                /** @description Only integrations whose blocks unfurl URLs of this domain or of its sub-domains. */
                 blockDomain?: string;
                 /** @description True: only integrations with blocks; false: only those without. */
                 blocks?: boolean;
@@ -6218,6 +7511,15 @@ export interface operations {
             };
             /** @description The resource does not exist or is not visible to the caller. */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request cannot be processed as sent: an `Idempotency-Key` reused with another request. */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6286,6 +7588,15 @@ export interface operations {
             };
             /** @description The resource does not exist or is not visible to the caller. */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request cannot be processed as sent: an `Idempotency-Key` reused with another request. */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6374,6 +7685,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description The request cannot be processed as sent: an `Idempotency-Key` reused with another request. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Too many requests were sent; retry later. */
             429: {
                 headers: {
@@ -6433,6 +7753,15 @@ export interface operations {
             };
             /** @description The resource does not exist or is not visible to the caller. */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request cannot be processed as sent: an `Idempotency-Key` reused with another request. */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6508,6 +7837,15 @@ export interface operations {
             };
             /** @description The resource does not exist or is not visible to the caller. */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request cannot be processed as sent: an `Idempotency-Key` reused with another request. */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6598,6 +7936,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description The request cannot be processed as sent: an `Idempotency-Key` reused with another request. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Too many requests were sent; retry later. */
             429: {
                 headers: {
@@ -6668,6 +8015,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description The request cannot be processed as sent: an `Idempotency-Key` reused with another request. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Too many requests were sent; retry later. */
             429: {
                 headers: {
@@ -6729,6 +8085,15 @@ export interface operations {
             };
             /** @description The resource does not exist or is not visible to the caller. */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request cannot be processed as sent: an `Idempotency-Key` reused with another request. */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6810,6 +8175,24 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description A precondition of the operation does not hold. */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request cannot be processed as sent: an `Idempotency-Key` reused with another request. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Too many requests were sent; retry later. */
             429: {
                 headers: {
@@ -6873,6 +8256,15 @@ export interface operations {
             };
             /** @description The resource does not exist or is not visible to the caller. */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request cannot be processed as sent: an `Idempotency-Key` reused with another request. */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6951,6 +8343,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description The request cannot be processed as sent: an `Idempotency-Key` reused with another request. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Too many requests were sent; retry later. */
             429: {
                 headers: {
@@ -7012,6 +8413,15 @@ export interface operations {
             };
             /** @description The resource does not exist or is not visible to the caller. */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request cannot be processed as sent: an `Idempotency-Key` reused with another request. */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7100,6 +8510,24 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description A precondition of the operation does not hold. */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request cannot be processed as sent: an `Idempotency-Key` reused with another request. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Too many requests were sent; retry later. */
             429: {
                 headers: {
@@ -7168,6 +8596,15 @@ export interface operations {
             };
             /** @description The resource does not exist or is not visible to the caller. */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request cannot be processed as sent: an `Idempotency-Key` reused with another request. */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7249,6 +8686,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description The request cannot be processed as sent: an `Idempotency-Key` reused with another request. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Too many requests were sent; retry later. */
             429: {
                 headers: {
@@ -7315,6 +8761,15 @@ export interface operations {
             };
             /** @description The resource does not exist or is not visible to the caller. */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request cannot be processed as sent: an `Idempotency-Key` reused with another request. */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7405,6 +8860,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description The request cannot be processed as sent: an `Idempotency-Key` reused with another request. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Too many requests were sent; retry later. */
             429: {
                 headers: {
@@ -7475,6 +8939,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description The request cannot be processed as sent: an `Idempotency-Key` reused with another request. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Too many requests were sent; retry later. */
             429: {
                 headers: {
@@ -7536,6 +9009,15 @@ export interface operations {
             };
             /** @description The resource does not exist or is not visible to the caller. */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request cannot be processed as sent: an `Idempotency-Key` reused with another request. */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7617,6 +9099,24 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description A precondition of the operation does not hold. */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request cannot be processed as sent: an `Idempotency-Key` reused with another request. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Too many requests were sent; retry later. */
             429: {
                 headers: {
@@ -7682,6 +9182,15 @@ export interface operations {
             };
             /** @description The resource does not exist or is not visible to the caller. */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request cannot be processed as sent: an `Idempotency-Key` reused with another request. */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7768,6 +9277,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description The request cannot be processed as sent: an `Idempotency-Key` reused with another request. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Too many requests were sent; retry later. */
             429: {
                 headers: {
@@ -7834,6 +9352,15 @@ export interface operations {
             };
             /** @description The resource does not exist or is not visible to the caller. */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request cannot be processed as sent: an `Idempotency-Key` reused with another request. */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7924,6 +9451,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description The request cannot be processed as sent: an `Idempotency-Key` reused with another request. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Too many requests were sent; retry later. */
             429: {
                 headers: {
@@ -7987,6 +9523,15 @@ export interface operations {
             };
             /** @description The resource does not exist or is not visible to the caller. */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request cannot be processed as sent: an `Idempotency-Key` reused with another request. */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -8062,6 +9607,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description The request cannot be processed as sent: an `Idempotency-Key` reused with another request. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Too many requests were sent; retry later. */
             429: {
                 headers: {
@@ -8129,6 +9683,15 @@ export interface operations {
             };
             /** @description The resource does not exist or is not visible to the caller. */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request cannot be processed as sent: an `Idempotency-Key` reused with another request. */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -8217,6 +9780,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description The request cannot be processed as sent: an `Idempotency-Key` reused with another request. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Too many requests were sent; retry later. */
             429: {
                 headers: {
@@ -8280,6 +9852,15 @@ export interface operations {
             };
             /** @description The resource does not exist or is not visible to the caller. */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request cannot be processed as sent: an `Idempotency-Key` reused with another request. */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -8357,6 +9938,15 @@ export interface operations {
             };
             /** @description The request conflicts with the current state of the resource. */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request cannot be processed as sent: an `Idempotency-Key` reused with another request. */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -8447,6 +10037,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description The request cannot be processed as sent: an `Idempotency-Key` reused with another request. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Too many requests were sent; retry later. */
             429: {
                 headers: {
@@ -8517,6 +10116,15 @@ export interface operations {
             };
             /** @description The resource does not exist or is not visible to the caller. */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request cannot be processed as sent: an `Idempotency-Key` reused with another request. */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -8603,6 +10211,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description The request cannot be processed as sent: an `Idempotency-Key` reused with another request. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Too many requests were sent; retry later. */
             429: {
                 headers: {
@@ -8680,6 +10297,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description The request cannot be processed as sent: an `Idempotency-Key` reused with another request. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Too many requests were sent; retry later. */
             429: {
                 headers: {
@@ -8746,6 +10372,15 @@ export interface operations {
             };
             /** @description The resource does not exist or is not visible to the caller. */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request cannot be processed as sent: an `Idempotency-Key` reused with another request. */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -8836,6 +10471,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description The request cannot be processed as sent: an `Idempotency-Key` reused with another request. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Too many requests were sent; retry later. */
             429: {
                 headers: {
@@ -8854,7 +10498,10 @@ export interface operations {
             path: {
                 /** @description Id of the organization. */
                 organizationId: components["parameters"]["OrganizationPath"];
-                /** @description Slug of the specification. */
+                /**
+                 * @description Slug of the specification. Any text is taken, so that a slug no specification has answers 404
+                 *     like any other unknown one; a PUT creating a specification needs a valid slug.
+                 */
                 specSlug: components["parameters"]["OpenAPISpecPath.specSlug"];
             };
             cookie?: never;
@@ -8906,6 +10553,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description The request cannot be processed as sent: an `Idempotency-Key` reused with another request. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Too many requests were sent; retry later. */
             429: {
                 headers: {
@@ -8924,7 +10580,10 @@ export interface operations {
             path: {
                 /** @description Id of the organization. */
                 organizationId: components["parameters"]["OrganizationPath"];
-                /** @description Slug of the specification. */
+                /**
+                 * @description Slug of the specification. Any text is taken, so that a slug no specification has answers 404
+                 *     like any other unknown one; a PUT creating a specification needs a valid slug.
+                 */
                 specSlug: components["parameters"]["OpenAPISpecPath.specSlug"];
             };
             cookie?: never;
@@ -8991,6 +10650,24 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description A precondition of the operation does not hold. */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request cannot be processed as sent: an `Idempotency-Key` reused with another request. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Too many requests were sent; retry later. */
             429: {
                 headers: {
@@ -9009,7 +10686,10 @@ export interface operations {
             path: {
                 /** @description Id of the organization. */
                 organizationId: components["parameters"]["OrganizationPath"];
-                /** @description Slug of the specification. */
+                /**
+                 * @description Slug of the specification. Any text is taken, so that a slug no specification has answers 404
+                 *     like any other unknown one; a PUT creating a specification needs a valid slug.
+                 */
                 specSlug: components["parameters"]["OpenAPISpecPath.specSlug"];
             };
             cookie?: never;
@@ -9052,6 +10732,15 @@ export interface operations {
             };
             /** @description The resource does not exist or is not visible to the caller. */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request cannot be processed as sent: an `Idempotency-Key` reused with another request. */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -9127,6 +10816,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description The request cannot be processed as sent: an `Idempotency-Key` reused with another request. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Too many requests were sent; retry later. */
             429: {
                 headers: {
@@ -9193,6 +10891,15 @@ export interface operations {
             };
             /** @description The resource does not exist or is not visible to the caller. */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request cannot be processed as sent: an `Idempotency-Key` reused with another request. */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -9274,6 +10981,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description The request cannot be processed as sent: an `Idempotency-Key` reused with another request. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Too many requests were sent; retry later. */
             429: {
                 headers: {
@@ -9344,6 +11060,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description The request cannot be processed as sent: an `Idempotency-Key` reused with another request. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Too many requests were sent; retry later. */
             429: {
                 headers: {
@@ -9405,6 +11130,15 @@ export interface operations {
             };
             /** @description The resource does not exist or is not visible to the caller. */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request cannot be processed as sent: an `Idempotency-Key` reused with another request. */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -9486,6 +11220,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description The request cannot be processed as sent: an `Idempotency-Key` reused with another request. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Too many requests were sent; retry later. */
             429: {
                 headers: {
@@ -9554,6 +11297,15 @@ export interface operations {
             };
             /** @description The resource does not exist or is not visible to the caller. */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request cannot be processed as sent: an `Idempotency-Key` reused with another request. */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -9642,6 +11394,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description The request cannot be processed as sent: an `Idempotency-Key` reused with another request. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Too many requests were sent; retry later. */
             429: {
                 headers: {
@@ -9709,6 +11470,15 @@ export interface operations {
             };
             /** @description The resource does not exist or is not visible to the caller. */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request cannot be processed as sent: an `Idempotency-Key` reused with another request. */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -9786,6 +11556,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description The request cannot be processed as sent: an `Idempotency-Key` reused with another request. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Too many requests were sent; retry later. */
             429: {
                 headers: {
@@ -9847,6 +11626,15 @@ export interface operations {
             };
             /** @description The resource does not exist or is not visible to the caller. */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request cannot be processed as sent: an `Idempotency-Key` reused with another request. */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -9937,6 +11725,24 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description A precondition of the operation does not hold. */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request cannot be processed as sent: an `Idempotency-Key` reused with another request. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Too many requests were sent; retry later. */
             429: {
                 headers: {
@@ -10000,6 +11806,15 @@ export interface operations {
             };
             /** @description The resource does not exist or is not visible to the caller. */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request cannot be processed as sent: an `Idempotency-Key` reused with another request. */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -10081,6 +11896,103 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description A precondition of the operation does not hold. */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request cannot be processed as sent: an `Idempotency-Key` reused with another request. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests were sent; retry later. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    publishSite: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Id of the organization. */
+                organizationId: components["parameters"]["OrganizationPath"];
+                /** @description Id of the site. */
+                siteId: components["parameters"]["SitePath.siteId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The request has succeeded. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Site"];
+                };
+            };
+            /** @description The request is malformed or does not satisfy the contract. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The bearer token is missing or invalid. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The caller's role does not allow this operation. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The resource does not exist or is not visible to the caller. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request cannot be processed as sent: an `Idempotency-Key` reused with another request. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Too many requests were sent; retry later. */
             429: {
                 headers: {
@@ -10147,6 +12059,265 @@ export interface operations {
             };
             /** @description The resource does not exist or is not visible to the caller. */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request cannot be processed as sent: an `Idempotency-Key` reused with another request. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests were sent; retry later. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getSitePublishingAuthById: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Id of the organization. */
+                organizationId: components["parameters"]["OrganizationPath"];
+                /** @description Id of the site. */
+                siteId: components["parameters"]["SitePath.siteId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The request has succeeded. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SitePublishingAuth"];
+                };
+            };
+            /** @description The request is malformed or does not satisfy the contract. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The bearer token is missing or invalid. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The caller's role does not allow this operation. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The resource does not exist or is not visible to the caller. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request cannot be processed as sent: an `Idempotency-Key` reused with another request. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests were sent; retry later. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    updateSitePublishingAuthById: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Id of the organization. */
+                organizationId: components["parameters"]["OrganizationPath"];
+                /** @description Id of the site. */
+                siteId: components["parameters"]["SitePath.siteId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateSitePublishingAuthRequest"];
+            };
+        };
+        responses: {
+            /** @description The request has succeeded. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SitePublishingAuth"];
+                };
+            };
+            /** @description The request is malformed or does not satisfy the contract. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The bearer token is missing or invalid. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The caller's role does not allow this operation. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The resource does not exist or is not visible to the caller. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A precondition of the operation does not hold. */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request cannot be processed as sent: an `Idempotency-Key` reused with another request. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests were sent; retry later. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    regenerateSitePublishingAuthById: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Id of the organization. */
+                organizationId: components["parameters"]["OrganizationPath"];
+                /** @description Id of the site. */
+                siteId: components["parameters"]["SitePath.siteId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The request has succeeded. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SitePublishingAuth"];
+                };
+            };
+            /** @description The request is malformed or does not satisfy the contract. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The bearer token is missing or invalid. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The caller's role does not allow this operation. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The resource does not exist or is not visible to the caller. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request cannot be processed as sent: an `Idempotency-Key` reused with another request. */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -10222,6 +12393,15 @@ export interface operations {
             };
             /** @description The resource does not exist or is not visible to the caller. */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request cannot be processed as sent: an `Idempotency-Key` reused with another request. */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -10305,6 +12485,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description The request cannot be processed as sent: an `Idempotency-Key` reused with another request. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Too many requests were sent; retry later. */
             429: {
                 headers: {
@@ -10368,6 +12557,15 @@ export interface operations {
             };
             /** @description The resource does not exist or is not visible to the caller. */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request cannot be processed as sent: an `Idempotency-Key` reused with another request. */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -10451,6 +12649,24 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description A precondition of the operation does not hold. */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request cannot be processed as sent: an `Idempotency-Key` reused with another request. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Too many requests were sent; retry later. */
             429: {
                 headers: {
@@ -10520,6 +12736,15 @@ export interface operations {
             };
             /** @description The resource does not exist or is not visible to the caller. */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request cannot be processed as sent: an `Idempotency-Key` reused with another request. */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -10614,6 +12839,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description The request cannot be processed as sent: an `Idempotency-Key` reused with another request. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Too many requests were sent; retry later. */
             429: {
                 headers: {
@@ -10679,6 +12913,15 @@ export interface operations {
             };
             /** @description The resource does not exist or is not visible to the caller. */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request cannot be processed as sent: an `Idempotency-Key` reused with another request. */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -10756,6 +12999,15 @@ export interface operations {
             };
             /** @description The resource does not exist or is not visible to the caller. */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request cannot be processed as sent: an `Idempotency-Key` reused with another request. */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -10848,6 +13100,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description The request cannot be processed as sent: an `Idempotency-Key` reused with another request. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Too many requests were sent; retry later. */
             429: {
                 headers: {
@@ -10911,6 +13172,15 @@ export interface operations {
             };
             /** @description The resource does not exist or is not visible to the caller. */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request cannot be processed as sent: an `Idempotency-Key` reused with another request. */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -11003,6 +13273,24 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description A precondition of the operation does not hold. */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request cannot be processed as sent: an `Idempotency-Key` reused with another request. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Too many requests were sent; retry later. */
             429: {
                 headers: {
@@ -11072,6 +13360,359 @@ export interface operations {
             };
             /** @description The resource does not exist or is not visible to the caller. */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request cannot be processed as sent: an `Idempotency-Key` reused with another request. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests were sent; retry later. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listSiteShareLinks: {
+        parameters: {
+            query?: {
+                /** @description Opaque cursor returned as `next.page` by the previous page. */
+                page?: components["parameters"]["ListParameters.page"];
+                /** @description Maximum number of items to return in one page. */
+                limit?: components["parameters"]["ListParameters.limit"];
+                /** @description Only share links whose name contains this text, or whose key is this text. */
+                search?: string;
+            };
+            header?: never;
+            path: {
+                /** @description Id of the organization. */
+                organizationId: components["parameters"]["OrganizationPath"];
+                /** @description Id of the site. */
+                siteId: components["parameters"]["SitePath.siteId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The request has succeeded. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ShareLinkPage"];
+                };
+            };
+            /** @description The request is malformed or does not satisfy the contract. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The bearer token is missing or invalid. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The caller's role does not allow this operation. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The resource does not exist or is not visible to the caller. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request cannot be processed as sent: an `Idempotency-Key` reused with another request. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests were sent; retry later. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    createSiteShareLink: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Id of the organization. */
+                organizationId: components["parameters"]["OrganizationPath"];
+                /** @description Id of the site. */
+                siteId: components["parameters"]["SitePath.siteId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateShareLinkRequest"];
+            };
+        };
+        responses: {
+            /** @description A 201 response carrying the created resource and its API location. */
+            201: {
+                headers: {
+                    /** @description API URL of the created resource. */
+                    location: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ShareLink"];
+                };
+            };
+            /** @description The request is malformed or does not satisfy the contract. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The bearer token is missing or invalid. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The caller's role does not allow this operation. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The resource does not exist or is not visible to the caller. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request cannot be processed as sent: an `Idempotency-Key` reused with another request. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests were sent; retry later. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    deleteSiteShareLinkById: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Id of the organization. */
+                organizationId: components["parameters"]["OrganizationPath"];
+                /** @description Id of the site. */
+                siteId: components["parameters"]["SitePath.siteId"];
+                /** @description Id of the share link. */
+                shareLinkId: components["parameters"]["ShareLinkPath.shareLinkId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A 204 response with an empty body. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The request is malformed or does not satisfy the contract. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The bearer token is missing or invalid. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The caller's role does not allow this operation. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The resource does not exist or is not visible to the caller. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request cannot be processed as sent: an `Idempotency-Key` reused with another request. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests were sent; retry later. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    updateSiteShareLinkById: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Id of the organization. */
+                organizationId: components["parameters"]["OrganizationPath"];
+                /** @description Id of the site. */
+                siteId: components["parameters"]["SitePath.siteId"];
+                /** @description Id of the share link. */
+                shareLinkId: components["parameters"]["ShareLinkPath.shareLinkId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateShareLinkRequest"];
+            };
+        };
+        responses: {
+            /** @description The request has succeeded. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ShareLink"];
+                };
+            };
+            /** @description The request is malformed or does not satisfy the contract. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The bearer token is missing or invalid. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The caller's role does not allow this operation. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The resource does not exist or is not visible to the caller. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A precondition of the operation does not hold. */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request cannot be processed as sent: an `Idempotency-Key` reused with another request. */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -11151,6 +13792,15 @@ export interface operations {
             };
             /** @description The resource does not exist or is not visible to the caller. */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request cannot be processed as sent: an `Idempotency-Key` reused with another request. */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -11243,6 +13893,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description The request cannot be processed as sent: an `Idempotency-Key` reused with another request. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Too many requests were sent; retry later. */
             429: {
                 headers: {
@@ -11306,6 +13965,15 @@ export interface operations {
             };
             /** @description The resource does not exist or is not visible to the caller. */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request cannot be processed as sent: an `Idempotency-Key` reused with another request. */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -11398,6 +14066,24 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description A precondition of the operation does not hold. */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request cannot be processed as sent: an `Idempotency-Key` reused with another request. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Too many requests were sent; retry later. */
             429: {
                 headers: {
@@ -11474,6 +14160,94 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description The request cannot be processed as sent: an `Idempotency-Key` reused with another request. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests were sent; retry later. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    unpublishSite: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Id of the organization. */
+                organizationId: components["parameters"]["OrganizationPath"];
+                /** @description Id of the site. */
+                siteId: components["parameters"]["SitePath.siteId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The request has succeeded. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Site"];
+                };
+            };
+            /** @description The request is malformed or does not satisfy the contract. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The bearer token is missing or invalid. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The caller's role does not allow this operation. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The resource does not exist or is not visible to the caller. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request cannot be processed as sent: an `Idempotency-Key` reused with another request. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Too many requests were sent; retry later. */
             429: {
                 headers: {
@@ -11540,6 +14314,15 @@ export interface operations {
             };
             /** @description The resource does not exist or is not visible to the caller. */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request cannot be processed as sent: an `Idempotency-Key` reused with another request. */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -11621,6 +14404,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description The request cannot be processed as sent: an `Idempotency-Key` reused with another request. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Too many requests were sent; retry later. */
             429: {
                 headers: {
@@ -11682,6 +14474,15 @@ export interface operations {
             };
             /** @description The resource does not exist or is not visible to the caller. */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request cannot be processed as sent: an `Idempotency-Key` reused with another request. */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -11766,6 +14567,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description The request cannot be processed as sent: an `Idempotency-Key` reused with another request. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Too many requests were sent; retry later. */
             429: {
                 headers: {
@@ -11833,6 +14643,15 @@ export interface operations {
             };
             /** @description The resource does not exist or is not visible to the caller. */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request cannot be processed as sent: an `Idempotency-Key` reused with another request. */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -11910,6 +14729,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description The request cannot be processed as sent: an `Idempotency-Key` reused with another request. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Too many requests were sent; retry later. */
             429: {
                 headers: {
@@ -11971,6 +14799,15 @@ export interface operations {
             };
             /** @description The resource does not exist or is not visible to the caller. */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request cannot be processed as sent: an `Idempotency-Key` reused with another request. */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -12045,6 +14882,15 @@ export interface operations {
             };
             /** @description The resource does not exist or is not visible to the caller. */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request cannot be processed as sent: an `Idempotency-Key` reused with another request. */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -12127,6 +14973,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description The request cannot be processed as sent: an `Idempotency-Key` reused with another request. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Too many requests were sent; retry later. */
             429: {
                 headers: {
@@ -12194,6 +15049,15 @@ export interface operations {
             };
             /** @description The resource does not exist or is not visible to the caller. */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request cannot be processed as sent: an `Idempotency-Key` reused with another request. */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -12271,6 +15135,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description The request cannot be processed as sent: an `Idempotency-Key` reused with another request. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Too many requests were sent; retry later. */
             429: {
                 headers: {
@@ -12337,6 +15210,15 @@ export interface operations {
             };
             /** @description The resource does not exist or is not visible to the caller. */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request cannot be processed as sent: an `Idempotency-Key` reused with another request. */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -12418,6 +15300,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description The request cannot be processed as sent: an `Idempotency-Key` reused with another request. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Too many requests were sent; retry later. */
             429: {
                 headers: {
@@ -12481,6 +15372,15 @@ export interface operations {
             };
             /** @description The resource does not exist or is not visible to the caller. */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request cannot be processed as sent: an `Idempotency-Key` reused with another request. */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -12562,6 +15462,24 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description A precondition of the operation does not hold. */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request cannot be processed as sent: an `Idempotency-Key` reused with another request. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Too many requests were sent; retry later. */
             429: {
                 headers: {
@@ -12623,6 +15541,15 @@ export interface operations {
             };
             /** @description The resource does not exist or is not visible to the caller. */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request cannot be processed as sent: an `Idempotency-Key` reused with another request. */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -12701,6 +15628,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description The request cannot be processed as sent: an `Idempotency-Key` reused with another request. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Too many requests were sent; retry later. */
             429: {
                 headers: {
@@ -12760,6 +15696,15 @@ export interface operations {
             };
             /** @description The resource does not exist or is not visible to the caller. */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request cannot be processed as sent: an `Idempotency-Key` reused with another request. */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -12848,6 +15793,24 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description A precondition of the operation does not hold. */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request cannot be processed as sent: an `Idempotency-Key` reused with another request. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Too many requests were sent; retry later. */
             429: {
                 headers: {
@@ -12918,6 +15881,15 @@ export interface operations {
             };
             /** @description The resource does not exist or is not visible to the caller. */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request cannot be processed as sent: an `Idempotency-Key` reused with another request. */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -13008,6 +15980,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description The request cannot be processed as sent: an `Idempotency-Key` reused with another request. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Too many requests were sent; retry later. */
             429: {
                 headers: {
@@ -13071,6 +16052,15 @@ export interface operations {
             };
             /** @description The resource does not exist or is not visible to the caller. */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request cannot be processed as sent: an `Idempotency-Key` reused with another request. */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -13161,6 +16151,24 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description A precondition of the operation does not hold. */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request cannot be processed as sent: an `Idempotency-Key` reused with another request. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Too many requests were sent; retry later. */
             429: {
                 headers: {
@@ -13244,6 +16252,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description The request cannot be processed as sent: an `Idempotency-Key` reused with another request. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Too many requests were sent; retry later. */
             429: {
                 headers: {
@@ -13320,6 +16337,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description The request cannot be processed as sent: an `Idempotency-Key` reused with another request. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Too many requests were sent; retry later. */
             429: {
                 headers: {
@@ -13388,6 +16414,15 @@ export interface operations {
             };
             /** @description The resource does not exist or is not visible to the caller. */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request cannot be processed as sent: an `Idempotency-Key` reused with another request. */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -13471,6 +16506,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description The request cannot be processed as sent: an `Idempotency-Key` reused with another request. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Too many requests were sent; retry later. */
             429: {
                 headers: {
@@ -13534,6 +16578,15 @@ export interface operations {
             };
             /** @description The resource does not exist or is not visible to the caller. */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request cannot be processed as sent: an `Idempotency-Key` reused with another request. */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -13613,6 +16666,15 @@ export interface operations {
             };
             /** @description The resource does not exist or is not visible to the caller. */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request cannot be processed as sent: an `Idempotency-Key` reused with another request. */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -13701,6 +16763,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description The request cannot be processed as sent: an `Idempotency-Key` reused with another request. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Too many requests were sent; retry later. */
             429: {
                 headers: {
@@ -13771,6 +16842,15 @@ export interface operations {
             };
             /** @description The resource does not exist or is not visible to the caller. */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request cannot be processed as sent: an `Idempotency-Key` reused with another request. */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -13856,6 +16936,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description The request cannot be processed as sent: an `Idempotency-Key` reused with another request. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Too many requests were sent; retry later. */
             429: {
                 headers: {
@@ -13921,6 +17010,15 @@ export interface operations {
             };
             /** @description The resource does not exist or is not visible to the caller. */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request cannot be processed as sent: an `Idempotency-Key` reused with another request. */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -13996,6 +17094,15 @@ export interface operations {
             };
             /** @description The resource does not exist or is not visible to the caller. */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request cannot be processed as sent: an `Idempotency-Key` reused with another request. */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -14086,6 +17193,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description The request cannot be processed as sent: an `Idempotency-Key` reused with another request. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Too many requests were sent; retry later. */
             429: {
                 headers: {
@@ -14158,6 +17274,15 @@ export interface operations {
             };
             /** @description The resource does not exist or is not visible to the caller. */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request cannot be processed as sent: an `Idempotency-Key` reused with another request. */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -14242,6 +17367,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description The request cannot be processed as sent: an `Idempotency-Key` reused with another request. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Too many requests were sent; retry later. */
             429: {
                 headers: {
@@ -14312,6 +17446,15 @@ export interface operations {
             };
             /** @description The resource does not exist or is not visible to the caller. */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request cannot be processed as sent: an `Idempotency-Key` reused with another request. */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -14404,6 +17547,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description The request cannot be processed as sent: an `Idempotency-Key` reused with another request. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Too many requests were sent; retry later. */
             429: {
                 headers: {
@@ -14476,6 +17628,15 @@ export interface operations {
             };
             /** @description The resource does not exist or is not visible to the caller. */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request cannot be processed as sent: an `Idempotency-Key` reused with another request. */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -14560,6 +17721,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description The request cannot be processed as sent: an `Idempotency-Key` reused with another request. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Too many requests were sent; retry later. */
             429: {
                 headers: {
@@ -14628,6 +17798,15 @@ export interface operations {
             };
             /** @description The resource does not exist or is not visible to the caller. */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request cannot be processed as sent: an `Idempotency-Key` reused with another request. */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -14705,17 +17884,26 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The request conflicts with the current state of the resource. */
+            /** @description An error of a merge, or of an update from the main content, with the conflicts that caused it. */
             409: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["MergeError"];
                 };
             };
-            /** @description A precondition of the operation does not hold. */
+            /** @description An error of a merge, or of an update from the main content, with the conflicts that caused it. */
             412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MergeError"];
+                };
+            };
+            /** @description The request cannot be processed as sent: an `Idempotency-Key` reused with another request. */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -14798,6 +17986,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description The request cannot be processed as sent: an `Idempotency-Key` reused with another request. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Too many requests were sent; retry later. */
             429: {
                 headers: {
@@ -14868,8 +18065,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The request conflicts with the current state of the resource. */
+            /** @description An error of a merge, or of an update from the main content, with the conflicts that caused it. */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MergeError"];
+                };
+            };
+            /** @description The request cannot be processed as sent: an `Idempotency-Key` reused with another request. */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -14958,6 +18164,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description The request cannot be processed as sent: an `Idempotency-Key` reused with another request. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Too many requests were sent; retry later. */
             429: {
                 headers: {
@@ -15032,6 +18247,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description The request cannot be processed as sent: an `Idempotency-Key` reused with another request. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Too many requests were sent; retry later. */
             429: {
                 headers: {
@@ -15098,6 +18322,15 @@ export interface operations {
             };
             /** @description The resource does not exist or is not visible to the caller. */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request cannot be processed as sent: an `Idempotency-Key` reused with another request. */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -15179,6 +18412,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description The request cannot be processed as sent: an `Idempotency-Key` reused with another request. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Too many requests were sent; retry later. */
             429: {
                 headers: {
@@ -15240,6 +18482,15 @@ export interface operations {
             };
             /** @description The resource does not exist or is not visible to the caller. */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request cannot be processed as sent: an `Idempotency-Key` reused with another request. */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -15324,6 +18575,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description The request cannot be processed as sent: an `Idempotency-Key` reused with another request. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Too many requests were sent; retry later. */
             429: {
                 headers: {
@@ -15400,6 +18660,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description The request cannot be processed as sent: an `Idempotency-Key` reused with another request. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Too many requests were sent; retry later. */
             429: {
                 headers: {
@@ -15468,6 +18737,15 @@ export interface operations {
             };
             /** @description The resource does not exist or is not visible to the caller. */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request cannot be processed as sent: an `Idempotency-Key` reused with another request. */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -15551,6 +18829,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description The request cannot be processed as sent: an `Idempotency-Key` reused with another request. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Too many requests were sent; retry later. */
             429: {
                 headers: {
@@ -15614,6 +18901,15 @@ export interface operations {
             };
             /** @description The resource does not exist or is not visible to the caller. */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request cannot be processed as sent: an `Idempotency-Key` reused with another request. */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -15687,6 +18983,15 @@ export interface operations {
             };
             /** @description The resource does not exist or is not visible to the caller. */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request cannot be processed as sent: an `Idempotency-Key` reused with another request. */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -15771,6 +19076,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description The request cannot be processed as sent: an `Idempotency-Key` reused with another request. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Too many requests were sent; retry later. */
             429: {
                 headers: {
@@ -15839,6 +19153,15 @@ export interface operations {
             };
             /** @description The resource does not exist or is not visible to the caller. */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request cannot be processed as sent: an `Idempotency-Key` reused with another request. */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -15923,6 +19246,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description The request cannot be processed as sent: an `Idempotency-Key` reused with another request. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Too many requests were sent; retry later. */
             429: {
                 headers: {
@@ -15989,6 +19321,15 @@ export interface operations {
             };
             /** @description The resource does not exist or is not visible to the caller. */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request cannot be processed as sent: an `Idempotency-Key` reused with another request. */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -16064,6 +19405,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description The request cannot be processed as sent: an `Idempotency-Key` reused with another request. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Too many requests were sent; retry later. */
             429: {
                 headers: {
@@ -16127,6 +19477,33 @@ export interface operations {
             };
             /** @description The resource does not exist or is not visible to the caller. */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request conflicts with the current state of the resource. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A precondition of the operation does not hold. */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request cannot be processed as sent: an `Idempotency-Key` reused with another request. */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -16213,6 +19590,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description The request cannot be processed as sent: an `Idempotency-Key` reused with another request. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Too many requests were sent; retry later. */
             429: {
                 headers: {
@@ -16281,6 +19667,15 @@ export interface operations {
             };
             /** @description The resource does not exist or is not visible to the caller. */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request cannot be processed as sent: an `Idempotency-Key` reused with another request. */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -16369,6 +19764,504 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description The request cannot be processed as sent: an `Idempotency-Key` reused with another request. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests were sent; retry later. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    inviteToSpace: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Id of the space. */
+                spaceId: components["parameters"]["SpacePath"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["InviteUsersAndTeams"];
+            };
+        };
+        responses: {
+            /** @description A 204 response with an empty body. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The request is malformed or does not satisfy the contract. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The bearer token is missing or invalid. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The caller's role does not allow this operation. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The resource does not exist or is not visible to the caller. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request cannot be processed as sent: an `Idempotency-Key` reused with another request. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests were sent; retry later. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listPermissionsAggregateInSpace: {
+        parameters: {
+            query?: {
+                /** @description Opaque cursor returned as `next.page` by the previous page. */
+                page?: components["parameters"]["ListParameters.page"];
+                /** @description Maximum number of items to return in one page. */
+                limit?: components["parameters"]["ListParameters.limit"];
+                /** @description Only list users with this role on the space. */
+                role?: components["schemas"]["MemberRole"];
+            };
+            header?: never;
+            path: {
+                /** @description Id of the space. */
+                spaceId: components["parameters"]["SpacePath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The request has succeeded. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UserContentPermissionPage"];
+                };
+            };
+            /** @description The request is malformed or does not satisfy the contract. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The bearer token is missing or invalid. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The caller's role does not allow this operation. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The resource does not exist or is not visible to the caller. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request cannot be processed as sent: an `Idempotency-Key` reused with another request. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests were sent; retry later. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listTeamPermissionsInSpace: {
+        parameters: {
+            query?: {
+                /** @description Opaque cursor returned as `next.page` by the previous page. */
+                page?: components["parameters"]["ListParameters.page"];
+                /** @description Maximum number of items to return in one page. */
+                limit?: components["parameters"]["ListParameters.limit"];
+            };
+            header?: never;
+            path: {
+                /** @description Id of the space. */
+                spaceId: components["parameters"]["SpacePath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The request has succeeded. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TeamContentPermissionPage"];
+                };
+            };
+            /** @description The request is malformed or does not satisfy the contract. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The bearer token is missing or invalid. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The caller's role does not allow this operation. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The resource does not exist or is not visible to the caller. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request cannot be processed as sent: an `Idempotency-Key` reused with another request. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests were sent; retry later. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    updateTeamPermissionInSpace: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Id of the space. */
+                spaceId: components["parameters"]["SpacePath"];
+                /** @description Id of the team. */
+                teamId: components["parameters"]["SpaceTeamPermissionPath.teamId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateContentPermissionRequest"];
+            };
+        };
+        responses: {
+            /** @description A 204 response with an empty body. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The request is malformed or does not satisfy the contract. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The bearer token is missing or invalid. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The caller's role does not allow this operation. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The resource does not exist or is not visible to the caller. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request cannot be processed as sent: an `Idempotency-Key` reused with another request. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests were sent; retry later. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listUserPermissionsInSpace: {
+        parameters: {
+            query?: {
+                /** @description Opaque cursor returned as `next.page` by the previous page. */
+                page?: components["parameters"]["ListParameters.page"];
+                /** @description Maximum number of items to return in one page. */
+                limit?: components["parameters"]["ListParameters.limit"];
+            };
+            header?: never;
+            path: {
+                /** @description Id of the space. */
+                spaceId: components["parameters"]["SpacePath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The request has succeeded. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UserContentPermissionPage"];
+                };
+            };
+            /** @description The request is malformed or does not satisfy the contract. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The bearer token is missing or invalid. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The caller's role does not allow this operation. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The resource does not exist or is not visible to the caller. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request cannot be processed as sent: an `Idempotency-Key` reused with another request. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests were sent; retry later. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    updateUserPermissionInSpace: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Id of the space. */
+                spaceId: components["parameters"]["SpacePath"];
+                /** @description Id of the user. */
+                userId: components["parameters"]["SpaceUserPermissionPath.userId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateContentPermissionRequest"];
+            };
+        };
+        responses: {
+            /** @description A 204 response with an empty body. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The request is malformed or does not satisfy the contract. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The bearer token is missing or invalid. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The caller's role does not allow this operation. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The resource does not exist or is not visible to the caller. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request cannot be processed as sent: an `Idempotency-Key` reused with another request. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Too many requests were sent; retry later. */
             429: {
                 headers: {
@@ -16446,6 +20339,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description The request cannot be processed as sent: an `Idempotency-Key` reused with another request. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Too many requests were sent; retry later. */
             429: {
                 headers: {
@@ -16514,6 +20416,15 @@ export interface operations {
             };
             /** @description The resource does not exist or is not visible to the caller. */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request cannot be processed as sent: an `Idempotency-Key` reused with another request. */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -16611,6 +20522,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description The request cannot be processed as sent: an `Idempotency-Key` reused with another request. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Too many requests were sent; retry later. */
             429: {
                 headers: {
@@ -16669,6 +20589,15 @@ export interface operations {
             };
             /** @description The resource does not exist or is not visible to the caller. */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request cannot be processed as sent: an `Idempotency-Key` reused with another request. */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };

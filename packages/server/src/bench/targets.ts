@@ -16,15 +16,15 @@ export type TargetReply = { port: number } | { rss: number };
 async function handler(target: Target): Promise<RequestListener> {
   switch (target.kind) {
     case "quire": {
-      const [{ pino }, { createApp }, { migrate, openDatabase }] = await Promise.all([
-        import("pino"),
+      const [{ serverLogger }, { createApp }, { migrate, openDatabase }] = await Promise.all([
+        import("../logging.js"),
         import("../app.js"),
         import("../db/database.js"),
       ]);
       const db = openDatabase({ location: target.database });
       await migrate(db);
       // Request logs written as in production, so that their cost is counted.
-      const logger = pino({ level: "info" }, pino.destination("/dev/null"));
+      const logger = serverLogger("info", "/dev/null");
       return createApp({ db, logger, validateResponses: target.validateResponses });
     }
     case "express": {

@@ -171,3 +171,91 @@ describe("the CLI", () => {
     expect(await userByEmail("x@example.com")).toBeUndefined();
   });
 });
+
+describe("the CLI for operators", () => {
+  it("creates an organization administered by a user, and lists its members", async () => {
+    await run("user", "create", "--email", "grace@example.com", "--name", "Grace");
+    const created = await run("organization", "create", "--title", "Navy", "--email", "grace@example.com");
+    expect(created.code).toBe(0);
+    const organization = /Created organization (\S+) \(Navy\)/.exec(created.out)?.[1] ?? "";
+    await run(
+      "user",
+      "create",
+      "--email",
+      "ada2@example.com",
+      "--name",
+      "Ada",
+      "--org",
+      organization,
+      "--role",
+      "edit",
+    );
+    const listed = await run("member", "list", "--org", organization);
+    expect(listed.code).toBe(0);
+    expect(
+      listed.out
+        .trim()
+        .split("\n")
+        .map((line) => line.split("\t").slice(1, 3)),
+    ).toEqual([
+      ["grace@example.com", "admin"],
+      ["ada2@example.com", "edit"],
+    ]);
+    expect(
+      await run("organization", "create", "--title", "X", "--email", "nobody@example.com"),
+    ).toMatchObject({
+      code: 1,
+      err: "quire: No user has the email nobody@example.com\n",
+    });
+    expect((await run("member", "list", "--org", "nope")).err).toBe("quire: No organization nope\n");
+  });
+
+  it("backs up SQLite while it is open, and restores the backup once it is closed", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "quire-restore-"));
+    const backup = join(dir, "backup.sqlite");
+    const data = join(dir, "data");
+    const emails = async () => {
+      const opened = openDatabase({ location: data });
+      try {
+        return (await opened.selectFrom("users").select("email").orderBy("email").execute()).map(
+          (u) => u.email,
+        );
+      } finally {
+        await opened.destroy();
+      }
+    };
+    const cli = async (...argv: string[]) => {
+      let out = "";
+      let err = "";
+      const code = await runCli(argv, { database: data, out: (t) => (out += t), err: (t) => (err += t) });
+      return { code, out, err };
+    };
+    try {
+      await cli("user", "create", "--email", "kept@example.com", "--name", "Kept");
+      const open = openDatabase({ location: data });
+      await open.selectFrom("users").select("id").execute();
+      const saved = await cli("backup", "--to", backup);
+      expect(saved).toMatchObject({ code: 0, out: expect.stringMatching(/^Backed up \d+ pages to /) });
+      expect((await cli("restore", "--from", backup)).err).toContain("is open");
+      await open.destroy();
+
+      await cli("user", "create", "--email", "later@example.com", "--name", "Later");
+      expect(await emails()).toEqual(["kept@example.com", "later@example.com"]);
+      expect((await cli("backup", "--to", backup)).err).toContain("exists already");
+      expect(await cli("restore", "--from", join(dir, "missing.sqlite"))).toMatchObject({ code: 1 });
+      expect(await cli("restore", "--from", backup)).toMatchObject({ code: 0 });
+      expect(await emails()).toEqual(["kept@example.com"]);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it("sends PostgreSQL users to pg_dump", async () => {
+    const result = await runCli(["backup", "--to", "x"], {
+      database: "postgres://localhost/quire",
+      out: () => {},
+      err: (text) => expect(text).toContain("pg_dump"),
+    });
+    expect(result).toBe(1);
+  });
+});

@@ -1,19 +1,26 @@
 import { parseArgs } from "node:util";
 import { issueToken, listTokens, revokeToken } from "../auth/tokens.js";
 import { systemClock, timeOrderedIds } from "../context.js";
+import { backupSqlite, restoreSqlite } from "../db/backup.js";
 import { type Db, migrate, openDatabase } from "../db/database.js";
 import type { Role } from "../db/schema.js";
+import { createOrganization } from "../organizations/store.js";
 import { addMember, createUser, findUserByEmail } from "../users/store.js";
 
 const ROLES: readonly Role[] = ["admin", "create", "review", "edit", "comment", "read"];
 
 export const USAGE = `Usage:
+  quire organization create --title <title> --email <owner's email>
   quire user create --email <email> --name <display name> [--org <organizationId> [--role <role>]]
+  quire member list --org <organizationId>
   quire token create --email <email> [--label <label>]
   quire token list --email <email>
   quire token revoke --id <tokenId>
+  quire backup --to <file>        (SQLite: a consistent copy, while the server runs)
+  quire restore --from <file>     (SQLite: with the server stopped)
 
-The database is QUIRE_DATA_DIR (default ./data) or DATABASE_URL, as for the server.
+The database is QUIRE_DATA_DIR (default ./data) or DATABASE_URL, as for the server; with
+PostgreSQL, back up and restore with pg_dump and pg_restore.
 Roles: ${ROLES.join(", ")} (default read).`;
 
 const OPTIONS = {
@@ -23,6 +30,9 @@ const OPTIONS = {
   role: { type: "string" },
   label: { type: "string", default: "cli" },
   id: { type: "string" },
+  title: { type: "string" },
+  to: { type: "string" },
+  from: { type: "string" },
   help: { type: "boolean", short: "h" },
 } as const;
 
@@ -30,8 +40,17 @@ type ParsedArgs = ReturnType<typeof parseArgs<{ options: typeof OPTIONS; allowPo
 type Values = ParsedArgs["values"];
 
 interface Command {
-  required: readonly ("email" | "name" | "id")[];
-  run(db: Db, values: Values, out: (text: string) => void): Promise<void>;
+  required: readonly ("email" | "name" | "id" | "title" | "org" | "to" | "from")[];
+  /** Commands on the SQLite file itself run without opening the database through Kysely. */
+  onFile?: (location: string, values: Values, out: (text: string) => void) => Promise<void>;
+  run?(db: Db, values: Values, out: (text: string) => void): Promise<void>;
+}
+
+/** The SQLite directory of `location`, or an error for PostgreSQL. */
+function sqliteDirectory(location: string): string {
+  if (/^postgres(ql)?:\/\//.test(location))
+    throw new Error("The database is PostgreSQL: back it up and restore it with pg_dump and pg_restore");
+  return location;
 }
 
 const services = { clock: systemClock, ids: timeOrderedIds() };
@@ -43,6 +62,51 @@ async function userByEmail(db: Db, email: string) {
 }
 
 const COMMANDS: Record<string, Command> = {
+  "organization create": {
+    required: ["title", "email"],
+    async run(db, { title = "", email = "" }, out) {
+      const owner = await userByEmail(db, email);
+      const organization = await createOrganization(db, services, owner.id, { title });
+      out(
+        `Created organization ${organization.id} (${organization.title}), administered by ${owner.email}.\n`,
+      );
+    },
+  },
+  "member list": {
+    required: ["org"],
+    async run(db, { org = "" }, out) {
+      const found = await db
+        .selectFrom("organizations")
+        .select("id")
+        .where("id", "=", org)
+        .executeTakeFirst();
+      if (!found) throw new Error(`No organization ${org}`);
+      const members = await db
+        .selectFrom("memberships")
+        .innerJoin("users", "users.id", "memberships.user_id")
+        .select(["users.id", "users.email", "memberships.role", "memberships.joined_at"])
+        .where("memberships.organization_id", "=", org)
+        .orderBy("memberships.joined_at")
+        .orderBy("users.id")
+        .execute();
+      for (const member of members)
+        out(`${member.id}\t${member.email}\t${member.role ?? "guest"}\t${member.joined_at}\n`);
+    },
+  },
+  backup: {
+    required: ["to"],
+    async onFile(location, { to = "" }, out) {
+      const pages = await backupSqlite(sqliteDirectory(location), to);
+      out(`Backed up ${pages} pages to ${to}.\n`);
+    },
+  },
+  restore: {
+    required: ["from"],
+    async onFile(location, { from = "" }, out) {
+      await restoreSqlite(from, sqliteDirectory(location));
+      out(`Restored ${from}; start the server.\n`);
+    },
+  },
   "user create": {
     required: ["email", "name"],
     async run(db, { email = "", name = "", org, role = "read" }, out) {
@@ -138,9 +202,13 @@ export async function runCli(argv: string[], { database, out, err }: CliIo): Pro
   }
   let db: Db | undefined;
   try {
-    db = openDatabase({ location: database });
-    await migrate(db);
-    await parsed.command.run(db, parsed.values, out);
+    const { command, values } = parsed;
+    if (command.onFile) await command.onFile(database, values, out);
+    else {
+      db = openDatabase({ location: database });
+      await migrate(db);
+      await command.run?.(db, values, out);
+    }
     return 0;
   } catch (error) {
     // What went wrong is for the user to fix (a bad value, an unreachable database): no stack trace.

@@ -1,4 +1,4 @@
-import { membershipOfPage } from "../access.js";
+import { membershipOfPage, roleOnRow } from "../access.js";
 import { deleteCollection } from "../commands/delete-collection.js";
 import { transferCollection } from "../commands/transfer-content.js";
 import {
@@ -55,7 +55,7 @@ export function collectionHandlers(
       const list = (query.nested ?? true) ? listAllCollections : listTopLevelCollections;
       const page = await list(db, args, query);
       const role = await membershipOfPage(page, () => organizationRoleOf(db, args));
-      return ok(presentPage(page, (c) => presentCollection(c, roleOnContent(role, c.default_level), urls)));
+      return ok(presentPage(page, (c) => presentCollection(c, roleOnRow(role, c), urls)));
     },
 
     async createCollection({ path, body, caller }) {

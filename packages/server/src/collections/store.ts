@@ -1,10 +1,14 @@
 import { sql } from "kysely";
-import { type ContentAccess, callerMembership, contentAccess, listsAllContent } from "../access.js";
+import { type ContentAccess, callerMembership, contentAccess, grantedRank, listsContent } from "../access.js";
 import type { Db } from "../db/database.js";
 import { preparedRead } from "../db/prepared.js";
 import type { CollectionTable } from "../db/schema.js";
 import { updateById } from "../db/update.js";
 import { keysetList } from "../http/paging.js";
+
+/** The highest role granted to the user on the collection of the row, or above it (see `grantedRank`). */
+const collectionGrant = (userId: string) =>
+  grantedRank(userId, sql.ref("collections.id"), sql.ref("collections.parent_id"));
 
 export type MemberCollection = Omit<ContentAccess<CollectionTable>, "row"> & { collection: CollectionTable };
 
@@ -13,6 +17,7 @@ const collectionWithMembership = preparedRead((db, args: { collectionId: string;
     .selectFrom("collections")
     .selectAll()
     .select(callerMembership(args.userId, sql.ref("collections.organization_id")).as("caller_membership"))
+    .select(collectionGrant(args.userId).as("caller_grant"))
     .where("id", "=", args.collectionId),
 );
 
@@ -32,8 +37,9 @@ const collectionsListedBy = (db: Db, args: { organizationId: string; userId: str
     .selectFrom("collections")
     .selectAll()
     .select(callerMembership(args.userId, args.organizationId).as("caller_membership"))
+    .select(collectionGrant(args.userId).as("caller_grant"))
     .where("organization_id", "=", args.organizationId)
-    .where(listsAllContent(args.userId, args.organizationId));
+    .where(listsContent(args.userId, args.organizationId, collectionGrant(args.userId)));
 
 /** Every collection of an organization the caller may list, at any depth, by id. */
 export const listAllCollections = keysetList(collectionsListedBy, { id: "string" });

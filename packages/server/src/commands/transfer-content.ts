@@ -1,6 +1,17 @@
 import { endPosition, lockContentTree, subtreeCollectionIds } from "../content/tree.js";
 import type { Db } from "../db/database.js";
 import type { CollectionTable, SpaceTable } from "../db/schema.js";
+import { unlinkSpaces } from "../site-spaces/store.js";
+
+/**
+ * Custom fields and sites belong to an organization: a space that leaves it leaves their values and
+ * its place in its sites behind, and starts in its new organization without any.
+ */
+async function dropOrganizationSettings(tx: Db, spaceIds: readonly string[]): Promise<void> {
+  if (spaceIds.length === 0) return;
+  await tx.deleteFrom("space_custom_field_values").where("space_id", "in", spaceIds).execute();
+  await unlinkSpaces(tx, spaceIds);
+}
 
 /**
  * Moves a collection to the top level of another organization with everything inside it: nested
@@ -20,11 +31,16 @@ export async function transferCollection(
     .set({ organization_id: targetOrganizationId })
     .where("id", "in", subtree)
     .execute();
-  await tx
+  const moved = await tx
     .updateTable("spaces")
     .set({ organization_id: targetOrganizationId })
     .where("parent_id", "in", subtree)
+    .returning("id")
     .execute();
+  await dropOrganizationSettings(
+    tx,
+    moved.map(({ id }) => id),
+  );
   await tx
     .updateTable("collections")
     .set({ parent_id: null, position, updated_at: now })
@@ -40,6 +56,7 @@ export async function transferSpace(
   now: string,
 ): Promise<SpaceTable> {
   await lockContentTree(tx, [space.organization_id, targetOrganizationId]);
+  await dropOrganizationSettings(tx, [space.id]);
   return tx
     .updateTable("spaces")
     .set({

@@ -4,6 +4,16 @@ import { defineArea } from "../area.js";
 export const commentsArea = defineArea({
   name: "comments",
   pending: [
+    "deleteCommentInChangeRequest",
+    "deleteCommentReplyInChangeRequest",
+    "getCommentInChangeRequest",
+    "getCommentReplyInChangeRequest",
+    "listCommentRepliesInChangeRequest",
+    "listCommentsInChangeRequest",
+    "postCommentInChangeRequest",
+    "postCommentReplyInChangeRequest",
+    "updateCommentInChangeRequest",
+    "updateCommentReplyInChangeRequest",
     "deleteCommentInSpace",
     "deleteCommentReplyInSpace",
     "getCommentInSpace",

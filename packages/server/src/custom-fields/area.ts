@@ -1,15 +1,5 @@
 import { defineArea } from "../area.js";
+import { customFieldHandlers } from "./handlers.js";
 
-/** Operations of `spec/custom-fields.tsp`; each moves from `pending` to `handlers` when it is written. */
-export const customFieldsArea = defineArea({
-  name: "custom-fields",
-  pending: [
-    "createOrganizationCustomField",
-    "deleteOrganizationCustomField",
-    "getOrganizationCustomFieldByName",
-    "getSpaceCustomFields",
-    "listOrganizationCustomFields",
-    "updateOrganizationCustomField",
-    "updateSpaceCustomFields",
-  ],
-});
+/** Operations of `spec/custom-fields.tsp`. */
+export const customFieldsArea = defineArea({ name: "custom-fields", handlers: customFieldHandlers });

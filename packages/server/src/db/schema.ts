@@ -1,7 +1,20 @@
+import type { ChangeRequestsTables } from "../change-requests/tables.js";
+import type { CommentsTables } from "../comments/tables.js";
 import type { CustomFieldsTables } from "../custom-fields/tables.js";
+import type { IdempotencyTables } from "../idempotency/tables.js";
 import type { IntegrationsTables } from "../integrations/tables.js";
+import type { InvitesTables } from "../invites/tables.js";
 import type { JobsTables } from "../jobs/tables.js";
+import type { LimitsTables } from "../limits/tables.js";
+import type { MembersTables } from "../members/tables.js";
 import type { OpenApiSpecsTables } from "../openapi-specs/tables.js";
+import type { SearchTables } from "../search/tables.js";
+import type { SiteSectionsTables } from "../site-sections/tables.js";
+import type { SiteSpacesTables } from "../site-spaces/tables.js";
+import type { SitesTables } from "../sites/tables.js";
+import type { SpaceContentTables } from "../space-content/tables.js";
+import type { SsoTables } from "../sso/tables.js";
+import type { TeamsTables } from "../teams/tables.js";
 import type { TranslationsTables } from "../translations/tables.js";
 
 /**
@@ -14,16 +27,25 @@ export interface Database
     OpenApiSpecsTables,
     TranslationsTables,
     IntegrationsTables,
-    JobsTables {
+    JobsTables,
+    LimitsTables,
+    IdempotencyTables,
+    MembersTables,
+    TeamsTables,
+    InvitesTables,
+    SsoTables,
+    ChangeRequestsTables,
+    SpaceContentTables,
+    CommentsTables,
+    SitesTables,
+    SiteSectionsTables,
+    SiteSpacesTables,
+    SearchTables {
   users: UserTable;
   api_tokens: ApiTokenTable;
   organizations: OrganizationTable;
-  memberships: MembershipTable;
   collections: CollectionTable;
   spaces: SpaceTable;
-  revisions: RevisionTable;
-  change_requests: ChangeRequestTable;
-  comments: CommentTable;
 }
 
 export type Role = "admin" | "create" | "review" | "edit" | "comment" | "read";
@@ -66,14 +88,6 @@ export interface OrganizationTable {
   updated_at: string;
 }
 
-export interface MembershipTable {
-  organization_id: string;
-  user_id: string;
-  /** Null for a guest: a member who gets only the content granted to them. */
-  role: Role | null;
-  joined_at: string;
-}
-
 /** Collections and spaces share one ordering among the siblings of a parent: `position`. */
 export interface CollectionTable {
   id: string;
@@ -106,28 +120,4 @@ export interface SpaceTable {
   change_requests: number;
   open_change_requests: number;
   draft_change_requests: number;
-}
-
-export interface RevisionTable {
-  id: string;
-  space_id: string;
-  parent_id: string | null;
-  type: string;
-  created_at: string;
-}
-
-export interface ChangeRequestTable {
-  id: string;
-  space_id: string;
-  number: number;
-  status: "draft" | "open" | "archived" | "merged";
-  created_at: string;
-}
-
-export interface CommentTable {
-  id: string;
-  space_id: string;
-  change_request_id: string | null;
-  status: "open" | "resolved";
-  created_at: string;
 }

@@ -34,6 +34,8 @@ export interface CompiledOperation {
   pathParameters: string[];
   /** Undefined when the operation takes no body. */
   body?: { required: boolean };
+  /** A read of one resource: its answer carries an `ETag`, which a write's `If-Match` can name. */
+  readsOneResource: boolean;
   /** Checks and coerces path and query parameters (strings to numbers and booleans, defaults applied). */
   validateParameters(path: Record<string, string>, query: Record<string, unknown>): void;
   validateBody(body: unknown): void;
@@ -158,6 +160,7 @@ function compileOperations(spec: OpenApiSpec, options: { validateResponses: bool
         method,
         path,
         pathParameters,
+        readsOneResource: method === "get" && !answersPage(spec, operation),
         ...(operation.requestBody && { body: { required: operation.requestBody.required ?? false } }),
         validateParameters(pathValues, query) {
           assertNoNul(pathValues, "path");
@@ -175,6 +178,18 @@ function compileOperations(spec: OpenApiSpec, options: { validateResponses: bool
     }
   }
   return operations;
+}
+
+/** Whether the operation's 200 answer is a page of a list (`items`), rather than one resource. */
+function answersPage(spec: OpenApiSpec, operation: OperationObject): boolean {
+  const schema = operation.responses?.["200"]?.content?.["application/json"]?.schema as
+    | { $ref?: string; properties?: Record<string, unknown> }
+    | undefined;
+  const name = schema?.$ref?.split("/").at(-1);
+  const resolved = name
+    ? (spec.components as { schemas: Record<string, { properties?: Record<string, unknown> }> }).schemas[name]
+    : schema;
+  return resolved?.properties?.items !== undefined;
 }
 
 /** Response checks for development and tests: a body the contract does not allow is a server bug. */

@@ -4,8 +4,11 @@ import type { Handler, Handlers, OperationId } from "@quire/api-types";
 import express from "express";
 import type { Authenticate } from "../auth/authenticate.js";
 import type { Caller } from "../auth/caller.js";
+import type { IdempotentRequests } from "../idempotency/store.js";
+import type { RateLimiter } from "../limits/rate-limit.js";
 import { type CompiledOperation, holdsNul } from "./contract.js";
-import { type Answer, ApiError, badRequest, send } from "./errors.js";
+import { type Answer, ApiError, badRequest, preconditionFailed, send } from "./errors.js";
+import { entityTag, ifMatchHolds, KeyedQueue } from "./preconditions.js";
 import { RouteIndex } from "./route-index.js";
 
 interface Route {
@@ -25,6 +28,10 @@ export interface DispatchOptions {
   authenticate: Authenticate;
   /** Largest JSON body accepted, in body-parser's notation (e.g. "1mb"). */
   bodyLimit: string;
+  /** Counts each token's requests; a token over its limit is answered 429. */
+  rateLimiter?: RateLimiter;
+  /** Runs POSTs sent with an `Idempotency-Key` once (see src/idempotency/store.ts). */
+  idempotent?: IdempotentRequests;
 }
 
 const JSON_TYPE = /^application\/(?:[\w.+-]+\+)?json\b/i;
@@ -43,6 +50,26 @@ function decodeSegment(raw: string, name: string): string {
 }
 
 /**
+ * Counts the request against its token's limit and says where the token stands, in the `RateLimit`
+ * and `RateLimit-Policy` headers of the IETF draft; over the limit, 429 with `Retry-After`.
+ */
+async function limitRate(limiter: RateLimiter, authorization: string, res: ServerResponse): Promise<void> {
+  const state = await limiter.take(authorization.replace(/^bearer\s+/i, ""));
+  const windowSeconds = Math.round(limiter.policy.windowMs / 1000);
+  res.setHeader(
+    "RateLimit",
+    `limit=${state.limit}, remaining=${state.remaining}, reset=${state.resetSeconds}`,
+  );
+  res.setHeader("RateLimit-Policy", `${state.limit};w=${windowSeconds}`);
+  if (!state.allowed)
+    throw new ApiError(
+      429,
+      `Too many requests: a token may send ${state.limit} every ${windowSeconds} s. Try again in ${state.resetSeconds} s.`,
+      { "retry-after": String(state.resetSeconds) },
+    );
+}
+
+/**
  * The whole request pipeline of the API in one step, built from the contract at start-up:
  * route index → operation → bearer token → JSON body → precompiled parameter and body checks →
  * handler → (response check) → answer. The token is checked before the body is read, so an
@@ -55,8 +82,12 @@ export function dispatcher({
   handlers,
   authenticate,
   bodyLimit,
+  rateLimiter,
+  idempotent,
 }: DispatchOptions): (req: IncomingMessage, res: ServerResponse) => Promise<boolean> {
   const index = new RouteIndex<PathEntry>();
+  // Writes with `If-Match` to one resource run one at a time, each checked against the one before.
+  const guardedWrites = new KeyedQueue();
   const byPath = new Map<string, PathEntry>();
   for (const operation of operations) {
     let entry = byPath.get(operation.path);
@@ -96,6 +127,7 @@ export function dispatcher({
     }
     const { operation, handler } = route;
     const caller = await authenticate(req.headers.authorization);
+    if (rateLimiter) await limitRate(rateLimiter, req.headers.authorization ?? "", res);
 
     const path: Record<string, string> = {};
     for (const [i, name] of operation.pathParameters.entries())
@@ -115,14 +147,40 @@ export function dispatcher({
       throw badRequest("This operation needs a JSON request body.");
     operation.validateBody(body);
 
-    const result = (await handler({
-      path: path as never,
-      query: query as never,
-      body: body as never,
-      caller,
-    })) as Answer;
-    operation.validateResponse?.(result.status, result.body);
-    send(res, result);
+    const run = async () => {
+      const answer = (await handler({
+        path: path as never,
+        query: query as never,
+        body: body as never,
+        caller,
+      })) as Answer;
+      operation.validateResponse?.(answer.status, answer.body);
+      return answer;
+    };
+    const method = req.method;
+    const idempotencyKey = req.headers["idempotency-key"];
+    const ifMatch = req.headers["if-match"];
+    const reader = match.value.methods.get("GET");
+    let result: Answer;
+    if (method === "POST" && typeof idempotencyKey === "string" && idempotent)
+      result = await idempotent({ userId: caller.user.id, key: idempotencyKey, url, body }, run);
+    else if ((method === "PATCH" || method === "PUT") && ifMatch !== undefined && reader)
+      result = await guardedWrites.run(`${operation.path} ${JSON.stringify(path)}`, async () => {
+        const current = (await reader.handler({
+          path: path as never,
+          query: {} as never,
+          body: undefined,
+          caller,
+        })) as Answer;
+        const tag = entityTag(JSON.stringify(current.body));
+        if (!ifMatchHolds(ifMatch, tag))
+          throw preconditionFailed(
+            `The resource changed since the representation tagged ${ifMatch.trim()} was read; it is now ${tag}. Read it again, then retry with its ETag.`,
+          );
+        return run();
+      });
+    else result = await run();
+    send(res, result, operation.readsOneResource);
     return true;
   };
 }

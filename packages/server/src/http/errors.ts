@@ -1,6 +1,7 @@
 import type { ServerResponse } from "node:http";
 import type { ErrorRequestHandler } from "express";
 import type { Logger } from "pino";
+import { entityTag } from "./preconditions.js";
 import { requestIdOf } from "./request-log.js";
 
 /** An error the API answers with its status and message, as `{"error":{"code","message"}}`. */
@@ -10,9 +11,20 @@ export class ApiError extends Error {
     message: string,
     /** Headers the answer carries, e.g. `Allow` on a 405. */
     readonly headers?: Record<string, string>,
+    /** Fields the error body carries beside `code` and `message`, as the contract declares them. */
+    readonly details?: Record<string, unknown>,
   ) {
     super(message);
     this.name = "ApiError";
+  }
+
+  /** The answer this error gets: its status, headers and the standard error body. */
+  answer(): Answer {
+    return {
+      status: this.status,
+      body: errorBody(this.status, this.message, this.details),
+      ...(this.headers && { headers: this.headers }),
+    };
   }
 }
 
@@ -24,8 +36,8 @@ export const notFound = (what: string) => new ApiError(404, `${what} not found.`
 export const conflict = (message: string) => new ApiError(409, message);
 export const preconditionFailed = (message: string) => new ApiError(412, message);
 
-export function errorBody(status: number, message: string) {
-  return { error: { code: status, message } };
+export function errorBody(status: number, message: string, details?: Record<string, unknown>) {
+  return { error: { ...details, code: status, message } };
 }
 
 /** An answer as the response writer sees it. */
@@ -37,9 +49,10 @@ export interface Answer {
 
 /**
  * Writes an answer with Node's own primitives: Express's `res.json` would also hash the body for
- * an ETag and check freshness, work the API does not ask for on every answer. HEAD gets no body.
+ * an ETag and check freshness on every answer. With `tagged`, a 200 carries the strong `ETag` of
+ * its body (single resources, so that writes can be made conditional). HEAD gets no body.
  */
-export function send(res: ServerResponse, { status, headers, body }: Answer): void {
+export function send(res: ServerResponse, { status, headers, body }: Answer, tagged = false): void {
   if (body === undefined) {
     res.writeHead(status, headers).end();
     return;
@@ -48,6 +61,7 @@ export function send(res: ServerResponse, { status, headers, body }: Answer): vo
   res
     .writeHead(status, {
       ...headers,
+      ...(tagged && status === 200 && { etag: entityTag(json) }),
       "content-type": "application/json; charset=utf-8",
       "content-length": Buffer.byteLength(json),
     })
@@ -77,11 +91,7 @@ export function errorAnswers(logger: Logger, translate: (err: unknown) => ApiErr
     const apiError = err instanceof ApiError ? err : translate(err);
     if (apiError) {
       if (apiError.status >= 500) logger.error({ err, reqId: requestIdOf(res) }, apiError.message);
-      return {
-        status: apiError.status,
-        body: errorBody(apiError.status, apiError.message),
-        ...(apiError.headers && { headers: apiError.headers }),
-      };
+      return apiError.answer();
     }
     const httpErr = (typeof err === "object" && err !== null ? err : {}) as HttpLikeError;
     const status = httpErr.status ?? httpErr.statusCode;

@@ -42,11 +42,19 @@ function decodeCursor(page: string, types: readonly string[]): Cursor {
   throw badRequest("The page cursor is invalid; pass the `next.page` value of a previous response.");
 }
 
-/** `(k1, k2, …) > (v1, v2, …)` spelled out, since row-value comparison differs between dialects. */
-function after(keys: readonly string[], values: readonly unknown[]): Expression<SqlBool> {
+/**
+ * `(k1, k2, …) > (v1, v2, …)` (`<` when descending) spelled out, since row-value comparison differs
+ * between dialects.
+ */
+function after(
+  keys: readonly string[],
+  values: readonly unknown[],
+  descending: boolean,
+): Expression<SqlBool> {
+  const beyond = descending ? sql`<` : sql`>`;
   const branches = keys.map((key, i) => {
     const equalities = keys.slice(0, i).map((prev, j) => sql`${sql.ref(prev)} = ${values[j]}`);
-    return sql.join([...equalities, sql`${sql.ref(key)} > ${values[i]}`], sql` and `);
+    return sql.join([...equalities, sql`${sql.ref(key)} ${beyond} ${values[i]}`], sql` and `);
   });
   return sql<SqlBool>`(${sql.join(
     branches.map((b) => sql`(${b})`),
@@ -60,8 +68,8 @@ type Listing<Row> = SelectQueryBuilder<any, any, Row>;
 const PAGE_TOTAL = "page_total";
 
 /**
- * Keyset paging over the rows `build` selects (the filters), sorted by `keys` ascending (the last
- * one unique, each selected under its own name). The cursor is the last row's keys, so a page never
+ * Keyset paging over the rows `build` selects (the filters), sorted by `keys` ascending, or all
+ * descending with `descending` (the last one unique, each selected under its own name). The cursor is the last row's keys, so a page never
  * scans skipped rows, and rows inserted meanwhile neither shift nor repeat the next page.
  *
  * One statement per page: the rows and, as a column, the count of every match; both shapes (first
@@ -70,6 +78,7 @@ const PAGE_TOTAL = "page_total";
 export function keysetList<A extends PreparedArguments, Row extends Record<string, unknown>>(
   build: (db: Db, args: A) => Listing<Row>,
   keyTypes: PageKeys<Row>,
+  { descending = false }: { descending?: boolean } = {},
 ) {
   const keys = Object.keys(keyTypes);
   const types = Object.values(keyTypes) as string[];
@@ -78,8 +87,8 @@ export function keysetList<A extends PreparedArguments, Row extends Record<strin
     let query = base.select(() =>
       base.clearSelect().select(sql<number | string>`count(*)`.as("n")).as(PAGE_TOTAL),
     );
-    if (cursor) query = query.where(after(keys, cursor));
-    for (const key of keys) query = query.orderBy(sql.ref(key), "asc");
+    if (cursor) query = query.where(after(keys, cursor, descending));
+    for (const key of keys) query = query.orderBy(sql.ref(key), descending ? "desc" : "asc");
     return query.limit(limit as number);
   };
   type PageArgs = A & { limit: number } & Record<string, string | number>;

@@ -1,17 +1,10 @@
 import { defineArea } from "../area.js";
+import { integrationAssetRoutes } from "./assets.js";
+import { integrationHandlers } from "./handlers.js";
 
-/** Operations of `spec/integrations.tsp`; each moves from `pending` to `handlers` when it is written. */
+/** Operations of `spec/integrations.tsp`. */
 export const integrationsArea = defineArea({
   name: "integrations",
-  pending: [
-    "getIntegrationByName",
-    "getIntegrationInstallationById",
-    "installIntegration",
-    "listIntegrationInstallations",
-    "listIntegrations",
-    "publishIntegration",
-    "uninstallIntegration",
-    "unpublishIntegration",
-    "updateIntegrationInstallation",
-  ],
+  handlers: integrationHandlers,
+  routes: integrationAssetRoutes,
 });

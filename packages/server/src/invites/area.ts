@@ -1,15 +1,8 @@
 import { defineArea } from "../area.js";
+import { inviteHandlers } from "./handlers.js";
 
-/** Operations of `spec/invites.tsp`; each moves from `pending` to `handlers` when it is written. */
+/** Operations of `spec/invites.tsp`. */
 export const invitesArea = defineArea({
   name: "invites",
-  pending: [
-    "createOrganizationInvite",
-    "deleteOrganizationInviteById",
-    "getOrganizationInviteLink",
-    "inviteUsersToOrganization",
-    "joinOrganizationWithInvite",
-    "listOrganizationInviteLinks",
-    "updateOrganizationInviteById",
-  ],
+  handlers: inviteHandlers,
 });

@@ -1,16 +1,8 @@
 import { defineArea } from "../area.js";
+import { memberHandlers } from "./handlers.js";
 
-/** Operations of `spec/members.tsp`; each moves from `pending` to `handlers` when it is written. */
+/** Operations of `spec/members.tsp`. */
 export const membersArea = defineArea({
   name: "members",
-  pending: [
-    "getMemberInOrganizationById",
-    "listMembersInOrganizationById",
-    "listSpacesForOrganizationMember",
-    "listTeamsForOrganizationMember",
-    "removeMemberFromOrganizationById",
-    "setUserAsSSOMemberForOrganization",
-    "updateMemberInOrganizationById",
-    "updateOrganizationMemberLastSeenAt",
-  ],
+  handlers: memberHandlers,
 });

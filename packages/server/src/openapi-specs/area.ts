@@ -1,13 +1,5 @@
 import { defineArea } from "../area.js";
+import { openApiSpecHandlers } from "./handlers.js";
 
-/** Operations of `spec/openapi-specs.tsp`; each moves from `pending` to `handlers` when it is written. */
-export const openapiSpecsArea = defineArea({
-  name: "openapi-specs",
-  pending: [
-    "createOpenAPISpec",
-    "createOrUpdateOpenAPISpecBySlug",
-    "deleteOpenAPISpecBySlug",
-    "getOpenAPISpecBySlug",
-    "listOpenAPISpecs",
-  ],
-});
+/** Operations of `spec/openapi-specs.tsp`. */
+export const openapiSpecsArea = defineArea({ name: "openapi-specs", handlers: openApiSpecHandlers });

@@ -3,5 +3,5 @@ import { defineArea } from "../area.js";
 /** Operations of `spec/search.tsp`; each moves from `pending` to `handlers` when it is written. */
 export const searchArea = defineArea({
   name: "search",
-  pending: ["getOrganizationsForEmailDomain", "searchOrganizationContent"],
+  pending: ["searchOrganizationContent"],
 });

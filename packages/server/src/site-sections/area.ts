@@ -1,20 +1,5 @@
 import { defineArea } from "../area.js";
+import { siteSectionHandlers } from "./handlers.js";
 
-/** Operations of `spec/site-sections.tsp`; each moves from `pending` to `handlers` when it is written. */
-export const siteSectionsArea = defineArea({
-  name: "site-sections",
-  pending: [
-    "addSectionGroupToSite",
-    "addSectionToGroup",
-    "addSectionToSite",
-    "deleteSiteSectionById",
-    "deleteSiteSectionGroupById",
-    "listSiteSectionGroups",
-    "listSiteSections",
-    "moveSiteSection",
-    "moveSiteSectionGroup",
-    "removeSectionFromGroup",
-    "updateSiteSectionById",
-    "updateSiteSectionGroupById",
-  ],
-});
+/** Operations of `spec/site-sections.tsp`. */
+export const siteSectionsArea = defineArea({ name: "site-sections", handlers: siteSectionHandlers });

@@ -1,13 +1,5 @@
 import { defineArea } from "../area.js";
+import { siteSpaceHandlers } from "./handlers.js";
 
-/** Operations of `spec/site-spaces.tsp`; each moves from `pending` to `handlers` when it is written. */
-export const siteSpacesArea = defineArea({
-  name: "site-spaces",
-  pending: [
-    "addSpaceToSite",
-    "deleteSiteSpaceById",
-    "listSiteSpaces",
-    "moveSiteSpace",
-    "updateSiteSpaceById",
-  ],
-});
+/** Operations of `spec/site-spaces.tsp`. */
+export const siteSpacesArea = defineArea({ name: "site-spaces", handlers: siteSpaceHandlers });

@@ -1,15 +1,8 @@
 import { defineArea } from "../area.js";
+import { spaceContentHandlers } from "./handlers.js";
 
 /** Operations of `spec/space-content.tsp`; each moves from `pending` to `handlers` when it is written. */
 export const spaceContentArea = defineArea({
   name: "space-content",
-  pending: [
-    "getCurrentRevision",
-    "getFileById",
-    "getPageById",
-    "getRevisionById",
-    "listFiles",
-    "listPages",
-    "listSpaceLinks",
-  ],
+  handlers: spaceContentHandlers,
 });

@@ -1,9 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { insertChangeRequest, lockSpace, updateChangeRequest } from "../change-requests/store.js";
+import type { ChangeRequestTable } from "../change-requests/tables.js";
+import type { CommentTable } from "../comments/tables.js";
 import type { Db } from "../db/database.js";
-import type { ChangeRequestTable, CommentTable } from "../db/schema.js";
 import { buildSpace } from "../testing/factories.js";
 import { createOrganizationScenario, type TestApp, type TestUser } from "../testing/harness.js";
-import { adjustSpaceActivity, countSpaceActivity } from "./activity.js";
+import { adjustSpaceActivity, changeRequestStatusActivity, countSpaceActivity } from "./activity.js";
 
 let t: TestApp;
 let organizationId: string;
@@ -13,29 +15,12 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-/** What the change-request and comment areas do: the row and its counter move in one transaction. */
-async function openChangeRequest(
-  db: Db,
-  spaceId: string,
-  status: ChangeRequestTable["status"],
-  number: number,
-) {
+/** A change request made by the change-request area's own store, then moved to `status`. */
+async function openChangeRequest(db: Db, spaceId: string, status: ChangeRequestTable["status"]) {
   await db.transaction().execute(async (tx) => {
-    await tx
-      .insertInto("change_requests")
-      .values({
-        id: t.ids.next(),
-        space_id: spaceId,
-        number,
-        status,
-        created_at: t.clock.now().toISOString(),
-      })
-      .execute();
-    await adjustSpaceActivity(tx, spaceId, {
-      change_requests: 1,
-      open_change_requests: status === "open" ? 1 : 0,
-      draft_change_requests: status === "draft" ? 1 : 0,
-    });
+    const space = await lockSpace(tx, spaceId);
+    const created = await insertChangeRequest(tx, t, { space, subject: "", userId: admin.user.id });
+    if (status !== "draft") await updateChangeRequest(tx, created, { status }, t.clock.now().toISOString());
   });
 }
 
@@ -57,9 +42,9 @@ async function postComment(db: Db, spaceId: string, changeRequestId: string | nu
 describe("space activity counters", () => {
   it("agree with a recount from scratch, and count only the space's own comments", async () => {
     const space = await buildSpace(t, { organization_id: organizationId });
-    await openChangeRequest(t.db, space.id, "open", 1);
-    await openChangeRequest(t.db, space.id, "draft", 2);
-    await openChangeRequest(t.db, space.id, "merged", 3);
+    await openChangeRequest(t.db, space.id, "open");
+    await openChangeRequest(t.db, space.id, "draft");
+    await openChangeRequest(t.db, space.id, "merged");
     const changeRequest = await t.db
       .selectFrom("change_requests")
       .select("id")
@@ -105,5 +90,71 @@ describe("space activity counters", () => {
     });
     const res = await t.request.get(`/v1/spaces/${space.id}`).set(admin.auth).expect(200);
     expect(res.body.comments).toBe(0);
+  });
+});
+
+describe("change request counters", () => {
+  it("follow every status move through the API, as a recount finds them", async () => {
+    const space = await buildSpace(t, { organization_id: organizationId });
+    const stored = () =>
+      t.db
+        .selectFrom("spaces")
+        .select(["open_comments", "change_requests", "open_change_requests", "draft_change_requests"])
+        .where("id", "=", space.id)
+        .executeTakeFirstOrThrow();
+    const expectRecounted = async () =>
+      expect(await countSpaceActivity(t.db, space.id)).toEqual(await stored());
+    const create = async () => {
+      const res = await t.request
+        .post(`/v1/spaces/${space.id}/change-requests`)
+        .set(admin.auth)
+        .send({})
+        .expect(201);
+      await expectRecounted();
+      return res.body.number as number;
+    };
+    const first = await create();
+    const second = await create();
+    for (const status of ["open", "archived", "draft", "archived", "open", "draft", "open"]) {
+      await t.request
+        .patch(`/v1/spaces/${space.id}/change-requests/${first}`)
+        .set(admin.auth)
+        .send({ status })
+        .expect(200);
+      await expectRecounted();
+    }
+    await t.request
+      .post(`/v1/spaces/${space.id}/change-requests/${second}/merge`)
+      .set(admin.auth)
+      .expect(200);
+    await expectRecounted();
+    expect(await stored()).toMatchObject({
+      change_requests: 2,
+      open_change_requests: 1,
+      draft_change_requests: 0,
+    });
+  });
+
+  it("move by exactly one counter per status move", () => {
+    expect(changeRequestStatusActivity(null, "draft")).toEqual({
+      change_requests: 1,
+      open_change_requests: 0,
+      draft_change_requests: 1,
+    });
+    expect(changeRequestStatusActivity("draft", "open")).toEqual({
+      change_requests: 0,
+      open_change_requests: 1,
+      draft_change_requests: -1,
+    });
+    expect(changeRequestStatusActivity("open", "merged")).toEqual({
+      change_requests: 0,
+      open_change_requests: -1,
+      draft_change_requests: 0,
+    });
+    expect(changeRequestStatusActivity("archived", "archived")).toEqual({
+      change_requests: 0,
+      open_change_requests: 0,
+      draft_change_requests: 0,
+    });
   });
 });

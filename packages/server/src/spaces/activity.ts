@@ -1,6 +1,7 @@
 import { type Kysely, sql } from "kysely";
+import type { ChangeRequestTable } from "../change-requests/tables.js";
 import type { Db } from "../db/database.js";
-import type { ChangeRequestTable, Database, SpaceTable } from "../db/schema.js";
+import type { Database, SpaceTable } from "../db/schema.js";
 
 /** The space's activity counters, kept on its row so that reading a space never counts rows. */
 export type ActivityColumn =
@@ -62,5 +63,19 @@ export async function countSpaceActivity(db: Db, spaceId: string): Promise<Pick<
     change_requests: Number(row.change_requests),
     open_change_requests: Number(row.open_change_requests),
     draft_change_requests: Number(row.draft_change_requests),
+  };
+}
+
+/** How the counters move when a change request goes from one status to another (null: it is new). */
+export function changeRequestStatusActivity(
+  from: ChangeRequestTable["status"] | null,
+  to: ChangeRequestTable["status"],
+): Partial<Record<ActivityColumn, number>> {
+  const counted = (status: ChangeRequestTable["status"] | null, column: "open" | "draft") =>
+    status === column ? 1 : 0;
+  return {
+    change_requests: from === null ? 1 : 0,
+    open_change_requests: counted(to, "open") - counted(from, "open"),
+    draft_change_requests: counted(to, "draft") - counted(from, "draft"),
   };
 }

@@ -1,6 +1,7 @@
 import type { Schema } from "@quire/api-types";
+import { roleOnRow } from "../access.js";
 import type { Role, SpaceTable } from "../db/schema.js";
-import { type OrganizationRole, roleOnContent } from "../policy.js";
+import type { OrganizationRole } from "../policy.js";
 import type { Urls } from "../urls.js";
 import { spacePermissions } from "./policy.js";
 
@@ -31,5 +32,5 @@ export function presentSpace(row: SpaceTable, role: Role | undefined, urls: Urls
 /** Presents rows of one organization to a caller with `organizationRole` there. */
 export const presentSpaceFor =
   (organizationRole: OrganizationRole, urls: Urls) =>
-  (row: SpaceTable): Schema<"Space"> =>
-    presentSpace(row, roleOnContent(organizationRole, row.default_level), urls);
+  (row: SpaceTable & { caller_grant?: number | string | null }): Schema<"Space"> =>
+    presentSpace(row, roleOnRow(organizationRole, row), urls);

@@ -1,5 +1,5 @@
 import { sql } from "kysely";
-import { type ContentAccess, callerMembership, contentAccess, listsAllContent } from "../access.js";
+import { type ContentAccess, callerMembership, contentAccess, grantedRank, listsContent } from "../access.js";
 import type { Clock, IdGenerator } from "../context.js";
 import type { Db } from "../db/database.js";
 import { preparedRead } from "../db/prepared.js";
@@ -14,6 +14,9 @@ export const DELETED_SPACE_RETENTION_MS = 7 * 24 * 60 * 60 * 1000;
 
 const retentionCutoff = (now: Date) => new Date(now.getTime() - DELETED_SPACE_RETENTION_MS).toISOString();
 
+/** The highest role granted to the user on the space of the row, or above it (see `grantedRank`). */
+const spaceGrant = (userId: string) => grantedRank(userId, sql.ref("spaces.id"), sql.ref("spaces.parent_id"));
+
 export type MemberSpace = Omit<ContentAccess<SpaceTable>, "row"> & { space: SpaceTable };
 
 /**
@@ -25,6 +28,7 @@ const spaceWithMembership = preparedRead((db, args: { spaceId: string; userId: s
     .selectFrom("spaces")
     .selectAll()
     .select(callerMembership(args.userId, sql.ref("spaces.organization_id")).as("caller_membership"))
+    .select(spaceGrant(args.userId).as("caller_grant"))
     .where("id", "=", args.spaceId),
 );
 
@@ -54,9 +58,10 @@ export const listSpacesInOrganization = keysetList(
       .selectFrom("spaces")
       .selectAll()
       .select(callerMembership(args.userId, args.organizationId).as("caller_membership"))
+      .select(spaceGrant(args.userId).as("caller_grant"))
       .where("organization_id", "=", args.organizationId)
       .where("deleted_at", "is", null)
-      .where(listsAllContent(args.userId, args.organizationId)),
+      .where(listsContent(args.userId, args.organizationId, spaceGrant(args.userId))),
   { id: "string" },
 );
 
@@ -67,9 +72,10 @@ export const listSpacesInCollection = keysetList(
       .selectFrom("spaces")
       .selectAll()
       .select(callerMembership(args.userId, sql.ref("spaces.organization_id")).as("caller_membership"))
+      .select(spaceGrant(args.userId).as("caller_grant"))
       .where("parent_id", "=", args.collectionId)
       .where("deleted_at", "is", null)
-      .where(listsAllContent(args.userId, sql.ref("spaces.organization_id"))),
+      .where(listsContent(args.userId, sql.ref("spaces.organization_id"), spaceGrant(args.userId))),
   { position: "number", id: "string" },
 );
 

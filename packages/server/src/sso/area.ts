@@ -1,14 +1,10 @@
 import { defineArea } from "../area.js";
+import { ssoHandlers } from "./handlers.js";
+import { samlRoutes } from "./routes.js";
 
-/** Operations of `spec/sso.tsp`; each moves from `pending` to `handlers` when it is written. */
+/** Operations of `spec/sso.tsp`, the organizations of an email domain, and the SAML service routes. */
 export const ssoArea = defineArea({
   name: "sso",
-  pending: [
-    "createOrganizationSAMLProvider",
-    "deleteOrganizationSAMLProvider",
-    "getOrganizationSAMLProviderById",
-    "listSAMLProvidersInOrganizationById",
-    "listSSOProviderLoginsInOrganization",
-    "updateOrganizationSAMLProvider",
-  ],
+  handlers: ssoHandlers,
+  routes: samlRoutes,
 });

@@ -1,16 +1,8 @@
 import { defineArea } from "../area.js";
+import { teamHandlers } from "./handlers.js";
 
-/** Operations of `spec/teams.tsp`; each moves from `pending` to `handlers` when it is written. */
+/** Operations of `spec/teams.tsp`. */
 export const teamsArea = defineArea({
   name: "teams",
-  pending: [
-    "addMemberToOrganizationTeamById",
-    "createOrganizationTeam",
-    "deleteMemberFromOrganizationTeamById",
-    "getTeamInOrganizationById",
-    "listTeamMembersInOrganizationById",
-    "listTeamsInOrganizationById",
-    "removeTeamFromOrganizationById",
-    "updateTeamInOrganizationById",
-  ],
+  handlers: teamHandlers,
 });

@@ -1,13 +1,5 @@
 import { defineArea } from "../area.js";
+import { translationHandlers } from "./handlers.js";
 
-/** Operations of `spec/translations.tsp`; each moves from `pending` to `handlers` when it is written. */
-export const translationsArea = defineArea({
-  name: "translations",
-  pending: [
-    "createTranslation",
-    "deleteTranslation",
-    "getTranslation",
-    "listTranslations",
-    "updateTranslation",
-  ],
-});
+/** Operations of `spec/translations.tsp`. */
+export const translationsArea = defineArea({ name: "translations", handlers: translationHandlers });

@@ -1,0 +1,218 @@
+/**
+ * Content storage and read figures on SQLite, for a space of 1,000 pages: what one `update_page`
+ * adds to the database besides its new body, and how long `listPages` and `getPageById` take, the
+ * first request of a fresh server process and then warm. Run after a build:
+ * `node packages/server/dist/bench/content.js` (PAGES, ROUNDS and BODY_BYTES tune it).
+ */
+import { type ChildProcess, fork } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { sql } from "kysely";
+import { bootstrapOwner } from "../bootstrap.js";
+import { systemClock, timeOrderedIds } from "../context.js";
+import { type Db, migrate, openDatabase } from "../db/database.js";
+import { insertSpace } from "../spaces/store.js";
+import type { Target, TargetReply } from "./targets.js";
+
+const PAGES = Number(process.env.PAGES ?? 1000);
+const TOP_LEVEL = Math.ceil(PAGES / 10);
+const ROUNDS = Number(process.env.ROUNDS ?? 200);
+const UPDATES = 50;
+const BODY_BYTES = Number(process.env.BODY_BYTES ?? 600);
+
+const children: ChildProcess[] = [];
+
+/** A Quire server in a process of its own (see targets.ts); its base URL. */
+function startServer(database: string): Promise<string> {
+  const child = fork(new URL("./targets.js", import.meta.url), { stdio: "inherit" });
+  children.push(child);
+  return new Promise((resolve, reject) => {
+    child.once("exit", (code) => reject(new Error(`the server exited (code ${code})`)));
+    child.once("message", (reply: TargetReply) => {
+      if ("port" in reply) resolve(`http://127.0.0.1:${reply.port}`);
+    });
+    child.send({ kind: "quire", database, validateResponses: false } satisfies Target);
+  });
+}
+
+function stopServers() {
+  for (const child of children.splice(0)) {
+    child.removeAllListeners("exit");
+    child.kill();
+  }
+}
+
+const body = (label: string) =>
+  `# ${label}\n\n${"Some text of the page, line by line.\n".repeat(Math.ceil(BODY_BYTES / 38))}`;
+
+function client(base: string, token: string) {
+  return async <T>(method: string, path: string, json?: unknown): Promise<T> => {
+    const response = await fetch(`${base}/v1/${path}`, {
+      method,
+      headers: {
+        authorization: `Bearer ${token}`,
+        ...(json !== undefined && { "content-type": "application/json" }),
+      },
+      ...(json !== undefined && { body: JSON.stringify(json) }),
+    });
+    if (!response.ok) throw new Error(`${method} ${path}: ${response.status} ${await response.text()}`);
+    return (await response.json()) as T;
+  };
+}
+
+type Call = ReturnType<typeof client>;
+interface PageNode {
+  id: string;
+  pages?: PageNode[];
+}
+
+/** 1,000 pages: a tenth at the top level, each with nine children, merged into the main content. */
+async function seedPages(call: Call, spaceId: string): Promise<void> {
+  const cr = await call<{ number: number }>("POST", `spaces/${spaceId}/change-requests`, {});
+  const edit = (changes: unknown[]) =>
+    call("POST", `spaces/${spaceId}/change-requests/${cr.number}/content`, { changes });
+  const insert = (title: string, parent?: string) => ({
+    type: "insert_page",
+    title,
+    markdown: body(title),
+    parent,
+  });
+  for (let i = 0; i < TOP_LEVEL; i += 50)
+    await edit(Array.from({ length: Math.min(50, TOP_LEVEL - i) }, (_, j) => insert(`Chapter ${i + j}`)));
+  const { pages } = await call<{ pages: PageNode[] }>(
+    "GET",
+    `spaces/${spaceId}/change-requests/${cr.number}/content/pages`,
+  );
+  const children = pages.flatMap((page, i) =>
+    Array.from({ length: 9 }, (_, j) => insert(`Section ${i}.${j}`, page.id)),
+  );
+  for (let i = 0; i < PAGES - TOP_LEVEL; i += 50)
+    await edit(children.slice(i, Math.min(i + 50, PAGES - TOP_LEVEL)));
+  await call("POST", `spaces/${spaceId}/change-requests/${cr.number}/merge`);
+}
+
+/** Bytes of the rows of the content tables, as stored values (keys and text). */
+async function storedBytes(db: Db) {
+  const row = await sql<{ nodes: number; documents: number; revisions: number }>`select
+      (select coalesce(sum(length(space_id) + length(hash) + length(body)), 0) from content_nodes) as nodes,
+      (select coalesce(sum(length(space_id) + length(hash) + length(markdown)), 0) from content_documents) as documents,
+      (select coalesce(sum(length(id) + length(space_id) + coalesce(length(parent_id), 0)
+        + coalesce(length(merge_parent_id), 0) + length(type) + coalesce(length(root), 0) + length(created_at)), 0)
+        from revisions) as revisions`.execute(db);
+  return row.rows[0] as { nodes: number; documents: number; revisions: number };
+}
+
+/** The database file's size, the write-ahead log folded in first. */
+async function fileBytes(db: Db): Promise<number> {
+  await sql`pragma wal_checkpoint(TRUNCATE)`.execute(db);
+  const count = await sql<{ page_count: number }>`pragma page_count`.execute(db);
+  const size = await sql<{ page_size: number }>`pragma page_size`.execute(db);
+  return Number(count.rows[0]?.page_count) * Number(size.rows[0]?.page_size);
+}
+
+async function timed(run: () => Promise<unknown>): Promise<number> {
+  const start = performance.now();
+  await run();
+  return performance.now() - start;
+}
+
+function summary(times: number[]) {
+  const sorted = [...times].sort((a, b) => a - b);
+  const at = (q: number) =>
+    (sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? Number.NaN).toFixed(1);
+  return `median ${at(0.5)} ms, p95 ${at(0.95)} ms`;
+}
+
+async function main() {
+  const dir = mkdtempSync(join(tmpdir(), "quire-bench-content-"));
+  const db = openDatabase({ location: dir });
+  try {
+    await migrate(db);
+    const services = { clock: systemClock, ids: timeOrderedIds() };
+    const firstRun = await bootstrapOwner(db, services, "bench@example.com");
+    if (!firstRun) throw new Error("expected an empty database");
+    const space = await insertSpace(db, services, {
+      organization_id: firstRun.organizationId,
+      parent_id: null,
+      title: "A large space",
+      emoji: "",
+      visibility: "private",
+      edit_mode: "live",
+      default_level: "read",
+      position: 0,
+    });
+    let call = client(await startServer(dir), firstRun.token);
+    await seedPages(call, space.id);
+    const { pages } = await call<{ pages: PageNode[] }>("GET", `spaces/${space.id}/content/pages`);
+    const flat = (nodes: PageNode[]): PageNode[] => nodes.flatMap((n) => [n, ...flat(n.pages ?? [])]);
+    const all = flat(pages);
+    console.log(
+      `Content on SQLite: a space of ${all.length} pages (${pages.length} at the top level), bodies of about ${BODY_BYTES} bytes`,
+    );
+
+    // One update_page in its change request, then the same change after each of 50 more.
+    const cr = await call<{ number: number }>("POST", `spaces/${space.id}/change-requests`, {});
+    const update = (i: number) =>
+      call("POST", `spaces/${space.id}/change-requests/${cr.number}/content`, {
+        changes: [
+          { type: "update_page", page: all[(i * 97) % all.length]?.id, markdown: body(`Edited ${i}`) },
+        ],
+      });
+    const before = await storedBytes(db);
+    await update(0);
+    const after = await storedBytes(db);
+    const added = after.nodes - before.nodes + (after.revisions - before.revisions);
+    console.log(
+      `\none update_page: ${added} bytes of page-tree nodes and revision row (${after.nodes - before.nodes} + ${
+        after.revisions - before.revisions
+      }), besides the new body (${after.documents - before.documents} bytes)`,
+    );
+    const fileBefore = await fileBytes(db);
+    const documentsBefore = (await storedBytes(db)).documents;
+    for (let i = 1; i <= UPDATES; i++) await update(i);
+    const growth = (await fileBytes(db)) - fileBefore;
+    const bodies = (await storedBytes(db)).documents - documentsBefore;
+    console.log(
+      `${UPDATES} more, one a request: the file grew ${(growth / UPDATES / 1024).toFixed(1)} KiB an update on average,` +
+        ` ${((growth - bodies) / UPDATES / 1024).toFixed(1)} KiB besides the bodies (indexes and page slack included)`,
+    );
+
+    // Reads: in a fresh server process whose HTTP path is warmed by another request, so that the first
+    // read shows the cost of reading the content from the database (nothing cached), then warm.
+    const page = all[Math.floor(all.length / 2)]?.id;
+    const listPages = () => call("GET", `spaces/${space.id}/content/pages`);
+    const getPage = () => call("GET", `spaces/${space.id}/content/page/${page}?format=markdown`);
+    const cold = async (run: () => Promise<unknown>) => {
+      stopServers();
+      call = client(await startServer(dir), firstRun.token);
+      for (let i = 0; i < 20; i++) await call("GET", `spaces/${space.id}`);
+      return timed(run);
+    };
+    const warm = async (run: () => Promise<unknown>) => {
+      const times: number[] = [];
+      for (let i = 0; i < ROUNDS; i++) times.push(await timed(run));
+      return times;
+    };
+    const coldPage = await cold(getPage);
+    const warmPage = await warm(getPage);
+    const coldList = await cold(listPages);
+    const warmList = await warm(listPages);
+    console.log(
+      `\nlistPages (${all.length} pages, nested): uncached ${coldList.toFixed(1)} ms; then ${summary(warmList)}`,
+    );
+    console.log(
+      `getPageById (format=markdown): uncached ${coldPage.toFixed(1)} ms; then ${summary(warmPage)}`,
+    );
+    console.log(
+      "(whole HTTP round trips on this machine, token check and JSON included; uncached: the first read of the" +
+        " content in a fresh server process, after other requests warmed its code)",
+    );
+  } finally {
+    stopServers();
+    await db.destroy();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+await main();

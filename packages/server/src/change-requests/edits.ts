@@ -1,0 +1,146 @@
+import type { Schema } from "@quire/api-types";
+import { leadingTitle } from "../content/markdown.js";
+import { ContentDraft, InvalidChange, type Placement } from "../content/pages.js";
+import { insertRevision, revisionOf } from "../content/revisions.js";
+import { ContentStorage } from "../content/storage.js";
+import { allEntries, updateTrie } from "../content/trie.js";
+import type { IdGenerator } from "../context.js";
+import type { Db } from "../db/database.js";
+import type { SpaceTable } from "../db/schema.js";
+import { badRequest, conflict } from "../http/errors.js";
+import {
+  addContributor,
+  assertSpaceNotDeleted,
+  type ChangeRequestRow,
+  changeRequestOf,
+  lockSpace,
+  updateChangeRequest,
+} from "./store.js";
+
+/** One change of `updateChangeRequestContent`, in Quire's form (`type`) or GitBook's (`operation`). */
+export type ContentChange = Schema<"ChangeRequestContentChange"> | Schema<"GitBookContentChange">;
+
+/** The title GitBook gives a page inserted with neither a title nor a leading heading. */
+const UNTITLED = "Untitled";
+
+/**
+ * Applies the changes to the draft in order; the first that cannot apply is a 400 naming its index,
+ * and then nothing is written (the caller's transaction rolls back).
+ */
+function applyChanges(
+  draft: ContentDraft,
+  storage: ContentStorage,
+  ids: IdGenerator,
+  changes: readonly ContentChange[],
+): void {
+  for (const [index, change] of changes.entries()) {
+    try {
+      if ("type" in change) applyQuireChange(draft, storage, ids, change);
+      else applyGitBookChange(draft, storage, ids, change);
+    } catch (err) {
+      if (!(err instanceof InvalidChange)) throw err;
+      const kind = "type" in change ? change.type : change.operation;
+      throw badRequest(`changes[${index}] (${kind}): ${err.message}; no change was applied.`);
+    }
+  }
+}
+
+function applyQuireChange(
+  draft: ContentDraft,
+  storage: ContentStorage,
+  ids: IdGenerator,
+  change: Schema<"ChangeRequestContentChange">,
+): void {
+  switch (change.type) {
+    case "insert_page": {
+      // `before` wins when both are given, as for collections and spaces.
+      const { before, after } = change.position ?? {};
+      const placement: Placement = before ? { before: before.page } : after ? { after: after.page } : {};
+      draft.insert({
+        id: ids.next(),
+        title: change.title,
+        parent: change.parent ?? null,
+        placement,
+        document: storage.saveDocument(change.markdown),
+      });
+      return;
+    }
+    case "update_page":
+      draft.update(change.page, {
+        ...(change.title !== undefined && { title: change.title }),
+        ...(change.markdown !== undefined && { document: storage.saveDocument(change.markdown) }),
+      });
+      return;
+    case "delete_page":
+      draft.remove(change.page);
+  }
+}
+
+function applyGitBookChange(
+  draft: ContentDraft,
+  storage: ContentStorage,
+  ids: IdGenerator,
+  change: Schema<"GitBookContentChange">,
+): void {
+  switch (change.operation) {
+    case "insert_page": {
+      const heading = leadingTitle(change.document.markdown);
+      draft.insert({
+        id: ids.next(),
+        title: heading?.title ?? change.title ?? UNTITLED,
+        parent: change.into ?? null,
+        placement: { ...(change.at !== undefined && { index: change.at }) },
+        document: storage.saveDocument(heading?.body ?? change.document.markdown),
+      });
+      return;
+    }
+    case "update_page": {
+      draft.update(change.page, {
+        ...(change.title !== undefined && { title: change.title }),
+        ...(change.document !== undefined && { document: storage.saveDocument(change.document.markdown) }),
+      });
+      const parent = change.into === undefined ? draft.get(change.page)?.parent : change.into;
+      // Without `at`, a page keeps its place among the same siblings, and goes last among new ones.
+      if (parent !== undefined && (change.at !== undefined || parent !== draft.get(change.page)?.parent))
+        draft.move(change.page, parent, { ...(change.at !== undefined && { index: change.at }) });
+      return;
+    }
+    case "delete_page":
+      draft.remove(change.page);
+  }
+}
+
+/**
+ * Applies a batch of changes to a change request's content as one new `edits` revision, and records
+ * the caller as a contributor. A change that cannot apply is a 400 before any state is checked (409
+ * for a deleted space, or a change request that is archived or merged). Call inside a transaction.
+ */
+export async function editChangeRequestContent(
+  tx: Db,
+  { ids, now }: { ids: IdGenerator; now: string },
+  args: { spaceId: string; changeRequestId: string; userId: string; changes: readonly ContentChange[] },
+): Promise<{ space: SpaceTable; changeRequest: ChangeRequestRow }> {
+  const space = await lockSpace(tx, args.spaceId);
+  const changeRequest = await changeRequestOf(tx, args.spaceId, args.changeRequestId);
+  const storage = new ContentStorage(tx, space.id);
+  const current = await revisionOf(tx, space.id, changeRequest.revision_id);
+  const draft = new ContentDraft(await allEntries(storage, current.root), now);
+  applyChanges(draft, storage, ids, args.changes);
+  assertSpaceNotDeleted(space);
+  if (changeRequest.status === "merged" || changeRequest.status === "archived")
+    throw conflict(`The change request is ${changeRequest.status}; its content cannot change.`);
+  const revision = await insertRevision(tx, storage, {
+    id: ids.next(),
+    space_id: space.id,
+    parent_id: current.id,
+    merge_parent_id: null,
+    type: "edits",
+    root: await updateTrie(storage, current.root, draft.pageChanges()),
+    created_at: now,
+  });
+  await addContributor(tx, changeRequest.id, args.userId);
+  return {
+    space,
+    changeRequest: await updateChangeRequest(tx, changeRequest, { revision_id: revision.id }, now),
+  };
+}

@@ -1,0 +1,44 @@
+import type { Schema } from "@quire/api-types";
+import type { Urls } from "../urls.js";
+import { presentUser } from "../users/presenter.js";
+import type { ChangeRequestRow } from "./store.js";
+
+/** The change request; `spaceRevision` (the main content's current revision) tells whether it is outdated. */
+export function presentChangeRequest(
+  row: ChangeRequestRow,
+  spaceRevision: string,
+  urls: Urls,
+): Schema<"ChangeRequest"> {
+  const base = row.revision_merged_ancestor_id ?? row.revision_initial_id;
+  return {
+    object: "change-request",
+    id: row.id,
+    number: row.number,
+    status: row.status,
+    subject: row.subject,
+    createdBy: presentUser(
+      {
+        id: row.created_by,
+        display_name: row.creator_display_name,
+        email: row.creator_email,
+        photo_url: row.creator_photo_url,
+        created_at: row.creator_created_at,
+      },
+      urls,
+    ),
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
+    revision: row.revision_id,
+    revisionInitial: row.revision_initial_id,
+    ...(row.revision_merged_ancestor_id !== null && {
+      revisionMergedAncestor: row.revision_merged_ancestor_id,
+    }),
+    ...(row.revision_merged_id !== null && { revisionMerged: row.revision_merged_id }),
+    comments: Number(row.open_comments),
+    outdated: row.status !== "merged" && spaceRevision !== base,
+    urls: {
+      app: urls.app(`spaces/${row.space_id}/change-requests/${row.number}`),
+      location: urls.api(`spaces/${row.space_id}/change-requests/${row.id}`),
+    },
+  };
+}

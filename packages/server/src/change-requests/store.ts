@@ -1,0 +1,186 @@
+import { SqliteAdapter, sql } from "kysely";
+import type { Clock, IdGenerator } from "../context.js";
+import type { Db } from "../db/database.js";
+import { preparedRead } from "../db/prepared.js";
+import type { SpaceTable } from "../db/schema.js";
+import { conflict, notFound } from "../http/errors.js";
+import { keysetList } from "../http/paging.js";
+import { adjustSpaceActivity, changeRequestStatusActivity } from "../spaces/activity.js";
+import type { ChangeRequestStatus, ChangeRequestTable } from "./tables.js";
+
+/** A change request with what its presentation needs: its author and its open comments. */
+export type ChangeRequestRow = Awaited<ReturnType<typeof byId>>[number];
+
+/** `updated_at` with each digit d as 9 − d: sorting it ascending lists the newest first. */
+export function recencyOf(updatedAt: string): string {
+  return updatedAt.replace(/[0-9]/g, (digit) => String(9 - Number(digit)));
+}
+
+function selectChangeRequests(db: Db) {
+  return db
+    .selectFrom("change_requests")
+    .selectAll("change_requests")
+    .select((eb) => {
+      const creator = eb.selectFrom("users").whereRef("users.id", "=", "change_requests.created_by");
+      return [
+        creator.select("users.display_name").as("creator_display_name"),
+        creator.select("users.email").as("creator_email"),
+        creator.select("users.photo_url").as("creator_photo_url"),
+        creator.select("users.created_at").as("creator_created_at"),
+        eb
+          .selectFrom("comments")
+          .select(eb.fn.countAll<number | string>().as("n"))
+          .whereRef("comments.change_request_id", "=", "change_requests.id")
+          .where("comments.status", "=", "open")
+          .as("open_comments"),
+      ];
+    })
+    .$narrowType<{
+      creator_display_name: string;
+      creator_email: string;
+      creator_created_at: string;
+      open_comments: number | string;
+    }>();
+}
+
+const byNumber = preparedRead((db, args: { spaceId: string; number: number }) =>
+  selectChangeRequests(db).where("space_id", "=", args.spaceId).where("number", "=", args.number),
+);
+
+const byId = preparedRead((db, args: { spaceId: string; id: string }) =>
+  selectChangeRequests(db).where("space_id", "=", args.spaceId).where("id", "=", args.id),
+);
+
+/** A number is at most what the contract's int32 holds; anything else is an id. */
+const NUMBER = /^[1-9][0-9]{0,9}$/;
+const INT32_MAX = 2 ** 31 - 1;
+
+/** The change request of the space by its id or its number; 404 when the space has none such. */
+export async function changeRequestOf(
+  db: Db,
+  spaceId: string,
+  idOrNumber: string,
+): Promise<ChangeRequestRow> {
+  let found: ChangeRequestRow[];
+  if (NUMBER.test(idOrNumber)) {
+    const number = Number(idOrNumber);
+    found = number <= INT32_MAX ? await byNumber(db, { spaceId, number }) : [];
+  } else {
+    found = await byId(db, { spaceId, id: idOrNumber });
+  }
+  const row = found[0];
+  if (!row) throw notFound("Change request");
+  return row;
+}
+
+/** A space's change requests with one status, newest change first; only those `contributor` worked on when given. */
+export const listChangeRequests = keysetList(
+  (db, args: { spaceId: string; status: ChangeRequestStatus; contributor: string | null }) =>
+    selectChangeRequests(db)
+      .where("space_id", "=", args.spaceId)
+      .where("status", "=", args.status)
+      .where((eb) =>
+        eb.or([
+          // Typed, for PostgreSQL cannot tell the type of a bare parameter compared with null.
+          sql<boolean>`cast(${args.contributor} as text) is null`,
+          eb.exists(
+            eb
+              .selectFrom("change_request_contributors as c")
+              .select("c.user_id")
+              .whereRef("c.change_request_id", "=", "change_requests.id")
+              .where("c.user_id", "=", args.contributor as string),
+          ),
+        ]),
+      ),
+  { recency: "string", id: "string" },
+);
+
+/**
+ * The space, locked until the transaction ends: every write to a space's change requests or content
+ * takes it first, so that numbers are taken one at a time and a merge sees the main content it
+ * replaces. PostgreSQL locks the row; SQLite runs one write transaction at a time anyway.
+ */
+export async function lockSpace(tx: Db, spaceId: string): Promise<SpaceTable> {
+  let query = tx.selectFrom("spaces").selectAll().where("id", "=", spaceId);
+  if (!(tx.getExecutor().adapter instanceof SqliteAdapter)) query = query.forUpdate();
+  const space = await query.executeTakeFirst();
+  if (!space) throw notFound("Space");
+  return space;
+}
+
+export function assertSpaceNotDeleted(space: SpaceTable): void {
+  if (space.deleted_at !== null) throw conflict("The space is deleted; restore it first.");
+}
+
+/** Creates a draft change request on the space's current content, with the next number. After `lockSpace`. */
+export async function insertChangeRequest(
+  tx: Db,
+  { clock, ids }: { clock: Clock; ids: IdGenerator },
+  fields: { space: SpaceTable; subject: string; userId: string },
+): Promise<ChangeRequestRow> {
+  const { highest } = await tx
+    .selectFrom("change_requests")
+    .select((eb) => eb.fn.max("number").as("highest"))
+    .where("space_id", "=", fields.space.id)
+    .executeTakeFirstOrThrow();
+  const now = clock.now().toISOString();
+  const id = ids.next();
+  await tx
+    .insertInto("change_requests")
+    .values({
+      id,
+      space_id: fields.space.id,
+      number: Number(highest ?? 0) + 1,
+      status: "draft",
+      subject: fields.subject,
+      created_by: fields.userId,
+      created_at: now,
+      updated_at: now,
+      recency: recencyOf(now),
+      revision_id: fields.space.revision_id,
+      revision_initial_id: fields.space.revision_id,
+      revision_merged_ancestor_id: null,
+      revision_merged_id: null,
+    })
+    .execute();
+  await addContributor(tx, id, fields.userId);
+  await adjustSpaceActivity(tx, fields.space.id, changeRequestStatusActivity(null, "draft"));
+  return changeRequestOf(tx, fields.space.id, id);
+}
+
+export async function addContributor(tx: Db, changeRequestId: string, userId: string): Promise<void> {
+  await tx
+    .insertInto("change_request_contributors")
+    .values({ change_request_id: changeRequestId, user_id: userId })
+    .onConflict((oc) => oc.columns(["change_request_id", "user_id"]).doNothing())
+    .execute();
+}
+
+/**
+ * Applies `changes` to a change request and moves its `updated_at`; a status change moves the
+ * space's counters in the same transaction. Returns the row as it is now.
+ */
+export async function updateChangeRequest(
+  tx: Db,
+  current: ChangeRequestTable,
+  changes: Partial<
+    Pick<
+      ChangeRequestTable,
+      "subject" | "status" | "revision_id" | "revision_merged_ancestor_id" | "revision_merged_id"
+    >
+  >,
+  now: string,
+): Promise<ChangeRequestRow> {
+  await tx
+    .updateTable("change_requests")
+    .set({ ...changes, updated_at: now, recency: recencyOf(now) })
+    .where("id", "=", current.id)
+    .execute();
+  if (changes.status !== undefined && changes.status !== current.status)
+    await adjustSpaceActivity(
+      tx,
+      current.space_id,
+      changeRequestStatusActivity(current.status, changes.status),
+    );
+  return changeRequestOf(tx, current.space_id, current.id);
+}

@@ -1,0 +1,54 @@
+/**
+ * Row types of the tables of this area, joined into `Database` (src/db/schema.ts). Booleans are 0/1
+ * integers and timestamps ISO 8601 text, as everywhere.
+ */
+export interface ChangeRequestsTables {
+  revisions: RevisionTable;
+  change_requests: ChangeRequestTable;
+  change_request_contributors: ChangeRequestContributorTable;
+}
+
+export type RevisionType = "edits" | "merge" | "update";
+
+/** An immutable state of a space's content: main content or a change request's. */
+export interface RevisionTable {
+  id: string;
+  space_id: string;
+  /** The first parent: the previous revision of the same line (null for a space's first revision). */
+  parent_id: string | null;
+  /** The second parent of a merge or an update: the revision merged in. */
+  merge_parent_id: string | null;
+  type: RevisionType;
+  /** Hash of the root node of the page trie (src/content/trie.ts); null when there are no pages. */
+  root: string | null;
+  created_at: string;
+}
+
+export type ChangeRequestStatus = "draft" | "open" | "archived" | "merged";
+
+export interface ChangeRequestTable {
+  id: string;
+  space_id: string;
+  /** 1, 2, 3… per space, taken under the space's lock; never reused (change requests are never deleted). */
+  number: number;
+  status: ChangeRequestStatus;
+  subject: string;
+  created_by: string;
+  created_at: string;
+  updated_at: string;
+  /**
+   * `updated_at` with every digit d written 9 − d, so that ascending order is newest first: lists
+   * page through it with keyset cursors, which sort ascending.
+   */
+  recency: string;
+  revision_id: string;
+  revision_initial_id: string;
+  revision_merged_ancestor_id: string | null;
+  revision_merged_id: string | null;
+}
+
+/** Who created or edited a change request's content (the `contributor` filter). */
+export interface ChangeRequestContributorTable {
+  change_request_id: string;
+  user_id: string;
+}

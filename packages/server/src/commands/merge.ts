@@ -1,0 +1,165 @@
+import {
+  assertSpaceNotDeleted,
+  type ChangeRequestRow,
+  changeRequestOf,
+  lockSpace,
+  updateChangeRequest,
+} from "../change-requests/store.js";
+import type { ChangeRequestTable, RevisionTable } from "../change-requests/tables.js";
+import { changesBetween, type MergeConflict, mergeContents } from "../content/merge.js";
+import { insertRevision, revisionOf, treeOf } from "../content/revisions.js";
+import { ContentStorage } from "../content/storage.js";
+import { updateTrie } from "../content/trie.js";
+import type { IdGenerator } from "../context.js";
+import type { Db } from "../db/database.js";
+import type { SpaceTable } from "../db/schema.js";
+import { ApiError, conflict } from "../http/errors.js";
+
+/**
+ * A merge or an update that conflicts: nothing was written. `details` is what the error body
+ * carries beside `code` and `message` (`error.conflicts` in the contract); the message names every
+ * conflicting page too.
+ */
+export class MergeConflictError extends ApiError {
+  declare readonly details: { conflicts: MergeConflict[] };
+
+  constructor(status: 409 | 412, conflicts: MergeConflict[]) {
+    const pages = conflicts.map((c) => `"${c.title}" (${c.page}): ${c.field}`).join("; ");
+    super(
+      status,
+      `The change request and the main content changed the same content: ${pages}. ` +
+        "Reconcile the pages in the change request with update_page, then try again.",
+      undefined,
+      { conflicts },
+    );
+    this.name = "MergeConflictError";
+  }
+}
+
+interface MergeArguments {
+  spaceId: string;
+  changeRequestId: string;
+  now: string;
+  ids: IdGenerator;
+}
+
+interface Locked {
+  space: SpaceTable;
+  changeRequest: ChangeRequestRow;
+}
+
+/** The space (locked) and the change request as they are now, which must both still accept writes. */
+async function lockForMerge(tx: Db, { spaceId, changeRequestId }: MergeArguments): Promise<Locked> {
+  const space = await lockSpace(tx, spaceId);
+  const changeRequest = await changeRequestOf(tx, spaceId, changeRequestId);
+  assertSpaceNotDeleted(space);
+  if (changeRequest.status === "merged") throw conflict("The change request is merged already.");
+  if (changeRequest.status === "archived")
+    throw conflict("The change request is archived; reopen it (status draft or open) first.");
+  return { space, changeRequest };
+}
+
+/** The revision the change request started from: where it was created, or last updated from main. */
+const baseOf = (changeRequest: ChangeRequestTable) =>
+  changeRequest.revision_merged_ancestor_id ?? changeRequest.revision_initial_id;
+
+/**
+ * The root of the three-way merge of the change request's content (`ours`) and the main content
+ * (`theirs`) from their base, built from `onto` (one of the two), or the conflicts.
+ */
+async function threeWay(
+  storage: ContentStorage,
+  revisions: { base: RevisionTable; ours: RevisionTable; theirs: RevisionTable },
+  onto: "ours" | "theirs",
+): Promise<{ root: string | null } | { conflicts: MergeConflict[] }> {
+  const [base, ours, theirs] = await Promise.all([
+    treeOf(storage, revisions.base),
+    treeOf(storage, revisions.ours),
+    treeOf(storage, revisions.theirs),
+  ]);
+  const outcome = await mergeContents(base, ours, theirs, storage);
+  if (outcome.conflicts) return { conflicts: outcome.conflicts };
+  const from = onto === "ours" ? ours : theirs;
+  return { root: await updateTrie(storage, revisions[onto].root, changesBetween(from, outcome.pages)) };
+}
+
+async function revisionsOf(tx: Db, spaceId: string, changeRequest: ChangeRequestTable, space: SpaceTable) {
+  const [base, ours, theirs] = await Promise.all([
+    revisionOf(tx, spaceId, baseOf(changeRequest)),
+    revisionOf(tx, spaceId, changeRequest.revision_id),
+    revisionOf(tx, spaceId, space.revision_id),
+  ]);
+  return { base, ours, theirs };
+}
+
+/**
+ * Merges a change request into the main content of its space: a fast-forward to the change
+ * request's content when main did not move since its base, a three-way merge otherwise (412 on
+ * conflicts, nothing written). Either way a new `merge` revision becomes the space's, and the change
+ * request is merged. Call inside a transaction.
+ */
+export async function mergeChangeRequest(tx: Db, args: MergeArguments): Promise<{ revision: string }> {
+  const { space, changeRequest } = await lockForMerge(tx, args);
+  const storage = new ContentStorage(tx, space.id);
+  const revisions = await revisionsOf(tx, space.id, changeRequest, space);
+  let root = revisions.ours.root;
+  if (revisions.theirs.id !== revisions.base.id) {
+    const merged = await threeWay(storage, revisions, "theirs");
+    if ("conflicts" in merged) throw new MergeConflictError(412, merged.conflicts);
+    root = merged.root;
+  }
+  const revision = await insertRevision(tx, storage, {
+    id: args.ids.next(),
+    space_id: space.id,
+    parent_id: revisions.theirs.id,
+    merge_parent_id: revisions.ours.id,
+    type: "merge",
+    root,
+    created_at: args.now,
+  });
+  await tx
+    .updateTable("spaces")
+    .set({ revision_id: revision.id, updated_at: args.now })
+    .where("id", "=", space.id)
+    .execute();
+  await updateChangeRequest(
+    tx,
+    changeRequest,
+    { status: "merged", revision_merged_id: revision.id },
+    args.now,
+  );
+  return { revision: revision.id };
+}
+
+/**
+ * Brings the main content into a change request by the same three-way merge (409 on conflicts,
+ * nothing written), as a new `update` revision of the change request whose base becomes the main
+ * content's revision. Nothing to do, and no new revision, when main did not move. Call inside a transaction.
+ */
+export async function updateChangeRequestFromMain(
+  tx: Db,
+  args: MergeArguments,
+): Promise<{ revision: string }> {
+  const { space, changeRequest } = await lockForMerge(tx, args);
+  const revisions = await revisionsOf(tx, space.id, changeRequest, space);
+  if (revisions.theirs.id === revisions.base.id) return { revision: changeRequest.revision_id };
+  const storage = new ContentStorage(tx, space.id);
+  const merged = await threeWay(storage, revisions, "ours");
+  if ("conflicts" in merged) throw new MergeConflictError(409, merged.conflicts);
+  const revision = await insertRevision(tx, storage, {
+    id: args.ids.next(),
+    space_id: space.id,
+    parent_id: revisions.ours.id,
+    merge_parent_id: revisions.theirs.id,
+    type: "update",
+    root: merged.root,
+    created_at: args.now,
+  });
+  await updateChangeRequest(
+    tx,
+    changeRequest,
+    { revision_id: revision.id, revision_merged_ancestor_id: revisions.theirs.id },
+    args.now,
+  );
+  return { revision: revision.id };
+}

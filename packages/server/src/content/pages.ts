@@ -1,0 +1,180 @@
+import { compareOrder, keyBetween } from "./order.js";
+import { slugify, uniqueSlug } from "./slug.js";
+import type { PageChange, PageEntry } from "./trie.js";
+
+/** A change that cannot apply to the content as it is; the caller says which change it was. */
+export class InvalidChange extends Error {}
+
+/** The pages of a revision, with their tree: children in order, paths. */
+export class PageTree {
+  protected readonly pages: Map<string, PageEntry>;
+  #children: Map<string | null, PageEntry[]> | undefined;
+
+  constructor(entries: Iterable<PageEntry>) {
+    this.pages = new Map([...entries].map((entry) => [entry.id, entry]));
+  }
+
+  get(id: string): PageEntry | undefined {
+    return this.pages.get(id);
+  }
+
+  get size(): number {
+    return this.pages.size;
+  }
+
+  entries(): IterableIterator<PageEntry> {
+    return this.pages.values();
+  }
+
+  /** The pages directly under `parent` (null: the top level), in order. */
+  children(parent: string | null): readonly PageEntry[] {
+    if (!this.#children) {
+      const index = new Map<string | null, PageEntry[]>();
+      for (const entry of this.pages.values()) {
+        const siblings = index.get(entry.parent);
+        if (siblings) siblings.push(entry);
+        else index.set(entry.parent, [entry]);
+      }
+      for (const siblings of index.values()) siblings.sort(compareOrder);
+      this.#children = index;
+    }
+    return this.#children.get(parent) ?? [];
+  }
+
+  /** The page's path: the slugs from the top level down to it. */
+  path(entry: PageEntry): string {
+    const slugs = [entry.slug];
+    for (let up = this.ancestor(entry); up; up = this.ancestor(up)) slugs.unshift(up.slug);
+    return slugs.join("/");
+  }
+
+  /** The page and every page under it. */
+  subtree(id: string): string[] {
+    const ids = [id];
+    for (let i = 0; i < ids.length; i++)
+      for (const child of this.children(ids[i] as string)) ids.push(child.id);
+    return ids;
+  }
+
+  private ancestor(entry: PageEntry): PageEntry | undefined {
+    return entry.parent === null ? undefined : this.pages.get(entry.parent);
+  }
+
+  protected changed(): void {
+    this.#children = undefined;
+  }
+}
+
+/** Where a page goes among its siblings: an index, or next to a sibling. */
+export type Placement = { index?: number } | { before: string } | { after: string };
+
+/**
+ * A page tree being edited: every edit checks what it refers to (`InvalidChange` otherwise) and is
+ * remembered, so that the new revision writes only the pages that changed.
+ */
+export class ContentDraft extends PageTree {
+  readonly #touched = new Set<string>();
+
+  constructor(
+    entries: Iterable<PageEntry>,
+    private readonly now: string,
+  ) {
+    super(entries);
+  }
+
+  insert(fields: {
+    id: string;
+    title: string;
+    parent: string | null;
+    placement: Placement;
+    document: string | null;
+  }): PageEntry {
+    this.requireParent(fields.parent);
+    const entry: PageEntry = {
+      id: fields.id,
+      parent: fields.parent,
+      order: this.orderAt(fields.parent, fields.placement, fields.id),
+      title: fields.title,
+      slug: this.freeSlug(fields.parent, slugify(fields.title), fields.id),
+      document: fields.document,
+      createdAt: this.now,
+      updatedAt: this.now,
+    };
+    this.put(entry);
+    return entry;
+  }
+
+  /** Changes a page's title and/or body; the slug stays. */
+  update(id: string, fields: { title?: string; document?: string | null }): void {
+    const entry = this.require(id);
+    this.put({
+      ...entry,
+      ...(fields.title !== undefined && { title: fields.title }),
+      ...(fields.document !== undefined && { document: fields.document }),
+      updatedAt: this.now,
+    });
+  }
+
+  /** Moves a page under another parent (null: the top level) and/or among its siblings. */
+  move(id: string, parent: string | null, placement: Placement): void {
+    const entry = this.require(id);
+    this.requireParent(parent);
+    if (parent !== null && this.subtree(id).includes(parent))
+      throw new InvalidChange(`the page "${id}" cannot be moved under itself or one of its descendants`);
+    const slug = parent === entry.parent ? entry.slug : this.freeSlug(parent, entry.slug, id);
+    this.put({ ...entry, parent, slug, order: this.orderAt(parent, placement, id), updatedAt: this.now });
+  }
+
+  /** Removes a page and every page under it. */
+  remove(id: string): void {
+    this.require(id);
+    for (const removed of this.subtree(id)) {
+      this.pages.delete(removed);
+      this.#touched.add(removed);
+    }
+    this.changed();
+  }
+
+  /** What changed, page by page, for `updateTrie`. */
+  pageChanges(): PageChange[] {
+    return [...this.#touched].map((id) => [id, this.pages.get(id) ?? null]);
+  }
+
+  private put(entry: PageEntry): void {
+    this.pages.set(entry.id, entry);
+    this.#touched.add(entry.id);
+    this.changed();
+  }
+
+  private require(id: string): PageEntry {
+    const entry = this.pages.get(id);
+    if (!entry) throw new InvalidChange(`the page "${id}" does not exist`);
+    return entry;
+  }
+
+  private requireParent(parent: string | null): void {
+    if (parent !== null && !this.pages.has(parent))
+      throw new InvalidChange(`the parent page "${parent}" does not exist`);
+  }
+
+  private freeSlug(parent: string | null, slug: string, id: string): string {
+    const siblings = this.children(parent).filter((sibling) => sibling.id !== id);
+    return uniqueSlug(slug, (candidate) => siblings.some((sibling) => sibling.slug === candidate));
+  }
+
+  /** An order key that puts page `id` at `placement` among the other children of `parent`. */
+  private orderAt(parent: string | null, placement: Placement, id: string): string {
+    const siblings = this.children(parent).filter((sibling) => sibling.id !== id);
+    let index = siblings.length;
+    if ("before" in placement || "after" in placement) {
+      const anchor = "before" in placement ? placement.before : placement.after;
+      const found = siblings.findIndex((sibling) => sibling.id === anchor);
+      if (found < 0)
+        throw new InvalidChange(`the page "${anchor}" of the position is not a sibling under that parent`);
+      index = "before" in placement ? found : found + 1;
+    } else if (placement.index !== undefined) {
+      index = Math.min(placement.index, siblings.length);
+    }
+    return keyBetween(siblings[index - 1]?.order ?? null, siblings[index]?.order ?? null);
+  }
+}

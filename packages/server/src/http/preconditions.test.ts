@@ -1,0 +1,85 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { buildSpace } from "../testing/factories.js";
+import { createTestApp, type TestApp, type TestUser } from "../testing/harness.js";
+import { ifMatchHolds } from "./preconditions.js";
+
+let t: TestApp;
+let admin: TestUser;
+let organizationId: string;
+beforeAll(async () => {
+  t = await createTestApp();
+  ({ admin, organizationId } = await t.organization());
+});
+afterAll(() => t.close());
+
+const titleOf = async (spaceId: string) =>
+  (await t.db.selectFrom("spaces").select("title").where("id", "=", spaceId).executeTakeFirstOrThrow()).title;
+
+describe("ETag and If-Match", () => {
+  it("tags a resource, and refuses a write whose If-Match names an older representation", async () => {
+    const space = await buildSpace(t, { organization_id: organizationId, title: "First" });
+    const read = await t.request.get(`/v1/spaces/${space.id}`).set(admin.auth).expect(200);
+    const tag = read.headers.etag as string;
+    expect(tag).toMatch(/^"[\w-]{27}"$/);
+    expect((await t.request.get(`/v1/spaces/${space.id}`).set(admin.auth)).headers.etag).toBe(tag);
+
+    const changed = await t.request
+      .patch(`/v1/spaces/${space.id}`)
+      .set(admin.auth)
+      .set("If-Match", tag)
+      .send({ title: "Second" })
+      .expect(200);
+    expect(changed.body.title).toBe("Second");
+
+    const stale = await t.request
+      .patch(`/v1/spaces/${space.id}`)
+      .set(admin.auth)
+      .set("If-Match", tag)
+      .send({ title: "Lost" })
+      .expect(412);
+    expect(stale.body).toEqual({ error: { code: 412, message: expect.stringContaining("changed since") } });
+    expect(await titleOf(space.id)).toBe("Second");
+
+    const fresh = (await t.request.get(`/v1/spaces/${space.id}`).set(admin.auth)).headers.etag as string;
+    expect(fresh).not.toBe(tag);
+    await t.request
+      .patch(`/v1/spaces/${space.id}`)
+      .set(admin.auth)
+      .set("If-Match", `"other", ${fresh}`)
+      .send({ title: "Third" })
+      .expect(200);
+    await t.request
+      .patch(`/v1/spaces/${space.id}`)
+      .set(admin.auth)
+      .set("If-Match", "*")
+      .send({ title: "Fourth" })
+      .expect(200);
+    expect(await titleOf(space.id)).toBe("Fourth");
+  });
+
+  it("lets one of two writes made from the same representation through, and refuses the other", async () => {
+    const space = await buildSpace(t, { organization_id: organizationId, title: "Shared" });
+    const tag = (await t.request.get(`/v1/spaces/${space.id}`).set(admin.auth)).headers.etag as string;
+    const answers = await Promise.all(
+      ["Mine", "Yours"].map((title) =>
+        t.request.patch(`/v1/spaces/${space.id}`).set(admin.auth).set("If-Match", tag).send({ title }),
+      ),
+    );
+    expect(answers.map((res) => res.status).sort()).toEqual([200, 412]);
+    const winner = answers.find((res) => res.status === 200);
+    expect(await titleOf(space.id)).toBe(winner?.body.title);
+  });
+
+  it("tags reads of one resource, not pages of lists", async () => {
+    const list = await t.request.get(`/v1/orgs/${organizationId}/spaces`).set(admin.auth).expect(200);
+    expect(list.headers.etag).toBeUndefined();
+    const one = await t.request.get(`/v1/orgs/${organizationId}`).set(admin.auth).expect(200);
+    expect(one.headers.etag).toMatch(/^"/);
+  });
+
+  it("compares tags strongly", () => {
+    expect(ifMatchHolds('"a", "b"', '"b"')).toBe(true);
+    expect(ifMatchHolds('W/"b"', '"b"')).toBe(false);
+    expect(ifMatchHolds(" * ", '"b"')).toBe(true);
+  });
+});

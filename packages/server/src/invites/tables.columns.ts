@@ -1,0 +1,13 @@
+import type { ColumnsOf } from "../db/columns.js";
+import type { InvitesTables } from "./tables.js";
+
+/** Every column of this area's tables with its nullability, checked by src/db/schema.test.ts. */
+export const invitesColumns: ColumnsOf<InvitesTables> = {
+  invite_links: {
+    id: "not null",
+    organization_id: "not null",
+    role: "not null",
+    created_by: "null",
+    created_at: "not null",
+  },
+};

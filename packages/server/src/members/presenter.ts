@@ -1,0 +1,21 @@
+import type { Schema } from "@quire/api-types";
+import type { Urls } from "../urls.js";
+import { presentUser } from "../users/presenter.js";
+import type { MemberRow } from "./store.js";
+
+export function presentMember(row: MemberRow, urls: Urls): Schema<"Member"> {
+  return {
+    object: "member",
+    id: row.user_id,
+    role: row.role,
+    user: presentUser(row, urls),
+    disabled: false,
+    joinedAt: row.joined_at,
+    ...(row.last_seen_at !== null && { lastSeenAt: row.last_seen_at }),
+    sso: row.sso === 1,
+    spaces: Number(row.space_count),
+    teams: Number(row.team_count),
+  };
+}
+
+export const presentMemberFor = (urls: Urls) => (row: MemberRow) => presentMember(row, urls);

@@ -1,0 +1,133 @@
+import type { IncomingMessage } from "node:http";
+import { get as httpGet } from "node:http";
+import { get as httpsGet } from "node:https";
+import { isIP } from "node:net";
+import { RequestFilteringHttpAgent, RequestFilteringHttpsAgent } from "request-filtering-agent";
+
+/**
+ * Which addresses the server's own requests (to URLs its users give) may reach. Loopback, private,
+ * link-local and other non-public addresses are refused, so that a user cannot make the server
+ * read its own network (SSRF), unless listed here.
+ */
+export interface NetworkPolicy {
+  /** IP addresses or CIDR ranges reachable although they are not public. */
+  allowedPrivateAddresses: readonly string[];
+}
+
+export const publicAddressesOnly: NetworkPolicy = { allowedPrivateAddresses: [] };
+
+/** A comma-separated list of IP addresses and CIDR ranges; throws on an entry that is neither. */
+export function parseAddressList(text: string): string[] {
+  const entries = text
+    .split(",")
+    .map((entry) => entry.trim())
+    .filter((entry) => entry !== "");
+  for (const entry of entries) {
+    const [address = "", bits, ...rest] = entry.split("/");
+    const family = isIP(address);
+    const maxBits = family === 6 ? 128 : 32;
+    const validBits = bits === undefined || (/^\d{1,3}$/.test(bits) && Number(bits) <= maxBits);
+    if (family === 0 || !validBits || rest.length > 0)
+      throw new Error(`"${entry}" is neither an IP address nor a CIDR range`);
+  }
+  return entries;
+}
+
+/** The source could not be fetched; `timedOut` when it took longer than allowed. */
+export class FetchError extends Error {
+  constructor(
+    message: string,
+    readonly timedOut = false,
+  ) {
+    super(message);
+    this.name = "FetchError";
+  }
+}
+
+export interface FetchOptions {
+  /** For the whole of it: every redirect, and the body. */
+  timeoutMs: number;
+  maxBytes: number;
+  maxRedirects?: number;
+  accept?: string;
+  /** Aborting it rejects with its reason, not with a FetchError. */
+  signal?: AbortSignal;
+}
+
+export interface Fetched {
+  text: string;
+  /** The URL the text came from, after redirects. */
+  url: string;
+}
+
+export interface Fetcher {
+  /** GETs `url` as UTF-8 text; throws FetchError for anything but a 2xx answer within the limits. */
+  text(url: string, options: FetchOptions): Promise<Fetched>;
+}
+
+const REDIRECTS = new Set([301, 302, 303, 307, 308]);
+
+/**
+ * Fetches through node:http(s) with agents that check every address connected to, after DNS
+ * resolution and for raw-IP URLs alike (global fetch would bypass them). Redirects are followed
+ * here, one request per hop, so each hop goes through the same check.
+ */
+export function createFetcher(policy: NetworkPolicy): Fetcher {
+  const filter = { allowIPAddressList: [...policy.allowedPrivateAddresses] };
+  const http = new RequestFilteringHttpAgent(filter);
+  const https = new RequestFilteringHttpsAgent(filter);
+
+  const request = (url: URL, signal: AbortSignal, accept: string) =>
+    new Promise<IncomingMessage>((resolve, reject) => {
+      const get = url.protocol === "https:" ? httpsGet : httpGet;
+      const agent = url.protocol === "https:" ? https : http;
+      get(url, { agent, signal, headers: { accept, "user-agent": "Quire" } }, resolve).on("error", reject);
+    });
+
+  const readBody = async (response: IncomingMessage, maxBytes: number) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    for await (const chunk of response as AsyncIterable<Buffer>) {
+      size += chunk.length;
+      if (size > maxBytes) {
+        response.destroy();
+        throw new FetchError(`The answer is larger than ${maxBytes} bytes.`);
+      }
+      chunks.push(chunk);
+    }
+    return Buffer.concat(chunks).toString("utf8");
+  };
+
+  return {
+    async text(url, { timeoutMs, maxBytes, maxRedirects = 5, accept = "*/*", signal }) {
+      const deadline = AbortSignal.timeout(timeoutMs);
+      const aborted = signal ? AbortSignal.any([signal, deadline]) : deadline;
+      try {
+        let current = new URL(url);
+        for (let hop = 0; ; hop++) {
+          if (current.protocol !== "http:" && current.protocol !== "https:")
+            throw new FetchError(`Only http and https URLs can be fetched, not ${current.protocol}`);
+          const response = await request(current, aborted, accept);
+          const status = response.statusCode ?? 0;
+          const location = response.headers.location;
+          if (REDIRECTS.has(status) && location) {
+            response.resume();
+            if (hop >= maxRedirects) throw new FetchError(`More than ${maxRedirects} redirects.`);
+            current = new URL(location, current);
+            continue;
+          }
+          if (status < 200 || status > 299) {
+            response.resume();
+            throw new FetchError(`The server answered ${status}.`);
+          }
+          return { text: await readBody(response, maxBytes), url: current.href };
+        }
+      } catch (err) {
+        if (signal?.aborted) throw signal.reason;
+        if (deadline.aborted) throw new FetchError(`No complete answer within ${timeoutMs} ms.`, true);
+        if (err instanceof FetchError) throw err;
+        throw new FetchError(err instanceof Error ? err.message : String(err));
+      }
+    },
+  };
+}

@@ -1,0 +1,8 @@
+import { defineArea } from "../area.js";
+import { permissionHandlers } from "./handlers.js";
+
+/** Operations of `spec/permissions.tsp`: roles of users and teams on one space or collection. */
+export const permissionsArea = defineArea({
+  name: "permissions",
+  handlers: permissionHandlers,
+});

@@ -1,0 +1,109 @@
+import { sql } from "kysely";
+import { grantedRank, rankOf } from "../access.js";
+import type { Db } from "../db/database.js";
+import type { Role } from "../db/schema.js";
+import { keysetList } from "../http/paging.js";
+import { teams } from "../teams/store.js";
+
+/** A space or collection whose grants are read or changed. */
+export interface GrantedContent {
+  kind: "space" | "collection";
+  id: string;
+  organizationId: string;
+  parentId: string | null;
+  defaultLevel: Role;
+}
+
+/** Gives each user and team `role` on the content, or takes their role there away (null). */
+export async function setGrants(
+  tx: Db,
+  content: GrantedContent,
+  grantees: { users: readonly string[]; teams: readonly string[] },
+  role: Role | null,
+  now: string,
+): Promise<void> {
+  const principals = [...grantees.users, ...grantees.teams];
+  if (principals.length === 0) return;
+  if (role === null) {
+    await tx
+      .deleteFrom("content_permissions")
+      .where("content_id", "=", content.id)
+      .where("principal_id", "in", principals)
+      .execute();
+    return;
+  }
+  const base = {
+    content_id: content.id,
+    organization_id: content.organizationId,
+    space_id: content.kind === "space" ? content.id : null,
+    collection_id: content.kind === "collection" ? content.id : null,
+    role,
+    created_at: now,
+  };
+  await tx
+    .insertInto("content_permissions")
+    .values([
+      ...grantees.users.map((id) => ({ ...base, principal_id: id, user_id: id, team_id: null })),
+      ...grantees.teams.map((id) => ({ ...base, principal_id: id, user_id: null, team_id: id })),
+    ])
+    .onConflict((c) => c.columns(["content_id", "principal_id"]).doUpdateSet({ role }))
+    .execute();
+}
+
+/** The users given a role on the content itself, by user id. */
+export const listUserGrants = keysetList(
+  (db, args: { contentId: string }) =>
+    db
+      .selectFrom("content_permissions as g")
+      .innerJoin("users as u", "u.id", "g.user_id")
+      .selectAll("u")
+      .select(["g.principal_id", "g.role as permission"])
+      .where("g.content_id", "=", args.contentId),
+  { principal_id: "string" },
+);
+
+/** The teams given a role on the content itself, by team id. */
+export const listTeamGrants = keysetList(
+  (db, args: { contentId: string; callerId: string }) =>
+    teams(db, args.callerId)
+      .innerJoin("content_permissions as g", "g.team_id", "t.id")
+      .select(["g.principal_id", "g.role as permission"])
+      .where("g.content_id", "=", args.contentId),
+  { principal_id: "string" },
+);
+
+/**
+ * Every member who reaches the content, with the rank of their role there: the highest of their
+ * organization role, the content's default level (members only) and their grants; guests only
+ * through grants. Filtered by one role when `role` is set.
+ */
+export const listAccess = keysetList(
+  (
+    db,
+    args: {
+      organizationId: string;
+      contentId: string;
+      parentId: string | null;
+      defaultLevel: string;
+      role: string | null;
+    },
+  ) => {
+    const grant = grantedRank(sql.ref("m.user_id"), sql.val(args.contentId), sql.val(args.parentId));
+    const effective = sql<number | null>`(select max(r) from (
+        select ${rankOf(sql.ref("m.role"))} as r
+        union all select case when m.role is not null then ${rankOf(sql.val(args.defaultLevel))} end
+        union all select ${grant}) as ranks)`;
+    return db
+      .selectFrom("memberships as m")
+      .innerJoin("users as u", "u.id", "m.user_id")
+      .selectAll("u")
+      .select("m.user_id")
+      .select(effective.as("rank"))
+      .where("m.organization_id", "=", args.organizationId)
+      .where(sql<boolean>`${effective} is not null`)
+      .where(
+        sql<boolean>`(cast(${args.role} as text) is null or ${effective} = ${rankOf(sql.val(args.role))})`,
+      );
+  },
+  { user_id: "string" },
+);

@@ -1,0 +1,46 @@
+import type { Schema } from "@quire/api-types";
+import type { SitePresentation } from "../site-spaces/presenter.js";
+import { presentSiteSpace } from "../site-spaces/presenter.js";
+import { type SiteStructure, siteSpacesIn } from "../sites/structure.js";
+import { sectionUrlPath } from "../sites/urls.js";
+import type { SiteSectionGroupTable, SiteSectionTable } from "./tables.js";
+
+export function presentSection(
+  section: SiteSectionTable,
+  structure: SiteStructure,
+  presentation: SitePresentation,
+): Schema<"SiteSection"> {
+  const path = sectionUrlPath(section);
+  const published = presentation.published.at([path]);
+  return {
+    object: "site-section",
+    id: section.id,
+    title: section.title,
+    ...(section.description !== null && { description: section.description }),
+    default: section.is_default === 1,
+    path: section.path,
+    ...(section.condition !== null && { condition: section.condition }),
+    ...(section.group_id !== null && { sectionGroup: section.group_id }),
+    siteSpaces: siteSpacesIn(structure, section.id).map((entry) =>
+      presentSiteSpace(entry, structure, presentation),
+    ),
+    urls: { ...(published !== undefined && { published }) },
+    ...(section.icon !== null && { icon: section.icon }),
+  };
+}
+
+export function presentSectionGroup(
+  group: SiteSectionGroupTable,
+  structure: SiteStructure,
+  presentation: SitePresentation,
+): Schema<"SiteSectionGroup"> {
+  return {
+    object: "site-section-group",
+    id: group.id,
+    title: group.title,
+    sections: structure.sections
+      .filter((section) => section.group_id === group.id)
+      .map((section) => presentSection(section, structure, presentation)),
+    ...(group.icon !== null && { icon: group.icon }),
+  };
+}

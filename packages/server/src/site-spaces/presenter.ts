@@ -1,0 +1,46 @@
+import type { Schema } from "@quire/api-types";
+import { type OrganizationRole, roleOnContent } from "../policy.js";
+import type { SiteSpaceEntry, SiteStructure } from "../sites/structure.js";
+import { type PublishedUrls, sectionUrlPath, siteSpaceUrlPath } from "../sites/urls.js";
+import { presentSpace } from "../spaces/presenter.js";
+import type { Urls } from "../urls.js";
+
+/** What presenting site spaces needs besides the rows: the caller, and where the site is published. */
+export interface SitePresentation {
+  role: OrganizationRole;
+  urls: Urls;
+  published: PublishedUrls;
+}
+
+/** The space as a site space embeds it: the caller's permissions on it, without the app-only ones. */
+function embeddedSpace(entry: SiteSpaceEntry, { role, urls }: SitePresentation): Schema<"EmbeddedSpace"> {
+  const space = presentSpace(entry.space, roleOnContent(role, entry.space.default_level), urls);
+  const { access, admin, edit, comment, merge, review } = space.permissions;
+  return { ...space, permissions: { access, admin, edit, comment, merge, review } };
+}
+
+/**
+ * A site space. Its published URL is its section's (left out for the default section) and its own
+ * path (left out for its container's default).
+ */
+export function presentSiteSpace(
+  entry: SiteSpaceEntry,
+  structure: SiteStructure,
+  presentation: SitePresentation,
+): Schema<"SiteSpace"> {
+  const { row } = entry;
+  const isDefault = row.is_default === 1;
+  const section = structure.sections.find((s) => s.id === row.section_id);
+  const published = presentation.published.at([section && sectionUrlPath(section), siteSpaceUrlPath(row)]);
+  return {
+    object: "site-space",
+    id: row.id,
+    path: row.path,
+    ...(row.section_id !== null && { section: row.section_id }),
+    space: embeddedSpace(entry, presentation),
+    title: entry.space.title,
+    default: isDefault,
+    ...(row.condition !== null && { condition: row.condition }),
+    urls: { ...(published !== undefined && { published }) },
+  };
+}

@@ -1,0 +1,120 @@
+import type { Schema } from "@quire/api-types";
+import type { Db } from "../db/database.js";
+import { presentSection } from "../site-sections/presenter.js";
+import { presentSiteSpace, type SitePresentation } from "../site-spaces/presenter.js";
+import { type Claims, conditionHolds } from "./conditions.js";
+import { presentSite } from "./presenter.js";
+import type { SiteRow } from "./store.js";
+import { loadSiteStructure, type SiteStructure } from "./structure.js";
+
+/** A visitor of a published site: the claims of their verified token (none for anonymous visitors). */
+export interface Visitor {
+  claims: Claims;
+}
+
+/** `items` with the first marked default when none is (its default was hidden); rows are copied, not changed. */
+function withDefault<T>(items: T[], isDefault: (item: T) => boolean, markDefault: (item: T) => T): T[] {
+  const [first, ...rest] = items;
+  if (first === undefined || items.some(isDefault)) return items;
+  return [markDefault(first), ...rest];
+}
+
+/**
+ * The structure as published: sections without a shown site space are left out. With a visitor,
+ * conditions are evaluated against their claims (an empty claim set when the site's adaptive content
+ * is off, so claim-based conditions hide): a hidden section hides its site spaces, and a hidden
+ * default falls back to the first item left in its container. Without one (the API's preview),
+ * conditions are kept as data.
+ */
+export function publishedStructure(structure: SiteStructure, visitor?: Visitor): SiteStructure {
+  const claims = structure.site.adaptive_content === 1 ? (visitor?.claims ?? {}) : {};
+  const shown = (condition: string | null) => visitor === undefined || conditionHolds(condition, claims);
+  const siteSpaces = structure.siteSpaces.filter((entry) => shown(entry.row.condition));
+  const sections = withDefault(
+    structure.sections.filter(
+      (section) => shown(section.condition) && siteSpaces.some((e) => e.row.section_id === section.id),
+    ),
+    (section) => section.is_default === 1,
+    (section) => ({ ...section, is_default: 1 }),
+  );
+  const containers = [null, ...sections.map((s) => s.id)];
+  return {
+    ...structure,
+    sections,
+    top: structure.top.filter(
+      (item) => item.kind === "site-section-group" || sections.some((s) => s.id === item.id),
+    ),
+    siteSpaces: containers.flatMap((container) =>
+      withDefault(
+        siteSpaces.filter((entry) => entry.row.section_id === container),
+        (entry) => entry.row.is_default === 1,
+        (entry) => ({ ...entry, row: { ...entry.row, is_default: 1 } }),
+      ),
+    ),
+  };
+}
+
+/** What a site shows when it has no customization of its own: GitBook's defaults (behaviour §4.3). */
+const DEFAULT_CUSTOMIZATION: Schema<"SiteCustomizationSettings"> = {
+  styling: {
+    theme: "clean",
+    primaryColor: { light: "#346DDB", dark: "#346DDB" },
+    infoColor: { light: "#787878", dark: "#787878" },
+    successColor: { light: "#00C950", dark: "#00C950" },
+    warningColor: { light: "#FE9A00", dark: "#FE9A00" },
+    dangerColor: { light: "#FB2C36", dark: "#FB2C36" },
+    corners: "rounded",
+    links: "default",
+    font: "Inter",
+    icons: "regular",
+    sidebar: { background: "default", list: "default" },
+    search: "subtle",
+  },
+  internationalization: { locale: "en" },
+  favicon: {},
+  header: { links: [] },
+  footer: { groups: [] },
+  themes: { default: "light", toggeable: true },
+  pdf: { enabled: false },
+  feedback: { enabled: false },
+  advancedCustomization: { enabled: true },
+};
+
+/** `SiteStructure` of the contract: sections when the site has any, else its root site spaces. */
+export function presentStructure(
+  structure: SiteStructure,
+  presentation: SitePresentation,
+  hasSections: boolean,
+): Schema<"SiteStructure"> {
+  if (hasSections)
+    return {
+      type: "sections",
+      structure: structure.sections.map((section) => presentSection(section, structure, presentation)),
+    };
+  return {
+    type: "siteSpaces",
+    structure: structure.siteSpaces
+      .filter((entry) => entry.row.section_id === null)
+      .map((entry) => presentSiteSpace(entry, structure, presentation)),
+  };
+}
+
+/** Everything needed to render a published site, for a visitor when one is given (see `publishedStructure`). */
+export async function publishedContentSite(
+  db: Db,
+  site: SiteRow,
+  presentation: SitePresentation,
+  visitor?: Visitor,
+): Promise<Schema<"PublishedContentSite">> {
+  const structure = await loadSiteStructure(db, site);
+  return {
+    object: "published-content-site",
+    site: presentSite(site, presentation.urls, presentation.published),
+    structure: presentStructure(
+      publishedStructure(structure, visitor),
+      presentation,
+      structure.sections.length > 0,
+    ),
+    customizations: { site: DEFAULT_CUSTOMIZATION },
+  };
+}

@@ -1,0 +1,144 @@
+import type { Element, ElementContent, Root } from "hast";
+import { toHtml } from "hast-util-to-html";
+import { h } from "hastscript";
+import rehypeSanitize from "rehype-sanitize";
+import remarkGfm from "remark-gfm";
+import remarkParse from "remark-parse";
+import remarkRehype from "remark-rehype";
+import { unified } from "unified";
+import type { PageTree } from "../content/pages.js";
+import type { PageEntry } from "../content/trie.js";
+import type { SiteSectionTable } from "../site-sections/tables.js";
+import type { SiteSpaceEntry } from "./structure.js";
+
+/**
+ * Page bodies are written by a space's editors and read by anonymous visitors: the HTML made from
+ * them is sanitized (GitHub's rules: no scripts, no event handlers, no `javascript:` URLs).
+ */
+const markdownToHtml = unified().use(remarkParse).use(remarkGfm).use(remarkRehype).use(rehypeSanitize);
+
+async function renderMarkdown(markdown: string): Promise<ElementContent[]> {
+  const tree = (await markdownToHtml.run(markdownToHtml.parse(markdown))) as Root;
+  return tree.children.filter((node): node is ElementContent => node.type !== "doctype");
+}
+
+/** A link of the navigation: where it goes and whether it is where the visitor is. */
+export interface NavigationLink {
+  title: string;
+  href: string;
+  current: boolean;
+}
+
+/** Everything a published page shows; URLs are made by the caller, which knows the site's base. */
+export interface PublishedPage {
+  siteTitle: string;
+  /** Search engines are asked to keep out of sites that are not public. */
+  indexable: boolean;
+  sections: NavigationLink[];
+  siteSpaces: NavigationLink[];
+  tree: PageTree;
+  page: PageEntry;
+  markdown: string;
+  pageHref: (page: PageEntry) => string;
+}
+
+const STYLE = `body{margin:0;font:16px/1.6 system-ui,sans-serif;color:#1f2328}
+header{padding:12px 24px;border-bottom:1px solid #d0d7de;display:flex;gap:24px;align-items:center}
+header nav a,aside a{color:inherit;text-decoration:none}
+[aria-current=page]{font-weight:600;color:#346DDB}
+.layout{display:flex}aside{width:260px;padding:16px 24px;border-right:1px solid #d0d7de}
+aside ul{list-style:none;padding-left:12px}main{padding:16px 32px;max-width:760px}
+pre{background:#f6f8fa;padding:12px;overflow:auto}table{border-collapse:collapse}td,th{border:1px solid #d0d7de;padding:4px 8px}`;
+
+function link({ title, href, current }: NavigationLink): Element {
+  return h("a", { href, ...(current && { "aria-current": "page" }) }, title);
+}
+
+function linkList(label: string, links: NavigationLink[]): Element | undefined {
+  if (links.length < 2) return undefined;
+  return h(
+    "nav",
+    { "aria-label": label },
+    h(
+      "ul",
+      links.map((item) => h("li", link(item))),
+    ),
+  );
+}
+
+function pageList(view: PublishedPage, parent: string | null): Element | undefined {
+  const children = view.tree.children(parent);
+  if (children.length === 0) return undefined;
+  return h(
+    "ul",
+    children.map((page) =>
+      h("li", [
+        link({ title: page.title, href: view.pageHref(page), current: page.id === view.page.id }),
+        pageList(view, page.id),
+      ]),
+    ),
+  );
+}
+
+function document(title: string, indexable: boolean, body: ElementContent[]): string {
+  const tree: Root = {
+    type: "root",
+    children: [
+      { type: "doctype" },
+      h("html", { lang: "en" }, [
+        h("head", [
+          h("meta", { charset: "utf-8" }),
+          h("meta", { name: "viewport", content: "width=device-width, initial-scale=1" }),
+          indexable ? undefined : h("meta", { name: "robots", content: "noindex" }),
+          h("title", title),
+          h("style", STYLE),
+        ]),
+        h("body", body),
+      ]),
+    ],
+  };
+  return toHtml(tree);
+}
+
+/** The HTML of a page of a published site, with the site's navigation. */
+export async function renderPublishedPage(view: PublishedPage): Promise<string> {
+  return document(`${view.page.title} | ${view.siteTitle}`, view.indexable, [
+    h("header", [h("strong", view.siteTitle), linkList("Sections", view.sections)]),
+    h("div", { class: "layout" }, [
+      h("aside", [
+        linkList("Variants", view.siteSpaces),
+        h("nav", { "aria-label": "Pages" }, pageList(view, null)),
+      ]),
+      h("main", [h("h1", view.page.title), ...(await renderMarkdown(view.markdown))]),
+    ]),
+  ]);
+}
+
+/** A page that says why there is nothing to show (not found, sign-in needed, no content). */
+export function renderMessage(title: string, message: string): string {
+  return document(title, false, [h("main", [h("h1", title), h("p", message)])]);
+}
+
+/** Navigation entries of the sections shown to the visitor. */
+export const sectionLinks = (
+  sections: readonly SiteSectionTable[],
+  current: SiteSectionTable | undefined,
+  href: (section: SiteSectionTable) => string,
+): NavigationLink[] =>
+  sections.map((section) => ({
+    title: section.title,
+    href: href(section),
+    current: section.id === current?.id,
+  }));
+
+/** Navigation entries of the site spaces of the visitor's container, named after their spaces. */
+export const siteSpaceLinks = (
+  entries: readonly SiteSpaceEntry[],
+  current: SiteSpaceEntry,
+  href: (entry: SiteSpaceEntry) => string,
+): NavigationLink[] =>
+  entries.map((entry) => ({
+    title: entry.space.title,
+    href: href(entry),
+    current: entry.row.id === current.row.id,
+  }));

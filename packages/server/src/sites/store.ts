@@ -1,0 +1,211 @@
+import type { Schema } from "@quire/api-types";
+import { SqliteAdapter, sql } from "kysely";
+import { callerMembership, membershipOf } from "../access.js";
+import type { Db } from "../db/database.js";
+import { preparedRead } from "../db/prepared.js";
+import { forbidden, notFound } from "../http/errors.js";
+import { keysetList, type PageQuery } from "../http/paging.js";
+import type { OrganizationRole } from "../policy.js";
+import { canReadSites } from "./policy.js";
+import { siteSpaceCount } from "./structure.js";
+import type { SiteShareLinkTable, SiteTable } from "./tables.js";
+
+/** A site with its number of shown site spaces (`Site.siteSpaces`), counted as it is read. */
+export type SiteRow = SiteTable & { site_space_count: number | string };
+
+export interface MemberSite {
+  site: SiteRow;
+  role: OrganizationRole;
+}
+
+const siteColumns = (db: Db) =>
+  db
+    .selectFrom("sites")
+    .selectAll("sites")
+    .select(siteSpaceCount(sql.ref("sites.id")).as("site_space_count"));
+
+const siteWithMembership = preparedRead(
+  (db, args: { organizationId: string; siteId: string; userId: string }) =>
+    siteColumns(db)
+      .select(callerMembership(args.userId, args.organizationId).as("caller_membership"))
+      .where("sites.id", "=", args.siteId)
+      .where("sites.organization_id", "=", args.organizationId),
+);
+
+/**
+ * The site with the caller's organization role, in one statement: 404 when missing, in another
+ * organization, or the caller is not a member; 403 for a guest, who reads no site.
+ */
+export async function siteForMember(
+  db: Db,
+  path: { organizationId: string; siteId: string },
+  userId: string,
+): Promise<MemberSite> {
+  const [found] = await siteWithMembership(db, { ...path, userId });
+  const role = membershipOf(found?.caller_membership);
+  if (!found || role === undefined) throw notFound("Site");
+  if (!canReadSites(role)) throw forbidden("Guests of an organization cannot see its sites.");
+  const { caller_membership: _selected, ...site } = found;
+  return { site, role };
+}
+
+export function getSite(db: Db, id: string): Promise<SiteRow> {
+  return siteColumns(db).where("sites.id", "=", id).executeTakeFirstOrThrow();
+}
+
+/** The site, when there is one with this id. */
+export function findSite(db: Db, id: string): Promise<SiteRow | undefined> {
+  return siteColumns(db).where("sites.id", "=", id).executeTakeFirst();
+}
+
+/**
+ * The site whose proxy (GitBook's form: a host and a path, no scheme) is on `hostname`, which the
+ * caller has checked holds no `%` or `_`.
+ */
+export function siteAtHost(db: Db, hostname: string): Promise<SiteRow | undefined> {
+  return siteColumns(db).where("proxy_origin", "like", `${hostname}/%`).executeTakeFirst();
+}
+
+export interface SiteFilters {
+  space?: string;
+  title?: string;
+  published?: boolean;
+  type?: Schema<"SiteType">[];
+}
+
+type ListArgs = { organizationId: string; userId: string } & Record<string, string | number>;
+
+/** `%` and `_` of a title filter match themselves. */
+export const likePattern = (text: string) => `%${text.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+
+/** The lister of one combination of filters: which are given, and how many types. */
+function siteLister(filters: { space: boolean; title: boolean; published: boolean; types: number }) {
+  return keysetList(
+    (db: Db, a: ListArgs) => {
+      let q = siteColumns(db)
+        .select(callerMembership(a.userId, a.organizationId).as("caller_membership"))
+        .where("sites.organization_id", "=", a.organizationId);
+      if (filters.space)
+        q = q.where(
+          sql<boolean>`exists (select 1 from site_spaces f where f.site_id = sites.id and f.space_id = ${a.space})`,
+        );
+      if (filters.title) q = q.where(sql<boolean>`lower(sites.title) like ${a.title} escape '\\'`);
+      if (filters.published) q = q.where("sites.published", "=", a.published as number);
+      if (filters.types > 0)
+        q = q.where(
+          "sites.type",
+          "in",
+          Array.from({ length: filters.types }, (_, i) => a[`type${i}`] as Schema<"SiteType">),
+        );
+      return q;
+    },
+    { id: "string" },
+  );
+}
+
+const listers = new Map<string, ReturnType<typeof siteLister>>();
+
+/**
+ * Sites of an organization with the caller's membership, in creation order. Each combination of
+ * filters is its own prepared statement, built on first use: a prepared read takes plain values.
+ */
+export function listSites(
+  db: Db,
+  args: { organizationId: string; userId: string },
+  filters: SiteFilters,
+  query: PageQuery,
+) {
+  const types = [...new Set(filters.type ?? [])];
+  const shape = {
+    space: filters.space !== undefined,
+    title: filters.title !== undefined,
+    published: filters.published !== undefined,
+    types: types.length,
+  };
+  const key = JSON.stringify(shape);
+  let list = listers.get(key);
+  if (!list) {
+    list = siteLister(shape);
+    listers.set(key, list);
+  }
+  const listArgs: ListArgs = {
+    ...args,
+    ...(filters.space !== undefined && { space: filters.space }),
+    ...(filters.title !== undefined && { title: likePattern(filters.title) }),
+    ...(filters.published !== undefined && { published: filters.published ? 1 : 0 }),
+    ...Object.fromEntries(types.map((type, i) => [`type${i}`, type])),
+  };
+  return list(db, listArgs, query);
+}
+
+export async function insertSite(db: Db, row: SiteTable): Promise<void> {
+  await db.insertInto("sites").values(row).execute();
+}
+
+export async function updateSite(
+  db: Db,
+  siteId: string,
+  changes: Partial<Omit<SiteTable, "id" | "organization_id" | "created_at" | "updated_at">>,
+  now: string,
+): Promise<void> {
+  if (Object.keys(changes).length === 0) return;
+  await db
+    .updateTable("sites")
+    .set({ ...changes, updated_at: now })
+    .where("id", "=", siteId)
+    .execute();
+}
+
+/**
+ * Serializes changes to a site's structure until the transaction ends, so that positions, defaults
+ * and unique paths are decided on a structure nobody else is changing. PostgreSQL locks the site's
+ * row; SQLite runs one write transaction at a time anyway.
+ */
+export async function lockSite(tx: Db, siteId: string): Promise<void> {
+  if (tx.getExecutor().adapter instanceof SqliteAdapter) return;
+  await tx.selectFrom("sites").select("id").where("id", "=", siteId).forUpdate().execute();
+}
+
+/** Share links of a site, oldest first; `search` matches a name's text or a whole key. */
+export const listShareLinks = keysetList(
+  (db, args: { siteId: string }) =>
+    db.selectFrom("site_share_links").selectAll().where("site_id", "=", args.siteId),
+  { id: "string" },
+);
+
+export const searchShareLinks = keysetList(
+  (db, args: { siteId: string; pattern: string; key: string }) =>
+    db
+      .selectFrom("site_share_links")
+      .selectAll()
+      .where("site_id", "=", args.siteId)
+      .where((eb) =>
+        eb.or([
+          eb("share_key", "=", args.key),
+          sql<boolean>`lower(site_share_links.name) like ${args.pattern} escape '\\'`,
+        ]),
+      ),
+  { id: "string" },
+);
+
+export async function shareLinkOf(db: Db, siteId: string, shareLinkId: string): Promise<SiteShareLinkTable> {
+  const link = await db
+    .selectFrom("site_share_links")
+    .selectAll()
+    .where("site_id", "=", siteId)
+    .where("id", "=", shareLinkId)
+    .executeTakeFirst();
+  if (!link) throw notFound("Share link");
+  return link;
+}
+
+/** The active share link of a site holding `key`, if any. */
+export function activeShareLink(db: Db, siteId: string, key: string) {
+  return db
+    .selectFrom("site_share_links")
+    .selectAll()
+    .where("site_id", "=", siteId)
+    .where("share_key", "=", key)
+    .where("active", "=", 1)
+    .executeTakeFirst();
+}

@@ -1,0 +1,63 @@
+import type { Schema } from "@quire/api-types";
+import type { SpaceTable } from "../db/schema.js";
+import { buildSpace } from "../testing/factories.js";
+import { createOrganizationScenario, type OrganizationScenario, type TestUser } from "../testing/harness.js";
+
+/** An organization with a creator (who arranges sites but does not administer them) and a guest. */
+export interface SiteScenario extends OrganizationScenario {
+  creator: TestUser;
+  guest: TestUser;
+  /** An administrator of another organization. */
+  stranger: TestUser;
+  strangerOrganizationId: string;
+}
+
+export async function createSiteScenario(): Promise<SiteScenario> {
+  const scenario = await createOrganizationScenario();
+  const { t, organizationId } = scenario;
+  const creator = await t.user({ organizationId, role: "create" });
+  const guest = await t.user();
+  await t.db
+    .insertInto("memberships")
+    .values({
+      organization_id: organizationId,
+      user_id: guest.user.id,
+      role: null,
+      joined_at: t.clock.now().toISOString(),
+    })
+    .execute();
+  const other = await t.organization();
+  return { ...scenario, creator, guest, stranger: other.admin, strangerOrganizationId: other.organizationId };
+}
+
+/** API path of a site, or of something under it. */
+export const sitePath = (organizationId: string, siteId: string, rest = "") =>
+  `/v1/orgs/${organizationId}/sites/${siteId}${rest}`;
+
+/** Spaces stored directly in the organization, titled as given. */
+export function buildSpaces(s: SiteScenario, ...titles: string[]): Promise<SpaceTable[]> {
+  return Promise.all(titles.map((title) => buildSpace(s.t, { organization_id: s.organizationId, title })));
+}
+
+/** A site created through the API by the organization's admin. */
+export async function createSite(
+  s: SiteScenario,
+  body: Partial<Schema<"CreateSiteRequest">> = {},
+): Promise<Schema<"Site">> {
+  const res = await s.t.request
+    .post(`/v1/orgs/${s.organizationId}/sites`)
+    .set(s.admin.auth)
+    .send(body)
+    .expect(201);
+  return res.body;
+}
+
+/** A site of the other organization, created by its admin. */
+export async function createStrangerSite(s: SiteScenario): Promise<Schema<"Site">> {
+  const res = await s.t.request
+    .post(`/v1/orgs/${s.strangerOrganizationId}/sites`)
+    .set(s.stranger.auth)
+    .send({})
+    .expect(201);
+  return res.body;
+}

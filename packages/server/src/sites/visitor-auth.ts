@@ -1,0 +1,28 @@
+import { randomBytes } from "node:crypto";
+import { decryptSecret, encryptSecrets } from "../integrations/secrets.js";
+
+/**
+ * The key that signs the tokens of a site's visitors (HS256): 32 random bytes, stored encrypted
+ * under `QUIRE_SECRET_KEY` with the encryption of integration secrets (bound to the site's id), shown
+ * only to the site's administrators and never logged.
+ */
+const KEY_NAME = "visitor-auth-key";
+
+export function newVisitorAuthKey(): string {
+  return randomBytes(32).toString("base64url");
+}
+
+export function sealVisitorAuthKey(secretKey: string, siteId: string, key: string): string {
+  return encryptSecrets(secretKey, siteId, { [KEY_NAME]: key });
+}
+
+export function openVisitorAuthKey(secretKey: string, siteId: string, sealed: string): string {
+  const stored = (JSON.parse(sealed) as Record<string, string>)[KEY_NAME];
+  if (stored === undefined) throw new Error("The visitor authentication key of the site is missing.");
+  return decryptSecret(secretKey, siteId, KEY_NAME, stored);
+}
+
+/** A share link's key: what a visitor presents in the `share` parameter. */
+export function newShareKey(): string {
+  return randomBytes(18).toString("base64url");
+}

@@ -1,0 +1,65 @@
+import type { Schema } from "@quire/api-types";
+import type { RevisionTable } from "../change-requests/tables.js";
+import type { PageTree } from "../content/pages.js";
+import type { PageEntry } from "../content/trie.js";
+import type { Urls } from "../urls.js";
+
+/** Where content is seen in the application: a space's main content or one of its change requests. */
+export interface ContentView {
+  /** The application path the pages' paths hang from, e.g. `spaces/{id}`. */
+  appPath: string;
+  spaceId: string;
+}
+
+/** One page; with its child pages nested when `children`, and its body when given. */
+export function presentPage(
+  tree: PageTree,
+  entry: PageEntry,
+  view: ContentView,
+  urls: Urls,
+  options: { children: boolean; markdown?: string },
+): Schema<"RevisionPage"> {
+  const path = tree.path(entry);
+  return {
+    id: entry.id,
+    title: entry.title,
+    type: "document",
+    slug: entry.slug,
+    path,
+    urls: { app: urls.app(`${view.appPath}/${path}`) },
+    ...(entry.document !== null && { documentId: entry.document }),
+    createdAt: entry.createdAt,
+    updatedAt: entry.updatedAt,
+    ...(options.markdown !== undefined && { markdown: options.markdown }),
+    ...(options.children && { pages: presentPages(tree, entry.id, view, urls) }),
+  };
+}
+
+/** The pages under `parent` (null: the top level), each with its children nested, without bodies. */
+export function presentPages(
+  tree: PageTree,
+  parent: string | null,
+  view: ContentView,
+  urls: Urls,
+): Schema<"RevisionPage">[] {
+  return tree.children(parent).map((entry) => presentPage(tree, entry, view, urls, { children: true }));
+}
+
+export function presentRevision(
+  revision: RevisionTable,
+  tree: PageTree,
+  view: ContentView,
+  urls: Urls,
+): Schema<"Revision"> {
+  return {
+    object: "revision",
+    id: revision.id,
+    parents: [revision.parent_id, revision.merge_parent_id].filter((id) => id !== null),
+    pages: presentPages(tree, null, view, urls),
+    files: [],
+    reusableContents: [],
+    createdAt: revision.created_at,
+    urls: { app: urls.app(`spaces/${view.spaceId}/revisions/${revision.id}`) },
+    type: revision.type,
+  };
+}

@@ -1,0 +1,52 @@
+import type { QueryParams } from "@quire/api-types";
+import { revisionOf, treeOf } from "../content/revisions.js";
+import { ContentStorage } from "../content/storage.js";
+import { notFound } from "../http/errors.js";
+import { ok } from "../http/results.js";
+import type { Services } from "../services.js";
+import { type ContentView, presentPage, presentPages, presentRevision } from "./presenter.js";
+
+/**
+ * The content reads, the same for a space's main content and for a change request's: each answers
+ * for one revision of the space, seen from `view`.
+ */
+export function contentReads({ db, urls }: Pick<Services, "db" | "urls">) {
+  const open = async (spaceId: string, revisionId: string) => {
+    const revision = await revisionOf(db, spaceId, revisionId);
+    const storage = new ContentStorage(db, spaceId);
+    return { revision, storage, tree: await treeOf(storage, revision) };
+  };
+  return {
+    async revision(view: ContentView, revisionId: string) {
+      const { revision, tree } = await open(view.spaceId, revisionId);
+      return ok(presentRevision(revision, tree, view, urls));
+    },
+
+    async pages(view: ContentView, revisionId: string) {
+      const { tree } = await open(view.spaceId, revisionId);
+      return ok({ pages: presentPages(tree, null, view, urls) });
+    },
+
+    async page(view: ContentView, revisionId: string, pageId: string, query: QueryParams<"getPageById">) {
+      const { tree, storage } = await open(view.spaceId, revisionId);
+      const entry = tree.get(pageId);
+      if (!entry) throw notFound("Page");
+      let markdown: string | undefined;
+      if (query.format === "markdown")
+        markdown =
+          entry.document === null ? "" : (await storage.documents([entry.document])).get(entry.document);
+      return ok(
+        presentPage(tree, entry, view, urls, { children: true, ...(markdown !== undefined && { markdown }) }),
+      );
+    },
+
+    /** No operation adds files to content yet: every revision has none. */
+    files() {
+      return ok({ count: 0, items: [] });
+    },
+
+    file(): never {
+      throw notFound("File");
+    },
+  };
+}

@@ -1,0 +1,203 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import {
+  type ContentScenario,
+  createContentScenario,
+  flatten,
+  insertPage,
+  newSpaceContent,
+  updatePage,
+} from "../change-requests/testing.js";
+
+let s: ContentScenario;
+beforeAll(async () => {
+  s = await createContentScenario();
+});
+afterAll(() => s.t.close());
+
+/** A space with merged content: Guide (with Install under it) and FAQ; and an open change request. */
+async function scenario() {
+  const space = await newSpaceContent(s);
+  const first = await space.seed([insertPage("Guide", "# Guide\n\nRead me.\n"), insertPage("FAQ", "")]);
+  const ids = {
+    ...first,
+    ...(await space.seed([insertPage("Install", "apt install", first.Guide)])),
+  } as Record<"Guide" | "FAQ" | "Install", string>;
+  const cr = await space.createChangeRequest();
+  await space.edit(cr.number, [
+    updatePage(ids.FAQ, { title: "Questions", markdown: "Ask." }),
+    insertPage("Draft page"),
+  ]);
+  return { space, ids, cr: await space.getChangeRequest(cr.number) };
+}
+
+describe("space content reads", () => {
+  it("GET /content: the current revision with its nested page tree, no bodies", async () => {
+    const { space, ids } = await scenario();
+    const current = await space.space();
+    const res = await s.t.request.get(`/v1/spaces/${space.spaceId}/content`).set(s.reader.auth).expect(200);
+    expect(res.body).toMatchObject({
+      object: "revision",
+      id: current.revision,
+      type: "merge",
+      files: [],
+      reusableContents: [],
+      urls: { app: `http://quire.test/app/spaces/${space.spaceId}/revisions/${current.revision}` },
+    });
+    expect(res.body.parents).toHaveLength(2);
+    expect(res.body.pages).toMatchObject([
+      {
+        id: ids.Guide,
+        title: "Guide",
+        path: "guide",
+        pages: [{ id: ids.Install, path: "guide/install", pages: [] }],
+      },
+      { id: ids.FAQ, title: "FAQ", path: "faq", pages: [] },
+    ]);
+    expect(JSON.stringify(res.body)).not.toContain("markdown");
+    // Query flags are accepted and checked.
+    await s.t.request
+      .get(`/v1/spaces/${space.spaceId}/content?metadata=false&computed=false`)
+      .set(s.reader.auth)
+      .expect(200);
+    await s.t.request
+      .get(`/v1/spaces/${space.spaceId}/content?metadata=maybe`)
+      .set(s.reader.auth)
+      .expect(400);
+  });
+
+  it("a new space has an empty first revision", async () => {
+    const space = await newSpaceContent(s);
+    const res = await s.t.request.get(`/v1/spaces/${space.spaceId}/content`).set(s.reader.auth).expect(200);
+    expect(res.body).toMatchObject({ type: "edits", parents: [], pages: [], files: [] });
+    expect(await space.pages()).toEqual([]);
+  });
+
+  it("GET /revisions/{revisionId}: any revision of the space, immutable; 404 for another space's", async () => {
+    const { space, cr } = await scenario();
+    const url = (revision: string) => `/v1/spaces/${space.spaceId}/revisions/${revision}`;
+    const initial = (await s.t.request.get(url(cr.revisionInitial)).set(s.reader.auth).expect(200)).body;
+    const crRevision = (await s.t.request.get(url(cr.revision)).set(s.reader.auth).expect(200)).body;
+    expect(crRevision).toMatchObject({ type: "edits", parents: [cr.revisionInitial] });
+    expect(flatten(crRevision.pages).map((p: { title: string }) => p.title)).toEqual([
+      "Guide",
+      "Install",
+      "Questions",
+      "Draft page",
+    ]);
+    // Merging the change request changes neither revision.
+    await space.merge(cr.number);
+    expect((await s.t.request.get(url(cr.revisionInitial)).set(s.reader.auth).expect(200)).body).toEqual(
+      initial,
+    );
+    expect((await s.t.request.get(url(cr.revision)).set(s.reader.auth).expect(200)).body).toEqual(crRevision);
+
+    const other = await newSpaceContent(s);
+    await s.t.request
+      .get(`/v1/spaces/${other.spaceId}/revisions/${cr.revision}`)
+      .set(s.admin.auth)
+      .expect(404);
+    await s.t.request.get(url("nope")).set(s.admin.auth).expect(404);
+  });
+
+  it("GET /content/page/{pageId}: the page with its children, and its body as Markdown when asked", async () => {
+    const { space, ids } = await scenario();
+    const url = `/v1/spaces/${space.spaceId}/content/page/${ids.Guide}`;
+    const plain = (await s.t.request.get(url).set(s.reader.auth).expect(200)).body;
+    expect(plain).toMatchObject({
+      id: ids.Guide,
+      title: "Guide",
+      slug: "guide",
+      path: "guide",
+      type: "document",
+    });
+    expect(plain.pages).toMatchObject([{ id: ids.Install }]);
+    expect(plain.markdown).toBeUndefined();
+    expect(
+      (await s.t.request.get(`${url}?format=document`).set(s.reader.auth).expect(200)).body.markdown,
+    ).toBeUndefined();
+    const markdown = (await s.t.request.get(`${url}?format=markdown`).set(s.reader.auth).expect(200)).body;
+    expect(markdown.markdown).toBe("# Guide\n\nRead me.\n");
+    expect(markdown.createdAt).toEqual(expect.any(String));
+    await s.t.request.get(`${url}?format=html`).set(s.reader.auth).expect(400);
+    // The change request's page is not in the main content.
+    const draft = flatten(await space.pages(1)).find((p) => p.title === "Draft page");
+    await s.t.request
+      .get(`/v1/spaces/${space.spaceId}/content/page/${draft?.id}`)
+      .set(s.reader.auth)
+      .expect(404);
+  });
+
+  it("GET /content/files and /content/files/{fileId}: no file yet", async () => {
+    const { space } = await scenario();
+    expect(
+      (await s.t.request.get(`/v1/spaces/${space.spaceId}/content/files`).set(s.reader.auth).expect(200))
+        .body,
+    ).toEqual({
+      count: 0,
+      items: [],
+    });
+    await s.t.request.get(`/v1/spaces/${space.spaceId}/content/files?limit=0`).set(s.reader.auth).expect(400);
+    await s.t.request.get(`/v1/spaces/${space.spaceId}/content/files/f1`).set(s.reader.auth).expect(404);
+  });
+
+  it("answers 401 and 404 (another organization, a missing space) for every read; a deleted space still reads", async () => {
+    const { space, ids } = await scenario();
+    const paths = [
+      "content",
+      "content/pages",
+      `content/page/${ids.Guide}`,
+      "content/files",
+      "content/files/f1",
+    ];
+    for (const path of paths) {
+      await s.t.request.get(`/v1/spaces/${space.spaceId}/${path}`).expect(401);
+      await s.t.request.get(`/v1/spaces/${space.spaceId}/${path}`).set(s.outsider.auth).expect(404);
+      await s.t.request.get(`/v1/spaces/nope/${path}`).set(s.admin.auth).expect(404);
+    }
+    await s.t.db
+      .updateTable("spaces")
+      .set({ deleted_at: s.t.clock.now().toISOString() })
+      .where("id", "=", space.spaceId)
+      .execute();
+    expect((await space.pages()).map((p) => p.title)).toEqual(["Guide", "FAQ"]);
+  });
+});
+
+describe("change request content reads", () => {
+  it("read the change request's revision, pages, page and files, by id or number", async () => {
+    const { space, ids, cr } = await scenario();
+    for (const ref of [cr.number, cr.id]) {
+      const base = `/v1/spaces/${space.spaceId}/change-requests/${ref}/content`;
+      const revision = (await s.t.request.get(base).set(s.reader.auth).expect(200)).body;
+      expect(revision).toMatchObject({ id: cr.revision, type: "edits" });
+      const pages = (await s.t.request.get(`${base}/pages`).set(s.reader.auth).expect(200)).body.pages;
+      expect(pages.map((p: { title: string }) => p.title)).toEqual(["Guide", "Questions", "Draft page"]);
+      expect(pages[1].urls.app).toBe(
+        `http://quire.test/app/spaces/${space.spaceId}/change-requests/${cr.number}/faq`,
+      );
+      const page = (
+        await s.t.request.get(`${base}/page/${ids.FAQ}?format=markdown`).set(s.reader.auth).expect(200)
+      ).body;
+      expect(page).toMatchObject({ title: "Questions", slug: "faq", markdown: "Ask." });
+      expect((await s.t.request.get(`${base}/files`).set(s.reader.auth).expect(200)).body.count).toBe(0);
+      await s.t.request.get(`${base}/files/f1`).set(s.reader.auth).expect(404);
+      await s.t.request.get(`${base}/page/missing`).set(s.reader.auth).expect(404);
+    }
+  });
+
+  it("answer 401 and 404 (another organization, another space's change request)", async () => {
+    const { space, cr } = await scenario();
+    const other = await newSpaceContent(s);
+    for (const path of ["content", "content/pages", "content/page/x", "content/files", "content/files/x"]) {
+      await s.t.request.get(`/v1/spaces/${space.spaceId}/change-requests/${cr.number}/${path}`).expect(401);
+      await s.t.request
+        .get(`/v1/spaces/${space.spaceId}/change-requests/${cr.number}/${path}`)
+        .set(s.outsider.auth)
+        .expect(404);
+      await s.t.request
+        .get(`/v1/spaces/${other.spaceId}/change-requests/${cr.id}/${path}`)
+        .set(s.admin.auth)
+        .expect(404);
+    }
+  });
+});

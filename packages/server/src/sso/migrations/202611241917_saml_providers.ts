@@ -1,0 +1,24 @@
+import type { Kysely } from "kysely";
+
+/** SAML identity providers of organizations; a deleted team stops being any provider's default. */
+export async function up(db: Kysely<unknown>): Promise<void> {
+  await db.schema
+    .createTable("saml_providers")
+    .addColumn("id", "text", (c) => c.primaryKey())
+    .addColumn("organization_id", "text", (c) =>
+      c.notNull().references("organizations.id").onDelete("cascade"),
+    )
+    .addColumn("label", "text", (c) => c.notNull())
+    .addColumn("entity_id", "text")
+    .addColumn("certificate", "text")
+    .addColumn("sso_url", "text")
+    .addColumn("default_team_id", "text", (c) => c.references("teams.id").onDelete("set null"))
+    .addColumn("default_role", "text")
+    .addColumn("created_at", "text", (c) => c.notNull())
+    .execute();
+  await db.schema
+    .createIndex("saml_providers_by_org")
+    .on("saml_providers")
+    .columns(["organization_id", "created_at", "id"])
+    .execute();
+}

@@ -1,0 +1,17 @@
+import type { ColumnsOf } from "../db/columns.js";
+import type { SsoTables } from "./tables.js";
+
+/** Every column of this area's tables with its nullability, checked by src/db/schema.test.ts. */
+export const ssoColumns: ColumnsOf<SsoTables> = {
+  saml_providers: {
+    id: "not null",
+    organization_id: "not null",
+    label: "not null",
+    entity_id: "null",
+    certificate: "null",
+    sso_url: "null",
+    default_team_id: "null",
+    default_role: "null",
+    created_at: "not null",
+  },
+};

@@ -1,0 +1,37 @@
+import { existsSync } from "node:fs";
+import { createServer, type RequestListener } from "node:http";
+import { type Browser, chromium, type Page } from "playwright-core";
+import { afterAll, beforeAll } from "vitest";
+
+/** Debian's Chromium (`.ci/run` installs it, so CI never skips the browser tests), or `QUIRE_CHROMIUM`. */
+const CHROMIUM = process.env.QUIRE_CHROMIUM ?? "/usr/bin/chromium";
+
+/** Browser tests run where Chromium is installed, and always in CI (where its absence fails them). */
+export const browserMissing = !existsSync(CHROMIUM) && !process.env.CI;
+
+/**
+ * For a `describe` block: serves `app()` on an ephemeral port of 127.0.0.1 and opens a headless
+ * Chromium, both closed after the block; `open(path)` shows a path of the server in a new tab.
+ */
+export function inBrowser(app: () => RequestListener) {
+  const server = createServer((req, res) => app()(req, res));
+  let origin = "";
+  let browser: Browser | undefined;
+  beforeAll(async () => {
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    origin = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
+    browser = await chromium.launch({ executablePath: CHROMIUM, args: ["--no-sandbox"] });
+  }, 60_000);
+  afterAll(async () => {
+    await browser?.close();
+    await new Promise((resolve) => server.close(resolve));
+  });
+  return {
+    async open(path: string): Promise<Page> {
+      if (!browser) throw new Error("The browser is not open: call open() inside a test.");
+      const page = await browser.newPage();
+      await page.goto(new URL(path, origin).toString());
+      return page;
+    },
+  };
+}

@@ -1,0 +1,92 @@
+import type { Schema } from "@quire/api-types";
+import { badRequest, notFound } from "../http/errors.js";
+import { presentPage } from "../http/paging.js";
+import { created, noContent, ok } from "../http/results.js";
+import { organizationForMember } from "../organizations/store.js";
+import { authorize } from "../policy.js";
+import type { AreaHandlers, Services } from "../services.js";
+import { canManageTranslations } from "./policy.js";
+import { presentTranslationSettings } from "./presenter.js";
+import {
+  deleteTranslationSettings,
+  findTranslationSettings,
+  insertTranslationSettings,
+  listTranslationSettings,
+  updateTranslationSettings,
+} from "./store.js";
+
+type Language = Schema<"TranslationLanguage">;
+
+/** The languages as stored; a language given twice is a mistake of the caller, not a set to collapse. */
+function storedLanguages(languages: readonly Language[]): string {
+  const repeated = languages.find((language, i) => languages.indexOf(language) !== i);
+  if (repeated !== undefined) throw badRequest(`The language ${repeated} is listed more than once.`);
+  return JSON.stringify(languages);
+}
+
+export function translationHandlers(
+  services: Services,
+): AreaHandlers<
+  "listTranslations" | "createTranslation" | "getTranslation" | "updateTranslation" | "deleteTranslation"
+> {
+  const { db, urls, ids, now } = services;
+  /** The caller's organization role, once it allows managing translations: 404 to non-members, 403 below admin. */
+  const adminRole = async (organizationId: string, userId: string, action: string) => {
+    const { role } = await organizationForMember(db, organizationId, userId);
+    authorize(canManageTranslations(role), action);
+    return role;
+  };
+
+  return {
+    async listTranslations({ path, query, caller }) {
+      const role = await adminRole(path.organizationId, caller.user.id, "list translation settings");
+      const page = await listTranslationSettings(db, { organizationId: path.organizationId }, query);
+      return ok(presentPage(page, (row) => presentTranslationSettings(row, role, urls)));
+    },
+
+    async createTranslation({ path, body, caller }) {
+      const role = await adminRole(path.organizationId, caller.user.id, "create translation settings");
+      const at = now();
+      const settings = await insertTranslationSettings(db, {
+        id: ids.next(),
+        organization_id: path.organizationId,
+        title: body.title,
+        languages: storedLanguages(body.languages ?? []),
+        created_at: at,
+        updated_at: at,
+      });
+      return created(presentTranslationSettings(settings, role, urls));
+    },
+
+    async getTranslation({ path, caller }) {
+      const role = await adminRole(path.organizationId, caller.user.id, "view translation settings");
+      const settings = await findTranslationSettings(db, path.organizationId, path.translationSettingsId);
+      if (!settings) throw notFound("Translation settings");
+      return ok(presentTranslationSettings(settings, role, urls));
+    },
+
+    async updateTranslation({ path, body, caller }) {
+      const role = await adminRole(path.organizationId, caller.user.id, "change translation settings");
+      const changes = {
+        title: body.title,
+        ...(body.languages !== undefined && { languages: storedLanguages(body.languages) }),
+      };
+      const settings = await updateTranslationSettings(
+        db,
+        path.organizationId,
+        path.translationSettingsId,
+        changes,
+        now(),
+      );
+      if (!settings) throw notFound("Translation settings");
+      return ok(presentTranslationSettings(settings, role, urls));
+    },
+
+    async deleteTranslation({ path, caller }) {
+      await adminRole(path.organizationId, caller.user.id, "delete translation settings");
+      const deleted = await deleteTranslationSettings(db, path.organizationId, path.translationSettingsId);
+      if (!deleted) throw notFound("Translation settings");
+      return noContent();
+    },
+  };
+}

@@ -1,0 +1,22 @@
+import type { Schema } from "@quire/api-types";
+import type { OrganizationRole } from "../policy.js";
+import type { Urls } from "../urls.js";
+import { translationSettingsPermissions } from "./policy.js";
+import type { TranslationSettingsTable } from "./tables.js";
+
+export function presentTranslationSettings(
+  row: TranslationSettingsTable,
+  role: OrganizationRole,
+  urls: Urls,
+): Schema<"TranslationSettings"> {
+  return {
+    object: "translation-settings",
+    id: row.id,
+    title: row.title,
+    languages: JSON.parse(row.languages) as Schema<"TranslationLanguage">[],
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
+    permissions: translationSettingsPermissions(role),
+    urls: { location: urls.api(`orgs/${row.organization_id}/translations/${row.id}`) },
+  };
+}
