@@ -1,10 +1,65 @@
 import { type Expression, type SqlBool, sql } from "kysely";
+import type { Db } from "./db/database.js";
 import type { Role } from "./db/schema.js";
 import { notFound } from "./http/errors.js";
 import type { PageResult } from "./http/paging.js";
 import { type Membership, type OrganizationRole, ROLE_ORDER, roleOnContent } from "./policy.js";
 
 const GUEST = "guest";
+
+/**
+ * Which users this process knows to hold no grant, directly or through a team, and until when.
+ * Finding a caller's grants is most of the cost of listing content, and most callers hold none:
+ * their lookups leave the grants out. The token lookup records it (see `bearerAuthenticator`), for as
+ * long as it trusts the token; a grant or team membership given in this process forgets it all at
+ * once, one given by another process is seen within that time, as a revoked token is. Leaving grants
+ * out can only show less than granted, never more: a grant taken away applies at once everywhere.
+ */
+class GrantHolders {
+  readonly #withoutGrants = new Map<string, number>();
+
+  /** Records whether the user holds a grant, as just read from the database, trusted for `forMs`. */
+  note(userId: string, holdsGrants: boolean, forMs: number): void {
+    if (holdsGrants) this.#withoutGrants.delete(userId);
+    else this.#withoutGrants.set(userId, performance.now() + forMs);
+  }
+
+  /** False only for a user known to hold no grant: their lookups may leave grants out. */
+  mayHoldGrants(userId: string): boolean {
+    const until = this.#withoutGrants.get(userId);
+    if (until === undefined) return true;
+    if (until > performance.now()) return false;
+    this.#withoutGrants.delete(userId);
+    return true;
+  }
+
+  /** A grant or team membership was given: nobody is known to hold none any more. */
+  forgetAll(): void {
+    this.#withoutGrants.clear();
+  }
+}
+
+export const grantHolders = new GrantHolders();
+
+/**
+ * A content lookup made in two shapes, with the caller's grants and without them, each compiled
+ * once: the call takes the one without for a caller known to hold none.
+ */
+export function grantAware<A extends { userId: string }, Rest extends unknown[], Result>(
+  make: (withGrants: boolean) => (db: Db, args: A, ...rest: Rest) => Result,
+): (db: Db, args: A, ...rest: Rest) => Result {
+  const withGrants = make(true);
+  const withoutGrants = make(false);
+  return (db, args, ...rest) =>
+    (grantHolders.mayHoldGrants(args.userId) ? withGrants : withoutGrants)(db, args, ...rest);
+}
+
+/** SQL: whether the user holds any grant, directly or through one of their teams. */
+export function holdsAnyGrant(userId: Expression<string>) {
+  return sql<SqlBool>`exists (select 1 from content_permissions g
+    where g.principal_id = ${userId}
+      or g.principal_id in (select tm.team_id from team_members tm where tm.user_id = ${userId}))`;
+}
 
 /**
  * The caller's membership of the organization whose id is in `organizationColumn`, as a scalar
@@ -17,8 +72,8 @@ export function callerMembership(userId: string, organizationId: string | Expres
 }
 
 /**
- * SQL: the caller lists every collection and space of the organization, being a member and not a
- * guest. A guest lists only what was granted to them: see `listsContent`.
+ * SQL: the caller lists everything of the organization, being a member and not a guest. A guest
+ * lists only what was granted to them: see `listsContent`.
  */
 export function listsAllContent(userId: string, organizationId: string | Expression<string>) {
   return sql<SqlBool>`${callerMembership(userId, organizationId)} <> ${GUEST}`;
@@ -60,6 +115,16 @@ export function grantedRank(
     select max(${rankOf(sql.ref("g.role"))}) from content_permissions g
     where (g.content_id = ${contentId} or g.content_id in (select id from ancestors))
       and g.principal_id in ${principals}) end)`;
+}
+
+/** SQL: `grantedRank`, or null in the shape of a lookup that leaves grants out (see `grantAware`). */
+export function callerGrant(
+  withGrants: boolean,
+  userId: string,
+  contentId: Expression<string>,
+  parentId: Expression<string | null>,
+) {
+  return withGrants ? grantedRank(userId, contentId, parentId) : sql<number | null>`null`;
 }
 
 /** SQL: the rank of a role column, 1 for `read` to 6 for `admin` (see `roleOfRank`). */

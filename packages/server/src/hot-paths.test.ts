@@ -6,6 +6,7 @@ import { issueToken } from "./auth/tokens.js";
 import { timeOrderedIds } from "./context.js";
 import { type Db, migrate } from "./db/database.js";
 import { createOrganization } from "./organizations/store.js";
+import { setGrants } from "./permissions/store.js";
 import { openTestDatabase, type TestDatabase } from "./testing/database.js";
 import { buildCollection, buildSpace } from "./testing/factories.js";
 import { TestClock } from "./testing/harness.js";
@@ -21,6 +22,7 @@ const statements: string[] = [];
 let request: supertest.Agent;
 let auth: { Authorization: string };
 const paths: Record<string, string> = {};
+let granted: { organizationId: string; spaceId: string; userId: string };
 
 beforeAll(async () => {
   testDatabase = await openTestDatabase({ onStatement: (sql) => statements.push(sql) });
@@ -37,6 +39,7 @@ beforeAll(async () => {
   for (let i = 0; i < 3; i++)
     await buildSpace(t, { organization_id: organization.id, parent_id: collection.id });
   const space = await buildSpace(t, { organization_id: organization.id });
+  granted = { organizationId: organization.id, spaceId: space.id, userId: user.id };
   request = supertest.agent(createApp({ db, clock, ids, validateResponses: true }));
   Object.assign(paths, {
     "GET space": `/v1/spaces/${space.id}`,
@@ -74,6 +77,40 @@ describe("hot read paths", () => {
     statements.length = 0;
     await request.get("/v1/user").set(auth).expect(200);
     expect(statements).toHaveLength(0);
+  });
+});
+
+describe("grants on the hot paths", () => {
+  it("are left out for a caller who holds none, and read at once after one is given here", async () => {
+    const readsGrants = () => statements.some((sql) => sql.includes("content_permissions"));
+    await request.get("/v1/user").set(auth).expect(200);
+    statements.length = 0;
+    await request
+      .get(paths["list spaces"] as string)
+      .set(auth)
+      .expect(200);
+    await request
+      .get(paths["GET space"] as string)
+      .set(auth)
+      .expect(200);
+    expect(readsGrants()).toBe(false);
+
+    const { organizationId, spaceId, userId } = granted;
+    const space = {
+      kind: "space",
+      id: spaceId,
+      organizationId,
+      parentId: null,
+      defaultLevel: "read",
+    } as const;
+    await setGrants(db, space, { users: [userId], teams: [] }, "admin", new Date().toISOString());
+    statements.length = 0;
+    await request
+      .get(paths["GET space"] as string)
+      .set(auth)
+      .expect(200);
+    expect(readsGrants()).toBe(true);
+    await setGrants(db, space, { users: [userId], teams: [] }, null, new Date().toISOString());
   });
 });
 

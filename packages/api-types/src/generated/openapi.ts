@@ -9690,6 +9690,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description A precondition of the operation does not hold. */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description The request cannot be processed as sent: an `Idempotency-Key` reused with another request. */
             422: {
                 headers: {
@@ -10030,6 +10039,15 @@ export interface operations {
             };
             /** @description The request conflicts with the current state of the resource. */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A precondition of the operation does not hold. */
+            412: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -11213,6 +11231,15 @@ export interface operations {
             };
             /** @description The resource does not exist or is not visible to the caller. */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A precondition of the operation does not hold. */
+            412: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -14882,6 +14909,15 @@ export interface operations {
             };
             /** @description The resource does not exist or is not visible to the caller. */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A precondition of the operation does not hold. */
+            412: {
                 headers: {
                     [name: string]: unknown;
                 };

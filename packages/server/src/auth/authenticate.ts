@@ -1,3 +1,4 @@
+import { grantHolders } from "../access.js";
 import type { Db } from "../db/database.js";
 import { unauthorized } from "../http/errors.js";
 import type { Caller } from "./caller.js";
@@ -29,9 +30,10 @@ export function bearerAuthenticator(
     const cached = cache.get(token);
     if (cached && cached.expires > now()) return cached.caller;
     cache.delete(token);
-    const user = await userForToken(db, token);
-    if (!user) throw unauthorized();
-    const caller = { user };
+    const found = await userForToken(db, token);
+    if (!found) throw unauthorized();
+    grantHolders.note(found.user.id, found.holdsGrants, TOKEN_CACHE_TTL_MS);
+    const caller = { user: found.user };
     // Oldest first: Map keeps insertion order, so the first key is the one to drop.
     if (cache.size >= TOKEN_CACHE_MAX) cache.delete(cache.keys().next().value as string);
     cache.set(token, { caller, expires: now() + TOKEN_CACHE_TTL_MS });

@@ -1,4 +1,6 @@
 import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
+import { sql } from "kysely";
+import { holdsAnyGrant } from "../access.js";
 import type { Clock, IdGenerator } from "../context.js";
 import type { Db } from "../db/database.js";
 import type { UserTable } from "../db/schema.js";
@@ -30,8 +32,14 @@ export async function issueToken(
   return token;
 }
 
-/** The user a bearer token belongs to, or undefined for an unknown token. */
-export async function userForToken(db: Db, token: string): Promise<UserTable | undefined> {
+/**
+ * The user a bearer token belongs to and whether they hold any grant on content (see
+ * `grantHolders`), or undefined for an unknown token.
+ */
+export async function userForToken(
+  db: Db,
+  token: string,
+): Promise<{ user: UserTable; holdsGrants: boolean } | undefined> {
   if (!token.startsWith(TOKEN_PREFIX)) return undefined;
   const hash = hashToken(token);
   const row = await db
@@ -39,12 +47,13 @@ export async function userForToken(db: Db, token: string): Promise<UserTable | u
     .innerJoin("users", "users.id", "api_tokens.user_id")
     .selectAll("users")
     .select("api_tokens.token_hash")
+    .select(holdsAnyGrant(sql.ref("users.id")).as("holds_grants"))
     .where("api_tokens.token_hash", "=", hash)
     .executeTakeFirst();
   // The index finds the row by hash; the constant-time comparison keeps the final check free of timing leaks.
   if (!row || !timingSafeEqual(Buffer.from(row.token_hash), Buffer.from(hash))) return undefined;
-  const { token_hash: _hash, ...user } = row;
-  return user;
+  const { token_hash: _hash, holds_grants, ...user } = row;
+  return { user, holdsGrants: Boolean(holds_grants) };
 }
 
 export interface TokenSummary {

@@ -43,7 +43,7 @@ describe("the CLI", () => {
     const issued = await run("token", "create", "--email", "ada@example.com");
     expect(issued.code).toBe(0);
     const token = issued.out.trim().split("\n").at(-1) ?? "";
-    expect((await userForToken(db, token))?.email).toBe("ada@example.com");
+    expect((await userForToken(db, token))?.user.email).toBe("ada@example.com");
   });
 
   it("creates a user as a member of an organization with the given role", async () => {

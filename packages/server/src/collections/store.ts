@@ -1,5 +1,12 @@
 import { sql } from "kysely";
-import { type ContentAccess, callerMembership, contentAccess, grantedRank, listsContent } from "../access.js";
+import {
+  type ContentAccess,
+  callerGrant,
+  callerMembership,
+  contentAccess,
+  grantAware,
+  listsContent,
+} from "../access.js";
 import type { Db } from "../db/database.js";
 import { preparedRead } from "../db/prepared.js";
 import type { CollectionTable } from "../db/schema.js";
@@ -7,18 +14,20 @@ import { updateById } from "../db/update.js";
 import { keysetList } from "../http/paging.js";
 
 /** The highest role granted to the user on the collection of the row, or above it (see `grantedRank`). */
-const collectionGrant = (userId: string) =>
-  grantedRank(userId, sql.ref("collections.id"), sql.ref("collections.parent_id"));
+const collectionGrant = (withGrants: boolean, userId: string) =>
+  callerGrant(withGrants, userId, sql.ref("collections.id"), sql.ref("collections.parent_id"));
 
 export type MemberCollection = Omit<ContentAccess<CollectionTable>, "row"> & { collection: CollectionTable };
 
-const collectionWithMembership = preparedRead((db, args: { collectionId: string; userId: string }) =>
-  db
-    .selectFrom("collections")
-    .selectAll()
-    .select(callerMembership(args.userId, sql.ref("collections.organization_id")).as("caller_membership"))
-    .select(collectionGrant(args.userId).as("caller_grant"))
-    .where("id", "=", args.collectionId),
+const collectionWithMembership = grantAware((withGrants) =>
+  preparedRead((db, args: { collectionId: string; userId: string }) =>
+    db
+      .selectFrom("collections")
+      .selectAll()
+      .select(callerMembership(args.userId, sql.ref("collections.organization_id")).as("caller_membership"))
+      .select(collectionGrant(withGrants, args.userId).as("caller_grant"))
+      .where("id", "=", args.collectionId),
+  ),
 );
 
 /** The collection with the caller's role on it, in one statement; 404 when missing or not visible to the caller. */
@@ -32,23 +41,28 @@ export async function collectionForMember(
   return { collection, ...access };
 }
 
-const collectionsListedBy = (db: Db, args: { organizationId: string; userId: string }) =>
-  db
-    .selectFrom("collections")
-    .selectAll()
-    .select(callerMembership(args.userId, args.organizationId).as("caller_membership"))
-    .select(collectionGrant(args.userId).as("caller_grant"))
-    .where("organization_id", "=", args.organizationId)
-    .where(listsContent(args.userId, args.organizationId, collectionGrant(args.userId)));
+const collectionsListedBy =
+  (withGrants: boolean) => (db: Db, args: { organizationId: string; userId: string }) =>
+    db
+      .selectFrom("collections")
+      .selectAll()
+      .select(callerMembership(args.userId, args.organizationId).as("caller_membership"))
+      .select(collectionGrant(withGrants, args.userId).as("caller_grant"))
+      .where("organization_id", "=", args.organizationId)
+      .where(listsContent(args.userId, args.organizationId, collectionGrant(withGrants, args.userId)));
 
 /** Every collection of an organization the caller may list, at any depth, by id. */
-export const listAllCollections = keysetList(collectionsListedBy, { id: "string" });
+export const listAllCollections = grantAware((withGrants) =>
+  keysetList(collectionsListedBy(withGrants), { id: "string" }),
+);
 
 /** The collections at the top level of an organization the caller may list, by id. */
-export const listTopLevelCollections = keysetList(
-  (db, args: { organizationId: string; userId: string }) =>
-    collectionsListedBy(db, args).where("parent_id", "is", null),
-  { id: "string" },
+export const listTopLevelCollections = grantAware((withGrants) =>
+  keysetList(
+    (db, args: { organizationId: string; userId: string }) =>
+      collectionsListedBy(withGrants)(db, args).where("parent_id", "is", null),
+    { id: "string" },
+  ),
 );
 
 export async function insertCollection(db: Db, row: CollectionTable): Promise<CollectionTable> {

@@ -160,11 +160,16 @@ export function dispatcher({
     const method = req.method;
     const idempotencyKey = req.headers["idempotency-key"];
     const ifMatch = req.headers["if-match"];
+    // Only a read of one resource has an ETag that If-Match can name (a list at a create's path has none).
     const reader = match.value.methods.get("GET");
     let result: Answer;
     if (method === "POST" && typeof idempotencyKey === "string" && idempotent)
       result = await idempotent({ userId: caller.user.id, key: idempotencyKey, url, body }, run);
-    else if ((method === "PATCH" || method === "PUT") && ifMatch !== undefined && reader)
+    else if (
+      (method === "PATCH" || method === "PUT") &&
+      ifMatch !== undefined &&
+      reader?.operation.readsOneResource
+    )
       result = await guardedWrites.run(`${operation.path} ${JSON.stringify(path)}`, async () => {
         const current = (await reader.handler({
           path: path as never,

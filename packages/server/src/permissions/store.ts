@@ -1,5 +1,5 @@
 import { sql } from "kysely";
-import { grantedRank, rankOf } from "../access.js";
+import { grantedRank, grantHolders, rankOf } from "../access.js";
 import type { Db } from "../db/database.js";
 import type { Role } from "../db/schema.js";
 import { keysetList } from "../http/paging.js";
@@ -40,6 +40,7 @@ export async function setGrants(
     role,
     created_at: now,
   };
+  grantHolders.forgetAll();
   await tx
     .insertInto("content_permissions")
     .values([

@@ -1,5 +1,12 @@
 import { sql } from "kysely";
-import { type ContentAccess, callerMembership, contentAccess, grantedRank, listsContent } from "../access.js";
+import {
+  type ContentAccess,
+  callerGrant,
+  callerMembership,
+  contentAccess,
+  grantAware,
+  listsContent,
+} from "../access.js";
 import type { Clock, IdGenerator } from "../context.js";
 import type { Db } from "../db/database.js";
 import { preparedRead } from "../db/prepared.js";
@@ -15,7 +22,8 @@ export const DELETED_SPACE_RETENTION_MS = 7 * 24 * 60 * 60 * 1000;
 const retentionCutoff = (now: Date) => new Date(now.getTime() - DELETED_SPACE_RETENTION_MS).toISOString();
 
 /** The highest role granted to the user on the space of the row, or above it (see `grantedRank`). */
-const spaceGrant = (userId: string) => grantedRank(userId, sql.ref("spaces.id"), sql.ref("spaces.parent_id"));
+const spaceGrant = (withGrants: boolean, userId: string) =>
+  callerGrant(withGrants, userId, sql.ref("spaces.id"), sql.ref("spaces.parent_id"));
 
 export type MemberSpace = Omit<ContentAccess<SpaceTable>, "row"> & { space: SpaceTable };
 
@@ -23,13 +31,15 @@ export type MemberSpace = Omit<ContentAccess<SpaceTable>, "row"> & { space: Spac
  * The space with the caller's role on it; 404 when missing, removed for good, or in an organization
  * the caller is not in. Deleted spaces still within their retention are returned.
  */
-const spaceWithMembership = preparedRead((db, args: { spaceId: string; userId: string }) =>
-  db
-    .selectFrom("spaces")
-    .selectAll()
-    .select(callerMembership(args.userId, sql.ref("spaces.organization_id")).as("caller_membership"))
-    .select(spaceGrant(args.userId).as("caller_grant"))
-    .where("id", "=", args.spaceId),
+const spaceWithMembership = grantAware((withGrants) =>
+  preparedRead((db, args: { spaceId: string; userId: string }) =>
+    db
+      .selectFrom("spaces")
+      .selectAll()
+      .select(callerMembership(args.userId, sql.ref("spaces.organization_id")).as("caller_membership"))
+      .select(spaceGrant(withGrants, args.userId).as("caller_grant"))
+      .where("id", "=", args.spaceId),
+  ),
 );
 
 /**
@@ -52,31 +62,37 @@ export async function spaceForMember(
 }
 
 /** The spaces of an organization that are not deleted, as the caller may list them, by id. */
-export const listSpacesInOrganization = keysetList(
-  (db, args: { organizationId: string; userId: string }) =>
-    db
-      .selectFrom("spaces")
-      .selectAll()
-      .select(callerMembership(args.userId, args.organizationId).as("caller_membership"))
-      .select(spaceGrant(args.userId).as("caller_grant"))
-      .where("organization_id", "=", args.organizationId)
-      .where("deleted_at", "is", null)
-      .where(listsContent(args.userId, args.organizationId, spaceGrant(args.userId))),
-  { id: "string" },
+export const listSpacesInOrganization = grantAware((withGrants) =>
+  keysetList(
+    (db, args: { organizationId: string; userId: string }) =>
+      db
+        .selectFrom("spaces")
+        .selectAll()
+        .select(callerMembership(args.userId, args.organizationId).as("caller_membership"))
+        .select(spaceGrant(withGrants, args.userId).as("caller_grant"))
+        .where("organization_id", "=", args.organizationId)
+        .where("deleted_at", "is", null)
+        .where(listsContent(args.userId, args.organizationId, spaceGrant(withGrants, args.userId))),
+    { id: "string" },
+  ),
 );
 
 /** Spaces directly inside a collection, in their order among its children. */
-export const listSpacesInCollection = keysetList(
-  (db, args: { collectionId: string; userId: string }) =>
-    db
-      .selectFrom("spaces")
-      .selectAll()
-      .select(callerMembership(args.userId, sql.ref("spaces.organization_id")).as("caller_membership"))
-      .select(spaceGrant(args.userId).as("caller_grant"))
-      .where("parent_id", "=", args.collectionId)
-      .where("deleted_at", "is", null)
-      .where(listsContent(args.userId, sql.ref("spaces.organization_id"), spaceGrant(args.userId))),
-  { position: "number", id: "string" },
+export const listSpacesInCollection = grantAware((withGrants) =>
+  keysetList(
+    (db, args: { collectionId: string; userId: string }) =>
+      db
+        .selectFrom("spaces")
+        .selectAll()
+        .select(callerMembership(args.userId, sql.ref("spaces.organization_id")).as("caller_membership"))
+        .select(spaceGrant(withGrants, args.userId).as("caller_grant"))
+        .where("parent_id", "=", args.collectionId)
+        .where("deleted_at", "is", null)
+        .where(
+          listsContent(args.userId, sql.ref("spaces.organization_id"), spaceGrant(withGrants, args.userId)),
+        ),
+    { position: "number", id: "string" },
+  ),
 );
 
 /** Creates a space with its first revision. Call inside a transaction. */

@@ -1,5 +1,5 @@
 import { sql } from "kysely";
-import { callerMembership, grantedRank, membershipOf } from "../access.js";
+import { callerMembership, grantedRank, grantHolders, membershipOf } from "../access.js";
 import type { Db } from "../db/database.js";
 import { preparedRead } from "../db/prepared.js";
 import { notFound } from "../http/errors.js";
@@ -124,6 +124,7 @@ export async function insertTeam(
   now: string,
 ): Promise<void> {
   await tx.insertInto("teams").values(team).execute();
+  if (memberIds.length > 0) grantHolders.forgetAll();
   if (memberIds.length > 0)
     await tx
       .insertInto("team_members")
@@ -178,6 +179,7 @@ export async function upsertTeamMember(
   role: TeamMemberRole | undefined,
   now: string,
 ): Promise<void> {
+  grantHolders.forgetAll();
   await db
     .insertInto("team_members")
     .values({ team_id: teamId, user_id: userId, role: role ?? "member", created_at: now })
