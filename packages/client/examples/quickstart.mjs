@@ -1,4 +1,4 @@
-// A tour of the main flows: a space, edits proposed in a change request, the merge, the pages.
+// A tour of the main flows: a space, edits proposed in a change request, a comment, the merge, the pages.
 // QUIRE_TOKEN=quire_… QUIRE_ORG=<organization id> node packages/client/examples/quickstart.mjs
 import { allItems, createClient, unwrap } from "@quire/client";
 
@@ -36,6 +36,14 @@ await unwrap(
     },
   }),
 );
+// A reviewer comments on the proposal before it is merged.
+const comment = await unwrap(
+  quire.POST("/v1/spaces/{spaceId}/change-requests/{changeRequestId}/comments", {
+    params: { path: { spaceId, changeRequestId } },
+    body: { body: { markdown: "Looks good." } },
+  }),
+);
+console.log(`comment by ${comment.postedBy.displayName}: ${comment.body.markdown}`);
 await unwrap(
   quire.POST("/v1/spaces/{spaceId}/change-requests/{changeRequestId}/merge", {
     params: { path: { spaceId, changeRequestId } },

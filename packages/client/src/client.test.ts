@@ -118,13 +118,14 @@ describe("createClient with an injected fetch", () => {
 });
 
 describe("the quick-start example of the README", () => {
-  it("runs against a fresh server: a space, a merged change request, its pages", {
+  it("runs against a fresh server: a space, a commented and merged change request, its pages", {
     timeout: 30_000,
   }, async () => {
     const example = new URL("../examples/quickstart.mjs", import.meta.url).pathname;
     const { stdout } = await promisify(execFile)(process.execPath, [example], {
       env: { ...process.env, QUIRE_URL: baseUrl, QUIRE_TOKEN: token, QUIRE_ORG: organizationId },
     });
+    expect(stdout).toMatch(/^comment by .+: Looks good\.$/m);
     expect(stdout).toContain("Handbook: Welcome, Install\n");
     const spaces = await unwrap(
       client.GET("/v1/orgs/{organizationId}/spaces", { params: { path: { organizationId } } }),

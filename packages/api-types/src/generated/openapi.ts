@@ -2628,6 +2628,13 @@ export interface components {
             /** @description The text, as Markdown. */
             markdown: string;
         };
+        /** @description The text of a new or changed comment or reply: Markdown, or the same in GitBook's document form. */
+        CommentBodyInput: components["schemas"]["CommentBody"] | components["schemas"]["CommentDocumentBody"];
+        /** @description The text of a comment or a reply in GitBook's document envelope, with Markdown inside. */
+        CommentDocumentBody: {
+            /** @description The document holding the text. */
+            document: components["schemas"]["CommentBody"];
+        };
         /** @description One page of a list. */
         CommentPage: {
             /** @description Present when more items follow this page. */
@@ -2819,7 +2826,7 @@ export interface components {
         /** @description Posts a reply. */
         CreateCommentReplyRequest: {
             /** @description Text of the reply. */
-            body: components["schemas"]["CommentBody"];
+            body: components["schemas"]["CommentBodyInput"];
         };
         /** @description Posts a comment. */
         CreateCommentRequest: {
@@ -2828,7 +2835,7 @@ export interface components {
             /** @description Id of the page the comment is about. */
             page?: string;
             /** @description Text of the comment. */
-            body: components["schemas"]["CommentBody"];
+            body: components["schemas"]["CommentBodyInput"];
         };
         /** @description Creates a custom field. */
         CreateCustomFieldRequest: {
@@ -5883,7 +5890,7 @@ export interface components {
         /** @description Changes to a reply in a change request; it can also resolve the thread. */
         UpdateChangeRequestCommentReplyRequest: {
             /** @description New text of the reply. */
-            body?: components["schemas"]["CommentBody"];
+            body?: components["schemas"]["CommentBodyInput"];
             /** @description Emojis the caller reacts with. */
             addedReactions?: components["schemas"]["Emoji"][];
             /** @description Emojis whose reaction by the caller is withdrawn. */
@@ -5925,7 +5932,7 @@ export interface components {
         /** @description Changes to a reply; omitted fields stay as they are. */
         UpdateCommentReplyRequest: {
             /** @description New text of the reply. */
-            body?: components["schemas"]["CommentBody"];
+            body?: components["schemas"]["CommentBodyInput"];
             /** @description Emojis the caller reacts with. */
             addedReactions?: components["schemas"]["Emoji"][];
             /** @description Emojis whose reaction by the caller is withdrawn. */
@@ -5936,7 +5943,7 @@ export interface components {
             /** @description Resolve (true) or reopen (false) the thread. */
             resolved?: boolean;
             /** @description New text of the comment. */
-            body?: components["schemas"]["CommentBody"];
+            body?: components["schemas"]["CommentBodyInput"];
             /** @description Emojis the caller reacts with. */
             addedReactions?: components["schemas"]["Emoji"][];
             /** @description Emojis whose reaction by the caller is withdrawn. */
@@ -16542,6 +16549,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description A precondition of the operation does not hold. */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description The request cannot be processed as sent: an `Idempotency-Key` reused with another request. */
             422: {
                 headers: {
@@ -16965,6 +16981,15 @@ export interface operations {
             };
             /** @description The resource does not exist or is not visible to the caller. */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A precondition of the operation does not hold. */
+            412: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -18448,6 +18473,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description A precondition of the operation does not hold. */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description The request cannot be processed as sent: an `Idempotency-Key` reused with another request. */
             422: {
                 headers: {
@@ -18858,6 +18892,15 @@ export interface operations {
             };
             /** @description The resource does not exist or is not visible to the caller. */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A precondition of the operation does not hold. */
+            412: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -1,28 +1,8 @@
 import { defineArea } from "../area.js";
+import { commentHandlers } from "./handlers.js";
 
-/** Operations of `spec/comments.tsp`; each moves from `pending` to `handlers` when it is written. */
+/** Operations of `spec/comments.tsp` and of the comments of `spec/change-requests.tsp`. */
 export const commentsArea = defineArea({
   name: "comments",
-  pending: [
-    "deleteCommentInChangeRequest",
-    "deleteCommentReplyInChangeRequest",
-    "getCommentInChangeRequest",
-    "getCommentReplyInChangeRequest",
-    "listCommentRepliesInChangeRequest",
-    "listCommentsInChangeRequest",
-    "postCommentInChangeRequest",
-    "postCommentReplyInChangeRequest",
-    "updateCommentInChangeRequest",
-    "updateCommentReplyInChangeRequest",
-    "deleteCommentInSpace",
-    "deleteCommentReplyInSpace",
-    "getCommentInSpace",
-    "getCommentReplyInSpace",
-    "listCommentRepliesInSpace",
-    "listCommentsInSpace",
-    "postCommentInSpace",
-    "postCommentReplyInSpace",
-    "updateCommentInSpace",
-    "updateCommentReplyInSpace",
-  ],
+  handlers: commentHandlers,
 });

@@ -59,6 +59,31 @@ async function seedResources(): Promise<Record<string, string[]>> {
     title: "Seed field",
     type: "text",
   });
+  const comments = `/v1/spaces/${space.id}/comments`;
+  const spaceComment = await seed("post", comments, { body: { markdown: "c" }, page: pages[0].id });
+  const spaceReply = await seed("post", `${comments}/${spaceComment.id}/replies`, {
+    body: { markdown: "r" },
+  });
+  const crComments = `/v1/spaces/${space.id}/change-requests/${open.id}/comments`;
+  const crComment = await seed("post", crComments, { body: { markdown: "c" } });
+  const crReply = await seed("post", `${crComments}/${crComment.id}/replies`, { body: { markdown: "r" } });
+  const org = `/v1/orgs/${organizationId}`;
+  const team = await seed("put", `${org}/teams`, { title: "Seed team" });
+  const invite = await seed("post", `${org}/link-invites`, { role: "read" });
+  const samlProvider = await seed("post", `${org}/saml`, { label: "Seed provider" });
+  const translation = await seed("post", `${org}/translations`, { title: "Seed translation" });
+  const openapi = JSON.stringify({ openapi: "3.1.0", info: { title: "Seed", version: "1" }, paths: {} });
+  await seed("post", `${org}/openapi`, { slug: "seed-spec", source: { text: openapi } });
+  await seed("post", "/v1/integrations/seed-integration", {
+    title: "Seed integration",
+    description: "Seeded for the fuzzer",
+    scopes: ["space:content:read"],
+    script: "export default {};",
+    organization: organizationId,
+  });
+  const installation = await seed("post", "/v1/integrations/seed-integration/installations", {
+    organization: organizationId,
+  });
   return {
     organizationId: [organizationId],
     collectionId: [collection.id],
@@ -73,6 +98,16 @@ async function seedResources(): Promise<Record<string, string[]>> {
     shareLinkId: [shareLink.id],
     fieldName: [field.name],
     userId: [s.admin.user.id, s.reader.user.id],
+    commentId: [spaceComment.id, crComment.id],
+    commentReplyId: [spaceReply.id, crReply.id],
+    teamId: [team.id],
+    inviteId: [invite.id],
+    samlProviderId: [samlProvider.id],
+    translationSettingsId: [translation.id],
+    specSlug: ["seed-spec"],
+    integrationName: ["seed-integration"],
+    installationId: [installation.id],
+    emailDomain: ["example.com"],
   };
 }
 

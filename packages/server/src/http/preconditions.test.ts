@@ -1,6 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { loadApiSpec } from "../spec.js";
 import { buildSpace } from "../testing/factories.js";
 import { createTestApp, type TestApp, type TestUser } from "../testing/harness.js";
+import { compileContract } from "./contract.js";
 import { ifMatchHolds } from "./preconditions.js";
 
 let t: TestApp;
@@ -75,6 +77,34 @@ describe("ETag and If-Match", () => {
     expect(list.headers.etag).toBeUndefined();
     const one = await t.request.get(`/v1/orgs/${organizationId}`).set(admin.auth).expect(200);
     expect(one.headers.etag).toMatch(/^"/);
+  });
+
+  it("declares 412 on every PATCH and PUT whose path has a read of one resource, and only there", () => {
+    const spec = loadApiSpec();
+    const operations = compileContract(spec, { validateResponses: false });
+    const readsOne = new Set(operations.filter((o) => o.readsOneResource).map((o) => o.path));
+    const declares412 = (o: (typeof operations)[number]) => {
+      const declared = spec.paths[o.path]?.[o.method] as { responses?: Record<string, unknown> } | undefined;
+      return declared?.responses?.["412"] !== undefined;
+    };
+    const guarded = operations.filter(
+      (o) => (o.method === "patch" || o.method === "put") && readsOne.has(o.path),
+    );
+    expect(guarded.length).toBeGreaterThan(15);
+    expect(guarded.filter((o) => !declares412(o)).map((o) => o.operationId)).toEqual([]);
+  });
+
+  it("guards the people area's writes too: a stale team title is refused", async () => {
+    const team = await t.request
+      .put(`/v1/orgs/${organizationId}/teams`)
+      .set(admin.auth)
+      .send({ title: "Writers" })
+      .expect(201);
+    const path = `/v1/orgs/${organizationId}/teams/${team.body.id}`;
+    const tag = (await t.request.get(path).set(admin.auth).expect(200)).headers.etag as string;
+    await t.request.patch(path).set(admin.auth).set("If-Match", tag).send({ title: "Editors" }).expect(200);
+    await t.request.patch(path).set(admin.auth).set("If-Match", tag).send({ title: "Lost" }).expect(412);
+    expect((await t.request.get(path).set(admin.auth)).body.title).toBe("Editors");
   });
 
   it("compares tags strongly", () => {

@@ -1,0 +1,268 @@
+import { SqliteAdapter, sql } from "kysely";
+import type { Db } from "../db/database.js";
+import type { UserTable } from "../db/schema.js";
+import { notFound } from "../http/errors.js";
+import { keysetList, type PageQuery } from "../http/paging.js";
+import { adjustSpaceActivity } from "../spaces/activity.js";
+import type { CommentReactionTable, CommentRecord, CommentReplyTable, CommentStatus } from "./tables.js";
+
+/** Where comments live: a space's main content (`changeRequestId` null) or one of its change requests. */
+export interface CommentParent {
+  spaceId: string;
+  changeRequestId: string | null;
+}
+
+/** A comment with its number of replies. */
+export type CommentRow = CommentRecord & { reply_count: number | string };
+
+function selectComments(db: Db) {
+  return db
+    .selectFrom("comments")
+    .selectAll("comments")
+    .select((eb) =>
+      eb
+        .selectFrom("comment_replies")
+        .select(eb.fn.countAll<number | string>().as("n"))
+        .whereRef("comment_replies.comment_id", "=", "comments.id")
+        .as("reply_count"),
+    )
+    .$narrowType<{ reply_count: number | string }>();
+}
+
+interface ListArgs {
+  [name: string]: string | null;
+  spaceId: string;
+  /** Unused for the main content's list: the list is built per kind of parent (see `commentLists`). */
+  changeRequestId: string;
+  status: "all" | CommentStatus;
+  targetPage: string | null;
+}
+
+/** The comments of one kind of parent, filtered by status and page; arguments are placeholders here. */
+const commentsOf = (onChangeRequest: boolean) => (db: Db, args: ListArgs) =>
+  selectComments(db)
+    .where("space_id", "=", args.spaceId)
+    .where((eb) =>
+      onChangeRequest
+        ? eb("change_request_id", "=", args.changeRequestId)
+        : eb("change_request_id", "is", null),
+    )
+    .where((eb) =>
+      eb.or([
+        // Typed, for PostgreSQL cannot tell the type of a bare parameter compared with a constant or null.
+        sql<boolean>`cast(${args.status} as text) = 'all'`,
+        eb("status", "=", args.status as CommentStatus),
+      ]),
+    )
+    .where((eb) =>
+      eb.or([
+        sql<boolean>`cast(${args.targetPage} as text) is null`,
+        eb("target_page_id", "=", args.targetPage as string),
+      ]),
+    );
+
+const POSTING_ORDER = { created_at: "string", id: "string" } as const;
+
+const commentLists = {
+  space: {
+    asc: keysetList(commentsOf(false), POSTING_ORDER),
+    desc: keysetList(commentsOf(false), POSTING_ORDER, { descending: true }),
+  },
+  changeRequest: {
+    asc: keysetList(commentsOf(true), POSTING_ORDER),
+    desc: keysetList(commentsOf(true), POSTING_ORDER, { descending: true }),
+  },
+};
+
+/** A page of the parent's comments in posting order (`desc`: newest first). */
+export function listComments(
+  db: Db,
+  parent: CommentParent,
+  filters: { status: ListArgs["status"]; targetPage: string | null; order: "asc" | "desc" },
+  query: PageQuery,
+) {
+  const lists = parent.changeRequestId === null ? commentLists.space : commentLists.changeRequest;
+  return lists[filters.order](
+    db,
+    {
+      spaceId: parent.spaceId,
+      changeRequestId: parent.changeRequestId ?? "",
+      status: filters.status,
+      targetPage: filters.targetPage,
+    },
+    query,
+  );
+}
+
+function inParent(db: Db, parent: CommentParent, commentId: string) {
+  return selectComments(db)
+    .where("comments.id", "=", commentId)
+    .where("space_id", "=", parent.spaceId)
+    .where((eb) =>
+      parent.changeRequestId === null
+        ? eb("change_request_id", "is", null)
+        : eb("change_request_id", "=", parent.changeRequestId),
+    );
+}
+
+/** The parent's comment; 404 when it belongs to another space or change request, or to none. */
+export async function commentOf(db: Db, parent: CommentParent, commentId: string): Promise<CommentRow> {
+  const row = await inParent(db, parent, commentId).executeTakeFirst();
+  if (!row) throw notFound("Comment");
+  return row;
+}
+
+/**
+ * The comment, locked until the transaction ends: every write to a thread takes it first, so that
+ * two resolutions at once move the counter once. PostgreSQL locks the row; SQLite runs one write
+ * transaction at a time anyway.
+ */
+export async function lockComment(tx: Db, parent: CommentParent, commentId: string): Promise<CommentRow> {
+  // A row lock cannot go with the count of replies: the comment is locked first, then read.
+  let lock = tx.selectFrom("comments").select("id").where("id", "=", commentId);
+  if (!(tx.getExecutor().adapter instanceof SqliteAdapter)) lock = lock.forUpdate();
+  await lock.execute();
+  return commentOf(tx, parent, commentId);
+}
+
+/**
+ * `Space.comments` counts the open comments of the main content only; a change request counts its
+ * own when read (src/change-requests/store.ts).
+ */
+async function moveOpenComments(tx: Db, comment: CommentRecord, delta: number): Promise<void> {
+  if (comment.change_request_id === null)
+    await adjustSpaceActivity(tx, comment.space_id, { open_comments: delta });
+}
+
+/** Stores a new open comment and counts it. Inside a transaction. */
+export async function insertComment(tx: Db, comment: CommentRecord): Promise<void> {
+  await tx.insertInto("comments").values(comment).execute();
+  if (comment.status === "open") await moveOpenComments(tx, comment, 1);
+}
+
+/**
+ * Changes a comment's text or status (`resolved`: who and when, or null to reopen); the counters
+ * move when the status does. After `lockComment`.
+ */
+export async function updateComment(
+  tx: Db,
+  current: CommentRecord,
+  changes: { body?: { markdown: string; at: string }; resolved?: { at: string; by: string } | null },
+): Promise<void> {
+  const status: CommentStatus | undefined =
+    changes.resolved === undefined ? undefined : changes.resolved ? "resolved" : "open";
+  const statusChanges = status !== undefined && status !== current.status;
+  if (!changes.body && !statusChanges) return;
+  await tx
+    .updateTable("comments")
+    .set({
+      ...(changes.body && { body_markdown: changes.body.markdown, edited_at: changes.body.at }),
+      ...(statusChanges && {
+        status,
+        resolved_at: changes.resolved?.at ?? null,
+        resolved_by: changes.resolved?.by ?? null,
+      }),
+    })
+    .where("id", "=", current.id)
+    .execute();
+  if (statusChanges) await moveOpenComments(tx, current, status === "open" ? 1 : -1);
+}
+
+/** Deletes a comment with its replies and reactions (by cascade) and uncounts it. After `lockComment`. */
+export async function deleteComment(tx: Db, comment: CommentRecord): Promise<void> {
+  await tx.deleteFrom("comments").where("id", "=", comment.id).execute();
+  if (comment.status === "open") await moveOpenComments(tx, comment, -1);
+}
+
+/** The replies to a comment, oldest first: threads read top-down. */
+export const listReplies = keysetList(
+  (db, args: { commentId: string }) =>
+    db.selectFrom("comment_replies").selectAll().where("comment_id", "=", args.commentId),
+  POSTING_ORDER,
+);
+
+/** A reply to the comment; 404 when it answers another comment or none. */
+export async function replyOf(db: Db, commentId: string, replyId: string): Promise<CommentReplyTable> {
+  const row = await db
+    .selectFrom("comment_replies")
+    .selectAll()
+    .where("id", "=", replyId)
+    .where("comment_id", "=", commentId)
+    .executeTakeFirst();
+  if (!row) throw notFound("Comment reply");
+  return row;
+}
+
+export async function insertReply(tx: Db, reply: CommentReplyTable): Promise<void> {
+  await tx.insertInto("comment_replies").values(reply).execute();
+}
+
+export async function updateReplyBody(tx: Db, replyId: string, markdown: string, at: string): Promise<void> {
+  await tx
+    .updateTable("comment_replies")
+    .set({ body_markdown: markdown, edited_at: at })
+    .where("id", "=", replyId)
+    .execute();
+}
+
+/** Deletes a reply and its reactions. After `lockComment`. */
+export async function deleteReply(tx: Db, replyId: string): Promise<void> {
+  await tx.deleteFrom("comment_reactions").where("subject_id", "=", replyId).execute();
+  await tx.deleteFrom("comment_replies").where("id", "=", replyId).execute();
+}
+
+/**
+ * The caller's reactions to a comment or reply (`subjectId`) in thread `commentId`: each emoji of
+ * `added` is added unless already there, each of `removed` withdrawn; one in both ends withdrawn.
+ */
+export async function react(
+  tx: Db,
+  target: { commentId: string; subjectId: string; userId: string },
+  changes: { added: readonly string[]; removed: readonly string[] },
+  now: string,
+): Promise<void> {
+  const removed = [...new Set(changes.removed)];
+  const added = [...new Set(changes.added)].filter((emoji) => !removed.includes(emoji));
+  if (removed.length > 0)
+    await tx
+      .deleteFrom("comment_reactions")
+      .where("subject_id", "=", target.subjectId)
+      .where("user_id", "=", target.userId)
+      .where("emoji", "in", removed)
+      .execute();
+  if (added.length > 0)
+    await tx
+      .insertInto("comment_reactions")
+      .values(
+        added.map((emoji) => ({
+          comment_id: target.commentId,
+          subject_id: target.subjectId,
+          user_id: target.userId,
+          emoji,
+          reacted_at: now,
+        })),
+      )
+      .onConflict((oc) => oc.columns(["subject_id", "user_id", "emoji"]).doNothing())
+      .execute();
+}
+
+/** The reactions to these comments or replies, in the order they were made. */
+export async function reactionsOf(db: Db, subjectIds: readonly string[]): Promise<CommentReactionTable[]> {
+  if (subjectIds.length === 0) return [];
+  return db
+    .selectFrom("comment_reactions")
+    .selectAll()
+    .where("subject_id", "in", subjectIds)
+    .orderBy("reacted_at")
+    .orderBy("emoji")
+    .orderBy("user_id")
+    .execute();
+}
+
+/** The users of these ids, by id. */
+export async function usersByIds(db: Db, ids: Iterable<string>): Promise<Map<string, UserTable>> {
+  const unique = [...new Set(ids)];
+  if (unique.length === 0) return new Map();
+  const rows = await db.selectFrom("users").selectAll().where("id", "in", unique).execute();
+  return new Map(rows.map((row) => [row.id, row]));
+}
