@@ -25,9 +25,28 @@ export type PathParams<Id extends OperationId> =
 export type QueryParams<Id extends OperationId> =
   Parameters<Id> extends { query?: infer Q } ? OrEmpty<Q> : never;
 
-type RequestBodyOf<B> = B extends { content: { "application/json": infer Json } } ? Json : undefined;
+/** A file part of a multipart form, as the server read it. */
+export interface FormFile {
+  /** The part's file name. */
+  name: string;
+  /** The part's declared media type. */
+  contentType: string;
+  bytes: Uint8Array;
+}
 
-/** JSON request body of an operation (`undefined` when it takes none). */
+/**
+ * A multipart form's body: read on demand, so that a handler reads an upload only once the caller
+ * may send it. Each part the contract names is a file.
+ */
+export type FormBody<Form> = () => Promise<{ [Part in keyof Form]: FormFile }>;
+
+type RequestBodyOf<B> = B extends { content: { "application/json": infer Json } }
+  ? Json
+  : B extends { content: { "multipart/form-data": infer Form } }
+    ? FormBody<Form>
+    : undefined;
+
+/** Request body of an operation: its JSON, a multipart form's reader, or `undefined` when it takes none. */
 export type RequestBody<Id extends OperationId> = [NonNullable<Operation<Id>["requestBody"]>] extends [never]
   ? undefined
   : undefined extends Operation<Id>["requestBody"]

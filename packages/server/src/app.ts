@@ -7,6 +7,7 @@ import { configFromEnv } from "./config.js";
 import { type Clock, type IdGenerator, systemClock, timeOrderedIds } from "./context.js";
 import { checkDatabase, type Db } from "./db/database.js";
 import { apiErrorFromDatabase } from "./db/errors.js";
+import { type FileSettings, fileSettingsFrom } from "./files/settings.js";
 import { compileContract } from "./http/contract.js";
 import { dispatcher } from "./http/dispatch.js";
 import { errorAnswers, errorBody, errorHandler, send } from "./http/errors.js";
@@ -31,6 +32,8 @@ export interface AppOptions {
   secretKey?: string;
   /** Requests each token may send per window; no limit when not given. */
   rateLimit?: RateLimitPolicy;
+  /** Where uploaded files go; as the environment's defaults say when not given. */
+  files?: FileSettings;
 }
 
 /** Node's request listener: hand it to `http.createServer` or to supertest. */
@@ -50,6 +53,7 @@ export function createApp(options: AppOptions): QuireApp {
     urls: urlsFor(publicUrl),
     now: () => clock.now().toISOString(),
     secretKey: options.secretKey ?? configFromEnv({}).secretKey,
+    files: options.files ?? fileSettingsFrom(configFromEnv({}).files),
   };
 
   const logRequest = requestLog(logger);
@@ -59,6 +63,7 @@ export function createApp(options: AppOptions): QuireApp {
     handlers: createHandlers(services),
     authenticate: bearerAuthenticator(db),
     bodyLimit: "1mb",
+    fileLimit: services.files.maxUploadBytes,
     ...(options.rateLimit && { rateLimiter: new RateLimiter(db, options.rateLimit) }),
     idempotent: idempotentRequests(db, () => clock.now()),
   });

@@ -4,6 +4,7 @@ import { areas, createHandlers, pendingOperations } from "./areas.js";
 import { systemClock, timeOrderedIds } from "./context.js";
 import { openDatabase } from "./db/database.js";
 import { loadApiSpec } from "./spec.js";
+import { testFileSettings } from "./testing/harness.js";
 import { urlsFor } from "./urls.js";
 
 const db = openDatabase({ location: ":memory:" });
@@ -14,6 +15,7 @@ const services = {
   urls: urlsFor("http://quire.test"),
   now: () => systemClock.now().toISOString(),
   secretKey: "a test key of thirty-two characters!",
+  files: testFileSettings(),
 };
 
 describe("areas", () => {

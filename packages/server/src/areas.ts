@@ -6,6 +6,7 @@ import { changeRequestsArea } from "./change-requests/area.js";
 import { collectionsArea } from "./collections/area.js";
 import { commentsArea } from "./comments/area.js";
 import { customFieldsArea } from "./custom-fields/area.js";
+import { filesArea } from "./files/area.js";
 import { importsArea } from "./imports/area.js";
 import { integrationsArea } from "./integrations/area.js";
 import { invitesArea } from "./invites/area.js";
@@ -42,6 +43,7 @@ export const areas = [
   changeRequestsArea,
   commentsArea,
   linksArea,
+  filesArea,
   importsArea,
   pdfArea,
   sitesArea,

@@ -15,6 +15,18 @@ export interface Config {
   network: NetworkPolicy;
   /** Requests a token may send per minute; 0 for no limit. */
   rateLimitPerMinute: number;
+  /** Where uploaded files' bytes go, and how large one may be. */
+  files: FilesConfig;
+}
+
+/** Storage of file bytes: a directory, or an S3-compatible bucket when `s3` is given. */
+export interface FilesConfig {
+  /** `QUIRE_FILES_DIR`, by default `files` under the data directory. */
+  directory: string;
+  /** `QUIRE_FILES_S3_BUCKET` (with `QUIRE_FILES_S3_ENDPOINT`, `QUIRE_FILES_S3_REGION`, `QUIRE_FILES_S3_PREFIX`). */
+  s3?: { bucket: string; endpoint?: string; region: string; prefix: string };
+  /** `QUIRE_MAX_UPLOAD_BYTES`: the largest upload accepted, 25 MB by default. */
+  maxUploadBytes: number;
 }
 
 /** Outside production a fixed key lets a first `npm start` work; production must bring its own. */
@@ -37,6 +49,30 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): Config {
     secretKey: secretKeyFrom(env),
     network: { allowedPrivateAddresses: allowedPrivateAddressesFrom(env) },
     rateLimitPerMinute: rateLimitFrom(env),
+    files: filesFrom(env),
+  };
+}
+
+function filesFrom(env: NodeJS.ProcessEnv): FilesConfig {
+  const maxUploadBytes = Number(env.QUIRE_MAX_UPLOAD_BYTES ?? 25 * 1024 * 1024);
+  if (!Number.isInteger(maxUploadBytes) || maxUploadBytes <= 0)
+    throw new Error(
+      `QUIRE_MAX_UPLOAD_BYTES must be a positive number of bytes, not "${env.QUIRE_MAX_UPLOAD_BYTES}"`,
+    );
+  // With a PostgreSQL URL there is no data directory: files go beside where the server was started.
+  const dataDirectory = env.QUIRE_DATA_DIR ?? join(env.INIT_CWD ?? process.cwd(), "data");
+  const bucket = env.QUIRE_FILES_S3_BUCKET;
+  return {
+    directory: env.QUIRE_FILES_DIR ?? join(dataDirectory, "files"),
+    ...(bucket && {
+      s3: {
+        bucket,
+        ...(env.QUIRE_FILES_S3_ENDPOINT && { endpoint: env.QUIRE_FILES_S3_ENDPOINT }),
+        region: env.QUIRE_FILES_S3_REGION ?? env.AWS_REGION ?? "us-east-1",
+        prefix: env.QUIRE_FILES_S3_PREFIX ?? "",
+      },
+    }),
+    maxUploadBytes,
   };
 }
 

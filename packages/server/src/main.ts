@@ -5,6 +5,7 @@ import { bootstrapOwner } from "./bootstrap.js";
 import { configFromEnv, databaseForLog } from "./config.js";
 import { systemClock, timeOrderedIds } from "./context.js";
 import { migrate, openDatabase } from "./db/database.js";
+import { fileSettingsFrom } from "./files/settings.js";
 import { createJobRunner } from "./jobs/runner.js";
 import { serverTasks } from "./jobs/tasks.js";
 import { serverLogger } from "./logging.js";
@@ -32,6 +33,7 @@ const app = createApp({
   publicUrl: config.publicUrl,
   validateResponses: config.validateResponses,
   secretKey: config.secretKey,
+  files: fileSettingsFrom(config.files),
   ...(config.rateLimitPerMinute > 0 && { rateLimit: { limit: config.rateLimitPerMinute, windowMs: 60_000 } }),
 });
 

@@ -2,6 +2,7 @@ import type { Handlers, OperationId } from "@quire/api-types";
 import type { Caller } from "./auth/caller.js";
 import type { Clock, IdGenerator } from "./context.js";
 import type { Db } from "./db/database.js";
+import type { FileSettings } from "./files/settings.js";
 import type { Urls } from "./urls.js";
 
 /** What handlers work with: storage, time, ids and the server's public URLs. */
@@ -14,6 +15,8 @@ export interface Services {
   now(): string;
   /** The key that encrypts secrets stored at rest (`QUIRE_SECRET_KEY`). */
   secretKey: string;
+  /** Where file bytes are stored, and how large an uploaded file may be. */
+  files: FileSettings;
 }
 
 /** The handlers of one resource area, typed by the contract. */

@@ -1808,6 +1808,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/spaces/{spaceId}/change-requests/{changeRequestId}/files": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Upload a file into a change request
+         * @description Uploads one file into a change request. Images are recognized from their bytes, which set the
+         *     file's media type and dimensions; a declared type the bytes contradict is refused. The file shows in
+         *     the change request at once, and in the space's main content once the change request is merged.
+         */
+        post: operations["uploadFileInChangeRequest"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/spaces/{spaceId}/change-requests/{changeRequestId}/merge": {
         parameters: {
             query?: never;
@@ -3347,6 +3369,10 @@ export interface components {
             versionContext?: components["schemas"]["VersionContext"];
             /** @description The file. */
             file: components["schemas"]["RevisionFile"];
+        };
+        FileUploadForm: {
+            /** @description The file: its bytes, its name as the part's file name, its media type as the part's `Content-Type`. */
+            file: unknown;
         };
         /** @description Where a file or page is stored in a Git repository. */
         GitBlob: {
@@ -17859,6 +17885,110 @@ export interface operations {
             };
             /** @description The resource does not exist or is not visible to the caller. */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request cannot be processed as sent: an `Idempotency-Key` reused with another request. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests were sent; retry later. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    uploadFileInChangeRequest: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Id of the space. */
+                spaceId: components["parameters"]["SpacePath"];
+                /** @description Id of the change request, or its number in the space. */
+                changeRequestId: components["parameters"]["ChangeRequestPath.changeRequestId"];
+            };
+            cookie?: never;
+        };
+        /** @description The file. */
+        requestBody: {
+            content: {
+                "multipart/form-data": components["schemas"]["FileUploadForm"];
+            };
+        };
+        responses: {
+            /** @description A 201 response carrying the created resource and its API location. */
+            201: {
+                headers: {
+                    /** @description API URL of the created resource. */
+                    location: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RevisionFile"];
+                };
+            };
+            /** @description The request is malformed or does not satisfy the contract. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The bearer token is missing or invalid. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The caller's role does not allow this operation. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The resource does not exist or is not visible to the caller. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request conflicts with the current state of the resource. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The file is larger than the server accepts. */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -160,14 +160,14 @@ export function changeRequestHandlers(
       return reads.page(view, changeRequest.revision_id, path.pageId, query);
     },
 
-    async listFilesInChangeRequestById({ path, caller }) {
-      await memberChangeRequest(path, caller.user.id);
-      return reads.files();
+    async listFilesInChangeRequestById({ path, query, caller }) {
+      const { changeRequest, view } = await memberChangeRequest(path, caller.user.id);
+      return reads.files({ spaceId: view.spaceId, changeRequestId: changeRequest.id }, query);
     },
 
     async getFileInChangeRequestById({ path, caller }) {
-      await memberChangeRequest(path, caller.user.id);
-      return reads.file();
+      const { changeRequest, view } = await memberChangeRequest(path, caller.user.id);
+      return reads.file({ spaceId: view.spaceId, changeRequestId: changeRequest.id }, path.fileId);
     },
   };
 }

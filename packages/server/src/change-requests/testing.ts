@@ -2,7 +2,12 @@ import type { Schema } from "@quire/api-types";
 import { expect } from "vitest";
 import type { Role } from "../db/schema.js";
 import { buildSpace } from "../testing/factories.js";
-import { createOrganizationScenario, type OrganizationScenario, type TestUser } from "../testing/harness.js";
+import {
+  createOrganizationScenario,
+  type OrganizationScenario,
+  type TestAppOptions,
+  type TestUser,
+} from "../testing/harness.js";
 
 type Change = Schema<"UpdateChangeRequestContentRequest">["changes"][number];
 type Page = Schema<"RevisionPage">;
@@ -14,8 +19,8 @@ export interface ContentScenario extends OrganizationScenario {
   reviewer: TestUser;
 }
 
-export async function createContentScenario(): Promise<ContentScenario> {
-  const scenario = await createOrganizationScenario();
+export async function createContentScenario(options: TestAppOptions = {}): Promise<ContentScenario> {
+  const scenario = await createOrganizationScenario(options);
   const member = (role: Role) => scenario.t.user({ organizationId: scenario.organizationId, role });
   return {
     ...scenario,

@@ -1,5 +1,6 @@
 import { createHash } from "node:crypto";
 import type { Db } from "../db/database.js";
+import { saveDocumentLinks } from "../links/store.js";
 import { decodeNode, type NodeStore, type TrieNode } from "./trie.js";
 
 /** The id of stored content: its SHA-256, 132 bits of it in base64url. */
@@ -136,6 +137,8 @@ export class ContentStorage implements NodeStore {
         .onConflict((oc) => oc.columns(["space_id", "hash"]).doNothing())
         .execute();
     }
+    // Links are read from a body once, when it is written, so that listing them never parses.
+    await saveDocumentLinks(this.db, this.spaceId, this.#pendingDocuments);
     this.#pendingNodes.clear();
     this.#pendingDocuments.clear();
   }

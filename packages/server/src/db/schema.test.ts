@@ -3,11 +3,13 @@ import { expect, it } from "vitest";
 import { changeRequestsColumns } from "../change-requests/tables.columns.js";
 import { commentsColumns } from "../comments/tables.columns.js";
 import { customFieldsColumns } from "../custom-fields/tables.columns.js";
+import { filesColumns } from "../files/tables.columns.js";
 import { idempotencyColumns } from "../idempotency/tables.columns.js";
 import { integrationsColumns } from "../integrations/tables.columns.js";
 import { invitesColumns } from "../invites/tables.columns.js";
 import { jobsColumns } from "../jobs/tables.columns.js";
 import { limitsColumns } from "../limits/tables.columns.js";
+import { linksColumns } from "../links/tables.columns.js";
 import { membersColumns } from "../members/tables.columns.js";
 import { openApiSpecsColumns } from "../openapi-specs/tables.columns.js";
 import { searchColumns } from "../search/tables.columns.js";
@@ -26,6 +28,8 @@ import type { Database } from "./schema.js";
 /** The tables of the areas that keep their own `tables.ts`, with their columns beside them. */
 const areaColumns = {
   ...customFieldsColumns,
+  ...filesColumns,
+  ...linksColumns,
   ...openApiSpecsColumns,
   ...translationsColumns,
   ...integrationsColumns,

@@ -1,11 +1,13 @@
 import type { ChangeRequestsTables } from "../change-requests/tables.js";
 import type { CommentsTables } from "../comments/tables.js";
 import type { CustomFieldsTables } from "../custom-fields/tables.js";
+import type { FilesTables } from "../files/tables.js";
 import type { IdempotencyTables } from "../idempotency/tables.js";
 import type { IntegrationsTables } from "../integrations/tables.js";
 import type { InvitesTables } from "../invites/tables.js";
 import type { JobsTables } from "../jobs/tables.js";
 import type { LimitsTables } from "../limits/tables.js";
+import type { LinksTables } from "../links/tables.js";
 import type { MembersTables } from "../members/tables.js";
 import type { OpenApiSpecsTables } from "../openapi-specs/tables.js";
 import type { SearchTables } from "../search/tables.js";
@@ -40,7 +42,9 @@ export interface Database
     SitesTables,
     SiteSectionsTables,
     SiteSpacesTables,
-    SearchTables {
+    SearchTables,
+    FilesTables,
+    LinksTables {
   users: UserTable;
   api_tokens: ApiTokenTable;
   organizations: OrganizationTable;

@@ -32,8 +32,11 @@ export interface CompiledOperation {
   path: string;
   /** Names of the path's parameters, in the order they appear. */
   pathParameters: string[];
-  /** Undefined when the operation takes no body. */
-  body?: { required: boolean };
+  /**
+   * Undefined when the operation takes no body. `formFiles` names the file parts of a multipart form
+   * body (a JSON body has none).
+   */
+  body?: { required: boolean; formFiles?: string[] };
   /** A read of one resource: its answer carries an `ETag`, which a write's `If-Match` can name. */
   readsOneResource: boolean;
   /** Checks and coerces path and query parameters (strings to numbers and booleans, defaults applied). */
@@ -149,6 +152,7 @@ function compileOperations(spec: OpenApiSpec, options: { validateResponses: bool
         absoluteRefs(objectSchema(parameters.filter((p) => p.in === "query"))) as JsonSchema,
       );
       const bodySchema = operation.requestBody?.content["application/json"]?.schema;
+      const formSchema = operation.requestBody?.content["multipart/form-data"]?.schema;
       const validateBody = bodySchema && bodyAjv.compile(absoluteRefs(bodySchema) as JsonSchema);
       // Every operation needs a bearer token today; one that does not would need a handler type
       // without a caller, so such a contract is refused at start-up rather than served wrongly.
@@ -161,7 +165,12 @@ function compileOperations(spec: OpenApiSpec, options: { validateResponses: bool
         path,
         pathParameters,
         readsOneResource: method === "get" && !answersPage(spec, operation),
-        ...(operation.requestBody && { body: { required: operation.requestBody.required ?? false } }),
+        ...(operation.requestBody && {
+          body: {
+            required: operation.requestBody.required ?? false,
+            ...(formSchema && { formFiles: Object.keys(resolveSchema(spec, formSchema).properties ?? {}) }),
+          },
+        }),
         validateParameters(pathValues, query) {
           assertNoNul(pathValues, "path");
           assertNoNul(query, "query");
@@ -180,16 +189,21 @@ function compileOperations(spec: OpenApiSpec, options: { validateResponses: bool
   return operations;
 }
 
+type ObjectSchema = { $ref?: string; properties?: Record<string, unknown> };
+
+/** A schema, or the named schema of the contract it refers to. */
+function resolveSchema(spec: OpenApiSpec, schema: JsonSchema | undefined): ObjectSchema {
+  const name = (schema as ObjectSchema | undefined)?.$ref?.split("/").at(-1);
+  const resolved = name
+    ? (spec.components as { schemas: Record<string, ObjectSchema> }).schemas[name]
+    : (schema as ObjectSchema | undefined);
+  return resolved ?? {};
+}
+
 /** Whether the operation's 200 answer is a page of a list (`items`), rather than one resource. */
 function answersPage(spec: OpenApiSpec, operation: OperationObject): boolean {
-  const schema = operation.responses?.["200"]?.content?.["application/json"]?.schema as
-    | { $ref?: string; properties?: Record<string, unknown> }
-    | undefined;
-  const name = schema?.$ref?.split("/").at(-1);
-  const resolved = name
-    ? (spec.components as { schemas: Record<string, { properties?: Record<string, unknown> }> }).schemas[name]
-    : schema;
-  return resolved?.properties?.items !== undefined;
+  const schema = operation.responses?.["200"]?.content?.["application/json"]?.schema;
+  return resolveSchema(spec, schema).properties?.items !== undefined;
 }
 
 /** Response checks for development and tests: a body the contract does not allow is a server bug. */

@@ -8,6 +8,7 @@ import type { IdempotentRequests } from "../idempotency/store.js";
 import type { RateLimiter } from "../limits/rate-limit.js";
 import { type CompiledOperation, holdsNul } from "./contract.js";
 import { type Answer, ApiError, badRequest, preconditionFailed, send } from "./errors.js";
+import { readFormFiles } from "./form.js";
 import { entityTag, ifMatchHolds, KeyedQueue } from "./preconditions.js";
 import { RouteIndex } from "./route-index.js";
 
@@ -28,6 +29,8 @@ export interface DispatchOptions {
   authenticate: Authenticate;
   /** Largest JSON body accepted, in body-parser's notation (e.g. "1mb"). */
   bodyLimit: string;
+  /** Largest file accepted in a multipart form, in bytes. */
+  fileLimit: number;
   /** Counts each token's requests; a token over its limit is answered 429. */
   rateLimiter?: RateLimiter;
   /** Runs POSTs sent with an `Idempotency-Key` once (see src/idempotency/store.ts). */
@@ -82,6 +85,7 @@ export function dispatcher({
   handlers,
   authenticate,
   bodyLimit,
+  fileLimit,
   rateLimiter,
   idempotent,
 }: DispatchOptions): (req: IncomingMessage, res: ServerResponse) => Promise<boolean> {
@@ -136,7 +140,11 @@ export function dispatcher({
     operation.validateParameters(path, query);
 
     let body: unknown;
-    if (hasBody(req)) {
+    const formFiles = operation.body?.formFiles;
+    if (formFiles) {
+      // Read when the handler asks, once it has checked that the caller may send it.
+      body = () => readFormFiles(req, formFiles, fileLimit);
+    } else if (hasBody(req)) {
       if (!JSON_TYPE.test(req.headers["content-type"] ?? ""))
         throw new ApiError(415, "The request body must be JSON (Content-Type: application/json).");
       const parsed = await readJson(req, res);
@@ -145,7 +153,7 @@ export function dispatcher({
     }
     if (operation.body?.required && body === undefined)
       throw badRequest("This operation needs a JSON request body.");
-    operation.validateBody(body);
+    if (!formFiles) operation.validateBody(body);
 
     const run = async () => {
       const answer = (await handler({
@@ -163,7 +171,8 @@ export function dispatcher({
     // Only a read of one resource has an ETag that If-Match can name (a list at a create's path has none).
     const reader = match.value.methods.get("GET");
     let result: Answer;
-    if (method === "POST" && typeof idempotencyKey === "string" && idempotent)
+    // An upload is not kept for replays: it is not read before its handler runs.
+    if (method === "POST" && typeof idempotencyKey === "string" && idempotent && !formFiles)
       result = await idempotent({ userId: caller.user.id, key: idempotencyKey, url, body }, run);
     else if (
       (method === "PATCH" || method === "PUT") &&

@@ -36,14 +36,14 @@ export function spaceContentHandlers(
       return reads.page(view, revisionId, path.pageId, query);
     },
 
-    async listFiles({ path, caller }) {
-      await mainContent(path.spaceId, caller.user.id);
-      return reads.files();
+    async listFiles({ path, query, caller }) {
+      const { view } = await mainContent(path.spaceId, caller.user.id);
+      return reads.files({ spaceId: view.spaceId, changeRequestId: null }, query);
     },
 
     async getFileById({ path, caller }) {
-      await mainContent(path.spaceId, caller.user.id);
-      return reads.file();
+      const { view } = await mainContent(path.spaceId, caller.user.id);
+      return reads.file({ spaceId: view.spaceId, changeRequestId: null }, path.fileId);
     },
   };
 }

@@ -1,7 +1,10 @@
 import type { QueryParams } from "@quire/api-types";
 import { revisionOf, treeOf } from "../content/revisions.js";
 import { ContentStorage } from "../content/storage.js";
+import { presentFile } from "../files/presenter.js";
+import { type FileScope, fileScopeArgs, listVisibleFiles, visibleFile } from "../files/store.js";
 import { notFound } from "../http/errors.js";
+import { type PageQuery, presentPage as presentListPage } from "../http/paging.js";
 import { ok } from "../http/results.js";
 import type { Services } from "../services.js";
 import { type ContentView, presentPage, presentPages, presentRevision } from "./presenter.js";
@@ -10,7 +13,7 @@ import { type ContentView, presentPage, presentPages, presentRevision } from "./
  * The content reads, the same for a space's main content and for a change request's: each answers
  * for one revision of the space, seen from `view`.
  */
-export function contentReads({ db, urls }: Pick<Services, "db" | "urls">) {
+export function contentReads({ db, urls, secretKey }: Pick<Services, "db" | "urls" | "secretKey">) {
   const open = async (spaceId: string, revisionId: string) => {
     const revision = await revisionOf(db, spaceId, revisionId);
     const storage = new ContentStorage(db, spaceId);
@@ -40,13 +43,16 @@ export function contentReads({ db, urls }: Pick<Services, "db" | "urls">) {
       );
     },
 
-    /** No operation adds files to content yet: every revision has none. */
-    files() {
-      return ok({ count: 0, items: [] });
+    /** The files of main or of a change request (see `visibleFiles` in src/files/store.ts). */
+    async files(scope: FileScope, query: PageQuery) {
+      const page = await listVisibleFiles(db, fileScopeArgs(scope), query);
+      return ok(presentListPage(page, (row) => presentFile(row, urls, secretKey)));
     },
 
-    file(): never {
-      throw notFound("File");
+    async file(scope: FileScope, fileId: string) {
+      const file = await visibleFile(db, scope, fileId);
+      if (!file) throw notFound("File");
+      return ok(presentFile(file, urls, secretKey));
     },
   };
 }

@@ -1,9 +1,13 @@
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import supertest from "supertest";
 import { createApp, type QuireApp } from "../app.js";
 import { issueToken } from "../auth/tokens.js";
 import { type Clock, type IdGenerator, timeOrderedIds } from "../context.js";
 import { type Db, migrate } from "../db/database.js";
 import type { Role, UserTable } from "../db/schema.js";
+import { directoryBlobStore } from "../files/blobs.js";
+import type { FileSettings } from "../files/settings.js";
 import { createOrganization } from "../organizations/store.js";
 import { addMember, createUser } from "../users/store.js";
 import { openTestDatabase } from "./database.js";
@@ -44,15 +48,35 @@ export interface TestApp {
 
 let counter = 0;
 
+export interface TestAppOptions {
+  /** How large an uploaded file may be; 25 MB by default. */
+  maxUploadBytes?: number;
+}
+
+/** Uploads of every test app share one directory: blobs are named by their content. */
+export const testFileSettings = ({
+  maxUploadBytes = 25 * 1024 * 1024,
+}: TestAppOptions = {}): FileSettings => ({
+  blobs: directoryBlobStore(join(tmpdir(), "quire-test-blobs")),
+  maxUploadBytes,
+});
+
 /** The real app, with response validation on, over a fresh database of the project's kind. */
-export async function createTestApp(): Promise<TestApp> {
+export async function createTestApp(options: TestAppOptions = {}): Promise<TestApp> {
   const database = await openTestDatabase();
   const { db } = database;
   await migrate(db);
   const clock = new TestClock();
   const ids = timeOrderedIds();
   const services = { clock, ids };
-  const app = createApp({ db, clock, ids, validateResponses: true, publicUrl: "http://quire.test" });
+  const app = createApp({
+    db,
+    clock,
+    ids,
+    validateResponses: true,
+    publicUrl: "http://quire.test",
+    files: testFileSettings(options),
+  });
 
   const user: TestApp["user"] = async (options = {}) => {
     counter += 1;
@@ -92,8 +116,10 @@ export interface OrganizationScenario {
 }
 
 /** A fresh app with one organization, its admin, a member with the `read` role, and an outsider. */
-export async function createOrganizationScenario(): Promise<OrganizationScenario> {
-  const t = await createTestApp();
+export async function createOrganizationScenario(
+  options: TestAppOptions = {},
+): Promise<OrganizationScenario> {
+  const t = await createTestApp(options);
   const { organizationId, admin } = await t.organization();
   const reader = await t.user({ organizationId, role: "read" });
   const outsider = await t.user();

@@ -1,0 +1,6 @@
+import { defineArea } from "../area.js";
+import { fileHandlers } from "./handlers.js";
+import { fileRoutes } from "./routes.js";
+
+/** Files' bytes: their upload into a change request and their download URLs (reads are in space-content). */
+export const filesArea = defineArea({ name: "files", handlers: fileHandlers, routes: fileRoutes });

@@ -1,0 +1,223 @@
+import type { Schema } from "@quire/api-types";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import {
+  type ContentScenario,
+  createContentScenario,
+  expectError,
+  newSpaceContent,
+} from "../change-requests/testing.js";
+import type { TestUser } from "../testing/harness.js";
+import { pngOf } from "./testing.js";
+
+const LIMIT = 4096;
+
+let s: ContentScenario;
+beforeAll(async () => {
+  s = await createContentScenario({ maxUploadBytes: LIMIT });
+});
+afterAll(() => s.t.close());
+
+type File = Schema<"RevisionFile">;
+
+function upload(
+  spaceId: string,
+  cr: number | string,
+  user: TestUser | undefined,
+  {
+    name = "logo.png",
+    type = "image/png",
+    bytes = pngOf(3, 2),
+  }: { name?: string; type?: string; bytes?: Buffer } = {},
+) {
+  const request = s.t.request.post(`/v1/spaces/${spaceId}/change-requests/${cr}/files`);
+  if (user) request.set(user.auth);
+  return request.attach("file", bytes, { filename: name, contentType: type });
+}
+
+/** The path of a download URL, for the test agent. */
+const pathOf = (url: string) => new URL(url).pathname;
+
+describe("POST /v1/spaces/{spaceId}/change-requests/{changeRequestId}/files", () => {
+  it("stores an image with its dimensions, readable in the change request and downloadable", async () => {
+    const space = await newSpaceContent(s);
+    const cr = await space.createChangeRequest(s.editor);
+    const res = await upload(space.spaceId, cr.number, s.editor).expect(201);
+    const file: File = res.body;
+    expect(file).toMatchObject({
+      id: expect.any(String),
+      name: "logo.png",
+      contentType: "image/png",
+      size: pngOf(3, 2).byteLength,
+      dimensions: { width: 3, height: 2 },
+    });
+
+    const got = await s.t.request
+      .get(`/v1/spaces/${space.spaceId}/change-requests/${cr.id}/content/files/${file.id}`)
+      .set(s.reader.auth)
+      .expect(200);
+    expect(got.body).toEqual(file);
+    const list = await s.t.request
+      .get(`/v1/spaces/${space.spaceId}/change-requests/${cr.id}/content/files`)
+      .set(s.reader.auth)
+      .expect(200);
+    expect(list.body).toEqual({ count: 1, items: [file] });
+
+    const download = await s.t.request.get(pathOf(file.downloadURL)).expect(200);
+    expect(download.headers["content-type"]).toBe("image/png");
+    expect(download.headers["x-content-type-options"]).toBe("nosniff");
+    expect(download.headers["content-disposition"]).toBe("inline; filename*=UTF-8''logo.png");
+    expect(Buffer.compare(download.body as Buffer, pngOf(3, 2))).toBe(0);
+  });
+
+  it("lets the bytes decide an undeclared type, and serves other types as attachments", async () => {
+    const space = await newSpaceContent(s);
+    const cr = await space.createChangeRequest();
+    // A path in the part's file name is dropped: only the name is kept.
+    const pathed = await upload(space.spaceId, cr.number, s.admin, { name: "../dir/b.png" }).expect(201);
+    expect(pathed.body.name).toBe("b.png");
+    const sniffed = await upload(space.spaceId, cr.number, s.admin, {
+      type: "application/octet-stream",
+    }).expect(201);
+    expect(sniffed.body).toMatchObject({ contentType: "image/png", dimensions: { width: 3, height: 2 } });
+
+    const text = await upload(space.spaceId, cr.number, s.admin, {
+      name: "notes é.txt",
+      type: "text/plain",
+      bytes: Buffer.from("hello"),
+    }).expect(201);
+    expect(text.body).toMatchObject({ contentType: "text/plain", size: 5 });
+    expect(text.body.dimensions).toBeUndefined();
+    const download = await s.t.request.get(pathOf(text.body.downloadURL)).expect(200);
+    expect(download.headers["content-type"]).toMatch(/^text\/plain/);
+    expect(download.headers["content-disposition"]).toBe("attachment; filename*=UTF-8''notes%20%C3%A9.txt");
+    expect(download.text).toBe("hello");
+  });
+
+  it("answers 401 without a token, 404 in another organization, 403 to a reader", async () => {
+    const space = await newSpaceContent(s);
+    const cr = await space.createChangeRequest();
+    expectError((await upload(space.spaceId, cr.number, undefined).expect(401)).body, 401);
+    expectError((await upload(space.spaceId, cr.number, s.outsider).expect(404)).body, 404);
+    expectError((await upload(space.spaceId, "nope", s.admin).expect(404)).body, 404);
+    expectError((await upload(space.spaceId, cr.number, s.reader).expect(403)).body, 403);
+    const list = await s.t.request
+      .get(`/v1/spaces/${space.spaceId}/change-requests/${cr.id}/content/files`)
+      .set(s.admin.auth)
+      .expect(200);
+    expect(list.body).toEqual({ count: 0, items: [] });
+  });
+
+  it("answers 400 for a type the bytes contradict, a missing name or an empty file; 413 past the limit", async () => {
+    const space = await newSpaceContent(s);
+    const cr = await space.createChangeRequest();
+    const text = Buffer.from("<html><script>alert(1)</script></html>");
+    expectError(
+      (await upload(space.spaceId, cr.number, s.admin, { bytes: text }).expect(400)).body,
+      400,
+      "image/png",
+    );
+    expectError(
+      (await upload(space.spaceId, cr.number, s.admin, { type: "text/html" }).expect(400)).body,
+      400,
+      "image/png",
+    );
+    expectError(
+      (await upload(space.spaceId, cr.number, s.admin, { name: "" }).expect(400)).body,
+      400,
+      "file name",
+    );
+    expectError(
+      (await upload(space.spaceId, cr.number, s.admin, { bytes: Buffer.alloc(0) }).expect(400)).body,
+      400,
+    );
+    expectError(
+      (
+        await upload(space.spaceId, cr.number, s.admin, {
+          type: "text/plain",
+          bytes: Buffer.alloc(LIMIT + 1),
+        }).expect(413)
+      ).body,
+      413,
+    );
+    const list = await s.t.request
+      .get(`/v1/spaces/${space.spaceId}/change-requests/${cr.id}/content/files`)
+      .set(s.admin.auth)
+      .expect(200);
+    expect(list.body.count).toBe(0);
+  });
+
+  it("refuses files in a merged change request (409)", async () => {
+    const space = await newSpaceContent(s);
+    const cr = await space.createChangeRequest();
+    await space.merge(cr.number);
+    expectError((await upload(space.spaceId, cr.number, s.admin).expect(409)).body, 409, "merged");
+  });
+});
+
+describe("files per revision", () => {
+  it("shows a change request's files to main only once it is merged, and main's files to change requests", async () => {
+    const space = await newSpaceContent(s);
+    const first = await space.createChangeRequest();
+    const other = await space.createChangeRequest();
+    const file: File = (await upload(space.spaceId, first.number, s.admin)).body;
+    const mainFiles = () =>
+      s.t.request.get(`/v1/spaces/${space.spaceId}/content/files`).set(s.reader.auth).expect(200);
+    const filesOf = (cr: string) =>
+      s.t.request
+        .get(`/v1/spaces/${space.spaceId}/change-requests/${cr}/content/files`)
+        .set(s.reader.auth)
+        .expect(200);
+
+    expect((await mainFiles()).body.count).toBe(0);
+    expect((await filesOf(other.id)).body.count).toBe(0);
+    await s.t.request
+      .get(`/v1/spaces/${space.spaceId}/content/files/${file.id}`)
+      .set(s.reader.auth)
+      .expect(404);
+
+    await space.merge(first.number);
+    expect((await mainFiles()).body).toEqual({ count: 1, items: [file] });
+    expect((await filesOf(other.id)).body).toEqual({ count: 1, items: [file] });
+    const got = await s.t.request
+      .get(`/v1/spaces/${space.spaceId}/content/files/${file.id}`)
+      .set(s.reader.auth)
+      .expect(200);
+    expect(got.body).toEqual(file);
+    await s.t.request
+      .get(`/v1/spaces/${space.spaceId}/content/files/${file.id}`)
+      .set(s.outsider.auth)
+      .expect(404);
+    await s.t.request.get(`/v1/spaces/${space.spaceId}/content/files`).expect(401);
+  });
+
+  it("pages through files", async () => {
+    const space = await newSpaceContent(s);
+    const cr = await space.createChangeRequest();
+    for (const name of ["a.png", "b.png", "c.png"])
+      await upload(space.spaceId, cr.number, s.admin, { name }).expect(201);
+    const first = await s.t.request
+      .get(`/v1/spaces/${space.spaceId}/change-requests/${cr.id}/content/files?limit=2`)
+      .set(s.admin.auth)
+      .expect(200);
+    expect(first.body.count).toBe(3);
+    expect(first.body.items).toHaveLength(2);
+    const second = await s.t.request
+      .get(
+        `/v1/spaces/${space.spaceId}/change-requests/${cr.id}/content/files?limit=2&page=${first.body.next.page}`,
+      )
+      .set(s.admin.auth)
+      .expect(200);
+    expect(second.body.items.map((f: File) => f.name)).toEqual(["c.png"]);
+  });
+
+  it("does not serve a file whose URL carries a wrong signature", async () => {
+    const space = await newSpaceContent(s);
+    const cr = await space.createChangeRequest();
+    const file: File = (await upload(space.spaceId, cr.number, s.admin)).body;
+    const forged = pathOf(file.downloadURL).replace(
+      /\/files\/([^/]+)\/[^/]+\//,
+      "/files/$1/AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA/",
+    );
+    await s.t.request.get(forged).expect(404);
+  });
+});

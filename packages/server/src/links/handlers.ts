@@ -1,0 +1,130 @@
+import { changeRequestOf } from "../change-requests/store.js";
+import { revisionOf, treeOf } from "../content/revisions.js";
+import { ContentStorage } from "../content/storage.js";
+import { publicBase } from "../files/presenter.js";
+import { type FileScope, visibleFilesById } from "../files/store.js";
+import { notFound } from "../http/errors.js";
+import { ok } from "../http/results.js";
+import { presentOrganization } from "../organizations/presenter.js";
+import type { AreaHandlers, Services } from "../services.js";
+import type { ContentView } from "../space-content/presenter.js";
+import { presentSpace } from "../spaces/presenter.js";
+import { spaceForMember } from "../spaces/store.js";
+import { pageOf } from "./paging.js";
+import { presentLink, presentPageReference, type ReferenceContext } from "./presenter.js";
+import { pagesInOrder, type ResolvedLink, type RevisionIndex, resolveLinks } from "./resolve.js";
+import { linksOfDocuments } from "./store.js";
+
+/** Counts of a list of link targets (`LinkStats`). */
+function statsOf(links: readonly ResolvedLink[]) {
+  return { total: links.length, broken: { total: links.filter((link) => link.status === "broken").length } };
+}
+
+export function linksHandlers(
+  services: Services,
+): AreaHandlers<"listSpaceLinks" | "listPageLinksInChangeRequest" | "listChangeRequestFileBacklinks"> {
+  const { db, urls, clock, secretKey } = services;
+  const base = publicBase(urls);
+
+  /** A revision's pages and files, and the links of its pages' bodies (stored when they were written). */
+  const open = async (spaceId: string, revisionId: string, scope: FileScope) => {
+    const storage = new ContentStorage(db, spaceId);
+    const tree = await treeOf(storage, await revisionOf(db, spaceId, revisionId));
+    const index: RevisionIndex = { tree, files: await visibleFilesById(db, scope), publicBase: base };
+    const pages = pagesInOrder(tree);
+    const documents = pages.flatMap((page) => (page.document === null ? [] : [page.document]));
+    return { index, pages, links: await linksOfDocuments(db, spaceId, documents) };
+  };
+
+  /** The space as the caller sees it (404 otherwise), and how its references are presented. */
+  const member = async (spaceId: string, userId: string) => {
+    const found = await spaceForMember(db, spaceId, userId, clock.now());
+    const organization = await db
+      .selectFrom("organizations")
+      .selectAll()
+      .where("id", "=", found.space.organization_id)
+      .executeTakeFirstOrThrow();
+    const context = (tree: ReferenceContext["tree"], view: ContentView): ReferenceContext => ({
+      organization: presentOrganization(organization, found.organizationRole, urls),
+      space: presentSpace(found.space, found.role, urls),
+      tree,
+      view,
+      urls,
+      secretKey,
+    });
+    return { ...found, context };
+  };
+
+  /** A change request of the space, seen by the caller, with its view and file scope. */
+  const memberChangeRequest = async (path: { spaceId: string; changeRequestId: string }, userId: string) => {
+    const found = await member(path.spaceId, userId);
+    const changeRequest = await changeRequestOf(db, found.space.id, path.changeRequestId);
+    const view = {
+      spaceId: found.space.id,
+      appPath: `spaces/${found.space.id}/change-requests/${changeRequest.number}`,
+    };
+    const scope = { spaceId: found.space.id, changeRequestId: changeRequest.id };
+    return { ...found, changeRequest, view, scope };
+  };
+
+  return {
+    async listSpaceLinks({ path, query, caller }) {
+      const { space, context } = await member(path.spaceId, caller.user.id);
+      const { index, pages, links } = await open(space.id, space.revision_id, {
+        spaceId: space.id,
+        changeRequestId: null,
+      });
+      const all = resolveLinks(index, pages, links);
+      const shown = query.status === undefined ? all : all.filter((link) => link.status === query.status);
+      const reference = context(index.tree, { spaceId: space.id, appPath: `spaces/${space.id}` });
+      const page = pageOf(shown, query);
+      return ok({
+        ...page,
+        items: page.items.map((link) => presentLink(link, reference)),
+        stats: statsOf(all),
+      });
+    },
+
+    async listPageLinksInChangeRequest({ path, query, caller }) {
+      const { changeRequest, view, scope, context } = await memberChangeRequest(path, caller.user.id);
+      const { index, links } = await open(view.spaceId, changeRequest.revision_id, scope);
+      const entry = index.tree.get(path.pageId);
+      if (!entry) throw notFound("Page");
+      const all = resolveLinks(index, [entry], links);
+
+      // Broken by the change request: broken here, not broken from the same page of its base revision.
+      const baseId = changeRequest.revision_merged_ancestor_id ?? changeRequest.revision_initial_id;
+      const before = await open(view.spaceId, baseId, { spaceId: view.spaceId, changeRequestId: null });
+      const baseEntry = before.index.tree.get(path.pageId);
+      const brokenBefore = new Set(
+        baseEntry
+          ? resolveLinks(before.index, [baseEntry], before.links)
+              .filter((link) => link.status === "broken")
+              .map((link) => link.key)
+          : [],
+      );
+      const stats = statsOf(all);
+      const brokenByChangeRequest = all.filter(
+        (link) => link.status === "broken" && !brokenBefore.has(link.key),
+      );
+
+      const reference = context(index.tree, view);
+      const page = pageOf(all, query);
+      return ok({
+        ...page,
+        items: page.items.map((link) => presentLink(link, reference)),
+        stats: { ...stats, broken: { ...stats.broken, changeRequest: brokenByChangeRequest.length } },
+      });
+    },
+
+    async listChangeRequestFileBacklinks({ path, query, caller }) {
+      const { changeRequest, view, scope, context } = await memberChangeRequest(path, caller.user.id);
+      const { index, pages, links } = await open(view.spaceId, changeRequest.revision_id, scope);
+      if (!index.files.has(path.fileId)) throw notFound("File");
+      const target = resolveLinks(index, pages, links).find((link) => link.key === `file:${path.fileId}`);
+      const reference = context(index.tree, view);
+      const page = pageOf(target?.locations ?? [], query);
+      return ok({ ...page, items: page.items.map((entry) => presentPageReference(entry, reference)) });
+    },
+  };
+}
