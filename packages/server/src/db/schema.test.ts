@@ -19,7 +19,7 @@ import { sitesColumns } from "../sites/tables.columns.js";
 import { spaceContentColumns } from "../space-content/tables.columns.js";
 import { ssoColumns } from "../sso/tables.columns.js";
 import { teamsColumns } from "../teams/tables.columns.js";
-import { openTestDatabase, testDatabaseKind } from "../testing/database.js";
+import { openTestDatabase, ownTables, testDatabaseKind } from "../testing/database.js";
 import { translationsColumns } from "../translations/tables.columns.js";
 import type { ColumnsOf } from "./columns.js";
 import { migrate } from "./database.js";
@@ -121,12 +121,7 @@ it(`migrations build the tables and columns of schema.ts on an empty ${testDatab
   const { db, close } = await openTestDatabase();
   try {
     await migrate(db);
-    let tables = await db.introspection.getTables();
-    if (testDatabaseKind === "postgres") {
-      // The introspection lists the tables of every schema, those of other tests included.
-      const { rows } = await sql<{ schema: string }>`select current_schema() as schema`.execute(db);
-      tables = tables.filter((table) => table.schema === rows[0]?.schema);
-    }
+    const tables = await ownTables(db);
     const actual: Record<string, Record<string, string>> = {};
     for (const table of tables) {
       // SQLite lets a primary key that is not an INTEGER hold null unless declared NOT NULL, which

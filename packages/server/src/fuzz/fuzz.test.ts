@@ -3,6 +3,7 @@ import { sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { pendingOperations } from "../areas.js";
 import { loadApiSpec } from "../spec.js";
+import { ownTables } from "../testing/database.js";
 import { buildCollection, buildSpace } from "../testing/factories.js";
 import { createOrganizationScenario, type OrganizationScenario } from "../testing/harness.js";
 import { type FuzzRequest, fuzzOperations, fuzzRequests } from "./requests.js";
@@ -140,9 +141,7 @@ beforeAll(async () => {
     spaceId: [otherSpace.id],
     userId: [other.admin.user.id],
   };
-  tables = (await s.t.db.introspection.getTables())
-    .map((table) => table.name)
-    .filter((name) => !name.startsWith("kysely_"));
+  tables = (await ownTables(s.t.db)).map((table) => table.name).filter((name) => !name.startsWith("kysely_"));
 }, 60_000);
 afterAll(() => s.t.close());
 

@@ -56,3 +56,15 @@ export async function openTestDatabase(
     },
   };
 }
+
+/**
+ * The tables of this test's database. On PostgreSQL, Kysely's introspection lists the tables of every
+ * schema, other tests' included (with tables of migrations this test does not have): only the test's
+ * own schema counts.
+ */
+export async function ownTables(db: Db) {
+  const tables = await db.introspection.getTables();
+  if (testDatabaseKind === "sqlite") return tables;
+  const { rows } = await sql<{ schema: string }>`select current_schema() as schema`.execute(db);
+  return tables.filter((table) => table.schema === rows[0]?.schema);
+}
