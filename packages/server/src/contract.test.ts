@@ -11,8 +11,16 @@ import { createTestApp, type TestApp, type TestUser } from "./testing/harness.js
  * token it answers 401, and with ids of another organization it answers 404, never the resource.
  * Operations still pending are left out until their area implements them.
  */
+interface ParameterObject {
+  name: string;
+  in: string;
+  required?: boolean;
+  schema: object;
+}
+
 interface OperationObject {
   operationId: string;
+  parameters?: (ParameterObject | { $ref: string })[];
   requestBody?: { required?: boolean; content: Record<string, { schema: object }> };
 }
 
@@ -32,6 +40,24 @@ const validBody = (operation: OperationObject) => {
   return schema
     ? sample(schema, { skipNonRequired: true, skipReadOnly: true, quiet: true }, spec)
     : undefined;
+};
+
+/** The operation's required query parameters, with values the contract accepts. */
+const requiredQuery = (operation: OperationObject) => {
+  const query = new URLSearchParams();
+  for (const reference of operation.parameters ?? []) {
+    const parameter = (
+      "$ref" in reference
+        ? (spec.components as { parameters: Record<string, ParameterObject> }).parameters[
+            reference.$ref.split("/").at(-1) as string
+          ]
+        : reference
+    ) as ParameterObject;
+    if (parameter.in === "query" && parameter.required)
+      query.set(parameter.name, String(sample(parameter.schema, { quiet: true }, spec)));
+  }
+  const text = query.toString();
+  return text ? `?${text}` : "";
 };
 
 let t: TestApp;
@@ -54,12 +80,13 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-const urlFor = (path: string) =>
-  path.replace(/\{([^}]+)\}/g, (_, name: string) => foreignIds[name] ?? `unknown-${name}`);
+const urlFor = (path: string, operation: OperationObject) =>
+  path.replace(/\{([^}]+)\}/g, (_, name: string) => foreignIds[name] ?? `unknown-${name}`) +
+  requiredQuery(operation);
 
 describe("every implemented operation", () => {
   it.each(operations)("$method $path answers 401 without a token", async ({ method, path, operation }) => {
-    const res = await t.request[method](urlFor(path)).send(validBody(operation) as object);
+    const res = await t.request[method](urlFor(path, operation)).send(validBody(operation) as object);
     expect(res.status).toBe(401);
     expect(res.headers["www-authenticate"]).toMatch(/^Bearer/);
     expect(res.body).toEqual({ error: { code: 401, message: expect.any(String) } });
@@ -68,7 +95,7 @@ describe("every implemented operation", () => {
   it.each(operations.filter(hasPathParameters))(
     "$method $path answers 404 for ids of another organization",
     async ({ method, path, operation }) => {
-      const res = await t.request[method](urlFor(path))
+      const res = await t.request[method](urlFor(path, operation))
         .set(caller.auth)
         .send(validBody(operation) as object);
       expect(res.status).toBe(404);

@@ -14,6 +14,7 @@ import type { IdGenerator } from "../context.js";
 import type { Db } from "../db/database.js";
 import type { SpaceTable } from "../db/schema.js";
 import { ApiError, conflict } from "../http/errors.js";
+import { indexMainContent } from "../search/indexer.js";
 
 /**
  * A merge or an update that conflicts: nothing was written. `details` is what the error body
@@ -122,6 +123,7 @@ export async function mergeChangeRequest(tx: Db, args: MergeArguments): Promise<
     .set({ revision_id: revision.id, updated_at: args.now })
     .where("id", "=", space.id)
     .execute();
+  await indexMainContent(tx, storage, revision);
   await updateChangeRequest(
     tx,
     changeRequest,

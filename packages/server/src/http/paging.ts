@@ -21,12 +21,17 @@ type Cursor = Array<string | number>;
 /** The sort keys of a page, in order, each with the type of its column. */
 export type PageKeys<Row> = { [K in keyof Row & string]?: "string" | "number" };
 
-function encodeCursor(values: Cursor): string {
+/** The opaque `next.page` of a page whose last row has these sort keys. */
+export function encodeCursor(values: Cursor): string {
   return Buffer.from(JSON.stringify(values)).toString("base64url");
 }
 
-/** A cursor is trusted only when each value has its key's type: a forged one is a 400, never a 500. */
-function decodeCursor(page: string, types: readonly string[]): Cursor {
+/**
+ * The sort keys of a `next.page`, for listings that page by hand (one statement `keysetList` cannot
+ * build). A cursor is trusted only when each value has its key's type: a forged one is a 400, never
+ * a 500.
+ */
+export function decodeCursor(page: string, types: readonly string[]): Cursor {
   try {
     const values: unknown = JSON.parse(Buffer.from(page, "base64url").toString("utf8"));
     if (

@@ -1,7 +1,8 @@
 import { defineArea } from "../area.js";
+import { searchHandlers } from "./handlers.js";
 
-/** Operations of `spec/search.tsp`; each moves from `pending` to `handlers` when it is written. */
+/** Operations of `spec/search.tsp`. */
 export const searchArea = defineArea({
   name: "search",
-  pending: ["searchOrganizationContent"],
+  handlers: searchHandlers,
 });

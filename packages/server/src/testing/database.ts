@@ -58,13 +58,33 @@ export async function openTestDatabase(
 }
 
 /**
- * The tables of this test's database. On PostgreSQL, Kysely's introspection lists the tables of every
- * schema, other tests' included (with tables of migrations this test does not have): only the test's
- * own schema counts.
+ * The tables of this test's database, as the migrations declare them. On PostgreSQL, Kysely's
+ * introspection lists the tables of every schema, other tests' included (with tables of migrations
+ * this test does not have): only the test's own schema counts. What the database engine keeps for
+ * full-text search (FTS5 tables, generated columns) is left out.
  */
 export async function ownTables(db: Db) {
   const tables = await db.introspection.getTables();
-  if (testDatabaseKind === "sqlite") return tables;
+  if (testDatabaseKind === "sqlite") {
+    // A virtual table (FTS5) and the shadow tables SQLite keeps for it are the engine's, not ours.
+    const { rows: virtual } = await sql<{ name: string }>`select name from sqlite_master
+      where type = 'table' and sql like 'create virtual table%'`.execute(db);
+    const engines = virtual.map(({ name }) => name);
+    return tables.filter(
+      (table) => !engines.some((name) => table.name === name || table.name.startsWith(`${name}_`)),
+    );
+  }
   const { rows } = await sql<{ schema: string }>`select current_schema() as schema`.execute(db);
-  return tables.filter((table) => table.schema === rows[0]?.schema);
+  // A generated column (a search document) is the engine's index material, kept by the database.
+  const { rows: generated } = await sql<{ name: string }>`select table_name || '.' || column_name as name
+    from information_schema.columns where table_schema = current_schema() and is_generated = 'ALWAYS'`.execute(
+    db,
+  );
+  const engines = new Set(generated.map(({ name }) => name));
+  return tables
+    .filter((table) => table.schema === rows[0]?.schema)
+    .map((table) => ({
+      ...table,
+      columns: table.columns.filter((column) => !engines.has(`${table.name}.${column.name}`)),
+    }));
 }

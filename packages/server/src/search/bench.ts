@@ -1,0 +1,175 @@
+/**
+ * Search figures on SQLite and PostgreSQL: an organization of 10 spaces of 1,000 pages each (three
+ * sections a page, words drawn from a vocabulary so that some are in most pages and most in few),
+ * indexed through `indexMainContent` as a merge does, then queries of rare, common, two-word and
+ * prefix terms through the operation's code path; p50 and p95 per query. Run after a build:
+ * `node packages/server/dist/search/bench.js` (PAGES, SPACES and QUERIES tune it; the PostgreSQL run
+ * needs QUIRE_TEST_DATABASE_URL, and uses a schema of its own that it drops).
+ */
+import { randomBytes } from "node:crypto";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { sql } from "kysely";
+import { insertRevision } from "../content/revisions.js";
+import { ContentStorage } from "../content/storage.js";
+import { type PageEntry, updateTrie } from "../content/trie.js";
+import { systemClock, timeOrderedIds } from "../context.js";
+import { type Db, migrate, openDatabase } from "../db/database.js";
+import { createOrganization } from "../organizations/store.js";
+import { insertSpace } from "../spaces/store.js";
+import { urlsFor } from "../urls.js";
+import { addMember, createUser } from "../users/store.js";
+import { indexMainContent } from "./indexer.js";
+import { searchOrganization } from "./search.js";
+
+const PAGES = Number(process.env.PAGES ?? 10_000);
+const SPACES = Number(process.env.SPACES ?? 10);
+const QUERIES = Number(process.env.QUERIES ?? 300);
+const VOCABULARY = 5_000;
+
+/** A deterministic generator, so that both engines get the same content. */
+function random(seed: number) {
+  let state = seed;
+  return () => {
+    state = (state * 1_103_515_245 + 12_345) % 2 ** 31;
+    return state / 2 ** 31;
+  };
+}
+
+const words = Array.from({ length: VOCABULARY }, (_, i) => `w${i.toString(36)}ord`);
+
+/** Zipf-like: word 0 is in most pages, the last ones in a few. */
+function sentence(next: () => number, length: number): string {
+  return Array.from({ length }, () => words[Math.floor(VOCABULARY * next() ** 3)] as string).join(" ");
+}
+
+function pageBody(next: () => number): string {
+  return [1, 2, 3]
+    .map((n) => `## ${sentence(next, 3)} ${n}\n\n${sentence(next, 40)}.\n\n${sentence(next, 30)}.`)
+    .join("\n\n");
+}
+
+async function seed(db: Db): Promise<{ organizationId: string; userId: string }> {
+  const clock = systemClock;
+  const ids = timeOrderedIds();
+  const user = await createUser(db, { clock, ids }, { email: "bench@example.com", displayName: "Bench" });
+  const organization = await createOrganization(db, { clock, ids }, user.id, { title: "Bench" });
+  const reader = await createUser(db, { clock, ids }, { email: "reader@example.com", displayName: "Reader" });
+  await addMember(db, clock, organization.id, reader.id, "read");
+  const next = random(42);
+  const now = clock.now().toISOString();
+  const started = performance.now();
+  for (let s = 0; s < SPACES; s++) {
+    await db.transaction().execute(async (tx) => {
+      const space = await insertSpace(
+        tx,
+        { clock, ids },
+        {
+          organization_id: organization.id,
+          parent_id: null,
+          title: `Space ${s}`,
+          emoji: "",
+          visibility: "private",
+          edit_mode: "live",
+          default_level: "read",
+          position: s,
+        },
+      );
+      const storage = new ContentStorage(tx, space.id);
+      const entries: PageEntry[] = [];
+      for (let p = 0; p < PAGES / SPACES; p++) {
+        entries.push({
+          id: ids.next(),
+          parent: null,
+          order: `a${p.toString(36).padStart(4, "0")}`,
+          title: sentence(next, 2),
+          slug: `page-${p}`,
+          document: storage.saveDocument(pageBody(next)),
+          createdAt: now,
+          updatedAt: now,
+        });
+      }
+      const root = await updateTrie(
+        storage,
+        null,
+        entries.map((entry) => [entry.id, entry]),
+      );
+      const revision = await insertRevision(tx, storage, {
+        id: ids.next(),
+        space_id: space.id,
+        parent_id: space.revision_id,
+        merge_parent_id: null,
+        type: "merge",
+        root,
+        created_at: now,
+      });
+      await tx.updateTable("spaces").set({ revision_id: revision.id }).where("id", "=", space.id).execute();
+      await indexMainContent(tx, storage, revision);
+    });
+  }
+  console.log(`  indexed ${PAGES} pages in ${Math.round(performance.now() - started)} ms`);
+  return { organizationId: organization.id, userId: reader.id };
+}
+
+const percentile = (sorted: number[], p: number) =>
+  sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))] as number;
+
+async function measure(db: Db, args: { organizationId: string; userId: string }) {
+  const urls = urlsFor("http://quire.local");
+  const next = random(7);
+  const kinds: Record<string, () => string> = {
+    rare: () => words[VOCABULARY - 1 - Math.floor(next() * 1000)] as string,
+    common: () => words[Math.floor(next() * 5)] as string,
+    "two words": () => `${words[Math.floor(VOCABULARY * next() ** 2)]} ${words[Math.floor(next() * 50)]}`,
+    // The first three letters of a word, as typed so far.
+    prefix: () => (words[Math.floor(VOCABULARY * next() ** 2)] as string).slice(0, 3),
+  };
+  for (const [kind, query] of Object.entries(kinds)) {
+    const times: number[] = [];
+    let results = 0;
+    for (let i = 0; i < QUERIES; i++) {
+      const started = performance.now();
+      const page = await searchOrganization(db, urls, { ...args, text: query() }, {});
+      times.push(performance.now() - started);
+      results += page.items.reduce((sum, space) => sum + space.pages.length, 0);
+    }
+    times.sort((a, b) => a - b);
+    console.log(
+      `  ${kind.padEnd(10)} p50 ${percentile(times, 0.5).toFixed(1)} ms, p95 ${percentile(times, 0.95).toFixed(1)} ms, ` +
+        `${(results / QUERIES).toFixed(1)} pages shown a query`,
+    );
+  }
+}
+
+async function run(kind: string, db: Db, close: () => Promise<void>) {
+  console.log(`${kind}: ${PAGES} pages in ${SPACES} spaces, ${QUERIES} queries of each kind`);
+  try {
+    await migrate(db);
+    await measure(db, await seed(db));
+  } finally {
+    await close();
+  }
+}
+
+const directory = mkdtempSync(join(tmpdir(), "quire-search-bench-"));
+const sqliteDb = openDatabase({ location: directory });
+await run("SQLite (FTS5)", sqliteDb, async () => {
+  await sqliteDb.destroy();
+  rmSync(directory, { recursive: true, force: true });
+});
+
+const url = process.env.QUIRE_TEST_DATABASE_URL;
+if (url) {
+  const schema = `quire_bench_${randomBytes(6).toString("hex")}`;
+  const location = new URL(url);
+  location.searchParams.set("options", `-c search_path=${schema}`);
+  const pgDb = openDatabase({ location: location.href });
+  await sql`create schema ${sql.id(schema)}`.execute(pgDb);
+  await run("PostgreSQL (tsvector, GIN)", pgDb, async () => {
+    await sql`drop schema ${sql.id(schema)} cascade`.execute(pgDb);
+    await pgDb.destroy();
+  });
+} else {
+  console.log("PostgreSQL: skipped (no QUIRE_TEST_DATABASE_URL)");
+}

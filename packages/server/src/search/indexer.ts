@@ -1,0 +1,125 @@
+import { lockSpace } from "../change-requests/store.js";
+import type { RevisionTable } from "../change-requests/tables.js";
+import type { PageTree } from "../content/pages.js";
+import { revisionOf, treeOf } from "../content/revisions.js";
+import { ContentStorage } from "../content/storage.js";
+import type { Db } from "../db/database.js";
+import { sectionsOf } from "./sections.js";
+import type { SearchSectionTable } from "./tables.js";
+
+/** What a page's index rows depend on: when none of it changed, its rows stay. */
+interface Indexed {
+  title: string;
+  path: string;
+  document: string | null;
+}
+
+function indexedPages(tree: PageTree): Map<string, Indexed> {
+  const pages = new Map<string, Indexed>();
+  for (const entry of tree.entries())
+    pages.set(entry.id, { title: entry.title, path: tree.path(entry), document: entry.document });
+  return pages;
+}
+
+const same = (a: Indexed | undefined, b: Indexed) =>
+  a !== undefined && a.title === b.title && a.path === b.path && a.document === b.document;
+
+/** Rows per statement: 8 columns each, well under both engines' parameter limits. */
+const CHUNK = 250;
+
+function chunks<T>(items: readonly T[]): T[][] {
+  const result: T[][] = [];
+  for (let i = 0; i < items.length; i += CHUNK) result.push(items.slice(i, i + CHUNK));
+  return result;
+}
+
+/**
+ * Makes the search index of a space hold its main content at `revision`. Only the pages whose
+ * title, path or body differ from the revision indexed before are parsed and written again (a
+ * moved page changes the paths of the pages under it). Call inside the transaction that makes
+ * `revision` the space's, so that search and content never disagree once it commits.
+ */
+export async function indexMainContent(
+  tx: Db,
+  storage: ContentStorage,
+  revision: RevisionTable,
+): Promise<void> {
+  const spaceId = revision.space_id;
+  const indexed = await tx
+    .selectFrom("search_spaces")
+    .select("revision_id")
+    .where("space_id", "=", spaceId)
+    .executeTakeFirst();
+  if (indexed?.revision_id === revision.id) return;
+  const next = indexedPages(await treeOf(storage, revision));
+  const previous = indexed
+    ? indexedPages(await treeOf(storage, await revisionOf(tx, spaceId, indexed.revision_id)))
+    : new Map<string, Indexed>();
+
+  if (!indexed) await tx.deleteFrom("search_sections").where("space_id", "=", spaceId).execute();
+  const changed = [...next].filter(([id, page]) => !same(previous.get(id), page));
+  const stale = [...previous.keys()].filter((id) => {
+    const page = next.get(id);
+    return page === undefined || !same(previous.get(id), page);
+  });
+  for (const part of chunks(stale))
+    await tx
+      .deleteFrom("search_sections")
+      .where("space_id", "=", spaceId)
+      .where("page_id", "in", part)
+      .execute();
+
+  const bodies = await storage.documents(
+    changed.flatMap(([, page]) => (page.document ? [page.document] : [])),
+  );
+  const rows: SearchSectionTable[] = [];
+  for (const [pageId, page] of changed) {
+    const markdown = page.document ? (bodies.get(page.document) ?? "") : "";
+    for (const [position, section] of sectionsOf(markdown).entries())
+      rows.push({
+        space_id: spaceId,
+        page_id: pageId,
+        position,
+        page_title: page.title,
+        page_path: page.path,
+        anchor: section.anchor,
+        heading: section.heading,
+        body: section.text,
+      });
+  }
+  for (const part of chunks(rows)) await tx.insertInto("search_sections").values(part).execute();
+
+  await tx
+    .insertInto("search_spaces")
+    .values({ space_id: spaceId, revision_id: revision.id })
+    .onConflict((oc) => oc.column("space_id").doUpdateSet({ revision_id: revision.id }))
+    .execute();
+}
+
+/**
+ * Brings the index of the organization's spaces up to their main content, for spaces whose content
+ * changed otherwise than by a merge (created before the index existed, duplicated, transferred):
+ * each in its own transaction, after the space's lock, so that concurrent searches index it once.
+ */
+export async function indexStaleSpaces(db: Db, organizationId: string): Promise<void> {
+  const stale = await db
+    .selectFrom("spaces")
+    .leftJoin("search_spaces", "search_spaces.space_id", "spaces.id")
+    .select("spaces.id")
+    .where("spaces.organization_id", "=", organizationId)
+    .where("spaces.deleted_at", "is", null)
+    .where((eb) =>
+      eb.or([
+        eb("search_spaces.revision_id", "is", null),
+        eb("search_spaces.revision_id", "<>", eb.ref("spaces.revision_id")),
+      ]),
+    )
+    .execute();
+  for (const { id } of stale) {
+    await db.transaction().execute(async (tx) => {
+      const space = await lockSpace(tx, id);
+      const storage = new ContentStorage(tx, id);
+      await indexMainContent(tx, storage, await revisionOf(tx, id, space.revision_id));
+    });
+  }
+}

@@ -1,0 +1,203 @@
+import type { Schema } from "@quire/api-types";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import {
+  type ContentScenario,
+  createContentScenario,
+  deletePage,
+  expectError,
+  insertPage,
+  newSpaceContent,
+  updatePage,
+} from "../change-requests/testing.js";
+import { guestOf } from "../members/testing.js";
+import { setGrants } from "../permissions/store.js";
+import type { TestUser } from "../testing/harness.js";
+
+type Results = { count: number; items: Schema<"SearchSpaceResult">[]; next?: { page: string } };
+
+let s: ContentScenario;
+beforeAll(async () => {
+  s = await createContentScenario();
+});
+afterAll(() => s.t.close());
+
+async function search(query: string, user: TestUser = s.reader, extra = ""): Promise<Results> {
+  const res = await s.t.request
+    .get(`/v1/orgs/${s.organizationId}/search?query=${encodeURIComponent(query)}${extra}`)
+    .set(user.auth)
+    .expect(200);
+  return res.body;
+}
+
+/** Each space's title with the titles of its pages, in the order of the results. */
+const titles = (results: Results) =>
+  results.items.map((space) => [space.title, space.pages.map((page) => page.title)]);
+
+/** A unique word, so that tests sharing the organization do not see each other's pages. */
+let counter = 0;
+const word = (name: string) => `${name}${++counter}x`;
+
+async function titled(title: string, fields: { deleted_at?: string } = {}) {
+  const space = await newSpaceContent(s, fields);
+  await s.t.db.updateTable("spaces").set({ title }).where("id", "=", space.spaceId).execute();
+  return space;
+}
+
+describe("GET /v1/orgs/{organizationId}/search", () => {
+  it("finds pages grouped by space, sections with their anchors, a title or heading above the text", async () => {
+    const term = word("zebra");
+    const space = await titled("Zoo");
+    await space.seed([
+      insertPage("Animals", `Some ${term} live here.\n\n## Stripes\n\nNothing.`),
+      insertPage(`The ${term}`, "Intro about horses.\n\n## Food\n\nGrass."),
+      insertPage("Care", `Feeding.\n\n## ${term} care\n\nBrush them.\n\n## ${term} care\n\nAgain.`),
+      insertPage("Other", "Nothing here."),
+    ]);
+    const results = await search(term.toUpperCase());
+    expect(results.count).toBe(1);
+    const [zoo] = results.items;
+    expect(zoo?.id).toBe(space.spaceId);
+    expect(titles(results)).toEqual([["Zoo", [`The ${term}`, "Care", "Animals"]]]);
+    const [title, care, animals] = zoo?.pages ?? [];
+    // A title match shows the page, with the text before its first heading.
+    expect(title).toMatchObject({
+      path: `the-${term}`,
+      sections: [{ title: "", body: "Intro about horses." }],
+    });
+    // Sections best first: these two score alike, so their order is left open.
+    const bySection = (a: { path: string }, b: { path: string }) => a.path.localeCompare(b.path);
+    expect(care?.sections?.sort(bySection)).toEqual([
+      {
+        id: `${term}-care`,
+        title: `${term} care`,
+        path: `care#${term}-care`,
+        body: "Brush them.",
+        urls: { app: `http://quire.test/app/spaces/${space.spaceId}/care#${term}-care` },
+      },
+      expect.objectContaining({ id: `${term}-care-1`, path: `care#${term}-care-1`, body: "Again." }),
+    ]);
+    expect(animals).toMatchObject({
+      title: "Animals",
+      path: "animals",
+      urls: { app: `http://quire.test/app/spaces/${space.spaceId}/animals` },
+      sections: [{ title: "", path: "animals", body: `Some ${term} live here.` }],
+    });
+    // Every word must occur in one section (a page's title counts in the text before its first
+    // heading); the last one is a prefix; punctuation and operators are only words.
+    expect(titles(await search(`${term} brush`))).toEqual([["Zoo", ["Care"]]]);
+    expect(titles(await search(`${term} hor`))).toEqual([["Zoo", [`The ${term}`]]]);
+    // Under three letters, the last word is a word, not a prefix.
+    expect(titles(await search(`${term} ho`))).toEqual([]);
+    expect(titles(await search(`${term} gra`))).toEqual([]);
+    expect(titles(await search(`"${term}" -AND nothing:*`))).toEqual([]);
+    expect(await search("  ?! ")).toEqual({ count: 0, items: [] });
+  });
+
+  it("pages over spaces, best first", async () => {
+    const term = word("okapi");
+    const strong = await titled("Strong");
+    await strong.seed([insertPage(term, "x")]);
+    const weak = await titled("Weak");
+    await weak.seed([insertPage("Plain", `a ${term}`)]);
+    const first = await search(term, s.reader, "&limit=1");
+    expect(first.count).toBe(2);
+    expect(titles(first)).toEqual([["Strong", [term]]]);
+    const second = await search(term, s.reader, `&limit=1&page=${first.next?.page}`);
+    expect(titles(second)).toEqual([["Weak", ["Plain"]]]);
+    expect(second.next).toBeUndefined();
+  });
+
+  it("follows merges: old text gone, new text found, moved and deleted pages", async () => {
+    const before = word("before");
+    const after = word("after");
+    const space = await titled("Moving");
+    const ids = await space.seed([
+      insertPage("Kept", `${before} text`),
+      insertPage("Gone", `${before} also`),
+    ]);
+    expect(titles(await search(before))).toEqual([["Moving", ["Kept", "Gone"]]]);
+    const cr = await space.createChangeRequest();
+    await space.edit(cr.number, [
+      updatePage(ids.Kept as string, { markdown: `# Heading\n\n${after} text` }),
+      deletePage(ids.Gone as string),
+      insertPage("New", `${after} too`),
+    ]);
+    // Nothing changes before the merge: search reads the main content only.
+    expect(titles(await search(after))).toEqual([]);
+    await space.merge(cr.number);
+    expect(await search(before)).toEqual({ count: 0, items: [] });
+    const results = await search(after);
+    expect(titles(results)).toEqual([["Moving", expect.arrayContaining(["Kept", "New"])]]);
+    expect(results.items[0]?.pages.find((p) => p.title === "Kept")?.sections).toMatchObject([
+      { id: "heading", path: "kept#heading", body: `${after} text` },
+    ]);
+  });
+
+  it("indexes spaces whose content predates the index on the first search", async () => {
+    const term = word("legacy");
+    const space = await titled("Legacy");
+    await space.seed([insertPage("Old", `${term} words`)]);
+    await s.t.db.deleteFrom("search_sections").where("space_id", "=", space.spaceId).execute();
+    await s.t.db.deleteFrom("search_spaces").where("space_id", "=", space.spaceId).execute();
+    expect(titles(await search(term))).toEqual([["Legacy", ["Old"]]]);
+  });
+
+  it("never shows spaces the caller cannot read, nor deleted spaces", async () => {
+    const term = word("secret");
+    const open = await titled("Granted");
+    await open.seed([insertPage("A", term)]);
+    const closed = await titled("Closed");
+    await closed.seed([insertPage("B", term)]);
+    const deleted = await titled("Deleted");
+    await deleted.seed([insertPage("C", term)]);
+    await s.t.db
+      .updateTable("spaces")
+      .set({ deleted_at: s.t.clock.now().toISOString() })
+      .where("id", "=", deleted.spaceId)
+      .execute();
+    const guest = await guestOf(s.t, s.organizationId);
+    expect(await search(term, guest)).toEqual({ count: 0, items: [] });
+    await s.t.db.transaction().execute((tx) =>
+      setGrants(
+        tx,
+        {
+          kind: "space",
+          id: open.spaceId,
+          organizationId: s.organizationId,
+          parentId: null,
+          defaultLevel: "read",
+        },
+        { users: [guest.user.id], teams: [] },
+        "read",
+        s.t.clock.now().toISOString(),
+      ),
+    );
+    expect(titles(await search(term, guest))).toEqual([["Granted", ["A"]]]);
+    const member = await search(term);
+    expect(member.count).toBe(2);
+    expect(member.items.map((space) => space.title).sort()).toEqual(["Closed", "Granted"]);
+  });
+
+  it("answers 400, 401 and 404", async () => {
+    const url = `/v1/orgs/${s.organizationId}/search`;
+    expectError((await s.t.request.get(url).set(s.reader.auth).expect(400)).body, 400);
+    expectError(
+      (
+        await s.t.request
+          .get(`${url}?query=${"a".repeat(513)}`)
+          .set(s.reader.auth)
+          .expect(400)
+      ).body,
+      400,
+    );
+    await s.t.request.get(`${url}?query=x&page=forged`).set(s.reader.auth).expect(400);
+    await s.t.request.get(`${url}?query=x`).expect(401);
+    const other = await s.t.organization();
+    const term = word("elsewhere");
+    await s.t.request
+      .get(`/v1/orgs/${other.organizationId}/search?query=${term}`)
+      .set(s.reader.auth)
+      .expect(404);
+    await s.t.request.get(`${url}?query=x`).set(s.outsider.auth).expect(404);
+  });
+});

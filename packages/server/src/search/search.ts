@@ -1,0 +1,35 @@
+import type { Schema } from "@quire/api-types";
+import type { Db } from "../db/database.js";
+import type { PageQuery } from "../http/paging.js";
+import type { Urls } from "../urls.js";
+import { engineQuery, isSqlite, termsOf } from "./engine.js";
+import { indexStaleSpaces } from "./indexer.js";
+import { presentSearchResults } from "./presenter.js";
+import { searchSpaces } from "./store.js";
+
+/**
+ * One page of results for `text` over the spaces of the organization that the user reads, the
+ * index first brought up to date for spaces whose content changed outside a merge. The caller's
+ * membership is checked before.
+ */
+export async function searchOrganization(
+  db: Db,
+  urls: Urls,
+  args: { organizationId: string; userId: string; text: string },
+  query: PageQuery,
+): Promise<Schema<"SearchSpaceResultPage">> {
+  const terms = termsOf(args.text);
+  if (terms.length === 0) return { count: 0, items: [] };
+  await indexStaleSpaces(db, args.organizationId);
+  const match = engineQuery(isSqlite(db), terms);
+  const page = await searchSpaces(
+    db,
+    { organizationId: args.organizationId, userId: args.userId, match },
+    query,
+  );
+  return {
+    count: page.count,
+    items: presentSearchResults(page.spaces, terms, urls),
+    ...(page.next && { next: page.next }),
+  };
+}

@@ -1,0 +1,120 @@
+import { sql } from "kysely";
+import { callerGrant, grantAware, listsContent } from "../access.js";
+import type { Db } from "../db/database.js";
+import { DEFAULT_PAGE_SIZE, decodeCursor, encodeCursor, type PageQuery } from "../http/paging.js";
+import { isSqlite, matchingSections } from "./engine.js";
+import type { SearchSectionTable } from "./tables.js";
+
+/** Most pages shown per space, and sections per page. */
+export const PAGES_PER_SPACE = 20;
+export const SECTIONS_PER_PAGE = 5;
+
+/** A space of a page of results, its best section's score, and its matching sections. */
+export interface SpaceHit {
+  id: string;
+  title: string;
+  score: number;
+  /** Those of its best `PAGES_PER_SPACE` pages, pages by their best section, sections best first. */
+  sections: SectionHit[];
+}
+
+export type SectionHit = SearchSectionTable & { score: number };
+
+/** A row of `searchStatement`: a shown section, or a shown space without one, or only the count. */
+interface SearchRow extends Partial<SearchSectionTable> {
+  total: number | string;
+  shown_id: string | null;
+  shown_title: string | null;
+  best: number | string | null;
+  score: number | string | null;
+}
+
+/**
+ * One statement for a page of results, so that matching and ranking (most of a query's time) run
+ * once: the matching sections of the spaces of the organization, not deleted, that the caller lists
+ * (members who are not guests read them all, guests those granted to them); their spaces by best
+ * section, paged by `(best, id)` descending; the count of such spaces; and the sections of the best
+ * pages of the spaces shown.
+ */
+const searchStatement = grantAware(
+  (withGrants) =>
+    (
+      db: Db,
+      args: { organizationId: string; userId: string; match: string },
+      limit: number,
+      cursor: readonly (string | number)[] | undefined,
+    ) => {
+      const grant = callerGrant(withGrants, args.userId, sql.ref("sp.id"), sql.ref("sp.parent_id"));
+      const [best, id] = cursor ?? [];
+      const afterCursor = cursor
+        ? sql`where r.best < ${best} or (r.best = ${best} and r.space_id < ${id})`
+        : sql``;
+      return sql<SearchRow>`with readable as (
+          select sp.id, sp.title from spaces sp
+          where sp.organization_id = ${args.organizationId}
+            and sp.deleted_at is null
+            and ${listsContent(args.userId, args.organizationId, grant)}),
+        hits as materialized (
+          select m.* from ${matchingSections(isSqlite(db), args.match)} m
+          where m.space_id in (select id from readable)),
+        ranked as (select space_id, max(score) as best from hits group by space_id),
+        shown as (
+          select r.space_id, r.best from ranked r ${afterCursor}
+          order by r.best desc, r.space_id desc limit ${limit}),
+        pages as (
+          select h.space_id, h.page_id,
+            row_number() over (partition by h.space_id order by max(h.score) desc, h.page_id) as page_rank
+          from hits h where h.space_id in (select space_id from shown)
+          group by h.space_id, h.page_id)
+        select t.total, shown.space_id as shown_id, readable.title as shown_title, shown.best,
+          s.space_id, s.page_id, s.position, s.page_title, s.page_path, s.anchor, s.heading, s.body, h.score
+        from (select count(*) as total from ranked) t
+        left join shown on true
+        left join readable on readable.id = shown.space_id
+        left join pages on pages.space_id = shown.space_id and pages.page_rank <= ${sql.lit(PAGES_PER_SPACE)}
+        left join hits h on h.space_id = pages.space_id and h.page_id = pages.page_id
+        left join search_sections s
+          on s.space_id = h.space_id and s.page_id = h.page_id and s.position = h.position
+        order by shown.best desc, shown.space_id desc, pages.page_rank, h.score desc, h.position`.execute(db);
+    },
+);
+
+/** A page of the spaces matching `match` (an `engineQuery`) that the caller lists, best first. */
+export async function searchSpaces(
+  db: Db,
+  args: { organizationId: string; userId: string; match: string },
+  query: PageQuery,
+): Promise<{ count: number; spaces: SpaceHit[]; next?: { page: string } }> {
+  const limit = query.limit ?? DEFAULT_PAGE_SIZE;
+  const cursor = query.page === undefined ? undefined : decodeCursor(query.page, ["number", "string"]);
+  const { rows } = await searchStatement(db, args, limit + 1, cursor);
+  const spaces: SpaceHit[] = [];
+  for (const row of rows) {
+    if (row.shown_id === null) continue;
+    let space = spaces.at(-1);
+    if (space?.id !== row.shown_id) {
+      space = { id: row.shown_id, title: row.shown_title ?? "", score: Number(row.best), sections: [] };
+      spaces.push(space);
+    }
+    const { space_id, page_id, position, page_title, page_path, anchor, heading, body } = row;
+    if (space_id && page_id && position !== undefined && page_title !== undefined)
+      space.sections.push({
+        space_id,
+        page_id,
+        position,
+        page_title,
+        page_path: page_path ?? "",
+        anchor: anchor ?? "",
+        heading: heading ?? "",
+        body: body ?? "",
+        score: Number(row.score),
+      });
+  }
+  const shown = spaces.slice(0, limit);
+  const last = shown.at(-1);
+  return {
+    count: Number(rows[0]?.total ?? 0),
+    spaces: shown,
+    ...(spaces.length > limit && last && { next: { page: encodeCursor([last.score, last.id]) } }),
+  };
+}
