@@ -9,6 +9,12 @@ import type { SearchSectionTable } from "./tables.js";
 export const PAGES_PER_SPACE = 20;
 export const SECTIONS_PER_PAGE = 5;
 
+/**
+ * Most matching sections a query ranks: results come from the best ones the caller may read. A word
+ * found in most sections (as "the" would be) otherwise costs the grouping and ranking of each.
+ */
+export const MAX_SECTIONS = 5_000;
+
 /** A space of a page of results, its best section's score, and its matching sections. */
 export interface SpaceHit {
   id: string;
@@ -31,10 +37,11 @@ interface SearchRow extends Partial<SearchSectionTable> {
 
 /**
  * One statement for a page of results, so that matching and ranking (most of a query's time) run
- * once: the matching sections of the spaces of the organization, not deleted, that the caller lists
- * (members who are not guests read them all, guests those granted to them); their spaces by best
- * section, paged by `(best, id)` descending; the count of such spaces; and the sections of the best
- * pages of the spaces shown.
+ * once: the best `MAX_SECTIONS` matching sections of the spaces of the organization, not deleted,
+ * that the caller lists (members who are not guests read them all, guests those granted to them);
+ * their spaces by best section, paged by `(best, id)` descending; the count of such spaces; and the
+ * sections of the best pages of the spaces shown. The match is materialized on its own, so that
+ * PostgreSQL scans the full-text index once rather than once per space.
  */
 const searchStatement = grantAware(
   (withGrants) =>
@@ -54,28 +61,31 @@ const searchStatement = grantAware(
           where sp.organization_id = ${args.organizationId}
             and sp.deleted_at is null
             and ${listsContent(args.userId, args.organizationId, grant)}),
-        hits as materialized (
-          select m.* from ${matchingSections(isSqlite(db), args.match)} m
-          where m.space_id in (select id from readable)),
-        ranked as (select space_id, max(score) as best from hits group by space_id),
+        matched as materialized (select * from ${matchingSections(isSqlite(db), args.match)} m),
+        best as materialized (
+          select m.* from matched m where m.space_id in (select id from readable)
+          order by m.score desc limit ${sql.lit(MAX_SECTIONS)}),
+        hits as (
+          select b.*, max(b.score) over (partition by b.space_id, b.page_id) as page_best from best b),
+        ranked_hits as materialized (
+          select h.*,
+            dense_rank() over (partition by h.space_id order by h.page_best desc, h.page_id) as page_rank,
+            max(h.score) over (partition by h.space_id) as space_best
+          from hits h),
+        ranked as (select distinct space_id, space_best as best from ranked_hits),
         shown as (
           select r.space_id, r.best from ranked r ${afterCursor}
-          order by r.best desc, r.space_id desc limit ${limit}),
-        pages as (
-          select h.space_id, h.page_id,
-            row_number() over (partition by h.space_id order by max(h.score) desc, h.page_id) as page_rank
-          from hits h where h.space_id in (select space_id from shown)
-          group by h.space_id, h.page_id)
+          order by r.best desc, r.space_id desc limit ${limit})
         select t.total, shown.space_id as shown_id, readable.title as shown_title, shown.best,
           s.space_id, s.page_id, s.position, s.page_title, s.page_path, s.anchor, s.heading, s.body, h.score
         from (select count(*) as total from ranked) t
         left join shown on true
         left join readable on readable.id = shown.space_id
-        left join pages on pages.space_id = shown.space_id and pages.page_rank <= ${sql.lit(PAGES_PER_SPACE)}
-        left join hits h on h.space_id = pages.space_id and h.page_id = pages.page_id
+        left join ranked_hits h
+          on h.space_id = shown.space_id and h.page_rank <= ${sql.lit(PAGES_PER_SPACE)}
         left join search_sections s
           on s.space_id = h.space_id and s.page_id = h.page_id and s.position = h.position
-        order by shown.best desc, shown.space_id desc, pages.page_rank, h.score desc, h.position`.execute(db);
+        order by shown.best desc, shown.space_id desc, h.page_rank, h.score desc, h.position`.execute(db);
     },
 );
 
