@@ -13,7 +13,7 @@ export const SECTIONS_PER_PAGE = 5;
  * Most matching sections a query ranks: results come from the best ones the caller may read. A word
  * found in most sections (as "the" would be) otherwise costs the grouping and ranking of each.
  */
-export const MAX_SECTIONS = 5_000;
+export const MAX_SECTIONS = 1_000;
 
 /** A space of a page of results, its best section's score, and its matching sections. */
 export interface SpaceHit {
