@@ -147,7 +147,10 @@ export function changeRequestHandlers(
 
     async getRevisionOfChangeRequestById({ path, caller }) {
       const { changeRequest, view } = await memberChangeRequest(path, caller.user.id);
-      return reads.revision(view, changeRequest.revision_id);
+      return reads.revision(view, changeRequest.revision_id, {
+        spaceId: view.spaceId,
+        changeRequestId: changeRequest.id,
+      });
     },
 
     async listPagesInChangeRequest({ path, caller }) {

@@ -190,6 +190,30 @@ describe("files per revision", () => {
     await s.t.request.get(`/v1/spaces/${space.spaceId}/content/files`).expect(401);
   });
 
+  it("lists in each revision the files it had when it was made, and never changes an older one", async () => {
+    const space = await newSpaceContent(s);
+    const cr = await space.createChangeRequest();
+    const revisionOf = async (path: string) =>
+      (await s.t.request.get(`/v1/spaces/${space.spaceId}/${path}`).set(s.reader.auth).expect(200))
+        .body as Schema<"Revision">;
+    const crRevision = () => revisionOf(`change-requests/${cr.id}/content`);
+    const before = await crRevision();
+    const mainBefore = await revisionOf("content");
+    s.t.clock.advance(1000);
+    const file: File = (await upload(space.spaceId, cr.number, s.admin)).body;
+    // The upload made a revision of its own, which lists the file; the one before still does not.
+    const after = await crRevision();
+    expect(after.id).not.toBe(before.id);
+    expect(after.files).toEqual([file]);
+    expect(await revisionOf(`revisions/${before.id}`)).toEqual(before);
+    expect(before.files).toEqual([]);
+    s.t.clock.advance(1000);
+    await space.merge(cr.number);
+    expect((await revisionOf("content")).files).toEqual([file]);
+    expect(await revisionOf(`revisions/${mainBefore.id}`)).toEqual(mainBefore);
+    expect(mainBefore.files).toEqual([]);
+  });
+
   it("pages through files", async () => {
     const space = await newSpaceContent(s);
     const cr = await space.createChangeRequest();

@@ -1,6 +1,7 @@
+import { editChangeRequestContent } from "../change-requests/edits.js";
 import { canEditChangeRequests } from "../change-requests/policy.js";
-import { assertSpaceNotDeleted, changeRequestOf, lockSpace } from "../change-requests/store.js";
-import { badRequest, conflict } from "../http/errors.js";
+import { changeRequestOf } from "../change-requests/store.js";
+import { badRequest } from "../http/errors.js";
 import { authorize } from "../policy.js";
 import type { AreaHandlers, Services } from "../services.js";
 import { spaceForMember } from "../spaces/store.js";
@@ -37,17 +38,25 @@ export function fileHandlers(services: Services): AreaHandlers<"uploadFileInChan
       inspectFile(upload.bytes, upload.contentType);
       await files.blobs.put(upload.bytes);
       const file = await db.transaction().execute(async (tx) => {
-        assertSpaceNotDeleted(await lockSpace(tx, member.space.id));
-        const current = await changeRequestOf(tx, member.space.id, changeRequest.id);
-        if (current.status === "merged" || current.status === "archived")
-          throw conflict(`The change request is ${current.status}; files cannot be added to it.`);
+        const at = now();
+        // A revision of its own, at the file's time, so that each revision's `files` stays as it was.
+        await editChangeRequestContent(
+          tx,
+          { ids, now: at },
+          {
+            spaceId: member.space.id,
+            changeRequestId: changeRequest.id,
+            userId: caller.user.id,
+            changes: [],
+          },
+        );
         return addFile(tx, files.blobs, {
           spaceId: member.space.id,
-          changeRequestId: current.id,
+          changeRequestId: changeRequest.id,
           name,
           contentType: upload.contentType,
           bytes: upload.bytes,
-          now: now(),
+          now: at,
           id: ids.next(),
         });
       });

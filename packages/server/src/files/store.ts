@@ -65,11 +65,13 @@ export interface FileScope {
 }
 
 /**
- * The files a revision shows. A change request shows main's files and its own; main shows the files
- * added to it directly and those of merged change requests. Files are only ever added, so a file of an
- * open change request is invisible to main and to other change requests until its merge.
+ * The files a scope shows: a change request shows main's files and its own; main shows the files
+ * added to it directly and those of merged change requests. Files are only ever added, so a file of
+ * an open change request is invisible to main and to other change requests until its merge. With
+ * `at`, what the scope showed at that time: each file comes with a revision of its own (made in the
+ * same transaction, at the same time), so a revision shows the files as of its `created_at`.
  */
-function visibleFiles(db: Db, scope: { spaceId: string; changeRequestId: string }) {
+function visibleFiles(db: Db, scope: { spaceId: string; changeRequestId: string }, at?: string) {
   return db
     .selectFrom("files")
     .selectAll()
@@ -83,12 +85,15 @@ function visibleFiles(db: Db, scope: { spaceId: string; changeRequestId: string 
           "in",
           eb
             .selectFrom("change_requests")
-            .select("id")
-            .where("space_id", "=", scope.spaceId)
-            .where("status", "=", "merged"),
+            .innerJoin("revisions", "revisions.id", "change_requests.revision_merged_id")
+            .select("change_requests.id")
+            .where("change_requests.space_id", "=", scope.spaceId)
+            .where("change_requests.status", "=", "merged")
+            .$if(at !== undefined, (merged) => merged.where("revisions.created_at", "<=", at as string)),
         ),
       ]),
-    );
+    )
+    .$if(at !== undefined, (files) => files.where("created_at", "<=", at as string));
 }
 
 /** No change request has an empty id: main's scope matches only main's files. */
@@ -106,6 +111,11 @@ export const listVisibleFiles = keysetList(
 /** One file the scope shows, or undefined. */
 export async function visibleFile(db: Db, scope: FileScope, fileId: string): Promise<FileTable | undefined> {
   return visibleFiles(db, fileScopeArgs(scope)).where("id", "=", fileId).executeTakeFirst();
+}
+
+/** The files a revision made at `at` shows, in id order (see `visibleFiles`). */
+export async function revisionFiles(db: Db, scope: FileScope, at: string): Promise<FileTable[]> {
+  return visibleFiles(db, fileScopeArgs(scope), at).orderBy("id").execute();
 }
 
 /** Every file the scope shows, by id: what links to files are checked against. */

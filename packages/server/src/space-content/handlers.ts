@@ -18,12 +18,12 @@ export function spaceContentHandlers(
   return {
     async getCurrentRevision({ path, caller }) {
       const { view, revisionId } = await mainContent(path.spaceId, caller.user.id);
-      return reads.revision(view, revisionId);
+      return reads.revision(view, revisionId, { spaceId: view.spaceId, changeRequestId: null });
     },
 
     async getRevisionById({ path, caller }) {
       const { view } = await mainContent(path.spaceId, caller.user.id);
-      return reads.revision(view, path.revisionId);
+      return reads.revision(view, path.revisionId, { spaceId: view.spaceId, changeRequestId: null });
     },
 
     async listPages({ path, caller }) {

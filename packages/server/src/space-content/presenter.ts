@@ -50,13 +50,14 @@ export function presentRevision(
   tree: PageTree,
   view: ContentView,
   urls: Urls,
+  files: Schema<"RevisionFile">[],
 ): Schema<"Revision"> {
   return {
     object: "revision",
     id: revision.id,
     parents: [revision.parent_id, revision.merge_parent_id].filter((id) => id !== null),
     pages: presentPages(tree, null, view, urls),
-    files: [],
+    files,
     reusableContents: [],
     createdAt: revision.created_at,
     urls: { app: urls.app(`spaces/${view.spaceId}/revisions/${revision.id}`) },

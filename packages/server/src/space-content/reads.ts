@@ -2,7 +2,13 @@ import type { QueryParams } from "@quire/api-types";
 import { revisionOf, treeOf } from "../content/revisions.js";
 import { ContentStorage } from "../content/storage.js";
 import { presentFile } from "../files/presenter.js";
-import { type FileScope, fileScopeArgs, listVisibleFiles, visibleFile } from "../files/store.js";
+import {
+  type FileScope,
+  fileScopeArgs,
+  listVisibleFiles,
+  revisionFiles,
+  visibleFile,
+} from "../files/store.js";
 import { notFound } from "../http/errors.js";
 import { type PageQuery, presentPage as presentListPage } from "../http/paging.js";
 import { ok } from "../http/results.js";
@@ -20,9 +26,19 @@ export function contentReads({ db, urls, secretKey }: Pick<Services, "db" | "url
     return { revision, storage, tree: await treeOf(storage, revision) };
   };
   return {
-    async revision(view: ContentView, revisionId: string) {
+    /** A revision, with the files its scope (main or a change request) showed when it was made. */
+    async revision(view: ContentView, revisionId: string, scope: FileScope) {
       const { revision, tree } = await open(view.spaceId, revisionId);
-      return ok(presentRevision(revision, tree, view, urls));
+      const files = await revisionFiles(db, scope, revision.created_at);
+      return ok(
+        presentRevision(
+          revision,
+          tree,
+          view,
+          urls,
+          files.map((file) => presentFile(file, urls, secretKey)),
+        ),
+      );
     },
 
     async pages(view: ContentView, revisionId: string) {
