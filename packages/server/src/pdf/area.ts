@@ -1,7 +1,6 @@
 import { defineArea } from "../area.js";
+import { pdfHandlers } from "./handlers.js";
+import { pdfRoutes } from "./routes.js";
 
-/** Change requests exported as PDF. */
-export const pdfArea = defineArea({
-  name: "pdf",
-  pending: ["getChangeRequestPDF"],
-});
+/** Change requests exported as PDF: the operation gives a signed URL, which the area's route serves. */
+export const pdfArea = defineArea({ name: "pdf", handlers: pdfHandlers, routes: pdfRoutes });

@@ -1,0 +1,173 @@
+import { createRequire } from "node:module";
+import { dirname, join } from "node:path";
+import { getDocument } from "pdfjs-dist/legacy/build/pdf.mjs";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import {
+  type ContentScenario,
+  createContentScenario,
+  expectError,
+  flatten,
+  insertPage,
+  newSpaceContent,
+  updatePage,
+} from "../change-requests/testing.js";
+import { guestOf } from "../members/testing.js";
+import type { TestUser } from "../testing/harness.js";
+
+let s: ContentScenario;
+beforeAll(async () => {
+  s = await createContentScenario();
+});
+afterAll(() => s.t.close());
+
+const standardFontDataUrl = join(
+  dirname(createRequire(import.meta.url).resolve("pdfjs-dist/package.json")),
+  "standard_fonts/",
+);
+
+/** The text of a PDF, one string a sheet, read back by pdf.js. */
+async function sheetsOf(bytes: Buffer): Promise<string[]> {
+  const document = await getDocument({ data: new Uint8Array(bytes), standardFontDataUrl }).promise;
+  const sheets: string[] = [];
+  for (let n = 1; n <= document.numPages; n++) {
+    const { items } = await (await document.getPage(n)).getTextContent();
+    sheets.push(
+      // Items are runs of one style, with their own spaces; a line's end is only a flag.
+      items
+        .map((item) => ("str" in item ? `${item.str}${item.hasEOL ? " " : ""}` : ""))
+        .join("")
+        .replace(/\s+/g, " "),
+    );
+  }
+  await document.cleanup();
+  return sheets;
+}
+
+function exportUrl(spaceId: string, cr: string, user: TestUser | undefined, query = "") {
+  const request = s.t.request.get(`/v1/spaces/${spaceId}/change-requests/${cr}/pdf${query}`);
+  return user ? request.set(user.auth) : request;
+}
+
+/** Asks for a PDF URL as `user` and fetches it: its status, type and text. */
+async function exported(spaceId: string, cr: string, query = "", user: TestUser = s.reader) {
+  const { body } = await exportUrl(spaceId, cr, user, query).expect(200);
+  const url = new URL(body.url);
+  expect(url.origin).toBe("http://quire.test");
+  return url.pathname;
+}
+
+async function fetchPdf(path: string) {
+  const res = await s.t.request
+    .get(path)
+    .buffer(true)
+    .parse((response, done) => {
+      const chunks: Buffer[] = [];
+      response.on("data", (chunk: Buffer) => chunks.push(chunk));
+      response.on("end", () => done(null, Buffer.concat(chunks)));
+    });
+  return res;
+}
+
+/** A change request whose content is a small tree: Guide (with Install under it) and FAQ. */
+async function tree() {
+  const space = await newSpaceContent(s);
+  const cr = await space.createChangeRequest();
+  await space.edit(cr.number, [
+    insertPage(
+      "Guide",
+      "Read **this** first.\n\n## Steps\n\n1. Download\n2. Run\n\n```sh\nquire start\n```\n\n> Note well.\n\n| Name | Value |\n| --- | --- |\n| port | 8080 |",
+    ),
+    insertPage("FAQ", "Questions and *answers*."),
+  ]);
+  const ids = Object.fromEntries(flatten(await space.pages(cr.number)).map((p) => [p.title, p.id]));
+  await space.edit(cr.number, [insertPage("Install", "Install it [here](https://example.com).", ids.Guide)]);
+  const pages = Object.fromEntries(flatten(await space.pages(cr.number)).map((p) => [p.title, p.id]));
+  return { space, cr, pages: pages as Record<"Guide" | "FAQ" | "Install", string> };
+}
+
+describe("GET /v1/spaces/{spaceId}/change-requests/{changeRequestId}/pdf", () => {
+  it("gives an hour-long URL of the change request's content as a PDF, pages in reading order", async () => {
+    const { space, cr } = await tree();
+    const res = await fetchPdf(await exported(space.spaceId, cr.id));
+    expect(res.status).toBe(200);
+    expect(res.headers["content-type"]).toBe("application/pdf");
+    const sheets = await sheetsOf(res.body);
+    // A sheet for each top-level page; a child page follows its parent.
+    expect(sheets).toHaveLength(2);
+    const [guide, faq] = sheets as [string, string];
+    for (const text of ["Guide", "Read this first.", "Steps", "Download", "Run", "quire start", "Note well."])
+      expect(guide).toContain(text);
+    expect(guide).toMatch(/Name.*Value.*port.*8080/);
+    expect(guide.indexOf("Install it here")).toBeGreaterThan(guide.indexOf("quire start"));
+    expect(faq).toContain("FAQ");
+    expect(faq).toContain("Questions and answers.");
+  });
+
+  it("exports one page with its descendants, or alone with `only`", async () => {
+    const { space, cr, pages } = await tree();
+    const subtree = (
+      await sheetsOf((await fetchPdf(await exported(space.spaceId, cr.id, `?page=${pages.Guide}`))).body)
+    ).join(" ");
+    expect(subtree).toContain("Install it here");
+    expect(subtree).not.toContain("FAQ");
+    const alone = (
+      await sheetsOf(
+        (
+          await fetchPdf(await exported(space.spaceId, cr.id, `?page=${pages.Guide}&only=true`))
+        ).body,
+      )
+    ).join(" ");
+    expect(alone).toContain("Read this first.");
+    expect(alone).not.toContain("Install it here");
+  });
+
+  it("keeps serving the content of the URL's time after later edits, until the hour is over", async () => {
+    const { space, cr, pages } = await tree();
+    const path = await exported(space.spaceId, cr.id);
+    await space.edit(cr.number, [updatePage(pages.FAQ, { markdown: "Rewritten." })]);
+    const text = (await sheetsOf((await fetchPdf(path)).body)).join(" ");
+    expect(text).toContain("Questions and answers.");
+    expect(text).not.toContain("Rewritten.");
+    // A new URL shows the edit.
+    expect((await sheetsOf((await fetchPdf(await exported(space.spaceId, cr.id))).body)).join(" ")).toContain(
+      "Rewritten.",
+    );
+    s.t.clock.advance(60 * 60 * 1000);
+    const expired = await s.t.request.get(path).expect(410);
+    expectError(expired.body, 410, "expired");
+  });
+
+  it("serves nothing for a forged or altered token", async () => {
+    const { space, cr } = await tree();
+    const path = await exported(space.spaceId, cr.id);
+    const [payload, signature] = path.slice("/pdf/".length).split(".") as [string, string];
+    const altered = JSON.parse(Buffer.from(payload, "base64url").toString());
+    altered.expires += 24 * 60 * 60 * 1000;
+    const forged = Buffer.from(JSON.stringify(altered)).toString("base64url");
+    await s.t.request.get(`/pdf/${forged}.${signature}`).expect(404);
+    await s.t.request.get(`/pdf/${payload}.${signature.slice(1)}`).expect(404);
+    await s.t.request.get("/pdf/nothing").expect(404);
+  });
+
+  it("answers 401, 404 to who cannot read the space, 400 for `only` without a page, 404 for an unknown page", async () => {
+    const { space, cr } = await tree();
+    await exportUrl(space.spaceId, cr.id, undefined).expect(401);
+    expectError((await exportUrl(space.spaceId, cr.id, s.outsider).expect(404)).body, 404);
+    const guest = await guestOf(s.t, s.organizationId);
+    await exportUrl(space.spaceId, cr.id, guest).expect(404);
+    const other = await s.t.organization();
+    await exportUrl(space.spaceId, cr.id, other.admin).expect(404);
+    await exportUrl(space.spaceId, "unknown", s.reader).expect(404);
+    expectError(
+      (await exportUrl(space.spaceId, cr.id, s.reader, "?only=true").expect(400)).body,
+      400,
+      "page",
+    );
+    expectError(
+      (await exportUrl(space.spaceId, cr.id, s.reader, "?page=unknown").expect(404)).body,
+      404,
+      "Page",
+    );
+    await exportUrl(space.spaceId, cr.id, s.reader, "?only=maybe").expect(400);
+  });
+});

@@ -1,0 +1,51 @@
+import type { Router } from "express";
+import { changeRequestOf } from "../change-requests/store.js";
+import { revisionOf, treeOf } from "../content/revisions.js";
+import { ContentStorage } from "../content/storage.js";
+import { errorBody, send } from "../http/errors.js";
+import type { Services } from "../services.js";
+import { exportedPages } from "./pages.js";
+import { renderPdf } from "./render.js";
+import { verifyPdfToken } from "./token.js";
+
+/**
+ * What the PDF area serves outside the contract: the PDF behind a URL of `getChangeRequestPDF`. The
+ * token, signed with the server's key, stands for the right to read it until it expires.
+ */
+export function pdfRoutes(router: Router, { db, clock, secretKey }: Services): void {
+  router.get("/pdf/:token", async (req, res, next) => {
+    const pdf = verifyPdfToken(secretKey, req.params.token);
+    if (!pdf) return next();
+    if (clock.now().getTime() >= pdf.expires) {
+      send(res, { status: 410, body: errorBody(410, "This PDF link has expired: ask for a new one.") });
+      return;
+    }
+    const storage = new ContentStorage(db, pdf.spaceId);
+    const changeRequest = await changeRequestOf(db, pdf.spaceId, pdf.changeRequestId);
+    const tree = await treeOf(storage, await revisionOf(db, pdf.spaceId, pdf.revisionId));
+    const root = pdf.page === undefined ? undefined : tree.get(pdf.page);
+    const pages = exportedPages(tree, root, pdf.only === true);
+    const bodies = await storage.documents(
+      pages.flatMap(({ entry }) => (entry.document ? [entry.document] : [])),
+    );
+    const bytes = await renderPdf(
+      changeRequest.subject || `Change request #${changeRequest.number}`,
+      pages.map(({ entry, depth }) => ({
+        title: entry.title,
+        depth,
+        markdown: entry.document ? (bodies.get(entry.document) ?? "") : "",
+      })),
+    );
+    res
+      .status(200)
+      .set({
+        "Content-Type": "application/pdf",
+        "Content-Length": String(bytes.byteLength),
+        "Content-Disposition": `inline; filename="change-request-${changeRequest.number}.pdf"`,
+        "X-Content-Type-Options": "nosniff",
+        // The same URL always serves the same bytes: the revision is fixed in it.
+        "Cache-Control": "private, max-age=3600, immutable",
+      })
+      .end(bytes);
+  });
+}
