@@ -15,6 +15,7 @@ import { apiReference } from "./http/reference.js";
 import { requestLog } from "./http/request-log.js";
 import { idempotentRequests } from "./idempotency/store.js";
 import { RateLimiter, type RateLimitPolicy } from "./limits/rate-limit.js";
+import { createFetcher, type NetworkPolicy, publicAddressesOnly } from "./net/fetch.js";
 import { type OpenApiSpec, servedApiSpec } from "./spec.js";
 import { urlsFor } from "./urls.js";
 
@@ -34,6 +35,8 @@ export interface AppOptions {
   rateLimit?: RateLimitPolicy;
   /** Where uploaded files go; as the environment's defaults say when not given. */
   files?: FileSettings;
+  /** Which addresses the server's own requests may reach; public ones only when not given. */
+  network?: NetworkPolicy;
 }
 
 /** Node's request listener: hand it to `http.createServer` or to supertest. */
@@ -54,6 +57,7 @@ export function createApp(options: AppOptions): QuireApp {
     now: () => clock.now().toISOString(),
     secretKey: options.secretKey ?? configFromEnv({}).secretKey,
     files: options.files ?? fileSettingsFrom(configFromEnv({}).files),
+    fetcher: createFetcher(options.network ?? publicAddressesOnly),
   };
 
   const logRequest = requestLog(logger);

@@ -3,6 +3,7 @@ import { defineArea } from "./area.js";
 import { areas, createHandlers, pendingOperations } from "./areas.js";
 import { systemClock, timeOrderedIds } from "./context.js";
 import { openDatabase } from "./db/database.js";
+import { createFetcher, publicAddressesOnly } from "./net/fetch.js";
 import { loadApiSpec } from "./spec.js";
 import { testFileSettings } from "./testing/harness.js";
 import { urlsFor } from "./urls.js";
@@ -16,6 +17,7 @@ const services = {
   now: () => systemClock.now().toISOString(),
   secretKey: "a test key of thirty-two characters!",
   files: testFileSettings(),
+  fetcher: createFetcher(publicAddressesOnly),
 };
 
 describe("areas", () => {

@@ -34,6 +34,7 @@ const app = createApp({
   validateResponses: config.validateResponses,
   secretKey: config.secretKey,
   files: fileSettingsFrom(config.files),
+  network: config.network,
   ...(config.rateLimitPerMinute > 0 && { rateLimit: { limit: config.rateLimitPerMinute, windowMs: 60_000 } }),
 });
 

@@ -3,6 +3,7 @@ import type { Caller } from "./auth/caller.js";
 import type { Clock, IdGenerator } from "./context.js";
 import type { Db } from "./db/database.js";
 import type { FileSettings } from "./files/settings.js";
+import type { Fetcher } from "./net/fetch.js";
 import type { Urls } from "./urls.js";
 
 /** What handlers work with: storage, time, ids and the server's public URLs. */
@@ -17,6 +18,8 @@ export interface Services {
   secretKey: string;
   /** Where file bytes are stored, and how large an uploaded file may be. */
   files: FileSettings;
+  /** Fetches what users point the server at (imports), through the network policy. */
+  fetcher: Fetcher;
 }
 
 /** The handlers of one resource area, typed by the contract. */

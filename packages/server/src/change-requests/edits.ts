@@ -111,14 +111,33 @@ function applyGitBookChange(
 }
 
 /**
- * Applies a batch of changes to a change request's content as one new `edits` revision, and records
- * the caller as a contributor. A change that cannot apply is a 400 before any state is checked (409
- * for a deleted space, or a change request that is archived or merged). Call inside a transaction.
+ * A page a command inserts (an import) with an id of its own choosing, so that other pages of the
+ * same batch can go under it; appended last among its siblings.
+ */
+export interface NewPage {
+  id: string;
+  title: string;
+  /** A page of the content, or one of the batch listed before this one; null at the top level. */
+  parent: string | null;
+  markdown: string;
+}
+
+/**
+ * Applies a batch of changes, then inserts `pages`, to a change request's content as one new `edits`
+ * revision, and records the caller as a contributor. A change that cannot apply is a 400 before any
+ * state is checked (409 for a deleted space, or a change request that is archived or merged). Call
+ * inside a transaction.
  */
 export async function editChangeRequestContent(
   tx: Db,
   { ids, now }: { ids: IdGenerator; now: string },
-  args: { spaceId: string; changeRequestId: string; userId: string; changes: readonly ContentChange[] },
+  args: {
+    spaceId: string;
+    changeRequestId: string;
+    userId: string;
+    changes: readonly ContentChange[];
+    pages?: readonly NewPage[];
+  },
 ): Promise<{ space: SpaceTable; changeRequest: ChangeRequestRow }> {
   const space = await lockSpace(tx, args.spaceId);
   const changeRequest = await changeRequestOf(tx, args.spaceId, args.changeRequestId);
@@ -126,6 +145,8 @@ export async function editChangeRequestContent(
   const current = await revisionOf(tx, space.id, changeRequest.revision_id);
   const draft = new ContentDraft(await allEntries(storage, current.root), now);
   applyChanges(draft, storage, ids, args.changes);
+  for (const { id, title, parent, markdown } of args.pages ?? [])
+    draft.insert({ id, title, parent, placement: {}, document: storage.saveDocument(markdown) });
   assertSpaceNotDeleted(space);
   if (changeRequest.status === "merged" || changeRequest.status === "archived")
     throw conflict(`The change request is ${changeRequest.status}; its content cannot change.`);

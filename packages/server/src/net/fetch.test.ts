@@ -13,6 +13,10 @@ beforeAll(async () => {
   server = await startTestServer((req, res) => {
     seen.push(req.url ?? "");
     if (req.url === "/doc") return res.end("hello");
+    if (req.url === "/bytes")
+      return res
+        .writeHead(200, { "content-type": "Image/PNG; charset=binary" })
+        .end(Buffer.from([0, 255, 1]));
     if (req.url === "/large") return res.end("x".repeat(1001));
     if (req.url === "/hop") return res.writeHead(302, { location: "/doc" }).end();
     if (req.url === "/loop") return res.writeHead(302, { location: "/loop" }).end();
@@ -41,6 +45,15 @@ describe("createFetcher", () => {
       text: "hello",
       url: `${server.origin}/doc`,
     });
+  });
+
+  it("fetches bytes as they are, with the answer's media type", async () => {
+    expect(await loopback.bytes(`${server.origin}/bytes`, LIMITS)).toEqual({
+      bytes: Buffer.from([0, 255, 1]),
+      url: `${server.origin}/bytes`,
+      contentType: "image/png",
+    });
+    expect((await loopback.bytes(`${server.origin}/hop`, LIMITS)).contentType).toBe("");
   });
 
   it("refuses loopback, private and link-local addresses unless allowed, by IP or by name", async () => {

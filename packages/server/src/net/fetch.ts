@@ -60,9 +60,19 @@ export interface Fetched {
   url: string;
 }
 
+export interface FetchedBytes {
+  bytes: Buffer;
+  /** The URL the bytes came from, after redirects. */
+  url: string;
+  /** The answer's `Content-Type` without parameters, lower-cased; "" when it has none. */
+  contentType: string;
+}
+
 export interface Fetcher {
   /** GETs `url` as UTF-8 text; throws FetchError for anything but a 2xx answer within the limits. */
   text(url: string, options: FetchOptions): Promise<Fetched>;
+  /** GETs `url` as bytes, with the same checks and errors as `text`. */
+  bytes(url: string, options: FetchOptions): Promise<FetchedBytes>;
 }
 
 const REDIRECTS = new Set([301, 302, 303, 307, 308]);
@@ -95,39 +105,50 @@ export function createFetcher(policy: NetworkPolicy): Fetcher {
       }
       chunks.push(chunk);
     }
-    return Buffer.concat(chunks).toString("utf8");
+    return Buffer.concat(chunks);
+  };
+
+  const fetchBytes = async (
+    url: string,
+    { timeoutMs, maxBytes, maxRedirects = 5, accept = "*/*", signal }: FetchOptions,
+  ): Promise<FetchedBytes> => {
+    const deadline = AbortSignal.timeout(timeoutMs);
+    const aborted = signal ? AbortSignal.any([signal, deadline]) : deadline;
+    try {
+      let current = new URL(url);
+      for (let hop = 0; ; hop++) {
+        if (current.protocol !== "http:" && current.protocol !== "https:")
+          throw new FetchError(`Only http and https URLs can be fetched, not ${current.protocol}`);
+        const response = await request(current, aborted, accept);
+        const status = response.statusCode ?? 0;
+        const location = response.headers.location;
+        if (REDIRECTS.has(status) && location) {
+          response.resume();
+          if (hop >= maxRedirects) throw new FetchError(`More than ${maxRedirects} redirects.`);
+          current = new URL(location, current);
+          continue;
+        }
+        if (status < 200 || status > 299) {
+          response.resume();
+          throw new FetchError(`The server answered ${status}.`);
+        }
+        const contentType =
+          (response.headers["content-type"] ?? "").split(";")[0]?.trim().toLowerCase() ?? "";
+        return { bytes: await readBody(response, maxBytes), url: current.href, contentType };
+      }
+    } catch (err) {
+      if (signal?.aborted) throw signal.reason;
+      if (deadline.aborted) throw new FetchError(`No complete answer within ${timeoutMs} ms.`, true);
+      if (err instanceof FetchError) throw err;
+      throw new FetchError(err instanceof Error ? err.message : String(err));
+    }
   };
 
   return {
-    async text(url, { timeoutMs, maxBytes, maxRedirects = 5, accept = "*/*", signal }) {
-      const deadline = AbortSignal.timeout(timeoutMs);
-      const aborted = signal ? AbortSignal.any([signal, deadline]) : deadline;
-      try {
-        let current = new URL(url);
-        for (let hop = 0; ; hop++) {
-          if (current.protocol !== "http:" && current.protocol !== "https:")
-            throw new FetchError(`Only http and https URLs can be fetched, not ${current.protocol}`);
-          const response = await request(current, aborted, accept);
-          const status = response.statusCode ?? 0;
-          const location = response.headers.location;
-          if (REDIRECTS.has(status) && location) {
-            response.resume();
-            if (hop >= maxRedirects) throw new FetchError(`More than ${maxRedirects} redirects.`);
-            current = new URL(location, current);
-            continue;
-          }
-          if (status < 200 || status > 299) {
-            response.resume();
-            throw new FetchError(`The server answered ${status}.`);
-          }
-          return { text: await readBody(response, maxBytes), url: current.href };
-        }
-      } catch (err) {
-        if (signal?.aborted) throw signal.reason;
-        if (deadline.aborted) throw new FetchError(`No complete answer within ${timeoutMs} ms.`, true);
-        if (err instanceof FetchError) throw err;
-        throw new FetchError(err instanceof Error ? err.message : String(err));
-      }
+    async text(url, options) {
+      const { bytes, url: from } = await fetchBytes(url, options);
+      return { text: bytes.toString("utf8"), url: from };
     },
+    bytes: fetchBytes,
   };
 }

@@ -8,6 +8,7 @@ import { type Db, migrate } from "../db/database.js";
 import type { Role, UserTable } from "../db/schema.js";
 import { directoryBlobStore } from "../files/blobs.js";
 import type { FileSettings } from "../files/settings.js";
+import type { NetworkPolicy } from "../net/fetch.js";
 import { createOrganization } from "../organizations/store.js";
 import { addMember, createUser } from "../users/store.js";
 import { openTestDatabase } from "./database.js";
@@ -51,6 +52,8 @@ let counter = 0;
 export interface TestAppOptions {
   /** How large an uploaded file may be; 25 MB by default. */
   maxUploadBytes?: number;
+  /** What the server may fetch: public addresses and this machine (tests' own servers) by default. */
+  network?: NetworkPolicy;
 }
 
 /** Uploads of every test app share one directory: blobs are named by their content. */
@@ -76,6 +79,7 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
     validateResponses: true,
     publicUrl: "http://quire.test",
     files: testFileSettings(options),
+    network: options.network ?? { allowedPrivateAddresses: ["127.0.0.1"] },
   });
 
   const user: TestApp["user"] = async (options = {}) => {

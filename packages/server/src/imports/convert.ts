@@ -1,0 +1,94 @@
+import { Readability } from "@mozilla/readability";
+import { parseHTML } from "linkedom";
+import rehypeParse from "rehype-parse";
+import rehypeRemark from "rehype-remark";
+import remarkGfm from "remark-gfm";
+import remarkStringify from "remark-stringify";
+import { unified } from "unified";
+
+/** Markdown from HTML, in the style the rest of Quire writes (GFM tables, `-` bullets, fenced code). */
+const toMarkdown = unified()
+  .use(rehypeParse, { fragment: true })
+  .use(rehypeRemark)
+  .use(remarkGfm)
+  .use(remarkStringify, { bullet: "-", fences: true, emphasis: "_", rule: "-" });
+
+/** A web page as a page of Quire. */
+export interface ConvertedPage {
+  title: string;
+  markdown: string;
+}
+
+/** A parsed HTML document: what the crawl reads (links, images) before the conversion. */
+export type HtmlDocument = ReturnType<typeof parseHTML>["document"];
+
+export function parseDocument(html: string): HtmlDocument {
+  return parseHTML(html).document;
+}
+
+/** `value` as an absolute http(s) URL, relative to `base`; undefined for anything else. */
+export function resolveUrl(value: string | null, base: string): URL | undefined {
+  if (!value) return undefined;
+  try {
+    const url = new URL(value, base);
+    return url.protocol === "http:" || url.protocol === "https:" ? url : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The absolute http(s) URLs of the document's `selector` elements' `attribute`, relative to `base`. */
+export function urlsIn(document: HtmlDocument, selector: string, attribute: string, base: string): URL[] {
+  return Array.from(document.querySelectorAll(selector)).flatMap((element) => {
+    const url = resolveUrl(element.getAttribute(attribute), base);
+    return url ? [url] : [];
+  });
+}
+
+/** What frames a page rather than being its content. */
+const CHROME = "nav, header, footer, aside, script, style, noscript, template, form";
+
+const textOf = (document: HtmlDocument, selector: string) =>
+  document.querySelector(selector)?.textContent?.replace(/\s+/g, " ").trim() ?? "";
+
+/**
+ * The page of an HTML document: the title from its first `<h1>` or else its `<title>`, the body
+ * without navigation, headers, footers and scripts, through Readability (which drops what else is
+ * not the article), converted to markdown without the title heading it starts with.
+ * `imageSource` gives each image's new `src` (a file of the change request), or undefined to drop it.
+ */
+export function convertDocument(
+  document: HtmlDocument,
+  base: string,
+  imageSource: (url: string) => string | undefined,
+): ConvertedPage {
+  const title = textOf(document, "h1") || textOf(document, "title") || new URL(base).pathname;
+  for (const image of Array.from(document.querySelectorAll("img"))) {
+    const url = resolveUrl(image.getAttribute("src"), base);
+    const source = url && imageSource(url.href);
+    if (source) image.setAttribute("src", source);
+    else image.remove();
+  }
+  // Links stay absolute: a relative one would point into Quire.
+  for (const link of Array.from(document.querySelectorAll("a[href]"))) {
+    const url = resolveUrl(link.getAttribute("href"), base);
+    if (url) link.setAttribute("href", url.href);
+  }
+  // Site chrome goes first: Readability keeps it on a page too short for it to find an article.
+  for (const chrome of Array.from(document.querySelectorAll(CHROME))) chrome.remove();
+  const article = new Readability(document as unknown as Document, { keepClasses: true }).parse();
+  const html = article?.content ?? document.body?.innerHTML ?? "";
+  let markdown = String(toMarkdown.processSync(html)).trim();
+  // The title is the page's own: a copy of it as the first heading would show twice.
+  const heading = /^#{1,6} +(.*)\n*/.exec(markdown);
+  if (heading && heading[1]?.trim() === title) markdown = markdown.slice(heading[0].length);
+  return { title, markdown: markdown.trim() };
+}
+
+/** A markdown document as a page: its first `#` heading is the title, or else the URL's file name. */
+export function convertMarkdown(markdown: string, url: string): ConvertedPage {
+  const heading = /^\s*# +(.*)\n*/.exec(markdown);
+  if (heading?.[1]) return { title: heading[1].trim(), markdown: markdown.slice(heading[0].length).trim() };
+  const name = decodeURIComponent(new URL(url).pathname.split("/").at(-1) ?? "");
+  return { title: name.replace(/\.(md|markdown)$/i, "") || "Imported", markdown: markdown.trim() };
+}

@@ -1,0 +1,237 @@
+import { inspectFile } from "../files/inspect.js";
+import { fileMarkdownUrl } from "../files/store.js";
+import { badRequest } from "../http/errors.js";
+import { FetchError, type Fetcher } from "../net/fetch.js";
+import { convertDocument, convertMarkdown, type HtmlDocument, parseDocument, urlsIn } from "./convert.js";
+import { robotsRules } from "./robots.js";
+
+/** GitBook's limits for one import: at most 20 pages and 20 files. */
+export const MAX_PAGES = 20;
+export const MAX_FILES = 20;
+const PAGE_LIMITS = {
+  timeoutMs: 10_000,
+  maxBytes: 5 * 1024 * 1024,
+  accept: "text/html,text/markdown,text/plain,*/*;q=0.5",
+};
+const HTML_TYPES = new Set(["text/html", "application/xhtml+xml"]);
+
+export type ImportSourceKind = "website" | "html" | "markdown";
+
+/** A page ready to insert: `url` decides where it nests. */
+export interface ImportedPage {
+  url: URL;
+  title: string;
+  markdown: string;
+}
+
+/** An image fetched and checked, to add as a file of the change request with the id its page uses. */
+export interface ImportedFile {
+  id: string;
+  name: string;
+  contentType: string;
+  bytes: Buffer;
+}
+
+export interface Imported {
+  pages: ImportedPage[];
+  files: ImportedFile[];
+  /** Pages and files fetched or tried. */
+  total: number;
+}
+
+interface FetchedPage {
+  url: URL;
+  document: HtmlDocument;
+}
+
+const withoutHash = (url: URL) => {
+  const copy = new URL(url);
+  copy.hash = "";
+  return copy;
+};
+
+/** The directory of a URL's path: pages under it are the website's. */
+const directoryOf = (url: URL) => url.pathname.slice(0, url.pathname.lastIndexOf("/") + 1);
+
+/** What the site's robots.txt allows Quire to fetch: everything when it has none or cannot be read. */
+async function robotsOf(fetcher: Fetcher, origin: string): Promise<(path: string) => boolean> {
+  try {
+    const { text } = await fetcher.text(`${origin}/robots.txt`, { timeoutMs: 5_000, maxBytes: 512 * 1024 });
+    return robotsRules(text);
+  } catch {
+    return () => true;
+  }
+}
+
+/** Fetches one HTML page, or says why it could not. */
+async function fetchHtml(fetcher: Fetcher, url: URL): Promise<FetchedPage | { failure: string }> {
+  try {
+    const fetched = await fetcher.bytes(url.href, PAGE_LIMITS);
+    if (fetched.contentType !== "" && !HTML_TYPES.has(fetched.contentType))
+      return { failure: `it answered ${fetched.contentType}, not HTML` };
+    return { url: new URL(fetched.url), document: parseDocument(fetched.bytes.toString("utf8")) };
+  } catch (err) {
+    if (err instanceof FetchError) return { failure: err.message };
+    throw err;
+  }
+}
+
+interface Fetched {
+  pages: FetchedPage[];
+  tried: number;
+  /** Why the first page could not be read, if it could not. */
+  failure?: string;
+}
+
+/**
+ * The website from `start`: pages of the same origin under the start page's directory, found by
+ * following links breadth first, as robots.txt allows, at most `MAX_PAGES` fetched.
+ */
+async function crawl(fetcher: Fetcher, start: URL): Promise<Fetched> {
+  const allowed = await robotsOf(fetcher, start.origin);
+  if (!allowed(start.pathname + start.search))
+    return { pages: [], tried: 0, failure: "the site's robots.txt does not allow it" };
+  const directory = directoryOf(start);
+  const queue = [withoutHash(start)];
+  const seen = new Set(queue.map((url) => url.href));
+  const result: Fetched = { pages: [], tried: 0 };
+  while (queue.length > 0 && result.tried < MAX_PAGES) {
+    const url = queue.shift() as URL;
+    if (!allowed(url.pathname + url.search)) continue;
+    result.tried += 1;
+    const page = await fetchHtml(fetcher, url);
+    if ("failure" in page) {
+      if (result.tried === 1) result.failure = page.failure;
+      continue;
+    }
+    result.pages.push(page);
+    for (const link of urlsIn(page.document, "a[href]", "href", page.url.href)) {
+      const next = withoutHash(link);
+      if (next.origin !== start.origin || !next.pathname.startsWith(directory) || seen.has(next.href))
+        continue;
+      seen.add(next.href);
+      queue.push(next);
+    }
+  }
+  return result;
+}
+
+/** A file name for an image URL: its last path segment, or `image`. */
+function fileNameOf(url: URL): string {
+  const name = decodeURIComponent(url.pathname.split("/").at(-1) ?? "").replace(/[/\\\p{Cc}]/gu, "");
+  return name.slice(0, 255) || "image";
+}
+
+/**
+ * Fetches the images of the pages (each URL once, at most `MAX_FILES`), keeping those whose bytes
+ * are a file Quire accepts; each gets an id from `nextId`.
+ */
+async function fetchImages(
+  fetcher: Fetcher,
+  pages: readonly FetchedPage[],
+  maxBytes: number,
+  nextId: () => string,
+): Promise<{ files: Map<string, ImportedFile>; tried: number }> {
+  const urls = [
+    ...new Set(
+      pages.flatMap((page) => urlsIn(page.document, "img", "src", page.url.href).map((u) => u.href)),
+    ),
+  ];
+  const files = new Map<string, ImportedFile>();
+  const tried = urls.slice(0, MAX_FILES);
+  for (const url of tried) {
+    try {
+      const fetched = await fetcher.bytes(url, { timeoutMs: 10_000, maxBytes });
+      const { contentType } = inspectFile(fetched.bytes, fetched.contentType || "application/octet-stream");
+      if (!contentType.startsWith("image/")) continue;
+      files.set(url, { id: nextId(), name: fileNameOf(new URL(url)), contentType, bytes: fetched.bytes });
+    } catch {
+      // A broken or refused image is counted, not imported: the page keeps its text.
+    }
+  }
+  return { files, tried: tried.length };
+}
+
+/**
+ * Reads what an import brings, before anything is written: the pages (converted to markdown) and
+ * their images. Nothing readable at `url` is a 400 naming why.
+ */
+export async function readImport(
+  fetcher: Fetcher,
+  source: ImportSourceKind,
+  url: URL,
+  { maxFileBytes, nextId }: { maxFileBytes: number; nextId: () => string },
+): Promise<Imported> {
+  if (source === "markdown") {
+    try {
+      const fetched = await fetcher.text(url.href, PAGE_LIMITS);
+      return { pages: [{ url, ...convertMarkdown(fetched.text, fetched.url) }], files: [], total: 1 };
+    } catch (err) {
+      if (err instanceof FetchError)
+        throw badRequest(`Nothing could be imported from ${url.href}: ${err.message}`);
+      throw err;
+    }
+  }
+  let fetched: Fetched;
+  if (source === "website") fetched = await crawl(fetcher, url);
+  else {
+    const page = await fetchHtml(fetcher, url);
+    fetched =
+      "failure" in page ? { pages: [], tried: 1, failure: page.failure } : { pages: [page], tried: 1 };
+  }
+  if (fetched.pages.length === 0)
+    throw badRequest(
+      `Nothing could be imported from ${url.href}: ${fetched.failure ?? "no page could be read"}.`,
+    );
+  const images = await fetchImages(fetcher, fetched.pages, maxFileBytes, nextId);
+  const imageSource = (src: string) => {
+    const file = images.files.get(src);
+    return file && fileMarkdownUrl(file);
+  };
+  return {
+    pages: fetched.pages.map((page) => ({
+      url: page.url,
+      ...convertDocument(page.document, page.url.href, imageSource),
+    })),
+    files: [...images.files.values()],
+    total: fetched.tried + images.tried,
+  };
+}
+
+/** The key of a page's URL for nesting: its path without a trailing `/`, `index.html` or `.html`. */
+function nestingKey(url: URL): string {
+  return url.pathname
+    .replace(/\/index\.html?$/i, "")
+    .replace(/\.html?$/i, "")
+    .replace(/\/+$/, "");
+}
+
+/**
+ * Where each page goes: under the imported page whose URL path is the nearest directory above its
+ * own (`parent`, an index in `pages`), or at the top level. Parents come first, in the crawl's order
+ * otherwise.
+ */
+export function nestPages(pages: readonly { url: URL }[]): { index: number; parent: number | null }[] {
+  const keys = pages.map((page) => nestingKey(page.url));
+  const firstWithKey = new Map<string, number>();
+  keys.forEach((key, i) => {
+    if (!firstWithKey.has(key)) firstWithKey.set(key, i);
+  });
+  const parents = keys.map((key) => {
+    for (let cut = key.lastIndexOf("/"); cut > 0; cut = key.lastIndexOf("/", cut - 1)) {
+      const found = firstWithKey.get(key.slice(0, cut));
+      if (found !== undefined) return found;
+    }
+    // The site's root page ("" once `/` is cut) is the parent of every other one.
+    const root = firstWithKey.get("");
+    return key !== "" && root !== undefined ? root : null;
+  });
+  const depthOf = (i: number): number => {
+    const parent = parents[i] ?? null;
+    return parent === null ? 0 : 1 + depthOf(parent);
+  };
+  return parents
+    .map((parent, index) => ({ index, parent, depth: depthOf(index) }))
+    .sort((a, b) => a.depth - b.depth || a.index - b.index)
+    .map(({ index, parent }) => ({ index, parent }));
+}
