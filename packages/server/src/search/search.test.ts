@@ -139,7 +139,20 @@ describe("GET /v1/orgs/{organizationId}/search", () => {
     await space.seed([insertPage("Old", `${term} words`)]);
     await s.t.db.deleteFrom("search_sections").where("space_id", "=", space.spaceId).execute();
     await s.t.db.deleteFrom("search_spaces").where("space_id", "=", space.spaceId).execute();
+    const indexed = () =>
+      s.t.db
+        .selectFrom("search_spaces")
+        .select("revision_id")
+        .where("space_id", "=", space.spaceId)
+        .execute();
+    // A refused search writes nothing, the index included.
+    await s.t.request
+      .get(`/v1/orgs/${s.organizationId}/search?query=${term}&page=forged`)
+      .set(s.reader.auth)
+      .expect(400);
+    expect(await indexed()).toEqual([]);
     expect(titles(await search(term))).toEqual([["Legacy", ["Old"]]]);
+    expect(await indexed()).toHaveLength(1);
   });
 
   it("never shows spaces the caller cannot read, nor deleted spaces", async () => {

@@ -5,7 +5,7 @@ import type { Urls } from "../urls.js";
 import { engineQuery, isSqlite, termsOf } from "./engine.js";
 import { indexStaleSpaces } from "./indexer.js";
 import { presentSearchResults } from "./presenter.js";
-import { searchSpaces } from "./store.js";
+import { searchCursor, searchSpaces } from "./store.js";
 
 /**
  * One page of results for `text` over the spaces of the organization that the user reads, the
@@ -19,13 +19,15 @@ export async function searchOrganization(
   query: PageQuery,
 ): Promise<Schema<"SearchSpaceResultPage">> {
   const terms = termsOf(args.text);
+  // A forged cursor is a 400 before the index is brought up to date: a refused request writes nothing.
+  const cursor = searchCursor(query);
   if (terms.length === 0) return { count: 0, items: [] };
   await indexStaleSpaces(db, args.organizationId);
   const match = engineQuery(isSqlite(db), terms);
   const page = await searchSpaces(
     db,
     { organizationId: args.organizationId, userId: args.userId, match },
-    query,
+    { ...(query.limit !== undefined && { limit: query.limit }), cursor },
   );
   return {
     count: page.count,

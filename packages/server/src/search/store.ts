@@ -90,15 +90,23 @@ const searchStatement = grantAware(
     },
 );
 
+/** Where a page of results starts: after the space of a previous page's `next.page` (a 400 if forged). */
+export type SearchCursor = readonly [number, string] | undefined;
+
+export function searchCursor(query: PageQuery): SearchCursor {
+  return query.page === undefined
+    ? undefined
+    : (decodeCursor(query.page, ["number", "string"]) as [number, string]);
+}
+
 /** A page of the spaces matching `match` (an `engineQuery`) that the caller lists, best first. */
 export async function searchSpaces(
   db: Db,
   args: { organizationId: string; userId: string; match: string },
-  query: PageQuery,
+  query: { limit?: number; cursor: SearchCursor },
 ): Promise<{ count: number; spaces: SpaceHit[]; next?: { page: string } }> {
   const limit = query.limit ?? DEFAULT_PAGE_SIZE;
-  const cursor = query.page === undefined ? undefined : decodeCursor(query.page, ["number", "string"]);
-  const { rows } = await searchStatement(db, args, limit + 1, cursor);
+  const { rows } = await searchStatement(db, args, limit + 1, query.cursor);
   const spaces: SpaceHit[] = [];
   for (const row of rows) {
     if (row.shown_id === null) continue;
