@@ -1,13 +1,8 @@
-import { editChangeRequestContent } from "../change-requests/edits.js";
-import { canEditChangeRequests } from "../change-requests/policy.js";
-import { changeRequestOf } from "../change-requests/store.js";
+import { addToChangeRequest, changeRequestToEdit } from "../commands/add-to-change-request.js";
 import { badRequest } from "../http/errors.js";
-import { authorize } from "../policy.js";
 import type { AreaHandlers, Services } from "../services.js";
-import { spaceForMember } from "../spaces/store.js";
 import { inspectFile } from "./inspect.js";
 import { presentFile } from "./presenter.js";
-import { addFile } from "./store.js";
 
 const NAME_MAX = 255;
 
@@ -27,9 +22,13 @@ export function fileHandlers(services: Services): AreaHandlers<"uploadFileInChan
      * and the media type (`application/octet-stream` lets the bytes decide).
      */
     async uploadFileInChangeRequest({ path, body, caller }) {
-      const member = await spaceForMember(db, path.spaceId, caller.user.id, clock.now());
-      const changeRequest = await changeRequestOf(db, member.space.id, path.changeRequestId);
-      authorize(canEditChangeRequests(member.role), "add files to change requests in this space");
+      const { space, changeRequest } = await changeRequestToEdit(
+        db,
+        clock.now(),
+        path,
+        caller.user.id,
+        "add files to change requests in this space",
+      );
       const { file: upload } = await body();
       const name = fileName(upload.name);
       if (upload.bytes.byteLength === 0) throw badRequest("The file is empty.");
@@ -37,31 +36,23 @@ export function fileHandlers(services: Services): AreaHandlers<"uploadFileInChan
       // (`addFile` then finds the bytes there already).
       inspectFile(upload.bytes, upload.contentType);
       await files.blobs.put(upload.bytes);
-      const file = await db.transaction().execute(async (tx) => {
-        const at = now();
-        // A revision of its own, at the file's time, so that each revision's `files` stays as it was.
-        await editChangeRequestContent(
+      const {
+        files: [file],
+      } = await db.transaction().execute((tx) =>
+        addToChangeRequest(
           tx,
-          { ids, now: at },
+          { ids, now: now(), blobs: files.blobs },
           {
-            spaceId: member.space.id,
+            spaceId: space.id,
             changeRequestId: changeRequest.id,
             userId: caller.user.id,
-            changes: [],
+            files: [{ id: ids.next(), name, contentType: upload.contentType, bytes: upload.bytes }],
           },
-        );
-        return addFile(tx, files.blobs, {
-          spaceId: member.space.id,
-          changeRequestId: changeRequest.id,
-          name,
-          contentType: upload.contentType,
-          bytes: upload.bytes,
-          now: at,
-          id: ids.next(),
-        });
-      });
+        ),
+      );
+      if (!file) throw new Error("the upload added no file");
       const location = urls.api(
-        `spaces/${member.space.id}/change-requests/${changeRequest.id}/content/files/${file.id}`,
+        `spaces/${space.id}/change-requests/${changeRequest.id}/content/files/${file.id}`,
       );
       return { status: 201 as const, headers: { location }, body: presentFile(file, urls, secretKey) };
     },

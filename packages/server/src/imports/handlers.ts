@@ -1,11 +1,7 @@
-import { editChangeRequestContent, type NewPage } from "../change-requests/edits.js";
-import { canEditChangeRequests } from "../change-requests/policy.js";
-import { changeRequestOf } from "../change-requests/store.js";
-import { addFile } from "../files/store.js";
+import type { NewPage } from "../change-requests/edits.js";
+import { addToChangeRequest, changeRequestToEdit } from "../commands/add-to-change-request.js";
 import { badRequest, conflict } from "../http/errors.js";
-import { authorize } from "../policy.js";
 import type { AreaHandlers, Services } from "../services.js";
-import { spaceForMember } from "../spaces/store.js";
 import { type ImportSourceKind, nestPages, readImport } from "./crawl.js";
 
 const SUPPORTED = new Set<string>(["website", "html", "markdown"]);
@@ -19,9 +15,14 @@ export function importHandlers(services: Services): AreaHandlers<"importContentI
      * revision, or nothing.
      */
     async importContentInChangeRequest({ path, body, caller }) {
-      const member = await spaceForMember(db, path.spaceId, caller.user.id, clock.now());
-      const changeRequest = await changeRequestOf(db, member.space.id, path.changeRequestId);
-      authorize(canEditChangeRequests(member.role), "import content into change requests in this space");
+      const { space, changeRequest } = await changeRequestToEdit(
+        db,
+        clock.now(),
+        path,
+        caller.user.id,
+        "import content into change requests in this space",
+      );
+      // Refused before anything is fetched (the transaction checks again).
       if (changeRequest.status === "merged" || changeRequest.status === "archived")
         throw conflict(`The change request is ${changeRequest.status}; its content cannot change.`);
       if (!SUPPORTED.has(body.source))
@@ -46,35 +47,24 @@ export function importHandlers(services: Services): AreaHandlers<"importContentI
           markdown: page.markdown,
         };
       });
-      const updated = await db.transaction().execute(async (tx) => {
-        const at = now();
-        // The files first, at the revision's time, so that the revision lists them (see `revisionFiles`).
-        for (const file of imported.files)
-          await addFile(tx, files.blobs, {
-            spaceId: member.space.id,
-            changeRequestId: changeRequest.id,
-            name: file.name,
-            contentType: file.contentType,
-            bytes: file.bytes,
-            now: at,
-            id: file.id,
-          });
-        return editChangeRequestContent(
-          tx,
-          { ids, now: at },
-          {
-            spaceId: member.space.id,
-            changeRequestId: changeRequest.id,
-            userId: caller.user.id,
-            changes: [],
-            pages,
-          },
+      const { revisionId: revision } = await db
+        .transaction()
+        .execute((tx) =>
+          addToChangeRequest(
+            tx,
+            { ids, now: now(), blobs: files.blobs },
+            {
+              spaceId: space.id,
+              changeRequestId: changeRequest.id,
+              userId: caller.user.id,
+              files: imported.files,
+              pages,
+            },
+          ),
         );
-      });
-      const revision = updated.changeRequest.revision_id;
       return {
         status: 201 as const,
-        headers: { location: urls.api(`spaces/${member.space.id}/revisions/${revision}`) },
+        headers: { location: urls.api(`spaces/${space.id}/revisions/${revision}`) },
         body: {
           revision,
           importedResources: imported.pages.length + imported.files.length,
