@@ -13,6 +13,11 @@ const PAGE_LIMITS = {
   maxBytes: 5 * 1024 * 1024,
   accept: "text/html,text/markdown,text/plain,*/*;q=0.5",
 };
+/**
+ * How long one import may spend fetching: past it, the pages and images read so far are imported
+ * and the rest is left (so that a slow site cannot hold a request for 20 × 10 s).
+ */
+export const IMPORT_BUDGET_MS = 60_000;
 const HTML_TYPES = new Set(["text/html", "application/xhtml+xml"]);
 
 export type ImportSourceKind = "website" | "html" | "markdown";
@@ -54,9 +59,17 @@ const withoutHash = (url: URL) => {
 const directoryOf = (url: URL) => url.pathname.slice(0, url.pathname.lastIndexOf("/") + 1);
 
 /** What the site's robots.txt allows Quire to fetch: everything when it has none or cannot be read. */
-async function robotsOf(fetcher: Fetcher, origin: string): Promise<(path: string) => boolean> {
+async function robotsOf(
+  fetcher: Fetcher,
+  origin: string,
+  signal: AbortSignal,
+): Promise<(path: string) => boolean> {
   try {
-    const { text } = await fetcher.text(`${origin}/robots.txt`, { timeoutMs: 5_000, maxBytes: 512 * 1024 });
+    const { text } = await fetcher.text(`${origin}/robots.txt`, {
+      timeoutMs: 5_000,
+      maxBytes: 512 * 1024,
+      signal,
+    });
     return robotsRules(text);
   } catch {
     return () => true;
@@ -64,14 +77,19 @@ async function robotsOf(fetcher: Fetcher, origin: string): Promise<(path: string
 }
 
 /** Fetches one HTML page, or says why it could not. */
-async function fetchHtml(fetcher: Fetcher, url: URL): Promise<FetchedPage | { failure: string }> {
+async function fetchHtml(
+  fetcher: Fetcher,
+  url: URL,
+  signal: AbortSignal,
+): Promise<FetchedPage | { failure: string }> {
   try {
-    const fetched = await fetcher.bytes(url.href, PAGE_LIMITS);
+    const fetched = await fetcher.bytes(url.href, { ...PAGE_LIMITS, signal });
     if (fetched.contentType !== "" && !HTML_TYPES.has(fetched.contentType))
       return { failure: `it answered ${fetched.contentType}, not HTML` };
     return { url: new URL(fetched.url), document: parseDocument(fetched.bytes.toString("utf8")) };
   } catch (err) {
     if (err instanceof FetchError) return { failure: err.message };
+    if (signal.aborted) return { failure: `the import took longer than ${IMPORT_BUDGET_MS / 1000} s` };
     throw err;
   }
 }
@@ -87,19 +105,19 @@ interface Fetched {
  * The website from `start`: pages of the same origin under the start page's directory, found by
  * following links breadth first, as robots.txt allows, at most `MAX_PAGES` fetched.
  */
-async function crawl(fetcher: Fetcher, start: URL): Promise<Fetched> {
-  const allowed = await robotsOf(fetcher, start.origin);
+async function crawl(fetcher: Fetcher, start: URL, signal: AbortSignal): Promise<Fetched> {
+  const allowed = await robotsOf(fetcher, start.origin, signal);
   if (!allowed(start.pathname + start.search))
     return { pages: [], tried: 0, failure: "the site's robots.txt does not allow it" };
   const directory = directoryOf(start);
   const queue = [withoutHash(start)];
   const seen = new Set(queue.map((url) => url.href));
   const result: Fetched = { pages: [], tried: 0 };
-  while (queue.length > 0 && result.tried < MAX_PAGES) {
+  while (queue.length > 0 && result.tried < MAX_PAGES && !signal.aborted) {
     const url = queue.shift() as URL;
     if (!allowed(url.pathname + url.search)) continue;
     result.tried += 1;
-    const page = await fetchHtml(fetcher, url);
+    const page = await fetchHtml(fetcher, url, signal);
     if ("failure" in page) {
       if (result.tried === 1) result.failure = page.failure;
       continue;
@@ -131,6 +149,7 @@ async function fetchImages(
   pages: readonly FetchedPage[],
   maxBytes: number,
   nextId: () => string,
+  signal: AbortSignal,
 ): Promise<{ files: Map<string, ImportedFile>; tried: number }> {
   const urls = [
     ...new Set(
@@ -138,10 +157,12 @@ async function fetchImages(
     ),
   ];
   const files = new Map<string, ImportedFile>();
-  const tried = urls.slice(0, MAX_FILES);
-  for (const url of tried) {
+  let tried = 0;
+  for (const url of urls.slice(0, MAX_FILES)) {
+    if (signal.aborted) break;
+    tried += 1;
     try {
-      const fetched = await fetcher.bytes(url, { timeoutMs: 10_000, maxBytes });
+      const fetched = await fetcher.bytes(url, { timeoutMs: 10_000, maxBytes, signal });
       const { contentType } = inspectFile(fetched.bytes, fetched.contentType || "application/octet-stream");
       if (!contentType.startsWith("image/")) continue;
       files.set(url, { id: nextId(), name: fileNameOf(new URL(url)), contentType, bytes: fetched.bytes });
@@ -149,7 +170,7 @@ async function fetchImages(
       // A broken or refused image is counted, not imported: the page keeps its text.
     }
   }
-  return { files, tried: tried.length };
+  return { files, tried };
 }
 
 /**
@@ -160,22 +181,29 @@ export async function readImport(
   fetcher: Fetcher,
   source: ImportSourceKind,
   url: URL,
-  { maxFileBytes, nextId }: { maxFileBytes: number; nextId: () => string },
+  {
+    maxFileBytes,
+    nextId,
+    budgetMs = IMPORT_BUDGET_MS,
+  }: { maxFileBytes: number; nextId: () => string; budgetMs?: number },
 ): Promise<Imported> {
+  const signal = AbortSignal.timeout(budgetMs);
   if (source === "markdown") {
     try {
-      const fetched = await fetcher.text(url.href, PAGE_LIMITS);
+      const fetched = await fetcher.text(url.href, { ...PAGE_LIMITS, signal });
       return { pages: [{ url, ...convertMarkdown(fetched.text, fetched.url) }], files: [], total: 1 };
     } catch (err) {
-      if (err instanceof FetchError)
-        throw badRequest(`Nothing could be imported from ${url.href}: ${err.message}`);
+      if (err instanceof FetchError || signal.aborted)
+        throw badRequest(
+          `Nothing could be imported from ${url.href}: ${err instanceof Error ? err.message : err}`,
+        );
       throw err;
     }
   }
   let fetched: Fetched;
-  if (source === "website") fetched = await crawl(fetcher, url);
+  if (source === "website") fetched = await crawl(fetcher, url, signal);
   else {
-    const page = await fetchHtml(fetcher, url);
+    const page = await fetchHtml(fetcher, url, signal);
     fetched =
       "failure" in page ? { pages: [], tried: 1, failure: page.failure } : { pages: [page], tried: 1 };
   }
@@ -183,7 +211,7 @@ export async function readImport(
     throw badRequest(
       `Nothing could be imported from ${url.href}: ${fetched.failure ?? "no page could be read"}.`,
     );
-  const images = await fetchImages(fetcher, fetched.pages, maxFileBytes, nextId);
+  const images = await fetchImages(fetcher, fetched.pages, maxFileBytes, nextId, signal);
   const imageSource = (src: string) => {
     const file = images.files.get(src);
     return file && fileMarkdownUrl(file);

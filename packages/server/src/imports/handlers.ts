@@ -47,21 +47,19 @@ export function importHandlers(services: Services): AreaHandlers<"importContentI
           markdown: page.markdown,
         };
       });
-      const { revisionId: revision } = await db
-        .transaction()
-        .execute((tx) =>
-          addToChangeRequest(
-            tx,
-            { ids, now: now(), blobs: files.blobs },
-            {
-              spaceId: space.id,
-              changeRequestId: changeRequest.id,
-              userId: caller.user.id,
-              files: imported.files,
-              pages,
-            },
-          ),
-        );
+      const { revisionId: revision } = await db.transaction().execute((tx) =>
+        addToChangeRequest(
+          tx,
+          { ids, now: now(), blobs: files.blobs },
+          {
+            spaceId: space.id,
+            changeRequestId: changeRequest.id,
+            userId: caller.user.id,
+            files: imported.files,
+            pages,
+          },
+        ),
+      );
       return {
         status: 201 as const,
         headers: { location: urls.api(`spaces/${space.id}/revisions/${revision}`) },

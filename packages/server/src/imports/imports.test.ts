@@ -8,10 +8,10 @@ import {
   newSpaceContent,
 } from "../change-requests/testing.js";
 import { pngOf } from "../files/testing.js";
-import { publicAddressesOnly } from "../net/fetch.js";
+import { createFetcher, publicAddressesOnly } from "../net/fetch.js";
 import { startTestServer, type TestServer } from "../net/test-server.js";
 import { createTestApp, type TestUser } from "../testing/harness.js";
-import { nestPages } from "./crawl.js";
+import { nestPages, readImport } from "./crawl.js";
 import { robotsRules } from "./robots.js";
 
 type Page = Schema<"RevisionPage">;
@@ -52,6 +52,11 @@ const site: Record<string, { type: string; body: string | Buffer }> = {
   "/image.png": { type: "image/png", body: pngOf(1, 1) },
 };
 // A site of many linked pages, to hit the page limit.
+// A site whose second page never answers.
+site["/slow/index.html"] = {
+  type: "text/html",
+  body: html("Slow", `<h1>Slow site</h1><p><a href="hangs.html">hangs</a></p>`),
+};
 for (let i = 0; i < 25; i++)
   site[`/many/p${i}.html`] = {
     type: "text/html",
@@ -65,6 +70,7 @@ beforeAll(async () => {
   s = await createContentScenario();
   server = await startTestServer((req, res) => {
     requested.push(req.url ?? "");
+    if (req.url === "/slow/hangs.html") return;
     const page = site[req.url ?? ""];
     if (!page) return res.writeHead(404).end();
     res.writeHead(200, { "content-type": page.type }).end(page.body);
@@ -217,6 +223,21 @@ describe("POST …/change-requests/{changeRequestId}/content/import", () => {
     expectError((await importInto(space.spaceId, cr.id, s.reader, body).expect(403)).body, 403);
     await space.merge(cr.number);
     expectError((await importInto(space.spaceId, cr.id, s.admin, body).expect(409)).body, 409);
+  });
+});
+
+describe("readImport", () => {
+  it("imports what it read when its time runs out", async () => {
+    const started = Date.now();
+    const imported = await readImport(
+      createFetcher({ allowedPrivateAddresses: ["127.0.0.1"] }),
+      "website",
+      new URL(`${server.origin}/slow/index.html`),
+      { maxFileBytes: 1000, nextId: () => "id", budgetMs: 300 },
+    );
+    expect(Date.now() - started).toBeLessThan(5_000);
+    expect(imported.pages.map((page) => page.title)).toEqual(["Slow site"]);
+    expect(imported.total).toBe(2);
   });
 });
 
