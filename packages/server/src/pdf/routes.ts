@@ -5,8 +5,8 @@ import { ContentStorage } from "../content/storage.js";
 import { errorBody, send } from "../http/errors.js";
 import type { Services } from "../services.js";
 import { exportedPages } from "./pages.js";
-import { renderPdf } from "./render.js";
 import { verifyPdfToken } from "./token.js";
+import { renderPdfInWorker } from "./worker.js";
 
 /**
  * What the PDF area serves outside the contract: the PDF behind a URL of `getChangeRequestPDF`. The
@@ -28,7 +28,7 @@ export function pdfRoutes(router: Router, { db, clock, secretKey }: Services): v
     const bodies = await storage.documents(
       pages.flatMap(({ entry }) => (entry.document ? [entry.document] : [])),
     );
-    const bytes = await renderPdf(
+    const bytes = await renderPdfInWorker(
       changeRequest.subject || `Change request #${changeRequest.number}`,
       pages.map(({ entry, depth }) => ({
         title: entry.title,
