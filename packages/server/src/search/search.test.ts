@@ -7,11 +7,14 @@ import {
   expectError,
   insertPage,
   newSpaceContent,
+  spaceContent,
   updatePage,
 } from "../change-requests/testing.js";
 import { guestOf } from "../members/testing.js";
 import { setGrants } from "../permissions/store.js";
+import { buildSpace } from "../testing/factories.js";
 import type { TestUser } from "../testing/harness.js";
+import { addMember } from "../users/store.js";
 
 type Results = { count: number; items: Schema<"SearchSpaceResult">[]; next?: { page: string } };
 
@@ -189,6 +192,24 @@ describe("GET /v1/orgs/{organizationId}/search", () => {
     const member = await search(term);
     expect(member.count).toBe(2);
     expect(member.items.map((space) => space.title).sort()).toEqual(["Closed", "Granted"]);
+  });
+
+  it("never shows another organization's spaces, even to a member of both", async () => {
+    const term = word("tenant");
+    const own = await titled("Own");
+    await own.seed([insertPage("Mine", term)]);
+    const other = await s.t.organization();
+    await addMember(s.t.db, s.t.clock, other.organizationId, s.reader.user.id, "read");
+    const theirs = await buildSpace(s.t, { organization_id: other.organizationId });
+    await spaceContent({ ...s, organizationId: other.organizationId, admin: other.admin }, theirs.id).seed([
+      insertPage("Theirs", term),
+    ]);
+    expect(titles(await search(term))).toEqual([["Own", ["Mine"]]]);
+    const res = await s.t.request
+      .get(`/v1/orgs/${other.organizationId}/search?query=${term}`)
+      .set(s.reader.auth)
+      .expect(200);
+    expect(titles(res.body)).toEqual([[theirs.title, ["Theirs"]]]);
   });
 
   it("answers 400, 401 and 404", async () => {
