@@ -149,6 +149,31 @@ describe("GET /v1/spaces/{spaceId}/change-requests/{changeRequestId}/pdf", () =>
     await s.t.request.get("/pdf/nothing").expect(404);
   });
 
+  it("exports at most 100 pages, GitBook's soft limit, the first ones in reading order", async () => {
+    const space = await newSpaceContent(s);
+    const cr = await space.createChangeRequest();
+    const titles = Array.from({ length: 101 }, (_, i) => `Chapter ${String(i + 1).padStart(3, "0")}`);
+    const body = [
+      "Some **text**.",
+      "- a\n- b",
+      "```\ncode\n```",
+      "Lorem ipsum dolor sit amet. ".repeat(30),
+    ].join("\n\n");
+    // An edit takes at most 50 changes.
+    for (let i = 0; i < titles.length; i += 50)
+      await space.edit(
+        cr.number,
+        titles.slice(i, i + 50).map((title) => insertPage(title, body)),
+      );
+    const path = await exported(space.spaceId, cr.id);
+    const res = await fetchPdf(path);
+    expect(res.status).toBe(200);
+    const sheets = await sheetsOf(res.body);
+    const firsts = sheets.map((sheet) => sheet.match(/Chapter \d{3}/)?.[0]);
+    expect(firsts).toEqual(titles.slice(0, 100));
+    expect(sheets.join(" ")).not.toContain(titles[100]);
+  });
+
   it("answers 401, 404 to who cannot read the space, 400 for `only` without a page, 404 for an unknown page", async () => {
     const { space, cr } = await tree();
     await exportUrl(space.spaceId, cr.id, undefined).expect(401);
