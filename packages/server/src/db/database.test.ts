@@ -95,3 +95,34 @@ describe.runIf(testDatabaseKind === "postgres")("PostgreSQL connections that bre
     }
   });
 });
+
+describe.runIf(testDatabaseKind === "sqlite")("SQLite parameters", () => {
+  it("are written `+?`, and every kind of value comes back as it was bound", async () => {
+    const { db, close } = await openTestDatabase();
+    try {
+      const query = sql<{ kind: string; value: unknown }>`select typeof(${"x"}) as kind, ${"x"} as value`;
+      expect(query.compile(db).sql).toBe("select typeof(+?) as kind, +? as value");
+      const bytes = Buffer.from([0, 1, 2]);
+      // better-sqlite3 binds a JS number as a real, a bigint as an integer.
+      for (const [value, kind, read] of [
+        ["012", "text", "012"],
+        [12n, "integer", 12],
+        [1.5, "real", 1.5],
+        [null, "null", null],
+        [bytes, "blob", bytes],
+      ] as const) {
+        const { rows } = await sql<{
+          kind: string;
+          value: unknown;
+        }>`select typeof(${value}) as kind, ${value} as value`.execute(db);
+        expect(rows[0]).toEqual({ kind, value: read });
+      }
+      // In a LIMIT, where the planner reads a bare parameter's value, and beside an index.
+      await migrate(db);
+      const limited = await db.selectFrom("users").select("id").where("id", "=", "nobody").limit(1).execute();
+      expect(limited).toEqual([]);
+    } finally {
+      await close();
+    }
+  });
+});
