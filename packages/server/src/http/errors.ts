@@ -57,13 +57,14 @@ export function send(res: ServerResponse, { status, headers, body }: Answer, tag
     res.writeHead(status, headers).end();
     return;
   }
-  const json = JSON.stringify(body);
+  // Encoded once: measuring, hashing and writing the text would each encode it again.
+  const json = Buffer.from(JSON.stringify(body));
   res
     .writeHead(status, {
       ...headers,
       ...(tagged && status === 200 && { etag: entityTag(json) }),
       "content-type": "application/json; charset=utf-8",
-      "content-length": Buffer.byteLength(json),
+      "content-length": json.length,
     })
     .end(json);
 }

@@ -2,10 +2,11 @@ import { randomUUID } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { Logger } from "pino";
 
-const requestIds = new WeakMap<ServerResponse, string>();
-
-/** The request id the request log gave this exchange, for error lines. */
-export const requestIdOf = (res: ServerResponse): string | undefined => requestIds.get(res);
+/** The request id the request log gave this exchange, for error lines: the header it echoes. */
+export const requestIdOf = (res: ServerResponse): string | undefined => {
+  const id = res.getHeader("x-request-id");
+  return typeof id === "string" ? id : undefined;
+};
 
 /** Query parameters that carry secrets: a published site's share key and a visitor's token. */
 const SECRET_PARAMETERS = ["share", "shareKey", "jwt_token"];
@@ -30,7 +31,6 @@ export function requestLog(logger: Logger) {
   return (req: IncomingMessage, res: ServerResponse): void => {
     const given = req.headers["x-request-id"];
     const id = typeof given === "string" && given.length > 0 && given.length <= 200 ? given : randomUUID();
-    requestIds.set(res, id);
     res.setHeader("x-request-id", id);
     if (!logger.isLevelEnabled("info")) return;
     const start = performance.now();
