@@ -76,6 +76,29 @@ describe("the HTTP surface", () => {
     expect(lines.join("\n")).not.toContain(me.token);
   });
 
+  it("writes each request line as pino's logger.info would, a line of its own", async () => {
+    const lines: string[] = [];
+    const logger = pino({ level: "info" }, { write: (line: string) => lines.push(line) });
+    await supertest(createApp({ db: t.db, logger }))
+      .get("/v1/user?share=secret")
+      .set(me.auth)
+      .set("X-Request-Id", 'quote " and \\ backslash')
+      // An unknown query parameter: a 400 is logged like any answer.
+      .expect(400);
+    const line = lines.find((l) => l.includes("request completed")) ?? "";
+    expect(line.endsWith("}\n")).toBe(true);
+    const written = JSON.parse(line);
+    expect(written.req).toEqual({ id: 'quote " and \\ backslash', method: "GET", url: "/v1/user?share=***" });
+    expect(written.res).toEqual({ statusCode: 400 });
+    logger.info(
+      { req: written.req, res: written.res, responseTime: written.responseTime },
+      "request completed",
+    );
+    const byPino = JSON.parse(lines.at(-1) ?? "");
+    expect(Object.keys(written)).toEqual(Object.keys(byPino));
+    expect({ ...written, time: 0 }).toEqual({ ...byPino, time: 0 });
+  });
+
   it("rejects a response that breaks the contract when response validation is on", async () => {
     const spec = loadApiSpec();
     const schemas = (spec.components as { schemas: Record<string, { required: string[] }> }).schemas;

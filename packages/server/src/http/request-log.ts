@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
-import type { Logger } from "pino";
+import { type Logger, pino } from "pino";
 
 /** The request id the request log gave this exchange, for error lines: the header it echoes. */
 export const requestIdOf = (res: ServerResponse): string | undefined => {
@@ -22,12 +22,38 @@ export function loggedUrl(url: string | undefined): string | undefined {
   return `${url.slice(0, query)}?${params.toString()}`;
 }
 
+/** The parts of a pino logger that a line written without it needs, under pino's exported symbols. */
+interface PinoInternals {
+  [pino.symbols.streamSym]: { write(line: string): void };
+  [pino.symbols.chindingsSym]: string;
+  [pino.symbols.timeSym]: () => string;
+}
+
+/**
+ * Writes one request line to the logger's destination, in the format pino gives
+ * `logger.info({ req, res, responseTime }, "request completed")`: level, time, the logger's
+ * bindings, then the fields. Going through pino's generic serializer cost twice as much, and this
+ * line is written for every request.
+ */
+function requestLineWriter(logger: Logger) {
+  const internals = logger as unknown as PinoInternals;
+  const stream = internals[pino.symbols.streamSym];
+  const head = `{"level":${logger.levels.values.info}`;
+  const bindings = internals[pino.symbols.chindingsSym];
+  const time = internals[pino.symbols.timeSym];
+  return (id: string, method: string | undefined, url: string | undefined, status: number, ms: number) =>
+    stream.write(
+      `${head}${time()}${bindings},"req":{"id":${JSON.stringify(id)},"method":${JSON.stringify(method)},"url":${JSON.stringify(url)}},"res":{"statusCode":${status}},"responseTime":${ms},"msg":"request completed"}\n`,
+    );
+}
+
 /**
  * Gives every exchange a request id (the caller's `X-Request-Id`, or a new one), echoes it, and
  * logs one line when the answer is sent: method, URL, status and time — never a header, so no
- * token reaches the logs, nor any secret of the query. Nothing is serialized when the level is off.
+ * token reaches the logs, nor any secret of the query. Nothing is written when the level is off.
  */
 export function requestLog(logger: Logger) {
+  const writeLine = requestLineWriter(logger);
   return (req: IncomingMessage, res: ServerResponse): void => {
     const given = req.headers["x-request-id"];
     const id = typeof given === "string" && given.length > 0 && given.length <= 200 ? given : randomUUID();
@@ -35,14 +61,7 @@ export function requestLog(logger: Logger) {
     if (!logger.isLevelEnabled("info")) return;
     const start = performance.now();
     res.once("finish", () => {
-      logger.info(
-        {
-          req: { id, method: req.method, url: loggedUrl(req.url) },
-          res: { statusCode: res.statusCode },
-          responseTime: Math.round(performance.now() - start),
-        },
-        "request completed",
-      );
+      writeLine(id, req.method, loggedUrl(req.url), res.statusCode, Math.round(performance.now() - start));
     });
   };
 }
