@@ -1,7 +1,9 @@
-import { type ChildProcess, fork } from "node:child_process";
+import { type ChildProcess, execFileSync, spawn } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { availableParallelism, tmpdir } from "node:os";
 import { join } from "node:path";
+import { createInterface } from "node:readline";
+import { fileURLToPath } from "node:url";
 import autocannon from "autocannon";
 import { sql } from "kysely";
 import { bootstrapOwner } from "../bootstrap.js";
@@ -40,33 +42,62 @@ interface Fixture {
 interface Running {
   label: string;
   child: ChildProcess;
+  /** The target's next reply. */
+  next: () => Promise<TargetReply>;
   url: string;
   fixture: Fixture;
   kind: Target["kind"];
 }
 
-/** Sends a message to a target and waits for its answer; rejects if the target dies first. */
-function ask(child: ChildProcess, message: Target | "rss"): Promise<TargetReply> {
-  return new Promise((resolve, reject) => {
-    const onExit = (code: number | null) => reject(new Error(`a bench target exited (code ${code})`));
-    child.once("exit", onExit);
-    child.once("message", (reply: TargetReply) => {
-      child.off("exit", onExit);
-      resolve(reply);
+/**
+ * Keeps the servers on CPU 0 and the load generator on CPU 1, when `taskset` can. Left to itself,
+ * this machine's scheduler often ran both on one CPU, for seconds at a time; the rates then varied
+ * by a third from one round to the next, and the slower server was penalized most.
+ */
+const pinning = (() => {
+  if (availableParallelism() < 2) return undefined;
+  try {
+    execFileSync("taskset", ["-V"], { stdio: "ignore" });
+  } catch {
+    return undefined;
+  }
+  return (pid: number, cpu: number) =>
+    execFileSync("taskset", ["--all-tasks", "--cpu-list", "--pid", String(cpu), String(pid)], {
+      stdio: "ignore",
     });
-    child.send(message);
-  });
+})();
+const SERVER_CPU = 0;
+const LOAD_CPU = 1;
+
+/** A started target's replies, one JSON line each, in order; rejects if the target dies first. */
+function replies(child: ChildProcess): () => Promise<TargetReply> {
+  const lines = createInterface({ input: child.stdout as NodeJS.ReadableStream })[Symbol.asyncIterator]();
+  return () =>
+    new Promise((resolve, reject) => {
+      const onExit = (code: number | null) => reject(new Error(`a bench target exited (code ${code})`));
+      child.once("exit", onExit);
+      lines.next().then((line) => {
+        child.off("exit", onExit);
+        if (line.done) reject(new Error("a bench target closed its output"));
+        else resolve(JSON.parse(line.value) as TargetReply);
+      }, reject);
+    });
 }
 
 /** Every target started, to be stopped at the end whatever happens. */
 const children: ChildProcess[] = [];
 
 async function start(label: string, target: Target, fixture: Fixture): Promise<Running> {
-  const child = fork(new URL("./targets.js", import.meta.url), { stdio: "inherit" });
+  const child = spawn(process.execPath, [fileURLToPath(new URL("./targets.js", import.meta.url))], {
+    stdio: ["pipe", "pipe", "inherit"],
+  });
   children.push(child);
-  const reply = await ask(child, target);
+  const next = replies(child);
+  child.stdin?.end(JSON.stringify(target));
+  const reply = await next();
   if (!("port" in reply)) throw new Error(`${label} did not report its port`);
-  return { label, child, url: `http://127.0.0.1:${reply.port}`, fixture, kind: target.kind };
+  if (child.pid !== undefined) pinning?.(child.pid, SERVER_CPU);
+  return { label, child, next, url: `http://127.0.0.1:${reply.port}`, fixture, kind: target.kind };
 }
 
 const quireOn = (database: string, validateResponses: boolean): Target => ({
@@ -140,6 +171,7 @@ async function freshPostgresDatabase(serverUrl: string) {
 }
 
 async function main() {
+  pinning?.(process.pid, LOAD_CPU);
   const postgres = postgresUrl ? await freshPostgresDatabase(postgresUrl) : undefined;
   const dir = mkdtempSync(join(tmpdir(), "quire-bench-"));
   try {
@@ -171,6 +203,9 @@ async function main() {
       `Requests per second, ${CONNECTIONS} connections, ${DURATION_S} s per row, median of ${ROUNDS} rounds;` +
         ` Quire logs at level info (to /dev/null); the last column is Quire's rate over Express's` +
         " serving the same JSON, measured side by side in each round." +
+        (pinning
+          ? ` Servers run on CPU ${SERVER_CPU}, the load generator on CPU ${LOAD_CPU}.`
+          : " Servers and load generator share the CPUs (no taskset, or one CPU).") +
         (postgres ? "" : "\nSet QUIRE_TEST_DATABASE_URL to add the PostgreSQL rows."),
     );
     for (const endpoint of ENDPOINTS) {
@@ -198,7 +233,8 @@ async function main() {
 
     console.log("\nResident memory after the run");
     for (const target of targets) {
-      const reply = await ask(target.child, "rss");
+      target.child.kill("SIGUSR2");
+      const reply = await target.next();
       if ("rss" in reply)
         console.log(
           `  ${target.label.padEnd(LABEL_WIDTH)} ${(reply.rss / 2 ** 20).toFixed(0).padStart(7)} MiB`,
