@@ -98,10 +98,14 @@ export function createApp(options: AppOptions): QuireApp {
   app.use(errorHandler(errorAnswer));
 
   return (req, res) => {
-    logRequest(req, res);
+    const requestId = logRequest(req, res);
     api(req, res).then(
       (answered) => {
-        if (!answered) app(req, res);
+        // `send` writes the id with an API answer; the service's own pages get it here.
+        if (!answered) {
+          res.setHeader("x-request-id", requestId);
+          app(req, res);
+        }
       },
       (err: unknown) => send(res, errorAnswer(err, res)),
     );

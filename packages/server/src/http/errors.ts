@@ -50,11 +50,13 @@ export interface Answer {
 /**
  * Writes an answer with Node's own primitives: Express's `res.json` would also hash the body for
  * an ETag and check freshness on every answer. With `tagged`, a 200 carries the strong `ETag` of
- * its body (single resources, so that writes can be made conditional). HEAD gets no body.
+ * its body (single resources, so that writes can be made conditional). HEAD gets no body. The
+ * exchange's request id goes with the other headers.
  */
 export function send(res: ServerResponse, { status, headers, body }: Answer, tagged = false): void {
+  const id = requestIdOf(res);
   if (body === undefined) {
-    res.writeHead(status, headers).end();
+    res.writeHead(status, id ? { ...headers, "x-request-id": id } : headers).end();
     return;
   }
   // Encoded once: measuring, hashing and writing the text would each encode it again.
@@ -65,6 +67,7 @@ export function send(res: ServerResponse, { status, headers, body }: Answer, tag
       ...(tagged && status === 200 && { etag: entityTag(json) }),
       "content-type": "application/json; charset=utf-8",
       "content-length": json.length,
+      ...(id && { "x-request-id": id }),
     })
     .end(json);
 }

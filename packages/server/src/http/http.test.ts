@@ -64,6 +64,23 @@ describe("the HTTP surface", () => {
     expect(given.headers["x-request-id"]).toBe("abc-123");
     const made = await t.request.get("/health");
     expect(made.headers["x-request-id"]).toMatch(/^[0-9a-f-]{36}$/);
+    // The API's answers, errors and empty ones included, carry it too.
+    const answered = await t.request.get("/v1/user").set(me.auth).set("X-Request-Id", "api-1").expect(200);
+    expect(answered.headers["x-request-id"]).toBe("api-1");
+    const refused = await t.request.get("/v1/user").set("X-Request-Id", "api-2").expect(401);
+    expect(refused.headers["x-request-id"]).toBe("api-2");
+    const { organizationId, admin } = await t.organization();
+    const { body: space } = await t.request
+      .post(`/v1/orgs/${organizationId}/spaces`)
+      .set(admin.auth)
+      .send({ title: "Gone" })
+      .expect(201);
+    const empty = await t.request
+      .delete(`/v1/spaces/${space.id}`)
+      .set(admin.auth)
+      .set("X-Request-Id", "api-3")
+      .expect(204);
+    expect(empty.headers["x-request-id"]).toBe("api-3");
   });
 
   it("logs each request with its id, never the token", async () => {

@@ -2,11 +2,11 @@ import { randomUUID } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { type Logger, pino } from "pino";
 
-/** The request id the request log gave this exchange, for error lines: the header it echoes. */
-export const requestIdOf = (res: ServerResponse): string | undefined => {
-  const id = res.getHeader("x-request-id");
-  return typeof id === "string" ? id : undefined;
-};
+const REQUEST_ID = Symbol("request id");
+type Identified = ServerResponse & { [REQUEST_ID]?: string };
+
+/** The request id the request log gave this exchange, for its answer and its error lines. */
+export const requestIdOf = (res: ServerResponse): string | undefined => (res as Identified)[REQUEST_ID];
 
 /** Query parameters that carry secrets: a published site's share key and a visitor's token. */
 const SECRET_PARAMETERS = ["share", "shareKey", "jwt_token"];
@@ -48,20 +48,22 @@ function requestLineWriter(logger: Logger) {
 }
 
 /**
- * Gives every exchange a request id (the caller's `X-Request-Id`, or a new one), echoes it, and
- * logs one line when the answer is sent: method, URL, status and time — never a header, so no
+ * Gives every exchange a request id (the caller's `X-Request-Id`, or a new one), returned for the
+ * caller to echo (`send` writes it with the answer's other headers: set beforehand, Node would merge
+ * them one by one), and logs one line when the answer is sent: method, URL, status and time — never a header, so no
  * token reaches the logs, nor any secret of the query. Nothing is written when the level is off.
  */
 export function requestLog(logger: Logger) {
   const writeLine = requestLineWriter(logger);
-  return (req: IncomingMessage, res: ServerResponse): void => {
+  return (req: IncomingMessage, res: ServerResponse): string => {
     const given = req.headers["x-request-id"];
     const id = typeof given === "string" && given.length > 0 && given.length <= 200 ? given : randomUUID();
-    res.setHeader("x-request-id", id);
-    if (!logger.isLevelEnabled("info")) return;
+    (res as Identified)[REQUEST_ID] = id;
+    if (!logger.isLevelEnabled("info")) return id;
     const start = performance.now();
     res.once("finish", () => {
       writeLine(id, req.method, loggedUrl(req.url), res.statusCode, Math.round(performance.now() - start));
     });
+    return id;
   };
 }
