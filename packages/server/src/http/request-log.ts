@@ -3,10 +3,12 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import { type Logger, pino } from "pino";
 
 const REQUEST_ID = Symbol("request id");
-type Identified = ServerResponse & { [REQUEST_ID]?: string };
+const STARTED = Symbol("started");
+/** A response with what the request log keeps of its exchange. */
+type Logged = ServerResponse & { [REQUEST_ID]?: string; [STARTED]?: number };
 
 /** The request id the request log gave this exchange, for its answer and its error lines. */
-export const requestIdOf = (res: ServerResponse): string | undefined => (res as Identified)[REQUEST_ID];
+export const requestIdOf = (res: ServerResponse): string | undefined => (res as Logged)[REQUEST_ID];
 
 /** Query parameters that carry secrets: a published site's share key and a visitor's token. */
 const SECRET_PARAMETERS = ["share", "shareKey", "jwt_token"];
@@ -55,15 +57,25 @@ function requestLineWriter(logger: Logger) {
  */
 export function requestLog(logger: Logger) {
   const writeLine = requestLineWriter(logger);
-  return (req: IncomingMessage, res: ServerResponse): string => {
+  // One listener for every exchange, reading it off the response: no closure per request.
+  function logFinished(this: Logged) {
+    const started = this[STARTED] ?? performance.now();
+    const { method, url } = this.req;
+    writeLine(
+      this[REQUEST_ID] ?? "",
+      method,
+      loggedUrl(url),
+      this.statusCode,
+      Math.round(performance.now() - started),
+    );
+  }
+  return (req: IncomingMessage, res: Logged): string => {
     const given = req.headers["x-request-id"];
     const id = typeof given === "string" && given.length > 0 && given.length <= 200 ? given : randomUUID();
-    (res as Identified)[REQUEST_ID] = id;
+    res[REQUEST_ID] = id;
     if (!logger.isLevelEnabled("info")) return id;
-    const start = performance.now();
-    res.once("finish", () => {
-      writeLine(id, req.method, loggedUrl(req.url), res.statusCode, Math.round(performance.now() - start));
-    });
+    res[STARTED] = performance.now();
+    res.on("finish", logFinished);
     return id;
   };
 }
