@@ -11,7 +11,8 @@ import { userForToken } from "./tokens.js";
 export const TOKEN_CACHE_TTL_MS = 1000;
 const TOKEN_CACHE_MAX = 10_000;
 
-export type Authenticate = (authorization: string | undefined) => Promise<Caller>;
+/** The caller at once for a token it trusts; a promise when it must ask the database. */
+export type Authenticate = (authorization: string | undefined) => Caller | Promise<Caller>;
 
 const BEARER = /^Bearer (\S+)$/i;
 
@@ -24,12 +25,7 @@ export function bearerAuthenticator(
   now: () => number = performance.now.bind(performance),
 ): Authenticate {
   const cache = new Map<string, { caller: Caller; expires: number }>();
-  return async (authorization) => {
-    const token = authorization && BEARER.exec(authorization)?.[1];
-    if (!token) throw unauthorized();
-    const cached = cache.get(token);
-    if (cached && cached.expires > now()) return cached.caller;
-    cache.delete(token);
+  const lookUp = async (token: string): Promise<Caller> => {
     const found = await userForToken(db, token);
     if (!found) throw unauthorized();
     grantHolders.note(found.user.id, found.holdsGrants, TOKEN_CACHE_TTL_MS);
@@ -38,5 +34,13 @@ export function bearerAuthenticator(
     if (cache.size >= TOKEN_CACHE_MAX) cache.delete(cache.keys().next().value as string);
     cache.set(token, { caller, expires: now() + TOKEN_CACHE_TTL_MS });
     return caller;
+  };
+  return (authorization) => {
+    const token = authorization && BEARER.exec(authorization)?.[1];
+    if (!token) throw unauthorized();
+    const cached = cache.get(token);
+    if (cached && cached.expires > now()) return cached.caller;
+    cache.delete(token);
+    return lookUp(token);
   };
 }

@@ -45,6 +45,8 @@ function hasBody(req: IncomingMessage): boolean {
 }
 
 function decodeSegment(raw: string, name: string): string {
+  // Ids never need decoding; decodeURIComponent would still copy them.
+  if (!raw.includes("%")) return raw;
   try {
     return decodeURIComponent(raw);
   } catch {
