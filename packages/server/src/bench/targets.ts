@@ -8,7 +8,7 @@ import type { AddressInfo } from "node:net";
  * target imports only what it runs, so that the memory figures compare the servers and not the
  * modules loaded beside them.
  *
- * No IPC channel, as in production: in a child forked with one, Quire answered 15–20% fewer
+ * No IPC channel, as in production: in a child forked with one, Quire answered 9–27% fewer
  * requests (its `process.nextTick` took 4.3% of the samples instead of 0.8%), while Express and
  * node:http, and a small server with Quire's async shape, answered as many. We did not find why.
  */
