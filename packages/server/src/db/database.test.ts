@@ -100,8 +100,9 @@ describe.runIf(testDatabaseKind === "sqlite")("SQLite parameters", () => {
   it("are written `+?`, and every kind of value comes back as it was bound", async () => {
     const { db, close } = await openTestDatabase();
     try {
-      const query = sql<{ kind: string; value: unknown }>`select typeof(${"x"}) as kind, ${"x"} as value`;
-      expect(query.compile(db).sql).toBe("select typeof(+?) as kind, +? as value");
+      const probe = (value: unknown) =>
+        sql<{ kind: string; value: unknown }>`select typeof(${value}) as kind, ${value} as value`;
+      expect(probe("x").compile(db).sql).toBe("select typeof(+?) as kind, +? as value");
       const bytes = Buffer.from([0, 1, 2]);
       // better-sqlite3 binds a JS number as a real, a bigint as an integer.
       for (const [value, kind, read] of [
@@ -111,10 +112,7 @@ describe.runIf(testDatabaseKind === "sqlite")("SQLite parameters", () => {
         [null, "null", null],
         [bytes, "blob", bytes],
       ] as const) {
-        const { rows } = await sql<{
-          kind: string;
-          value: unknown;
-        }>`select typeof(${value}) as kind, ${value} as value`.execute(db);
+        const { rows } = await probe(value).execute(db);
         expect(rows[0]).toEqual({ kind, value: read });
       }
       // In a LIMIT, where the planner reads a bare parameter's value, and beside an index.

@@ -55,19 +55,19 @@ export interface Answer {
  */
 export function send(res: ServerResponse, { status, headers, body }: Answer, tagged = false): void {
   const id = requestIdOf(res);
+  const head = id ? { ...headers, "x-request-id": id } : headers;
   if (body === undefined) {
-    res.writeHead(status, id ? { ...headers, "x-request-id": id } : headers).end();
+    res.writeHead(status, head).end();
     return;
   }
   // Encoded once: measuring, hashing and writing the text would each encode it again.
   const json = Buffer.from(JSON.stringify(body));
   res
     .writeHead(status, {
-      ...headers,
+      ...head,
       ...(tagged && status === 200 && { etag: entityTag(json) }),
       "content-type": "application/json; charset=utf-8",
       "content-length": json.length,
-      ...(id && { "x-request-id": id }),
     })
     .end(json);
 }

@@ -6,6 +6,8 @@ const REQUEST_ID = Symbol("request id");
 const STARTED = Symbol("started");
 /** A response with what the request log keeps of its exchange. */
 type Logged = ServerResponse & { [REQUEST_ID]?: string; [STARTED]?: number };
+/** A response whose line is to be written: both are set before its listener is added. */
+type Timed = ServerResponse & { [REQUEST_ID]: string; [STARTED]: number };
 
 /** The request id the request log gave this exchange, for its answer and its error lines. */
 export const requestIdOf = (res: ServerResponse): string | undefined => (res as Logged)[REQUEST_ID];
@@ -50,24 +52,19 @@ function requestLineWriter(logger: Logger) {
 }
 
 /**
- * Gives every exchange a request id (the caller's `X-Request-Id`, or a new one), returned for the
- * caller to echo (`send` writes it with the answer's other headers: set beforehand, Node would merge
- * them one by one), and logs one line when the answer is sent: method, URL, status and time — never a header, so no
- * token reaches the logs, nor any secret of the query. Nothing is written when the level is off.
+ * Gives every exchange a request id (the caller's `X-Request-Id`, or a new one) and returns it for
+ * the answer to echo: `send` writes it with the other headers, since a header set beforehand makes
+ * Node merge them all one by one. Logs one line when the answer is sent: method, URL, status and
+ * time — never a header, so no token reaches the logs, nor any secret of the query. Nothing is
+ * written when the level is off.
  */
 export function requestLog(logger: Logger) {
   const writeLine = requestLineWriter(logger);
   // One listener for every exchange, reading it off the response: no closure per request.
-  function logFinished(this: Logged) {
-    const started = this[STARTED] ?? performance.now();
+  function logFinished(this: Timed) {
     const { method, url } = this.req;
-    writeLine(
-      this[REQUEST_ID] ?? "",
-      method,
-      loggedUrl(url),
-      this.statusCode,
-      Math.round(performance.now() - started),
-    );
+    const ms = Math.round(performance.now() - this[STARTED]);
+    writeLine(this[REQUEST_ID], method, loggedUrl(url), this.statusCode, ms);
   }
   return (req: IncomingMessage, res: Logged): string => {
     const given = req.headers["x-request-id"];
