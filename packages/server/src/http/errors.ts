@@ -52,24 +52,24 @@ export interface Answer {
  * an ETag and check freshness on every answer. With `tagged`, a 200 carries the strong `ETag` of
  * its body (single resources, so that writes can be made conditional). HEAD gets no body. The
  * exchange's request id goes with the other headers.
+ *
+ * The body goes out as text: Node then writes the head and the body in one `write`, where a
+ * buffer body takes a `writev` of two parts, and the text is encoded once, on its way to the socket
+ * (measuring and hashing it need no copy).
  */
 export function send(res: ServerResponse, { status, headers, body }: Answer, tagged = false): void {
+  const head: Record<string, string | number> = { ...headers };
   const id = requestIdOf(res);
-  const head = id ? { ...headers, "x-request-id": id } : headers;
+  if (id) head["x-request-id"] = id;
   if (body === undefined) {
     res.writeHead(status, head).end();
     return;
   }
-  // Encoded once: measuring, hashing and writing the text would each encode it again.
-  const json = Buffer.from(JSON.stringify(body));
-  res
-    .writeHead(status, {
-      ...head,
-      ...(tagged && status === 200 && { etag: entityTag(json) }),
-      "content-type": "application/json; charset=utf-8",
-      "content-length": json.length,
-    })
-    .end(json);
+  const json = JSON.stringify(body);
+  if (tagged && status === 200) head.etag = entityTag(json);
+  head["content-type"] = "application/json; charset=utf-8";
+  head["content-length"] = Buffer.byteLength(json);
+  res.writeHead(status, head).end(json);
 }
 
 /** Errors raised by body-parser and friends carry an HTTP status and a type. */

@@ -1,7 +1,7 @@
 import { hash } from "node:crypto";
 
 /** A strong entity tag of a JSON representation: its SHA-256, 162 bits of it. */
-export const entityTag = (json: string | Buffer) => `"${hash("sha256", json, "base64url").slice(0, 27)}"`;
+export const entityTag = (json: string) => `"${hash("sha256", json, "base64url").slice(0, 27)}"`;
 
 /**
  * Whether an `If-Match` header holds for the representation tagged `current`: `*`, or one of its
