@@ -6,6 +6,8 @@ import type { PageResult } from "./http/paging.js";
 import { type Membership, type OrganizationRole, ROLE_ORDER, roleOnContent } from "./policy.js";
 
 const GUEST = "guest";
+/** The same, written into the SQL: a constant need not be bound anew for every statement. */
+const GUEST_LITERAL = sql.lit(GUEST);
 
 /**
  * Which users this process knows to hold no grant, directly or through a team, and until when.
@@ -67,7 +69,7 @@ export function holdsAnyGrant(userId: Expression<string>) {
  * one statement: the role, `'guest'` for a guest, or null for a non-member. Read it with `membershipOf`.
  */
 export function callerMembership(userId: string, organizationId: string | Expression<string>) {
-  return sql<string | null>`(select coalesce(m.role, ${GUEST}) from memberships m
+  return sql<string | null>`(select coalesce(m.role, ${GUEST_LITERAL}) from memberships m
     where m.organization_id = ${organizationId} and m.user_id = ${userId})`;
 }
 
@@ -76,7 +78,7 @@ export function callerMembership(userId: string, organizationId: string | Expres
  * lists only what was granted to them: see `listsContent`.
  */
 export function listsAllContent(userId: string, organizationId: string | Expression<string>) {
-  return sql<SqlBool>`${callerMembership(userId, organizationId)} <> ${GUEST}`;
+  return sql<SqlBool>`${callerMembership(userId, organizationId)} <> ${GUEST_LITERAL}`;
 }
 
 /**
@@ -89,7 +91,7 @@ export function listsContent(
   grant: Expression<number | null>,
 ) {
   const membership = callerMembership(userId, organizationId);
-  return sql<SqlBool>`(${membership} <> ${GUEST} or (${membership} = ${GUEST} and ${grant} is not null))`;
+  return sql<SqlBool>`(${membership} <> ${GUEST_LITERAL} or (${membership} = ${GUEST_LITERAL} and ${grant} is not null))`;
 }
 
 /**
