@@ -47,6 +47,8 @@ interface Running {
   url: string;
   fixture: Fixture;
   kind: Target["kind"];
+  /** All of its work runs on the servers' CPU: not so for Quire on PostgreSQL, whose server runs elsewhere. */
+  cpuBound: boolean;
 }
 
 /**
@@ -97,7 +99,8 @@ async function start(label: string, target: Target, fixture: Fixture): Promise<R
   const reply = await next();
   if (!("port" in reply)) throw new Error(`${label} did not report its port`);
   if (child.pid !== undefined) pinning?.(child.pid, SERVER_CPU);
-  return { label, child, next, url: `http://127.0.0.1:${reply.port}`, fixture, kind: target.kind };
+  const cpuBound = target.kind !== "quire" || !/^postgres(ql)?:/.test(target.database);
+  return { label, child, next, url: `http://127.0.0.1:${reply.port}`, fixture, kind: target.kind, cpuBound };
 }
 
 const quireOn = (database: string, validateResponses: boolean): Target => ({
@@ -106,12 +109,34 @@ const quireOn = (database: string, validateResponses: boolean): Target => ({
   validateResponses,
 });
 
-async function measure(url: string, headers: Record<string, string>) {
-  await autocannon({ url, connections: CONNECTIONS, amount: WARMUP_REQUESTS, headers });
+const headersFor = (target: Running): Record<string, string> =>
+  target.kind === "quire" ? { Authorization: `Bearer ${target.fixture.token}` } : {};
+
+interface Load {
+  url: string;
+  headers: Record<string, string>;
+}
+
+const warmUp = ({ url, headers }: Load) =>
+  autocannon({ url, connections: CONNECTIONS, amount: WARMUP_REQUESTS, headers });
+
+async function count({ url, headers }: Load) {
   const result = await autocannon({ url, connections: CONNECTIONS, duration: DURATION_S, headers });
   if (result.non2xx > 0 || result.errors > 0)
     throw new Error(`${url}: ${result.non2xx} non-2xx, ${result.errors} errors`);
   return { rps: result.requests.average, p99: result.latency.p99 };
+}
+
+/** One server on its own. */
+async function measure(load: Load) {
+  await warmUp(load);
+  return count(load);
+}
+
+/** Two servers loaded at once, warmed up together and counted over the same seconds. */
+async function measureTogether(first: Load, second: Load) {
+  await Promise.all([warmUp(first), warmUp(second)]);
+  return Promise.all([count(first), count(second)]);
 }
 
 const median = (values: number[]) => {
@@ -201,33 +226,48 @@ async function main() {
 
     console.log(
       `Requests per second, ${CONNECTIONS} connections, ${DURATION_S} s per row, median of ${ROUNDS} rounds;` +
-        ` Quire logs at level info (to /dev/null); the last column is Quire's rate over Express's` +
-        " serving the same JSON, measured side by side in each round." +
+        ` Quire logs at level info (to /dev/null). Quire's rows end with its rate over Express's` +
+        " serving the same JSON: measured one after the other in each round, then with both servers" +
+        " loaded at once on one CPU, where a drift in the machine's speed slows both alike (not on" +
+        " PostgreSQL, whose server does part of the work on another CPU)." +
         (pinning
           ? ` Servers run on CPU ${SERVER_CPU}, the load generator on CPU ${LOAD_CPU}.`
           : " Servers and load generator share the CPUs (no taskset, or one CPU).") +
         (postgres ? "" : "\nSet QUIRE_TEST_DATABASE_URL to add the PostgreSQL rows."),
     );
+    const express = targets.find((target) => target.kind === "express");
+    if (!express) throw new Error("the bench needs its Express target");
     for (const endpoint of ENDPOINTS) {
       console.log(`\n${endpoint.label}`);
-      const rounds: { rps: number; p99: number; ratio: number }[][] = [];
+      const loadOf = (target: Running): Load => ({
+        url: target.url + endpoint.path(target.fixture),
+        headers: headersFor(target),
+      });
+      type Result = { rps: number; p99: number; ratio: number; atOnce: number };
+      const rounds: Result[][] = [];
       for (let round = 0; round < ROUNDS; round++) {
-        let express = 0;
-        const results = [];
+        let expressRps = 0;
+        const results: Result[] = [];
         for (const target of targets) {
-          const headers: Record<string, string> =
-            target.kind === "quire" ? { Authorization: `Bearer ${target.fixture.token}` } : {};
-          const result = await measure(target.url + endpoint.path(target.fixture), headers);
-          if (target.kind === "express") express = result.rps;
-          results.push({ ...result, ratio: result.rps / express });
+          const result = await measure(loadOf(target));
+          if (target === express) expressRps = result.rps;
+          results.push({ ...result, ratio: result.rps / expressRps, atOnce: Number.NaN });
+        }
+        for (const [i, target] of targets.entries()) {
+          if (target.kind !== "quire" || !target.cpuBound) continue;
+          const [quire, beside] = await measureTogether(loadOf(target), loadOf(express));
+          (results[i] as Result).atOnce = quire.rps / beside.rps;
         }
         rounds.push(results);
       }
       for (const [i, target] of targets.entries()) {
-        const of = (pick: (r: { rps: number; p99: number; ratio: number }) => number) =>
-          median(rounds.map((results) => pick(results[i] as (typeof results)[number])));
-        const ratio = target.kind === "quire" ? `   ${of((r) => r.ratio).toFixed(2)}` : "";
-        console.log(row(target.label, { rps: of((r) => r.rps), p99: of((r) => r.p99) }) + ratio);
+        const of = (pick: (r: Result) => number) =>
+          median(rounds.map((results) => pick(results[i] as Result)));
+        const ratios =
+          target.kind === "quire"
+            ? `   ${of((r) => r.ratio).toFixed(2)}${target.cpuBound ? `   ${of((r) => r.atOnce).toFixed(2)}` : ""}`
+            : "";
+        console.log(row(target.label, { rps: of((r) => r.rps), p99: of((r) => r.p99) }) + ratios);
       }
     }
 
