@@ -8,7 +8,7 @@ import autocannon from "autocannon";
 import { sql } from "kysely";
 import { bootstrapOwner } from "../bootstrap.js";
 import { systemClock, timeOrderedIds } from "../context.js";
-import { migrate, openDatabase } from "../db/database.js";
+import { isPostgresLocation, migrate, openDatabase } from "../db/database.js";
 import { createOrganization } from "../organizations/store.js";
 import { insertSpace } from "../spaces/store.js";
 import type { Target, TargetReply } from "./targets.js";
@@ -99,7 +99,7 @@ async function start(label: string, target: Target, fixture: Fixture): Promise<R
   const reply = await next();
   if (!("port" in reply)) throw new Error(`${label} did not report its port`);
   if (child.pid !== undefined) pinning?.(child.pid, SERVER_CPU);
-  const cpuBound = target.kind !== "quire" || !/^postgres(ql)?:/.test(target.database);
+  const cpuBound = target.kind !== "quire" || !isPostgresLocation(target.database);
   return { label, child, next, url: `http://127.0.0.1:${reply.port}`, fixture, kind: target.kind, cpuBound };
 }
 

@@ -2,7 +2,7 @@ import { parseArgs } from "node:util";
 import { issueToken, listTokens, revokeToken } from "../auth/tokens.js";
 import { systemClock, timeOrderedIds } from "../context.js";
 import { backupSqlite, restoreSqlite } from "../db/backup.js";
-import { type Db, migrate, openDatabase } from "../db/database.js";
+import { type Db, isPostgresLocation, migrate, openDatabase } from "../db/database.js";
 import type { Role } from "../db/schema.js";
 import { createOrganization } from "../organizations/store.js";
 import { addMember, createUser, findUserByEmail } from "../users/store.js";
@@ -48,7 +48,7 @@ interface Command {
 
 /** The SQLite directory of `location`, or an error for PostgreSQL. */
 function sqliteDirectory(location: string): string {
-  if (/^postgres(ql)?:\/\//.test(location))
+  if (isPostgresLocation(location))
     throw new Error("The database is PostgreSQL: back it up and restore it with pg_dump and pg_restore");
   return location;
 }

@@ -35,6 +35,9 @@ export interface DatabaseOptions {
   busyTimeoutMs?: number;
 }
 
+/** Whether a database location is a PostgreSQL URL; anything else is a SQLite directory. */
+export const isPostgresLocation = (location: string) => /^postgres(ql)?:\/\//.test(location);
+
 /** Opens the database (SQLite in WAL mode by default, PostgreSQL for a postgres URL). */
 export function openDatabase({
   location,
@@ -45,7 +48,7 @@ export function openDatabase({
   busyTimeoutMs = 5_000,
 }: DatabaseOptions): Db {
   const log = onStatement && ((event: LogEvent) => onStatement(event.query.sql));
-  if (/^postgres(ql)?:\/\//.test(location)) {
+  if (isPostgresLocation(location)) {
     const pool = new pg.Pool({
       connectionString: location,
       connectionTimeoutMillis: connectTimeoutMs,

@@ -6,10 +6,9 @@ interface Node<T> {
 
 const newNode = <T>(): Node<T> => ({ literal: new Map() });
 
-/** The path's segments, after the empty one before its leading slash (trailing slashes dropped). */
 function segmentsOf(path: string): string[] {
   // Most paths have no trailing slash: the regular expression would still scan them.
-  return (path.endsWith("/") ? path.replace(/\/+$/, "") : path).split("/");
+  return (path.endsWith("/") ? path.replace(/\/+$/, "") : path).split("/").slice(1);
 }
 
 const isParameter = (segment: string) => segment.startsWith("{") && segment.endsWith("}");
@@ -30,7 +29,7 @@ export class RouteIndex<T> {
 
   add(template: string, value: T): void {
     let node = this.#root;
-    for (const segment of segmentsOf(template).slice(1)) {
+    for (const segment of segmentsOf(template)) {
       if (isParameter(segment)) {
         node.param ??= newNode();
         node = node.param;
@@ -48,7 +47,7 @@ export class RouteIndex<T> {
 
   find(path: string): RouteMatch<T> | undefined {
     const parameters: string[] = [];
-    const value = this.#find(this.#root, segmentsOf(path), 1, parameters);
+    const value = this.#find(this.#root, segmentsOf(path), 0, parameters);
     return value === undefined ? undefined : { value, parameters };
   }
 
