@@ -9,6 +9,7 @@ import {
   bootstrapOwner,
   createApp,
   type Db,
+  generateSecretKey,
   migrate,
   openDatabase,
   systemClock,
@@ -37,7 +38,10 @@ beforeAll(async () => {
   if (!firstRun) throw new Error("expected an empty database");
   organizationId = firstRun.organizationId;
   token = firstRun.token;
-  server = createServer(createApp({ db, validateResponses: true })).listen(0, "127.0.0.1");
+  server = createServer(createApp({ db, validateResponses: true, secretKey: generateSecretKey() })).listen(
+    0,
+    "127.0.0.1",
+  );
   await new Promise((resolve) => server.once("listening", resolve));
   baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   client = createClient({ baseUrl, token: firstRun.token });

@@ -29,8 +29,8 @@ export interface AppOptions {
   /** Check every response against the contract: on in development and tests, off in production. */
   validateResponses?: boolean;
   apiSpec?: OpenApiSpec;
-  /** Encrypts secrets stored at rest; a fixed development key when not given. */
-  secretKey?: string;
+  /** Signs URLs and encrypts secrets stored at rest (`resolveSecretKey`). */
+  secretKey: string;
   /** Requests each token may send per window; no limit when not given. */
   rateLimit?: RateLimitPolicy;
   /** Where uploaded files go; as the environment's defaults say when not given. */
@@ -55,7 +55,7 @@ export function createApp(options: AppOptions): QuireApp {
     ids,
     urls: urlsFor(publicUrl),
     now: () => clock.now().toISOString(),
-    secretKey: options.secretKey ?? configFromEnv({}).secretKey,
+    secretKey: options.secretKey,
     files: options.files ?? fileSettingsFrom(configFromEnv({}).files),
     fetcher: createFetcher(options.network ?? publicAddressesOnly),
   };
@@ -70,6 +70,7 @@ export function createApp(options: AppOptions): QuireApp {
     fileLimit: services.files.maxUploadBytes,
     ...(options.rateLimit && { rateLimiter: new RateLimiter(db, options.rateLimit) }),
     idempotent: idempotentRequests(db, () => clock.now()),
+    answerError: errorAnswer,
   });
 
   // Everything outside the contract: the service's own pages.

@@ -2,8 +2,11 @@
 import { runCli } from "./cli/commands.js";
 import { configFromEnv } from "./config.js";
 
+const config = configFromEnv();
 process.exitCode = await runCli(process.argv.slice(2), {
-  database: configFromEnv().database,
+  database: config.database,
+  secretKeyConfigured: config.secretKey !== undefined,
+  env: process.env,
   out: (text) => process.stdout.write(text),
   err: (text) => process.stderr.write(text),
 });

@@ -1,4 +1,4 @@
-import { join } from "node:path";
+import { join, resolve } from "node:path";
 import { type NetworkPolicy, parseAddressList } from "./net/fetch.js";
 
 export interface Config {
@@ -9,8 +9,11 @@ export interface Config {
   publicUrl: string;
   validateResponses: boolean;
   ownerEmail: string;
-  /** Encrypts secrets stored at rest (integration secrets); required in production. */
-  secretKey: string;
+  /**
+   * `QUIRE_SECRET_KEY`, required in production; without it the server generates one on its first
+   * start (src/auth/secret-key.ts).
+   */
+  secretKey?: string;
   /** What URLs given by users (OpenAPI sources) may point to: public addresses, and these. */
   network: NetworkPolicy;
   /** Requests a token may send per minute; 0 for no limit. */
@@ -29,9 +32,6 @@ export interface FilesConfig {
   maxUploadBytes: number;
 }
 
-/** Outside production a fixed key lets a first `npm start` work; production must bring its own. */
-const DEVELOPMENT_SECRET_KEY = "quire-development-secret-key-not-for-production";
-
 /** Configuration from the environment, with the defaults a first `npm start` needs. */
 export function configFromEnv(env: NodeJS.ProcessEnv = process.env): Config {
   const port = Number(env.PORT ?? 8080);
@@ -39,8 +39,7 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): Config {
     throw new Error(`PORT must be a port number, not "${env.PORT}"`);
   return {
     port,
-    // npm runs workspace scripts in the package folder; INIT_CWD is where `npm start` was typed.
-    database: env.DATABASE_URL ?? env.QUIRE_DATA_DIR ?? join(env.INIT_CWD ?? process.cwd(), "data"),
+    database: env.DATABASE_URL ?? dataDirectoryFrom(env),
     logLevel: env.LOG_LEVEL ?? "info",
     publicUrl: env.QUIRE_PUBLIC_URL ?? `http://localhost:${port}`,
     validateResponses:
@@ -59,11 +58,10 @@ function filesFrom(env: NodeJS.ProcessEnv): FilesConfig {
     throw new Error(
       `QUIRE_MAX_UPLOAD_BYTES must be a positive number of bytes, not "${env.QUIRE_MAX_UPLOAD_BYTES}"`,
     );
-  // With a PostgreSQL URL there is no data directory: files go beside where the server was started.
-  const dataDirectory = env.QUIRE_DATA_DIR ?? join(env.INIT_CWD ?? process.cwd(), "data");
   const bucket = env.QUIRE_FILES_S3_BUCKET;
   return {
-    directory: env.QUIRE_FILES_DIR ?? join(dataDirectory, "files"),
+    // With a PostgreSQL URL there is no data directory: files go beside where the server was started.
+    directory: userPath(env.QUIRE_FILES_DIR ?? join(dataDirectoryFrom(env), "files"), env),
     ...(bucket && {
       s3: {
         bucket,
@@ -76,13 +74,24 @@ function filesFrom(env: NodeJS.ProcessEnv): FilesConfig {
   };
 }
 
-function secretKeyFrom(env: NodeJS.ProcessEnv): string {
+/**
+ * A path the user gave, made absolute from the directory where they typed the command: npm runs
+ * workspace scripts (`npm start`, `npm run cli`) in the package's folder, and tells that directory
+ * in INIT_CWD.
+ */
+export function userPath(path: string, env: NodeJS.ProcessEnv = process.env): string {
+  return resolve(env.INIT_CWD ?? process.cwd(), path);
+}
+
+const dataDirectoryFrom = (env: NodeJS.ProcessEnv) => userPath(env.QUIRE_DATA_DIR ?? "data", env);
+
+function secretKeyFrom(env: NodeJS.ProcessEnv): string | undefined {
   const key = env.QUIRE_SECRET_KEY;
   if (key !== undefined && key.length < 32)
     throw new Error("QUIRE_SECRET_KEY must be at least 32 characters");
   if (key === undefined && env.NODE_ENV === "production")
     throw new Error("QUIRE_SECRET_KEY is required in production (32 characters or more)");
-  return key ?? DEVELOPMENT_SECRET_KEY;
+  return key;
 }
 
 function rateLimitFrom(env: NodeJS.ProcessEnv): number {

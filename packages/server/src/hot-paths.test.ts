@@ -2,6 +2,7 @@ import supertest from "supertest";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createApp } from "./app.js";
 import { bearerAuthenticator, TOKEN_CACHE_TTL_MS } from "./auth/authenticate.js";
+import { generateSecretKey } from "./auth/secret-key.js";
 import { issueToken } from "./auth/tokens.js";
 import { timeOrderedIds } from "./context.js";
 import { type Db, migrate } from "./db/database.js";
@@ -40,7 +41,9 @@ beforeAll(async () => {
     await buildSpace(t, { organization_id: organization.id, parent_id: collection.id });
   const space = await buildSpace(t, { organization_id: organization.id });
   granted = { organizationId: organization.id, spaceId: space.id, userId: user.id };
-  request = supertest.agent(createApp({ db, clock, ids, validateResponses: true }));
+  request = supertest.agent(
+    createApp({ db, clock, ids, validateResponses: true, secretKey: generateSecretKey() }),
+  );
   Object.assign(paths, {
     "GET space": `/v1/spaces/${space.id}`,
     "GET collection": `/v1/collections/${collection.id}`,

@@ -1,6 +1,7 @@
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { createApp } from "./app.js";
+import { resolveSecretKey } from "./auth/secret-key.js";
 import { bootstrapOwner } from "./bootstrap.js";
 import { configFromEnv, databaseForLog } from "./config.js";
 import { systemClock, timeOrderedIds } from "./context.js";
@@ -17,6 +18,12 @@ const config = configFromEnv();
 const logger = serverLogger(config.logLevel);
 const db = openDatabase({ location: config.database, logger });
 await migrate(db);
+const secretKey = await resolveSecretKey({
+  configured: config.secretKey,
+  db,
+  location: config.database,
+  logger,
+});
 
 const clock = systemClock;
 const ids = timeOrderedIds(clock);
@@ -32,7 +39,7 @@ const app = createApp({
   logger,
   publicUrl: config.publicUrl,
   validateResponses: config.validateResponses,
-  secretKey: config.secretKey,
+  secretKey,
   files: fileSettingsFrom(config.files),
   network: config.network,
   ...(config.rateLimitPerMinute > 0 && { rateLimit: { limit: config.rateLimitPerMinute, windowMs: 60_000 } }),

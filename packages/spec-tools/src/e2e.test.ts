@@ -20,7 +20,10 @@ function findNodeModules(from: string): string {
   return findNodeModules(parent);
 }
 
-describe("spec:breaking on a git repository", () => {
+/** Each test runs git and the TypeSpec compiler: seconds apiece, more on a busy machine. */
+const SLOW_MS = 60_000;
+
+describe("spec:breaking on a git repository", { timeout: SLOW_MS }, () => {
   const nodeModules = findNodeModules(here);
   let repo = "";
 
@@ -72,7 +75,7 @@ describe("spec:breaking on a git repository", () => {
     git("init", "--quiet");
     build();
     commit("Contract");
-  });
+  }, SLOW_MS);
 
   afterAll(() => {
     if (repo) rmSync(repo, { recursive: true, force: true });

@@ -2852,7 +2852,7 @@ export interface components {
         };
         /** @description Posts a comment. */
         CreateCommentRequest: {
-            /** @description Id of the content node to attach the comment to. */
+            /** @description Id of the content node to attach the comment to; only with `page`, the page that holds the node. */
             node?: string;
             /** @description Id of the page the comment is about. */
             page?: string;
@@ -2871,7 +2871,10 @@ export interface components {
             description?: components["schemas"]["CustomFieldDescription"];
             /** @description Placeholder shown while the field is empty. */
             placeholder?: components["schemas"]["CustomFieldPlaceholder"];
-            /** @description Values to pick from, for select fields. */
+            /**
+             * @description Values to pick from, each once: required for the select types (`select:multi`, `select:single`) and
+             *     refused (400) for the others.
+             */
             options?: components["schemas"]["CustomFieldOption"][];
         };
         /** @description Creates an invite link to an organization. */
@@ -3240,6 +3243,11 @@ export interface components {
             /** @description Id of the page. */
             page: string;
         };
+        /**
+         * Format: email
+         * @description An email address.
+         */
+        EmailAddress: string;
         /** @description Organizations that an email domain may join. */
         EmailDomainOrganizations: {
             /** @description The organizations. */
@@ -3371,7 +3379,10 @@ export interface components {
             file: components["schemas"]["RevisionFile"];
         };
         FileUploadForm: {
-            /** @description The file: its bytes, its name as the part's file name, its media type as the part's `Content-Type`. */
+            /**
+             * @description The file: its bytes (any media type; OpenAPI 3.1 describes a raw binary part by its encoding, with no
+             *     schema), its name as the part's file name, its media type as the part's `Content-Type`.
+             */
             file: unknown;
         };
         /** @description Where a file or page is stored in a Git repository. */
@@ -3475,7 +3486,7 @@ export interface components {
          * @description Where content can be imported from.
          * @enum {string}
          */
-        ImportSource: "website" | "docx" | "markdown" | "html" | "zip" | "confluence" | "github-wiki" | "notion" | "google-docs";
+        ImportSource: "website" | "markdown" | "html";
         /** @description Adds a page. */
         InsertPageChange: {
             /**
@@ -3832,7 +3843,7 @@ export interface components {
         /** @description Invites users to an organization by email. */
         InviteUsersRequest: {
             /** @description Email addresses of the users to invite. */
-            emails: string[];
+            emails: components["schemas"]["EmailAddress"][];
             /** @description Role given to the invited users. */
             role?: components["schemas"]["MemberRole"];
             /**
@@ -5950,8 +5961,8 @@ export interface components {
         UpdateCollectionRequest: {
             /** @description Title of the collection. */
             title?: components["schemas"]["CollectionTitle"];
-            /** @description Description of the collection. */
-            description?: components["schemas"]["CollectionDescription"];
+            /** @description Description of the collection; `null` removes it. */
+            description?: components["schemas"]["CollectionDescription"] | null;
             /** @description Level that every organization member has at least on the collection. */
             defaultLevel?: components["schemas"]["MemberRole"];
         };
@@ -5993,7 +6004,10 @@ export interface components {
             description?: components["schemas"]["CustomFieldDescription"];
             /** @description Placeholder shown while the field is empty. */
             placeholder?: components["schemas"]["CustomFieldPlaceholder"];
-            /** @description Values to pick from, for select fields. */
+            /**
+             * @description Values to pick from, each once: required for the select types (`select:multi`, `select:single`) and
+             *     refused (400) for the others.
+             */
             options?: components["schemas"]["CustomFieldOption"][];
         };
         /** @description Changes to an installation; omitted fields stay as they are. */
@@ -6422,7 +6436,11 @@ export interface operations {
                     "application/json": components["schemas"]["Collection"];
                 };
             };
-            /** @description The request is malformed or does not satisfy the contract. */
+            /**
+             * @description The request is malformed or does not satisfy the contract. Besides what the schemas say, no string
+             *     (in the path, the query or the body, keys included) may contain a NUL character (U+0000) or a lone
+             *     UTF-16 surrogate: such a request is refused with 400 and changes nothing.
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -6451,6 +6469,36 @@ export interface operations {
             };
             /** @description The resource does not exist or is not visible to the caller. */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description The request conflicts with the current state of the resource (a deleted space, say), or a request with
+             *     the same `Idempotency-Key` is still running.
+             */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body, or a file in it, is larger than the server accepts. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body is not of a media type the operation takes (JSON, or a multipart form for uploads). */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6497,7 +6545,11 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description The request is malformed or does not satisfy the contract. */
+            /**
+             * @description The request is malformed or does not satisfy the contract. Besides what the schemas say, no string
+             *     (in the path, the query or the body, keys included) may contain a NUL character (U+0000) or a lone
+             *     UTF-16 surrogate: such a request is refused with 400 and changes nothing.
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -6526,6 +6578,36 @@ export interface operations {
             };
             /** @description The resource does not exist or is not visible to the caller. */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description The request conflicts with the current state of the resource (a deleted space, say), or a request with
+             *     the same `Idempotency-Key` is still running.
+             */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body, or a file in it, is larger than the server accepts. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body is not of a media type the operation takes (JSON, or a multipart form for uploads). */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6578,7 +6660,11 @@ export interface operations {
                     "application/json": components["schemas"]["Collection"];
                 };
             };
-            /** @description The request is malformed or does not satisfy the contract. */
+            /**
+             * @description The request is malformed or does not satisfy the contract. Besides what the schemas say, no string
+             *     (in the path, the query or the body, keys included) may contain a NUL character (U+0000) or a lone
+             *     UTF-16 surrogate: such a request is refused with 400 and changes nothing.
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -6614,8 +6700,38 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /**
+             * @description The request conflicts with the current state of the resource (a deleted space, say), or a request with
+             *     the same `Idempotency-Key` is still running.
+             */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description A precondition of the operation does not hold. */
             412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body, or a file in it, is larger than the server accepts. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body is not of a media type the operation takes (JSON, or a multipart form for uploads). */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6668,7 +6784,11 @@ export interface operations {
                     "application/json": components["schemas"]["Collection"];
                 };
             };
-            /** @description The request is malformed or does not satisfy the contract. */
+            /**
+             * @description The request is malformed or does not satisfy the contract. Besides what the schemas say, no string
+             *     (in the path, the query or the body, keys included) may contain a NUL character (U+0000) or a lone
+             *     UTF-16 surrogate: such a request is refused with 400 and changes nothing.
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -6704,8 +6824,29 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The request conflicts with the current state of the resource. */
+            /**
+             * @description The request conflicts with the current state of the resource (a deleted space, say), or a request with
+             *     the same `Idempotency-Key` is still running.
+             */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body, or a file in it, is larger than the server accepts. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body is not of a media type the operation takes (JSON, or a multipart form for uploads). */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6756,7 +6897,11 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description The request is malformed or does not satisfy the contract. */
+            /**
+             * @description The request is malformed or does not satisfy the contract. Besides what the schemas say, no string
+             *     (in the path, the query or the body, keys included) may contain a NUL character (U+0000) or a lone
+             *     UTF-16 surrogate: such a request is refused with 400 and changes nothing.
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -6785,6 +6930,36 @@ export interface operations {
             };
             /** @description The resource does not exist or is not visible to the caller. */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description The request conflicts with the current state of the resource (a deleted space, say), or a request with
+             *     the same `Idempotency-Key` is still running.
+             */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body, or a file in it, is larger than the server accepts. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body is not of a media type the operation takes (JSON, or a multipart form for uploads). */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6840,7 +7015,11 @@ export interface operations {
                     "application/json": components["schemas"]["UserContentPermissionPage"];
                 };
             };
-            /** @description The request is malformed or does not satisfy the contract. */
+            /**
+             * @description The request is malformed or does not satisfy the contract. Besides what the schemas say, no string
+             *     (in the path, the query or the body, keys included) may contain a NUL character (U+0000) or a lone
+             *     UTF-16 surrogate: such a request is refused with 400 and changes nothing.
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -6869,6 +7048,36 @@ export interface operations {
             };
             /** @description The resource does not exist or is not visible to the caller. */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description The request conflicts with the current state of the resource (a deleted space, say), or a request with
+             *     the same `Idempotency-Key` is still running.
+             */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body, or a file in it, is larger than the server accepts. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body is not of a media type the operation takes (JSON, or a multipart form for uploads). */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6922,7 +7131,11 @@ export interface operations {
                     "application/json": components["schemas"]["TeamContentPermissionPage"];
                 };
             };
-            /** @description The request is malformed or does not satisfy the contract. */
+            /**
+             * @description The request is malformed or does not satisfy the contract. Besides what the schemas say, no string
+             *     (in the path, the query or the body, keys included) may contain a NUL character (U+0000) or a lone
+             *     UTF-16 surrogate: such a request is refused with 400 and changes nothing.
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -6951,6 +7164,36 @@ export interface operations {
             };
             /** @description The resource does not exist or is not visible to the caller. */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description The request conflicts with the current state of the resource (a deleted space, say), or a request with
+             *     the same `Idempotency-Key` is still running.
+             */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body, or a file in it, is larger than the server accepts. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body is not of a media type the operation takes (JSON, or a multipart form for uploads). */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7003,7 +7246,11 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description The request is malformed or does not satisfy the contract. */
+            /**
+             * @description The request is malformed or does not satisfy the contract. Besides what the schemas say, no string
+             *     (in the path, the query or the body, keys included) may contain a NUL character (U+0000) or a lone
+             *     UTF-16 surrogate: such a request is refused with 400 and changes nothing.
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -7032,6 +7279,36 @@ export interface operations {
             };
             /** @description The resource does not exist or is not visible to the caller. */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description The request conflicts with the current state of the resource (a deleted space, say), or a request with
+             *     the same `Idempotency-Key` is still running.
+             */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body, or a file in it, is larger than the server accepts. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body is not of a media type the operation takes (JSON, or a multipart form for uploads). */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7085,7 +7362,11 @@ export interface operations {
                     "application/json": components["schemas"]["UserContentPermissionPage"];
                 };
             };
-            /** @description The request is malformed or does not satisfy the contract. */
+            /**
+             * @description The request is malformed or does not satisfy the contract. Besides what the schemas say, no string
+             *     (in the path, the query or the body, keys included) may contain a NUL character (U+0000) or a lone
+             *     UTF-16 surrogate: such a request is refused with 400 and changes nothing.
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -7114,6 +7395,36 @@ export interface operations {
             };
             /** @description The resource does not exist or is not visible to the caller. */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description The request conflicts with the current state of the resource (a deleted space, say), or a request with
+             *     the same `Idempotency-Key` is still running.
+             */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body, or a file in it, is larger than the server accepts. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body is not of a media type the operation takes (JSON, or a multipart form for uploads). */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7166,7 +7477,11 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description The request is malformed or does not satisfy the contract. */
+            /**
+             * @description The request is malformed or does not satisfy the contract. Besides what the schemas say, no string
+             *     (in the path, the query or the body, keys included) may contain a NUL character (U+0000) or a lone
+             *     UTF-16 surrogate: such a request is refused with 400 and changes nothing.
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -7195,6 +7510,36 @@ export interface operations {
             };
             /** @description The resource does not exist or is not visible to the caller. */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description The request conflicts with the current state of the resource (a deleted space, say), or a request with
+             *     the same `Idempotency-Key` is still running.
+             */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body, or a file in it, is larger than the server accepts. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body is not of a media type the operation takes (JSON, or a multipart form for uploads). */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7248,7 +7593,11 @@ export interface operations {
                     "application/json": components["schemas"]["SpacePage"];
                 };
             };
-            /** @description The request is malformed or does not satisfy the contract. */
+            /**
+             * @description The request is malformed or does not satisfy the contract. Besides what the schemas say, no string
+             *     (in the path, the query or the body, keys included) may contain a NUL character (U+0000) or a lone
+             *     UTF-16 surrogate: such a request is refused with 400 and changes nothing.
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -7277,6 +7626,36 @@ export interface operations {
             };
             /** @description The resource does not exist or is not visible to the caller. */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description The request conflicts with the current state of the resource (a deleted space, say), or a request with
+             *     the same `Idempotency-Key` is still running.
+             */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body, or a file in it, is larger than the server accepts. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body is not of a media type the operation takes (JSON, or a multipart form for uploads). */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7329,7 +7708,11 @@ export interface operations {
                     "application/json": components["schemas"]["Collection"];
                 };
             };
-            /** @description The request is malformed or does not satisfy the contract. */
+            /**
+             * @description The request is malformed or does not satisfy the contract. Besides what the schemas say, no string
+             *     (in the path, the query or the body, keys included) may contain a NUL character (U+0000) or a lone
+             *     UTF-16 surrogate: such a request is refused with 400 and changes nothing.
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -7365,7 +7748,10 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The request conflicts with the current state of the resource. */
+            /**
+             * @description The request conflicts with the current state of the resource (a deleted space, say), or a request with
+             *     the same `Idempotency-Key` is still running.
+             */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -7376,6 +7762,24 @@ export interface operations {
             };
             /** @description A precondition of the operation does not hold. */
             412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body, or a file in it, is larger than the server accepts. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body is not of a media type the operation takes (JSON, or a multipart form for uploads). */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7424,7 +7828,11 @@ export interface operations {
                     "application/json": components["schemas"]["EmailDomainOrganizations"];
                 };
             };
-            /** @description The request is malformed or does not satisfy the contract. */
+            /**
+             * @description The request is malformed or does not satisfy the contract. Besides what the schemas say, no string
+             *     (in the path, the query or the body, keys included) may contain a NUL character (U+0000) or a lone
+             *     UTF-16 surrogate: such a request is refused with 400 and changes nothing.
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -7453,6 +7861,36 @@ export interface operations {
             };
             /** @description The resource does not exist or is not visible to the caller. */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description The request conflicts with the current state of the resource (a deleted space, say), or a request with
+             *     the same `Idempotency-Key` is still running.
+             */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body, or a file in it, is larger than the server accepts. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body is not of a media type the operation takes (JSON, or a multipart form for uploads). */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7515,7 +7953,11 @@ export interface operations {
                     "application/json": components["schemas"]["IntegrationPage"];
                 };
             };
-            /** @description The request is malformed or does not satisfy the contract. */
+            /**
+             * @description The request is malformed or does not satisfy the contract. Besides what the schemas say, no string
+             *     (in the path, the query or the body, keys included) may contain a NUL character (U+0000) or a lone
+             *     UTF-16 surrogate: such a request is refused with 400 and changes nothing.
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -7544,6 +7986,36 @@ export interface operations {
             };
             /** @description The resource does not exist or is not visible to the caller. */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description The request conflicts with the current state of the resource (a deleted space, say), or a request with
+             *     the same `Idempotency-Key` is still running.
+             */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body, or a file in it, is larger than the server accepts. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body is not of a media type the operation takes (JSON, or a multipart form for uploads). */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7592,7 +8064,11 @@ export interface operations {
                     "application/json": components["schemas"]["Integration"];
                 };
             };
-            /** @description The request is malformed or does not satisfy the contract. */
+            /**
+             * @description The request is malformed or does not satisfy the contract. Besides what the schemas say, no string
+             *     (in the path, the query or the body, keys included) may contain a NUL character (U+0000) or a lone
+             *     UTF-16 surrogate: such a request is refused with 400 and changes nothing.
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -7621,6 +8097,36 @@ export interface operations {
             };
             /** @description The resource does not exist or is not visible to the caller. */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description The request conflicts with the current state of the resource (a deleted space, say), or a request with
+             *     the same `Idempotency-Key` is still running.
+             */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body, or a file in it, is larger than the server accepts. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body is not of a media type the operation takes (JSON, or a multipart form for uploads). */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7673,7 +8179,11 @@ export interface operations {
                     "application/json": components["schemas"]["Integration"];
                 };
             };
-            /** @description The request is malformed or does not satisfy the contract. */
+            /**
+             * @description The request is malformed or does not satisfy the contract. Besides what the schemas say, no string
+             *     (in the path, the query or the body, keys included) may contain a NUL character (U+0000) or a lone
+             *     UTF-16 surrogate: such a request is refused with 400 and changes nothing.
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -7709,8 +8219,29 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The request conflicts with the current state of the resource. */
+            /**
+             * @description The request conflicts with the current state of the resource (a deleted space, say), or a request with
+             *     the same `Idempotency-Key` is still running.
+             */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body, or a file in it, is larger than the server accepts. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body is not of a media type the operation takes (JSON, or a multipart form for uploads). */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7757,7 +8288,11 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description The request is malformed or does not satisfy the contract. */
+            /**
+             * @description The request is malformed or does not satisfy the contract. Besides what the schemas say, no string
+             *     (in the path, the query or the body, keys included) may contain a NUL character (U+0000) or a lone
+             *     UTF-16 surrogate: such a request is refused with 400 and changes nothing.
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -7786,6 +8321,36 @@ export interface operations {
             };
             /** @description The resource does not exist or is not visible to the caller. */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description The request conflicts with the current state of the resource (a deleted space, say), or a request with
+             *     the same `Idempotency-Key` is still running.
+             */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body, or a file in it, is larger than the server accepts. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body is not of a media type the operation takes (JSON, or a multipart form for uploads). */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7841,7 +8406,11 @@ export interface operations {
                     "application/json": components["schemas"]["InstallationPage"];
                 };
             };
-            /** @description The request is malformed or does not satisfy the contract. */
+            /**
+             * @description The request is malformed or does not satisfy the contract. Besides what the schemas say, no string
+             *     (in the path, the query or the body, keys included) may contain a NUL character (U+0000) or a lone
+             *     UTF-16 surrogate: such a request is refused with 400 and changes nothing.
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -7870,6 +8439,36 @@ export interface operations {
             };
             /** @description The resource does not exist or is not visible to the caller. */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description The request conflicts with the current state of the resource (a deleted space, say), or a request with
+             *     the same `Idempotency-Key` is still running.
+             */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body, or a file in it, is larger than the server accepts. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body is not of a media type the operation takes (JSON, or a multipart form for uploads). */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7924,7 +8523,11 @@ export interface operations {
                     "application/json": components["schemas"]["Installation"];
                 };
             };
-            /** @description The request is malformed or does not satisfy the contract. */
+            /**
+             * @description The request is malformed or does not satisfy the contract. Besides what the schemas say, no string
+             *     (in the path, the query or the body, keys included) may contain a NUL character (U+0000) or a lone
+             *     UTF-16 surrogate: such a request is refused with 400 and changes nothing.
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -7960,8 +8563,29 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The request conflicts with the current state of the resource. */
+            /**
+             * @description The request conflicts with the current state of the resource (a deleted space, say), or a request with
+             *     the same `Idempotency-Key` is still running.
+             */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body, or a file in it, is larger than the server accepts. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body is not of a media type the operation takes (JSON, or a multipart form for uploads). */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -8012,7 +8636,11 @@ export interface operations {
                     "application/json": components["schemas"]["Installation"];
                 };
             };
-            /** @description The request is malformed or does not satisfy the contract. */
+            /**
+             * @description The request is malformed or does not satisfy the contract. Besides what the schemas say, no string
+             *     (in the path, the query or the body, keys included) may contain a NUL character (U+0000) or a lone
+             *     UTF-16 surrogate: such a request is refused with 400 and changes nothing.
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -8041,6 +8669,36 @@ export interface operations {
             };
             /** @description The resource does not exist or is not visible to the caller. */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description The request conflicts with the current state of the resource (a deleted space, say), or a request with
+             *     the same `Idempotency-Key` is still running.
+             */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body, or a file in it, is larger than the server accepts. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body is not of a media type the operation takes (JSON, or a multipart form for uploads). */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -8089,7 +8747,11 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description The request is malformed or does not satisfy the contract. */
+            /**
+             * @description The request is malformed or does not satisfy the contract. Besides what the schemas say, no string
+             *     (in the path, the query or the body, keys included) may contain a NUL character (U+0000) or a lone
+             *     UTF-16 surrogate: such a request is refused with 400 and changes nothing.
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -8118,6 +8780,36 @@ export interface operations {
             };
             /** @description The resource does not exist or is not visible to the caller. */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description The request conflicts with the current state of the resource (a deleted space, say), or a request with
+             *     the same `Idempotency-Key` is still running.
+             */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body, or a file in it, is larger than the server accepts. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body is not of a media type the operation takes (JSON, or a multipart form for uploads). */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -8172,7 +8864,11 @@ export interface operations {
                     "application/json": components["schemas"]["Installation"];
                 };
             };
-            /** @description The request is malformed or does not satisfy the contract. */
+            /**
+             * @description The request is malformed or does not satisfy the contract. Besides what the schemas say, no string
+             *     (in the path, the query or the body, keys included) may contain a NUL character (U+0000) or a lone
+             *     UTF-16 surrogate: such a request is refused with 400 and changes nothing.
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -8208,8 +8904,38 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /**
+             * @description The request conflicts with the current state of the resource (a deleted space, say), or a request with
+             *     the same `Idempotency-Key` is still running.
+             */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description A precondition of the operation does not hold. */
             412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body, or a file in it, is larger than the server accepts. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body is not of a media type the operation takes (JSON, or a multipart form for uploads). */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -8260,7 +8986,11 @@ export interface operations {
                     "application/json": components["schemas"]["OrganizationPage"];
                 };
             };
-            /** @description The request is malformed or does not satisfy the contract. */
+            /**
+             * @description The request is malformed or does not satisfy the contract. Besides what the schemas say, no string
+             *     (in the path, the query or the body, keys included) may contain a NUL character (U+0000) or a lone
+             *     UTF-16 surrogate: such a request is refused with 400 and changes nothing.
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -8289,6 +9019,36 @@ export interface operations {
             };
             /** @description The resource does not exist or is not visible to the caller. */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description The request conflicts with the current state of the resource (a deleted space, say), or a request with
+             *     the same `Idempotency-Key` is still running.
+             */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body, or a file in it, is larger than the server accepts. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body is not of a media type the operation takes (JSON, or a multipart form for uploads). */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -8340,7 +9100,11 @@ export interface operations {
                     "application/json": components["schemas"]["Organization"];
                 };
             };
-            /** @description The request is malformed or does not satisfy the contract. */
+            /**
+             * @description The request is malformed or does not satisfy the contract. Besides what the schemas say, no string
+             *     (in the path, the query or the body, keys included) may contain a NUL character (U+0000) or a lone
+             *     UTF-16 surrogate: such a request is refused with 400 and changes nothing.
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -8369,6 +9133,36 @@ export interface operations {
             };
             /** @description The resource does not exist or is not visible to the caller. */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description The request conflicts with the current state of the resource (a deleted space, say), or a request with
+             *     the same `Idempotency-Key` is still running.
+             */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body, or a file in it, is larger than the server accepts. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body is not of a media type the operation takes (JSON, or a multipart form for uploads). */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -8417,7 +9211,11 @@ export interface operations {
                     "application/json": components["schemas"]["Organization"];
                 };
             };
-            /** @description The request is malformed or does not satisfy the contract. */
+            /**
+             * @description The request is malformed or does not satisfy the contract. Besides what the schemas say, no string
+             *     (in the path, the query or the body, keys included) may contain a NUL character (U+0000) or a lone
+             *     UTF-16 surrogate: such a request is refused with 400 and changes nothing.
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -8446,6 +9244,36 @@ export interface operations {
             };
             /** @description The resource does not exist or is not visible to the caller. */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description The request conflicts with the current state of the resource (a deleted space, say), or a request with
+             *     the same `Idempotency-Key` is still running.
+             */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body, or a file in it, is larger than the server accepts. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body is not of a media type the operation takes (JSON, or a multipart form for uploads). */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -8498,7 +9326,11 @@ export interface operations {
                     "application/json": components["schemas"]["Organization"];
                 };
             };
-            /** @description The request is malformed or does not satisfy the contract. */
+            /**
+             * @description The request is malformed or does not satisfy the contract. Besides what the schemas say, no string
+             *     (in the path, the query or the body, keys included) may contain a NUL character (U+0000) or a lone
+             *     UTF-16 surrogate: such a request is refused with 400 and changes nothing.
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -8534,7 +9366,10 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The request conflicts with the current state of the resource. */
+            /**
+             * @description The request conflicts with the current state of the resource (a deleted space, say), or a request with
+             *     the same `Idempotency-Key` is still running.
+             */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -8545,6 +9380,24 @@ export interface operations {
             };
             /** @description A precondition of the operation does not hold. */
             412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body, or a file in it, is larger than the server accepts. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body is not of a media type the operation takes (JSON, or a multipart form for uploads). */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -8600,7 +9453,11 @@ export interface operations {
                     "application/json": components["schemas"]["CollectionPage"];
                 };
             };
-            /** @description The request is malformed or does not satisfy the contract. */
+            /**
+             * @description The request is malformed or does not satisfy the contract. Besides what the schemas say, no string
+             *     (in the path, the query or the body, keys included) may contain a NUL character (U+0000) or a lone
+             *     UTF-16 surrogate: such a request is refused with 400 and changes nothing.
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -8629,6 +9486,36 @@ export interface operations {
             };
             /** @description The resource does not exist or is not visible to the caller. */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description The request conflicts with the current state of the resource (a deleted space, say), or a request with
+             *     the same `Idempotency-Key` is still running.
+             */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body, or a file in it, is larger than the server accepts. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body is not of a media type the operation takes (JSON, or a multipart form for uploads). */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -8683,7 +9570,11 @@ export interface operations {
                     "application/json": components["schemas"]["Collection"];
                 };
             };
-            /** @description The request is malformed or does not satisfy the contract. */
+            /**
+             * @description The request is malformed or does not satisfy the contract. Besides what the schemas say, no string
+             *     (in the path, the query or the body, keys included) may contain a NUL character (U+0000) or a lone
+             *     UTF-16 surrogate: such a request is refused with 400 and changes nothing.
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -8712,6 +9603,36 @@ export interface operations {
             };
             /** @description The resource does not exist or is not visible to the caller. */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description The request conflicts with the current state of the resource (a deleted space, say), or a request with
+             *     the same `Idempotency-Key` is still running.
+             */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body, or a file in it, is larger than the server accepts. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body is not of a media type the operation takes (JSON, or a multipart form for uploads). */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -8765,7 +9686,11 @@ export interface operations {
                     "application/json": components["schemas"]["CustomFieldPage"];
                 };
             };
-            /** @description The request is malformed or does not satisfy the contract. */
+            /**
+             * @description The request is malformed or does not satisfy the contract. Besides what the schemas say, no string
+             *     (in the path, the query or the body, keys included) may contain a NUL character (U+0000) or a lone
+             *     UTF-16 surrogate: such a request is refused with 400 and changes nothing.
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -8794,6 +9719,36 @@ export interface operations {
             };
             /** @description The resource does not exist or is not visible to the caller. */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description The request conflicts with the current state of the resource (a deleted space, say), or a request with
+             *     the same `Idempotency-Key` is still running.
+             */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body, or a file in it, is larger than the server accepts. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body is not of a media type the operation takes (JSON, or a multipart form for uploads). */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -8848,7 +9803,11 @@ export interface operations {
                     "application/json": components["schemas"]["CustomField"];
                 };
             };
-            /** @description The request is malformed or does not satisfy the contract. */
+            /**
+             * @description The request is malformed or does not satisfy the contract. Besides what the schemas say, no string
+             *     (in the path, the query or the body, keys included) may contain a NUL character (U+0000) or a lone
+             *     UTF-16 surrogate: such a request is refused with 400 and changes nothing.
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -8884,8 +9843,29 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The request conflicts with the current state of the resource. */
+            /**
+             * @description The request conflicts with the current state of the resource (a deleted space, say), or a request with
+             *     the same `Idempotency-Key` is still running.
+             */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body, or a file in it, is larger than the server accepts. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body is not of a media type the operation takes (JSON, or a multipart form for uploads). */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -8936,7 +9916,11 @@ export interface operations {
                     "application/json": components["schemas"]["CustomField"];
                 };
             };
-            /** @description The request is malformed or does not satisfy the contract. */
+            /**
+             * @description The request is malformed or does not satisfy the contract. Besides what the schemas say, no string
+             *     (in the path, the query or the body, keys included) may contain a NUL character (U+0000) or a lone
+             *     UTF-16 surrogate: such a request is refused with 400 and changes nothing.
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -8965,6 +9949,36 @@ export interface operations {
             };
             /** @description The resource does not exist or is not visible to the caller. */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description The request conflicts with the current state of the resource (a deleted space, say), or a request with
+             *     the same `Idempotency-Key` is still running.
+             */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body, or a file in it, is larger than the server accepts. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body is not of a media type the operation takes (JSON, or a multipart form for uploads). */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -9013,7 +10027,11 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description The request is malformed or does not satisfy the contract. */
+            /**
+             * @description The request is malformed or does not satisfy the contract. Besides what the schemas say, no string
+             *     (in the path, the query or the body, keys included) may contain a NUL character (U+0000) or a lone
+             *     UTF-16 surrogate: such a request is refused with 400 and changes nothing.
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -9042,6 +10060,36 @@ export interface operations {
             };
             /** @description The resource does not exist or is not visible to the caller. */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description The request conflicts with the current state of the resource (a deleted space, say), or a request with
+             *     the same `Idempotency-Key` is still running.
+             */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body, or a file in it, is larger than the server accepts. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body is not of a media type the operation takes (JSON, or a multipart form for uploads). */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -9096,7 +10144,11 @@ export interface operations {
                     "application/json": components["schemas"]["CustomField"];
                 };
             };
-            /** @description The request is malformed or does not satisfy the contract. */
+            /**
+             * @description The request is malformed or does not satisfy the contract. Besides what the schemas say, no string
+             *     (in the path, the query or the body, keys included) may contain a NUL character (U+0000) or a lone
+             *     UTF-16 surrogate: such a request is refused with 400 and changes nothing.
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -9132,8 +10184,38 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /**
+             * @description The request conflicts with the current state of the resource (a deleted space, say), or a request with
+             *     the same `Idempotency-Key` is still running.
+             */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description A precondition of the operation does not hold. */
             412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body, or a file in it, is larger than the server accepts. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body is not of a media type the operation takes (JSON, or a multipart form for uploads). */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -9186,7 +10268,11 @@ export interface operations {
                     "application/json": components["schemas"]["InviteUsersResponse"];
                 };
             };
-            /** @description The request is malformed or does not satisfy the contract. */
+            /**
+             * @description The request is malformed or does not satisfy the contract. Besides what the schemas say, no string
+             *     (in the path, the query or the body, keys included) may contain a NUL character (U+0000) or a lone
+             *     UTF-16 surrogate: such a request is refused with 400 and changes nothing.
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -9215,6 +10301,36 @@ export interface operations {
             };
             /** @description The resource does not exist or is not visible to the caller. */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description The request conflicts with the current state of the resource (a deleted space, say), or a request with
+             *     the same `Idempotency-Key` is still running.
+             */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body, or a file in it, is larger than the server accepts. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body is not of a media type the operation takes (JSON, or a multipart form for uploads). */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -9265,7 +10381,11 @@ export interface operations {
                     "application/json": components["schemas"]["JoinOrganizationResponse"];
                 };
             };
-            /** @description The request is malformed or does not satisfy the contract. */
+            /**
+             * @description The request is malformed or does not satisfy the contract. Besides what the schemas say, no string
+             *     (in the path, the query or the body, keys included) may contain a NUL character (U+0000) or a lone
+             *     UTF-16 surrogate: such a request is refused with 400 and changes nothing.
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -9301,8 +10421,38 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /**
+             * @description The request conflicts with the current state of the resource (a deleted space, say), or a request with
+             *     the same `Idempotency-Key` is still running.
+             */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description A precondition of the operation does not hold. */
             412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body, or a file in it, is larger than the server accepts. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body is not of a media type the operation takes (JSON, or a multipart form for uploads). */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -9356,7 +10506,11 @@ export interface operations {
                     "application/json": components["schemas"]["InvitePage"];
                 };
             };
-            /** @description The request is malformed or does not satisfy the contract. */
+            /**
+             * @description The request is malformed or does not satisfy the contract. Besides what the schemas say, no string
+             *     (in the path, the query or the body, keys included) may contain a NUL character (U+0000) or a lone
+             *     UTF-16 surrogate: such a request is refused with 400 and changes nothing.
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -9385,6 +10539,36 @@ export interface operations {
             };
             /** @description The resource does not exist or is not visible to the caller. */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description The request conflicts with the current state of the resource (a deleted space, say), or a request with
+             *     the same `Idempotency-Key` is still running.
+             */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body, or a file in it, is larger than the server accepts. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body is not of a media type the operation takes (JSON, or a multipart form for uploads). */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -9439,7 +10623,11 @@ export interface operations {
                     "application/json": components["schemas"]["Invite"];
                 };
             };
-            /** @description The request is malformed or does not satisfy the contract. */
+            /**
+             * @description The request is malformed or does not satisfy the contract. Besides what the schemas say, no string
+             *     (in the path, the query or the body, keys included) may contain a NUL character (U+0000) or a lone
+             *     UTF-16 surrogate: such a request is refused with 400 and changes nothing.
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -9475,8 +10663,38 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /**
+             * @description The request conflicts with the current state of the resource (a deleted space, say), or a request with
+             *     the same `Idempotency-Key` is still running.
+             */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description A precondition of the operation does not hold. */
             412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body, or a file in it, is larger than the server accepts. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body is not of a media type the operation takes (JSON, or a multipart form for uploads). */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -9527,7 +10745,11 @@ export interface operations {
                     "application/json": components["schemas"]["Invite"];
                 };
             };
-            /** @description The request is malformed or does not satisfy the contract. */
+            /**
+             * @description The request is malformed or does not satisfy the contract. Besides what the schemas say, no string
+             *     (in the path, the query or the body, keys included) may contain a NUL character (U+0000) or a lone
+             *     UTF-16 surrogate: such a request is refused with 400 and changes nothing.
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -9556,6 +10778,36 @@ export interface operations {
             };
             /** @description The resource does not exist or is not visible to the caller. */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description The request conflicts with the current state of the resource (a deleted space, say), or a request with
+             *     the same `Idempotency-Key` is still running.
+             */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body, or a file in it, is larger than the server accepts. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body is not of a media type the operation takes (JSON, or a multipart form for uploads). */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -9604,7 +10856,11 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description The request is malformed or does not satisfy the contract. */
+            /**
+             * @description The request is malformed or does not satisfy the contract. Besides what the schemas say, no string
+             *     (in the path, the query or the body, keys included) may contain a NUL character (U+0000) or a lone
+             *     UTF-16 surrogate: such a request is refused with 400 and changes nothing.
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -9633,6 +10889,36 @@ export interface operations {
             };
             /** @description The resource does not exist or is not visible to the caller. */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description The request conflicts with the current state of the resource (a deleted space, say), or a request with
+             *     the same `Idempotency-Key` is still running.
+             */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body, or a file in it, is larger than the server accepts. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body is not of a media type the operation takes (JSON, or a multipart form for uploads). */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -9687,7 +10973,11 @@ export interface operations {
                     "application/json": components["schemas"]["Invite"];
                 };
             };
-            /** @description The request is malformed or does not satisfy the contract. */
+            /**
+             * @description The request is malformed or does not satisfy the contract. Besides what the schemas say, no string
+             *     (in the path, the query or the body, keys included) may contain a NUL character (U+0000) or a lone
+             *     UTF-16 surrogate: such a request is refused with 400 and changes nothing.
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -9723,8 +11013,38 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /**
+             * @description The request conflicts with the current state of the resource (a deleted space, say), or a request with
+             *     the same `Idempotency-Key` is still running.
+             */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description A precondition of the operation does not hold. */
             412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body, or a file in it, is larger than the server accepts. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body is not of a media type the operation takes (JSON, or a multipart form for uploads). */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -9786,7 +11106,11 @@ export interface operations {
                     "application/json": components["schemas"]["MemberPage"];
                 };
             };
-            /** @description The request is malformed or does not satisfy the contract. */
+            /**
+             * @description The request is malformed or does not satisfy the contract. Besides what the schemas say, no string
+             *     (in the path, the query or the body, keys included) may contain a NUL character (U+0000) or a lone
+             *     UTF-16 surrogate: such a request is refused with 400 and changes nothing.
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -9815,6 +11139,36 @@ export interface operations {
             };
             /** @description The resource does not exist or is not visible to the caller. */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description The request conflicts with the current state of the resource (a deleted space, say), or a request with
+             *     the same `Idempotency-Key` is still running.
+             */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body, or a file in it, is larger than the server accepts. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body is not of a media type the operation takes (JSON, or a multipart form for uploads). */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -9865,7 +11219,11 @@ export interface operations {
                     "application/json": components["schemas"]["Member"];
                 };
             };
-            /** @description The request is malformed or does not satisfy the contract. */
+            /**
+             * @description The request is malformed or does not satisfy the contract. Besides what the schemas say, no string
+             *     (in the path, the query or the body, keys included) may contain a NUL character (U+0000) or a lone
+             *     UTF-16 surrogate: such a request is refused with 400 and changes nothing.
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -9894,6 +11252,36 @@ export interface operations {
             };
             /** @description The resource does not exist or is not visible to the caller. */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description The request conflicts with the current state of the resource (a deleted space, say), or a request with
+             *     the same `Idempotency-Key` is still running.
+             */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body, or a file in it, is larger than the server accepts. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body is not of a media type the operation takes (JSON, or a multipart form for uploads). */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -9942,7 +11330,11 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description The request is malformed or does not satisfy the contract. */
+            /**
+             * @description The request is malformed or does not satisfy the contract. Besides what the schemas say, no string
+             *     (in the path, the query or the body, keys included) may contain a NUL character (U+0000) or a lone
+             *     UTF-16 surrogate: such a request is refused with 400 and changes nothing.
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -9978,8 +11370,29 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The request conflicts with the current state of the resource. */
+            /**
+             * @description The request conflicts with the current state of the resource (a deleted space, say), or a request with
+             *     the same `Idempotency-Key` is still running.
+             */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body, or a file in it, is larger than the server accepts. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body is not of a media type the operation takes (JSON, or a multipart form for uploads). */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -10034,7 +11447,11 @@ export interface operations {
                     "application/json": components["schemas"]["Member"];
                 };
             };
-            /** @description The request is malformed or does not satisfy the contract. */
+            /**
+             * @description The request is malformed or does not satisfy the contract. Besides what the schemas say, no string
+             *     (in the path, the query or the body, keys included) may contain a NUL character (U+0000) or a lone
+             *     UTF-16 surrogate: such a request is refused with 400 and changes nothing.
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -10070,7 +11487,10 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The request conflicts with the current state of the resource. */
+            /**
+             * @description The request conflicts with the current state of the resource (a deleted space, say), or a request with
+             *     the same `Idempotency-Key` is still running.
+             */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -10081,6 +11501,24 @@ export interface operations {
             };
             /** @description A precondition of the operation does not hold. */
             412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body, or a file in it, is larger than the server accepts. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body is not of a media type the operation takes (JSON, or a multipart form for uploads). */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -10138,7 +11576,11 @@ export interface operations {
                     "application/json": components["schemas"]["MemberSpacePermissionPage"];
                 };
             };
-            /** @description The request is malformed or does not satisfy the contract. */
+            /**
+             * @description The request is malformed or does not satisfy the contract. Besides what the schemas say, no string
+             *     (in the path, the query or the body, keys included) may contain a NUL character (U+0000) or a lone
+             *     UTF-16 surrogate: such a request is refused with 400 and changes nothing.
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -10167,6 +11609,36 @@ export interface operations {
             };
             /** @description The resource does not exist or is not visible to the caller. */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description The request conflicts with the current state of the resource (a deleted space, say), or a request with
+             *     the same `Idempotency-Key` is still running.
+             */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body, or a file in it, is larger than the server accepts. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body is not of a media type the operation takes (JSON, or a multipart form for uploads). */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -10217,7 +11689,11 @@ export interface operations {
                     "application/json": components["schemas"]["Member"];
                 };
             };
-            /** @description The request is malformed or does not satisfy the contract. */
+            /**
+             * @description The request is malformed or does not satisfy the contract. Besides what the schemas say, no string
+             *     (in the path, the query or the body, keys included) may contain a NUL character (U+0000) or a lone
+             *     UTF-16 surrogate: such a request is refused with 400 and changes nothing.
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -10253,8 +11729,29 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The request conflicts with the current state of the resource. */
+            /**
+             * @description The request conflicts with the current state of the resource (a deleted space, say), or a request with
+             *     the same `Idempotency-Key` is still running.
+             */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body, or a file in it, is larger than the server accepts. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body is not of a media type the operation takes (JSON, or a multipart form for uploads). */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -10312,7 +11809,11 @@ export interface operations {
                     "application/json": components["schemas"]["MemberTeamPage"];
                 };
             };
-            /** @description The request is malformed or does not satisfy the contract. */
+            /**
+             * @description The request is malformed or does not satisfy the contract. Besides what the schemas say, no string
+             *     (in the path, the query or the body, keys included) may contain a NUL character (U+0000) or a lone
+             *     UTF-16 surrogate: such a request is refused with 400 and changes nothing.
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -10341,6 +11842,36 @@ export interface operations {
             };
             /** @description The resource does not exist or is not visible to the caller. */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description The request conflicts with the current state of the resource (a deleted space, say), or a request with
+             *     the same `Idempotency-Key` is still running.
+             */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body, or a file in it, is larger than the server accepts. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body is not of a media type the operation takes (JSON, or a multipart form for uploads). */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -10394,7 +11925,11 @@ export interface operations {
                     "application/json": components["schemas"]["OpenAPISpecPage"];
                 };
             };
-            /** @description The request is malformed or does not satisfy the contract. */
+            /**
+             * @description The request is malformed or does not satisfy the contract. Besides what the schemas say, no string
+             *     (in the path, the query or the body, keys included) may contain a NUL character (U+0000) or a lone
+             *     UTF-16 surrogate: such a request is refused with 400 and changes nothing.
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -10423,6 +11958,36 @@ export interface operations {
             };
             /** @description The resource does not exist or is not visible to the caller. */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description The request conflicts with the current state of the resource (a deleted space, say), or a request with
+             *     the same `Idempotency-Key` is still running.
+             */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body, or a file in it, is larger than the server accepts. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body is not of a media type the operation takes (JSON, or a multipart form for uploads). */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -10477,7 +12042,11 @@ export interface operations {
                     "application/json": components["schemas"]["OpenAPISpec"];
                 };
             };
-            /** @description The request is malformed or does not satisfy the contract. */
+            /**
+             * @description The request is malformed or does not satisfy the contract. Besides what the schemas say, no string
+             *     (in the path, the query or the body, keys included) may contain a NUL character (U+0000) or a lone
+             *     UTF-16 surrogate: such a request is refused with 400 and changes nothing.
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -10513,8 +12082,29 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The request conflicts with the current state of the resource. */
+            /**
+             * @description The request conflicts with the current state of the resource (a deleted space, say), or a request with
+             *     the same `Idempotency-Key` is still running.
+             */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body, or a file in it, is larger than the server accepts. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body is not of a media type the operation takes (JSON, or a multipart form for uploads). */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -10568,7 +12158,11 @@ export interface operations {
                     "application/json": components["schemas"]["OpenAPISpec"];
                 };
             };
-            /** @description The request is malformed or does not satisfy the contract. */
+            /**
+             * @description The request is malformed or does not satisfy the contract. Besides what the schemas say, no string
+             *     (in the path, the query or the body, keys included) may contain a NUL character (U+0000) or a lone
+             *     UTF-16 surrogate: such a request is refused with 400 and changes nothing.
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -10597,6 +12191,36 @@ export interface operations {
             };
             /** @description The resource does not exist or is not visible to the caller. */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description The request conflicts with the current state of the resource (a deleted space, say), or a request with
+             *     the same `Idempotency-Key` is still running.
+             */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body, or a file in it, is larger than the server accepts. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body is not of a media type the operation takes (JSON, or a multipart form for uploads). */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -10665,7 +12289,11 @@ export interface operations {
                     "application/json": components["schemas"]["OpenAPISpec"];
                 };
             };
-            /** @description The request is malformed or does not satisfy the contract. */
+            /**
+             * @description The request is malformed or does not satisfy the contract. Besides what the schemas say, no string
+             *     (in the path, the query or the body, keys included) may contain a NUL character (U+0000) or a lone
+             *     UTF-16 surrogate: such a request is refused with 400 and changes nothing.
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -10701,8 +12329,38 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /**
+             * @description The request conflicts with the current state of the resource (a deleted space, say), or a request with
+             *     the same `Idempotency-Key` is still running.
+             */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description A precondition of the operation does not hold. */
             412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body, or a file in it, is larger than the server accepts. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body is not of a media type the operation takes (JSON, or a multipart form for uploads). */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -10754,7 +12412,11 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description The request is malformed or does not satisfy the contract. */
+            /**
+             * @description The request is malformed or does not satisfy the contract. Besides what the schemas say, no string
+             *     (in the path, the query or the body, keys included) may contain a NUL character (U+0000) or a lone
+             *     UTF-16 surrogate: such a request is refused with 400 and changes nothing.
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -10783,6 +12445,36 @@ export interface operations {
             };
             /** @description The resource does not exist or is not visible to the caller. */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description The request conflicts with the current state of the resource (a deleted space, say), or a request with
+             *     the same `Idempotency-Key` is still running.
+             */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body, or a file in it, is larger than the server accepts. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body is not of a media type the operation takes (JSON, or a multipart form for uploads). */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -10831,7 +12523,11 @@ export interface operations {
                     "application/json": components["schemas"]["MemberPingResponse"];
                 };
             };
-            /** @description The request is malformed or does not satisfy the contract. */
+            /**
+             * @description The request is malformed or does not satisfy the contract. Besides what the schemas say, no string
+             *     (in the path, the query or the body, keys included) may contain a NUL character (U+0000) or a lone
+             *     UTF-16 surrogate: such a request is refused with 400 and changes nothing.
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -10860,6 +12556,36 @@ export interface operations {
             };
             /** @description The resource does not exist or is not visible to the caller. */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description The request conflicts with the current state of the resource (a deleted space, say), or a request with
+             *     the same `Idempotency-Key` is still running.
+             */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body, or a file in it, is larger than the server accepts. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body is not of a media type the operation takes (JSON, or a multipart form for uploads). */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -10913,7 +12639,11 @@ export interface operations {
                     "application/json": components["schemas"]["SamlProviderPage"];
                 };
             };
-            /** @description The request is malformed or does not satisfy the contract. */
+            /**
+             * @description The request is malformed or does not satisfy the contract. Besides what the schemas say, no string
+             *     (in the path, the query or the body, keys included) may contain a NUL character (U+0000) or a lone
+             *     UTF-16 surrogate: such a request is refused with 400 and changes nothing.
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -10942,6 +12672,36 @@ export interface operations {
             };
             /** @description The resource does not exist or is not visible to the caller. */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description The request conflicts with the current state of the resource (a deleted space, say), or a request with
+             *     the same `Idempotency-Key` is still running.
+             */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body, or a file in it, is larger than the server accepts. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body is not of a media type the operation takes (JSON, or a multipart form for uploads). */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -10996,7 +12756,11 @@ export interface operations {
                     "application/json": components["schemas"]["SamlProvider"];
                 };
             };
-            /** @description The request is malformed or does not satisfy the contract. */
+            /**
+             * @description The request is malformed or does not satisfy the contract. Besides what the schemas say, no string
+             *     (in the path, the query or the body, keys included) may contain a NUL character (U+0000) or a lone
+             *     UTF-16 surrogate: such a request is refused with 400 and changes nothing.
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -11025,6 +12789,36 @@ export interface operations {
             };
             /** @description The resource does not exist or is not visible to the caller. */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description The request conflicts with the current state of the resource (a deleted space, say), or a request with
+             *     the same `Idempotency-Key` is still running.
+             */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body, or a file in it, is larger than the server accepts. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body is not of a media type the operation takes (JSON, or a multipart form for uploads). */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -11075,7 +12869,11 @@ export interface operations {
                     "application/json": components["schemas"]["SamlProvider"];
                 };
             };
-            /** @description The request is malformed or does not satisfy the contract. */
+            /**
+             * @description The request is malformed or does not satisfy the contract. Besides what the schemas say, no string
+             *     (in the path, the query or the body, keys included) may contain a NUL character (U+0000) or a lone
+             *     UTF-16 surrogate: such a request is refused with 400 and changes nothing.
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -11104,6 +12902,36 @@ export interface operations {
             };
             /** @description The resource does not exist or is not visible to the caller. */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description The request conflicts with the current state of the resource (a deleted space, say), or a request with
+             *     the same `Idempotency-Key` is still running.
+             */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body, or a file in it, is larger than the server accepts. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body is not of a media type the operation takes (JSON, or a multipart form for uploads). */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -11152,7 +12980,11 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description The request is malformed or does not satisfy the contract. */
+            /**
+             * @description The request is malformed or does not satisfy the contract. Besides what the schemas say, no string
+             *     (in the path, the query or the body, keys included) may contain a NUL character (U+0000) or a lone
+             *     UTF-16 surrogate: such a request is refused with 400 and changes nothing.
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -11181,6 +13013,36 @@ export interface operations {
             };
             /** @description The resource does not exist or is not visible to the caller. */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description The request conflicts with the current state of the resource (a deleted space, say), or a request with
+             *     the same `Idempotency-Key` is still running.
+             */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body, or a file in it, is larger than the server accepts. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body is not of a media type the operation takes (JSON, or a multipart form for uploads). */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -11235,7 +13097,11 @@ export interface operations {
                     "application/json": components["schemas"]["SamlProvider"];
                 };
             };
-            /** @description The request is malformed or does not satisfy the contract. */
+            /**
+             * @description The request is malformed or does not satisfy the contract. Besides what the schemas say, no string
+             *     (in the path, the query or the body, keys included) may contain a NUL character (U+0000) or a lone
+             *     UTF-16 surrogate: such a request is refused with 400 and changes nothing.
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -11271,8 +13137,38 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /**
+             * @description The request conflicts with the current state of the resource (a deleted space, say), or a request with
+             *     the same `Idempotency-Key` is still running.
+             */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description A precondition of the operation does not hold. */
             412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body, or a file in it, is larger than the server accepts. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body is not of a media type the operation takes (JSON, or a multipart form for uploads). */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -11328,7 +13224,11 @@ export interface operations {
                     "application/json": components["schemas"]["SearchSpaceResultPage"];
                 };
             };
-            /** @description The request is malformed or does not satisfy the contract. */
+            /**
+             * @description The request is malformed or does not satisfy the contract. Besides what the schemas say, no string
+             *     (in the path, the query or the body, keys included) may contain a NUL character (U+0000) or a lone
+             *     UTF-16 surrogate: such a request is refused with 400 and changes nothing.
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -11357,6 +13257,36 @@ export interface operations {
             };
             /** @description The resource does not exist or is not visible to the caller. */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description The request conflicts with the current state of the resource (a deleted space, say), or a request with
+             *     the same `Idempotency-Key` is still running.
+             */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body, or a file in it, is larger than the server accepts. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body is not of a media type the operation takes (JSON, or a multipart form for uploads). */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -11418,7 +13348,11 @@ export interface operations {
                     "application/json": components["schemas"]["SitePage"];
                 };
             };
-            /** @description The request is malformed or does not satisfy the contract. */
+            /**
+             * @description The request is malformed or does not satisfy the contract. Besides what the schemas say, no string
+             *     (in the path, the query or the body, keys included) may contain a NUL character (U+0000) or a lone
+             *     UTF-16 surrogate: such a request is refused with 400 and changes nothing.
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -11447,6 +13381,36 @@ export interface operations {
             };
             /** @description The resource does not exist or is not visible to the caller. */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description The request conflicts with the current state of the resource (a deleted space, say), or a request with
+             *     the same `Idempotency-Key` is still running.
+             */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body, or a file in it, is larger than the server accepts. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body is not of a media type the operation takes (JSON, or a multipart form for uploads). */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -11501,7 +13465,11 @@ export interface operations {
                     "application/json": components["schemas"]["Site"];
                 };
             };
-            /** @description The request is malformed or does not satisfy the contract. */
+            /**
+             * @description The request is malformed or does not satisfy the contract. Besides what the schemas say, no string
+             *     (in the path, the query or the body, keys included) may contain a NUL character (U+0000) or a lone
+             *     UTF-16 surrogate: such a request is refused with 400 and changes nothing.
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -11530,6 +13498,36 @@ export interface operations {
             };
             /** @description The resource does not exist or is not visible to the caller. */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description The request conflicts with the current state of the resource (a deleted space, say), or a request with
+             *     the same `Idempotency-Key` is still running.
+             */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body, or a file in it, is larger than the server accepts. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body is not of a media type the operation takes (JSON, or a multipart form for uploads). */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -11580,7 +13578,11 @@ export interface operations {
                     "application/json": components["schemas"]["Site"];
                 };
             };
-            /** @description The request is malformed or does not satisfy the contract. */
+            /**
+             * @description The request is malformed or does not satisfy the contract. Besides what the schemas say, no string
+             *     (in the path, the query or the body, keys included) may contain a NUL character (U+0000) or a lone
+             *     UTF-16 surrogate: such a request is refused with 400 and changes nothing.
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -11609,6 +13611,36 @@ export interface operations {
             };
             /** @description The resource does not exist or is not visible to the caller. */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description The request conflicts with the current state of the resource (a deleted space, say), or a request with
+             *     the same `Idempotency-Key` is still running.
+             */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body, or a file in it, is larger than the server accepts. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body is not of a media type the operation takes (JSON, or a multipart form for uploads). */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -11657,7 +13689,11 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description The request is malformed or does not satisfy the contract. */
+            /**
+             * @description The request is malformed or does not satisfy the contract. Besides what the schemas say, no string
+             *     (in the path, the query or the body, keys included) may contain a NUL character (U+0000) or a lone
+             *     UTF-16 surrogate: such a request is refused with 400 and changes nothing.
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -11686,6 +13722,36 @@ export interface operations {
             };
             /** @description The resource does not exist or is not visible to the caller. */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description The request conflicts with the current state of the resource (a deleted space, say), or a request with
+             *     the same `Idempotency-Key` is still running.
+             */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body, or a file in it, is larger than the server accepts. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body is not of a media type the operation takes (JSON, or a multipart form for uploads). */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -11740,7 +13806,11 @@ export interface operations {
                     "application/json": components["schemas"]["Site"];
                 };
             };
-            /** @description The request is malformed or does not satisfy the contract. */
+            /**
+             * @description The request is malformed or does not satisfy the contract. Besides what the schemas say, no string
+             *     (in the path, the query or the body, keys included) may contain a NUL character (U+0000) or a lone
+             *     UTF-16 surrogate: such a request is refused with 400 and changes nothing.
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -11776,7 +13846,10 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The request conflicts with the current state of the resource. */
+            /**
+             * @description The request conflicts with the current state of the resource (a deleted space, say), or a request with
+             *     the same `Idempotency-Key` is still running.
+             */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -11787,6 +13860,24 @@ export interface operations {
             };
             /** @description A precondition of the operation does not hold. */
             412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body, or a file in it, is larger than the server accepts. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body is not of a media type the operation takes (JSON, or a multipart form for uploads). */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -11837,7 +13928,11 @@ export interface operations {
                     "application/json": components["schemas"]["SiteAdaptiveSchema"];
                 };
             };
-            /** @description The request is malformed or does not satisfy the contract. */
+            /**
+             * @description The request is malformed or does not satisfy the contract. Besides what the schemas say, no string
+             *     (in the path, the query or the body, keys included) may contain a NUL character (U+0000) or a lone
+             *     UTF-16 surrogate: such a request is refused with 400 and changes nothing.
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -11866,6 +13961,36 @@ export interface operations {
             };
             /** @description The resource does not exist or is not visible to the caller. */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description The request conflicts with the current state of the resource (a deleted space, say), or a request with
+             *     the same `Idempotency-Key` is still running.
+             */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body, or a file in it, is larger than the server accepts. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body is not of a media type the operation takes (JSON, or a multipart form for uploads). */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -11920,7 +14045,11 @@ export interface operations {
                     "application/json": components["schemas"]["SiteAdaptiveSchema"];
                 };
             };
-            /** @description The request is malformed or does not satisfy the contract. */
+            /**
+             * @description The request is malformed or does not satisfy the contract. Besides what the schemas say, no string
+             *     (in the path, the query or the body, keys included) may contain a NUL character (U+0000) or a lone
+             *     UTF-16 surrogate: such a request is refused with 400 and changes nothing.
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -11956,8 +14085,38 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /**
+             * @description The request conflicts with the current state of the resource (a deleted space, say), or a request with
+             *     the same `Idempotency-Key` is still running.
+             */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description A precondition of the operation does not hold. */
             412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body, or a file in it, is larger than the server accepts. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body is not of a media type the operation takes (JSON, or a multipart form for uploads). */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -12008,7 +14167,11 @@ export interface operations {
                     "application/json": components["schemas"]["Site"];
                 };
             };
-            /** @description The request is malformed or does not satisfy the contract. */
+            /**
+             * @description The request is malformed or does not satisfy the contract. Besides what the schemas say, no string
+             *     (in the path, the query or the body, keys included) may contain a NUL character (U+0000) or a lone
+             *     UTF-16 surrogate: such a request is refused with 400 and changes nothing.
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -12037,6 +14200,36 @@ export interface operations {
             };
             /** @description The resource does not exist or is not visible to the caller. */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description The request conflicts with the current state of the resource (a deleted space, say), or a request with
+             *     the same `Idempotency-Key` is still running.
+             */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body, or a file in it, is larger than the server accepts. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body is not of a media type the operation takes (JSON, or a multipart form for uploads). */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -12090,7 +14283,11 @@ export interface operations {
                     "application/json": components["schemas"]["PublishedContentSite"];
                 };
             };
-            /** @description The request is malformed or does not satisfy the contract. */
+            /**
+             * @description The request is malformed or does not satisfy the contract. Besides what the schemas say, no string
+             *     (in the path, the query or the body, keys included) may contain a NUL character (U+0000) or a lone
+             *     UTF-16 surrogate: such a request is refused with 400 and changes nothing.
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -12119,6 +14316,36 @@ export interface operations {
             };
             /** @description The resource does not exist or is not visible to the caller. */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description The request conflicts with the current state of the resource (a deleted space, say), or a request with
+             *     the same `Idempotency-Key` is still running.
+             */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body, or a file in it, is larger than the server accepts. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body is not of a media type the operation takes (JSON, or a multipart form for uploads). */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -12169,7 +14396,11 @@ export interface operations {
                     "application/json": components["schemas"]["SitePublishingAuth"];
                 };
             };
-            /** @description The request is malformed or does not satisfy the contract. */
+            /**
+             * @description The request is malformed or does not satisfy the contract. Besides what the schemas say, no string
+             *     (in the path, the query or the body, keys included) may contain a NUL character (U+0000) or a lone
+             *     UTF-16 surrogate: such a request is refused with 400 and changes nothing.
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -12198,6 +14429,36 @@ export interface operations {
             };
             /** @description The resource does not exist or is not visible to the caller. */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description The request conflicts with the current state of the resource (a deleted space, say), or a request with
+             *     the same `Idempotency-Key` is still running.
+             */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body, or a file in it, is larger than the server accepts. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body is not of a media type the operation takes (JSON, or a multipart form for uploads). */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -12252,7 +14513,11 @@ export interface operations {
                     "application/json": components["schemas"]["SitePublishingAuth"];
                 };
             };
-            /** @description The request is malformed or does not satisfy the contract. */
+            /**
+             * @description The request is malformed or does not satisfy the contract. Besides what the schemas say, no string
+             *     (in the path, the query or the body, keys included) may contain a NUL character (U+0000) or a lone
+             *     UTF-16 surrogate: such a request is refused with 400 and changes nothing.
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -12288,8 +14553,38 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /**
+             * @description The request conflicts with the current state of the resource (a deleted space, say), or a request with
+             *     the same `Idempotency-Key` is still running.
+             */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description A precondition of the operation does not hold. */
             412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body, or a file in it, is larger than the server accepts. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body is not of a media type the operation takes (JSON, or a multipart form for uploads). */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -12340,7 +14635,11 @@ export interface operations {
                     "application/json": components["schemas"]["SitePublishingAuth"];
                 };
             };
-            /** @description The request is malformed or does not satisfy the contract. */
+            /**
+             * @description The request is malformed or does not satisfy the contract. Besides what the schemas say, no string
+             *     (in the path, the query or the body, keys included) may contain a NUL character (U+0000) or a lone
+             *     UTF-16 surrogate: such a request is refused with 400 and changes nothing.
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -12369,6 +14668,36 @@ export interface operations {
             };
             /** @description The resource does not exist or is not visible to the caller. */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description The request conflicts with the current state of the resource (a deleted space, say), or a request with
+             *     the same `Idempotency-Key` is still running.
+             */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body, or a file in it, is larger than the server accepts. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body is not of a media type the operation takes (JSON, or a multipart form for uploads). */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -12424,7 +14753,11 @@ export interface operations {
                     "application/json": components["schemas"]["SiteSectionGroupPage"];
                 };
             };
-            /** @description The request is malformed or does not satisfy the contract. */
+            /**
+             * @description The request is malformed or does not satisfy the contract. Besides what the schemas say, no string
+             *     (in the path, the query or the body, keys included) may contain a NUL character (U+0000) or a lone
+             *     UTF-16 surrogate: such a request is refused with 400 and changes nothing.
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -12453,6 +14786,36 @@ export interface operations {
             };
             /** @description The resource does not exist or is not visible to the caller. */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description The request conflicts with the current state of the resource (a deleted space, say), or a request with
+             *     the same `Idempotency-Key` is still running.
+             */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body, or a file in it, is larger than the server accepts. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body is not of a media type the operation takes (JSON, or a multipart form for uploads). */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -12509,7 +14872,11 @@ export interface operations {
                     "application/json": components["schemas"]["SiteSectionGroup"];
                 };
             };
-            /** @description The request is malformed or does not satisfy the contract. */
+            /**
+             * @description The request is malformed or does not satisfy the contract. Besides what the schemas say, no string
+             *     (in the path, the query or the body, keys included) may contain a NUL character (U+0000) or a lone
+             *     UTF-16 surrogate: such a request is refused with 400 and changes nothing.
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -12538,6 +14905,36 @@ export interface operations {
             };
             /** @description The resource does not exist or is not visible to the caller. */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description The request conflicts with the current state of the resource (a deleted space, say), or a request with
+             *     the same `Idempotency-Key` is still running.
+             */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body, or a file in it, is larger than the server accepts. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body is not of a media type the operation takes (JSON, or a multipart form for uploads). */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -12588,7 +14985,11 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description The request is malformed or does not satisfy the contract. */
+            /**
+             * @description The request is malformed or does not satisfy the contract. Besides what the schemas say, no string
+             *     (in the path, the query or the body, keys included) may contain a NUL character (U+0000) or a lone
+             *     UTF-16 surrogate: such a request is refused with 400 and changes nothing.
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -12617,6 +15018,36 @@ export interface operations {
             };
             /** @description The resource does not exist or is not visible to the caller. */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description The request conflicts with the current state of the resource (a deleted space, say), or a request with
+             *     the same `Idempotency-Key` is still running.
+             */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body, or a file in it, is larger than the server accepts. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body is not of a media type the operation takes (JSON, or a multipart form for uploads). */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -12673,7 +15104,11 @@ export interface operations {
                     "application/json": components["schemas"]["SiteSectionGroup"];
                 };
             };
-            /** @description The request is malformed or does not satisfy the contract. */
+            /**
+             * @description The request is malformed or does not satisfy the contract. Besides what the schemas say, no string
+             *     (in the path, the query or the body, keys included) may contain a NUL character (U+0000) or a lone
+             *     UTF-16 surrogate: such a request is refused with 400 and changes nothing.
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -12709,8 +15144,38 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /**
+             * @description The request conflicts with the current state of the resource (a deleted space, say), or a request with
+             *     the same `Idempotency-Key` is still running.
+             */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description A precondition of the operation does not hold. */
             412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body, or a file in it, is larger than the server accepts. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body is not of a media type the operation takes (JSON, or a multipart form for uploads). */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -12767,7 +15232,11 @@ export interface operations {
                     "application/json": components["schemas"]["SiteSectionGroup"];
                 };
             };
-            /** @description The request is malformed or does not satisfy the contract. */
+            /**
+             * @description The request is malformed or does not satisfy the contract. Besides what the schemas say, no string
+             *     (in the path, the query or the body, keys included) may contain a NUL character (U+0000) or a lone
+             *     UTF-16 surrogate: such a request is refused with 400 and changes nothing.
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -12796,6 +15265,36 @@ export interface operations {
             };
             /** @description The resource does not exist or is not visible to the caller. */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description The request conflicts with the current state of the resource (a deleted space, say), or a request with
+             *     the same `Idempotency-Key` is still running.
+             */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body, or a file in it, is larger than the server accepts. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body is not of a media type the operation takes (JSON, or a multipart form for uploads). */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -12854,7 +15353,11 @@ export interface operations {
                     "application/json": components["schemas"]["SiteSectionGroup"];
                 };
             };
-            /** @description The request is malformed or does not satisfy the contract. */
+            /**
+             * @description The request is malformed or does not satisfy the contract. Besides what the schemas say, no string
+             *     (in the path, the query or the body, keys included) may contain a NUL character (U+0000) or a lone
+             *     UTF-16 surrogate: such a request is refused with 400 and changes nothing.
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -12890,8 +15393,29 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The request conflicts with the current state of the resource. */
+            /**
+             * @description The request conflicts with the current state of the resource (a deleted space, say), or a request with
+             *     the same `Idempotency-Key` is still running.
+             */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body, or a file in it, is larger than the server accepts. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body is not of a media type the operation takes (JSON, or a multipart form for uploads). */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -12944,7 +15468,11 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description The request is malformed or does not satisfy the contract. */
+            /**
+             * @description The request is malformed or does not satisfy the contract. Besides what the schemas say, no string
+             *     (in the path, the query or the body, keys included) may contain a NUL character (U+0000) or a lone
+             *     UTF-16 surrogate: such a request is refused with 400 and changes nothing.
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -12973,6 +15501,36 @@ export interface operations {
             };
             /** @description The resource does not exist or is not visible to the caller. */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description The request conflicts with the current state of the resource (a deleted space, say), or a request with
+             *     the same `Idempotency-Key` is still running.
+             */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body, or a file in it, is larger than the server accepts. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body is not of a media type the operation takes (JSON, or a multipart form for uploads). */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -13030,7 +15588,11 @@ export interface operations {
                     "application/json": components["schemas"]["SiteSectionPage"];
                 };
             };
-            /** @description The request is malformed or does not satisfy the contract. */
+            /**
+             * @description The request is malformed or does not satisfy the contract. Besides what the schemas say, no string
+             *     (in the path, the query or the body, keys included) may contain a NUL character (U+0000) or a lone
+             *     UTF-16 surrogate: such a request is refused with 400 and changes nothing.
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -13059,6 +15621,36 @@ export interface operations {
             };
             /** @description The resource does not exist or is not visible to the caller. */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description The request conflicts with the current state of the resource (a deleted space, say), or a request with
+             *     the same `Idempotency-Key` is still running.
+             */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body, or a file in it, is larger than the server accepts. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body is not of a media type the operation takes (JSON, or a multipart form for uploads). */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -13115,7 +15707,11 @@ export interface operations {
                     "application/json": components["schemas"]["SiteSection"];
                 };
             };
-            /** @description The request is malformed or does not satisfy the contract. */
+            /**
+             * @description The request is malformed or does not satisfy the contract. Besides what the schemas say, no string
+             *     (in the path, the query or the body, keys included) may contain a NUL character (U+0000) or a lone
+             *     UTF-16 surrogate: such a request is refused with 400 and changes nothing.
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -13151,8 +15747,29 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The request conflicts with the current state of the resource. */
+            /**
+             * @description The request conflicts with the current state of the resource (a deleted space, say), or a request with
+             *     the same `Idempotency-Key` is still running.
+             */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body, or a file in it, is larger than the server accepts. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body is not of a media type the operation takes (JSON, or a multipart form for uploads). */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -13203,7 +15820,11 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description The request is malformed or does not satisfy the contract. */
+            /**
+             * @description The request is malformed or does not satisfy the contract. Besides what the schemas say, no string
+             *     (in the path, the query or the body, keys included) may contain a NUL character (U+0000) or a lone
+             *     UTF-16 surrogate: such a request is refused with 400 and changes nothing.
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -13232,6 +15853,36 @@ export interface operations {
             };
             /** @description The resource does not exist or is not visible to the caller. */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description The request conflicts with the current state of the resource (a deleted space, say), or a request with
+             *     the same `Idempotency-Key` is still running.
+             */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body, or a file in it, is larger than the server accepts. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body is not of a media type the operation takes (JSON, or a multipart form for uploads). */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -13288,7 +15939,11 @@ export interface operations {
                     "application/json": components["schemas"]["SiteSection"];
                 };
             };
-            /** @description The request is malformed or does not satisfy the contract. */
+            /**
+             * @description The request is malformed or does not satisfy the contract. Besides what the schemas say, no string
+             *     (in the path, the query or the body, keys included) may contain a NUL character (U+0000) or a lone
+             *     UTF-16 surrogate: such a request is refused with 400 and changes nothing.
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -13324,7 +15979,10 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The request conflicts with the current state of the resource. */
+            /**
+             * @description The request conflicts with the current state of the resource (a deleted space, say), or a request with
+             *     the same `Idempotency-Key` is still running.
+             */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -13335,6 +15993,24 @@ export interface operations {
             };
             /** @description A precondition of the operation does not hold. */
             412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body, or a file in it, is larger than the server accepts. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body is not of a media type the operation takes (JSON, or a multipart form for uploads). */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -13391,7 +16067,11 @@ export interface operations {
                     "application/json": components["schemas"]["SiteSection"];
                 };
             };
-            /** @description The request is malformed or does not satisfy the contract. */
+            /**
+             * @description The request is malformed or does not satisfy the contract. Besides what the schemas say, no string
+             *     (in the path, the query or the body, keys included) may contain a NUL character (U+0000) or a lone
+             *     UTF-16 surrogate: such a request is refused with 400 and changes nothing.
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -13420,6 +16100,36 @@ export interface operations {
             };
             /** @description The resource does not exist or is not visible to the caller. */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description The request conflicts with the current state of the resource (a deleted space, say), or a request with
+             *     the same `Idempotency-Key` is still running.
+             */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body, or a file in it, is larger than the server accepts. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body is not of a media type the operation takes (JSON, or a multipart form for uploads). */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -13477,7 +16187,11 @@ export interface operations {
                     "application/json": components["schemas"]["ShareLinkPage"];
                 };
             };
-            /** @description The request is malformed or does not satisfy the contract. */
+            /**
+             * @description The request is malformed or does not satisfy the contract. Besides what the schemas say, no string
+             *     (in the path, the query or the body, keys included) may contain a NUL character (U+0000) or a lone
+             *     UTF-16 surrogate: such a request is refused with 400 and changes nothing.
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -13506,6 +16220,36 @@ export interface operations {
             };
             /** @description The resource does not exist or is not visible to the caller. */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description The request conflicts with the current state of the resource (a deleted space, say), or a request with
+             *     the same `Idempotency-Key` is still running.
+             */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body, or a file in it, is larger than the server accepts. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body is not of a media type the operation takes (JSON, or a multipart form for uploads). */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -13562,7 +16306,11 @@ export interface operations {
                     "application/json": components["schemas"]["ShareLink"];
                 };
             };
-            /** @description The request is malformed or does not satisfy the contract. */
+            /**
+             * @description The request is malformed or does not satisfy the contract. Besides what the schemas say, no string
+             *     (in the path, the query or the body, keys included) may contain a NUL character (U+0000) or a lone
+             *     UTF-16 surrogate: such a request is refused with 400 and changes nothing.
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -13591,6 +16339,36 @@ export interface operations {
             };
             /** @description The resource does not exist or is not visible to the caller. */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description The request conflicts with the current state of the resource (a deleted space, say), or a request with
+             *     the same `Idempotency-Key` is still running.
+             */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body, or a file in it, is larger than the server accepts. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body is not of a media type the operation takes (JSON, or a multipart form for uploads). */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -13641,7 +16419,11 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description The request is malformed or does not satisfy the contract. */
+            /**
+             * @description The request is malformed or does not satisfy the contract. Besides what the schemas say, no string
+             *     (in the path, the query or the body, keys included) may contain a NUL character (U+0000) or a lone
+             *     UTF-16 surrogate: such a request is refused with 400 and changes nothing.
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -13670,6 +16452,36 @@ export interface operations {
             };
             /** @description The resource does not exist or is not visible to the caller. */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description The request conflicts with the current state of the resource (a deleted space, say), or a request with
+             *     the same `Idempotency-Key` is still running.
+             */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body, or a file in it, is larger than the server accepts. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body is not of a media type the operation takes (JSON, or a multipart form for uploads). */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -13726,7 +16538,11 @@ export interface operations {
                     "application/json": components["schemas"]["ShareLink"];
                 };
             };
-            /** @description The request is malformed or does not satisfy the contract. */
+            /**
+             * @description The request is malformed or does not satisfy the contract. Besides what the schemas say, no string
+             *     (in the path, the query or the body, keys included) may contain a NUL character (U+0000) or a lone
+             *     UTF-16 surrogate: such a request is refused with 400 and changes nothing.
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -13762,8 +16578,38 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /**
+             * @description The request conflicts with the current state of the resource (a deleted space, say), or a request with
+             *     the same `Idempotency-Key` is still running.
+             */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description A precondition of the operation does not hold. */
             412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body, or a file in it, is larger than the server accepts. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body is not of a media type the operation takes (JSON, or a multipart form for uploads). */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -13823,7 +16669,11 @@ export interface operations {
                     "application/json": components["schemas"]["SiteSpacePage"];
                 };
             };
-            /** @description The request is malformed or does not satisfy the contract. */
+            /**
+             * @description The request is malformed or does not satisfy the contract. Besides what the schemas say, no string
+             *     (in the path, the query or the body, keys included) may contain a NUL character (U+0000) or a lone
+             *     UTF-16 surrogate: such a request is refused with 400 and changes nothing.
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -13852,6 +16702,36 @@ export interface operations {
             };
             /** @description The resource does not exist or is not visible to the caller. */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description The request conflicts with the current state of the resource (a deleted space, say), or a request with
+             *     the same `Idempotency-Key` is still running.
+             */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body, or a file in it, is larger than the server accepts. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body is not of a media type the operation takes (JSON, or a multipart form for uploads). */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -13908,7 +16788,11 @@ export interface operations {
                     "application/json": components["schemas"]["SiteSpace"];
                 };
             };
-            /** @description The request is malformed or does not satisfy the contract. */
+            /**
+             * @description The request is malformed or does not satisfy the contract. Besides what the schemas say, no string
+             *     (in the path, the query or the body, keys included) may contain a NUL character (U+0000) or a lone
+             *     UTF-16 surrogate: such a request is refused with 400 and changes nothing.
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -13944,8 +16828,29 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The request conflicts with the current state of the resource. */
+            /**
+             * @description The request conflicts with the current state of the resource (a deleted space, say), or a request with
+             *     the same `Idempotency-Key` is still running.
+             */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body, or a file in it, is larger than the server accepts. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body is not of a media type the operation takes (JSON, or a multipart form for uploads). */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -13996,7 +16901,11 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description The request is malformed or does not satisfy the contract. */
+            /**
+             * @description The request is malformed or does not satisfy the contract. Besides what the schemas say, no string
+             *     (in the path, the query or the body, keys included) may contain a NUL character (U+0000) or a lone
+             *     UTF-16 surrogate: such a request is refused with 400 and changes nothing.
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -14025,6 +16934,36 @@ export interface operations {
             };
             /** @description The resource does not exist or is not visible to the caller. */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description The request conflicts with the current state of the resource (a deleted space, say), or a request with
+             *     the same `Idempotency-Key` is still running.
+             */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body, or a file in it, is larger than the server accepts. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body is not of a media type the operation takes (JSON, or a multipart form for uploads). */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -14081,7 +17020,11 @@ export interface operations {
                     "application/json": components["schemas"]["SiteSpace"];
                 };
             };
-            /** @description The request is malformed or does not satisfy the contract. */
+            /**
+             * @description The request is malformed or does not satisfy the contract. Besides what the schemas say, no string
+             *     (in the path, the query or the body, keys included) may contain a NUL character (U+0000) or a lone
+             *     UTF-16 surrogate: such a request is refused with 400 and changes nothing.
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -14117,7 +17060,10 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The request conflicts with the current state of the resource. */
+            /**
+             * @description The request conflicts with the current state of the resource (a deleted space, say), or a request with
+             *     the same `Idempotency-Key` is still running.
+             */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -14128,6 +17074,24 @@ export interface operations {
             };
             /** @description A precondition of the operation does not hold. */
             412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body, or a file in it, is larger than the server accepts. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body is not of a media type the operation takes (JSON, or a multipart form for uploads). */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -14184,7 +17148,11 @@ export interface operations {
                     "application/json": components["schemas"]["SiteSpace"];
                 };
             };
-            /** @description The request is malformed or does not satisfy the contract. */
+            /**
+             * @description The request is malformed or does not satisfy the contract. Besides what the schemas say, no string
+             *     (in the path, the query or the body, keys included) may contain a NUL character (U+0000) or a lone
+             *     UTF-16 surrogate: such a request is refused with 400 and changes nothing.
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -14213,6 +17181,36 @@ export interface operations {
             };
             /** @description The resource does not exist or is not visible to the caller. */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description The request conflicts with the current state of the resource (a deleted space, say), or a request with
+             *     the same `Idempotency-Key` is still running.
+             */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body, or a file in it, is larger than the server accepts. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body is not of a media type the operation takes (JSON, or a multipart form for uploads). */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -14263,7 +17261,11 @@ export interface operations {
                     "application/json": components["schemas"]["Site"];
                 };
             };
-            /** @description The request is malformed or does not satisfy the contract. */
+            /**
+             * @description The request is malformed or does not satisfy the contract. Besides what the schemas say, no string
+             *     (in the path, the query or the body, keys included) may contain a NUL character (U+0000) or a lone
+             *     UTF-16 surrogate: such a request is refused with 400 and changes nothing.
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -14292,6 +17294,36 @@ export interface operations {
             };
             /** @description The resource does not exist or is not visible to the caller. */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description The request conflicts with the current state of the resource (a deleted space, say), or a request with
+             *     the same `Idempotency-Key` is still running.
+             */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body, or a file in it, is larger than the server accepts. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body is not of a media type the operation takes (JSON, or a multipart form for uploads). */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -14345,7 +17377,11 @@ export interface operations {
                     "application/json": components["schemas"]["SpacePage"];
                 };
             };
-            /** @description The request is malformed or does not satisfy the contract. */
+            /**
+             * @description The request is malformed or does not satisfy the contract. Besides what the schemas say, no string
+             *     (in the path, the query or the body, keys included) may contain a NUL character (U+0000) or a lone
+             *     UTF-16 surrogate: such a request is refused with 400 and changes nothing.
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -14374,6 +17410,36 @@ export interface operations {
             };
             /** @description The resource does not exist or is not visible to the caller. */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description The request conflicts with the current state of the resource (a deleted space, say), or a request with
+             *     the same `Idempotency-Key` is still running.
+             */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body, or a file in it, is larger than the server accepts. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body is not of a media type the operation takes (JSON, or a multipart form for uploads). */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -14428,7 +17494,11 @@ export interface operations {
                     "application/json": components["schemas"]["Space"];
                 };
             };
-            /** @description The request is malformed or does not satisfy the contract. */
+            /**
+             * @description The request is malformed or does not satisfy the contract. Besides what the schemas say, no string
+             *     (in the path, the query or the body, keys included) may contain a NUL character (U+0000) or a lone
+             *     UTF-16 surrogate: such a request is refused with 400 and changes nothing.
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -14457,6 +17527,36 @@ export interface operations {
             };
             /** @description The resource does not exist or is not visible to the caller. */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description The request conflicts with the current state of the resource (a deleted space, say), or a request with
+             *     the same `Idempotency-Key` is still running.
+             */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body, or a file in it, is larger than the server accepts. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body is not of a media type the operation takes (JSON, or a multipart form for uploads). */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -14505,7 +17605,11 @@ export interface operations {
                     "application/json": components["schemas"]["SsoProviderLoginList"];
                 };
             };
-            /** @description The request is malformed or does not satisfy the contract. */
+            /**
+             * @description The request is malformed or does not satisfy the contract. Besides what the schemas say, no string
+             *     (in the path, the query or the body, keys included) may contain a NUL character (U+0000) or a lone
+             *     UTF-16 surrogate: such a request is refused with 400 and changes nothing.
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -14534,6 +17638,36 @@ export interface operations {
             };
             /** @description The resource does not exist or is not visible to the caller. */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description The request conflicts with the current state of the resource (a deleted space, say), or a request with
+             *     the same `Idempotency-Key` is still running.
+             */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body, or a file in it, is larger than the server accepts. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body is not of a media type the operation takes (JSON, or a multipart form for uploads). */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -14591,7 +17725,11 @@ export interface operations {
                     "application/json": components["schemas"]["TeamPage"];
                 };
             };
-            /** @description The request is malformed or does not satisfy the contract. */
+            /**
+             * @description The request is malformed or does not satisfy the contract. Besides what the schemas say, no string
+             *     (in the path, the query or the body, keys included) may contain a NUL character (U+0000) or a lone
+             *     UTF-16 surrogate: such a request is refused with 400 and changes nothing.
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -14620,6 +17758,36 @@ export interface operations {
             };
             /** @description The resource does not exist or is not visible to the caller. */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description The request conflicts with the current state of the resource (a deleted space, say), or a request with
+             *     the same `Idempotency-Key` is still running.
+             */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body, or a file in it, is larger than the server accepts. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body is not of a media type the operation takes (JSON, or a multipart form for uploads). */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -14674,7 +17842,11 @@ export interface operations {
                     "application/json": components["schemas"]["Team"];
                 };
             };
-            /** @description The request is malformed or does not satisfy the contract. */
+            /**
+             * @description The request is malformed or does not satisfy the contract. Besides what the schemas say, no string
+             *     (in the path, the query or the body, keys included) may contain a NUL character (U+0000) or a lone
+             *     UTF-16 surrogate: such a request is refused with 400 and changes nothing.
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -14703,6 +17875,36 @@ export interface operations {
             };
             /** @description The resource does not exist or is not visible to the caller. */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description The request conflicts with the current state of the resource (a deleted space, say), or a request with
+             *     the same `Idempotency-Key` is still running.
+             */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body, or a file in it, is larger than the server accepts. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body is not of a media type the operation takes (JSON, or a multipart form for uploads). */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -14753,7 +17955,11 @@ export interface operations {
                     "application/json": components["schemas"]["Team"];
                 };
             };
-            /** @description The request is malformed or does not satisfy the contract. */
+            /**
+             * @description The request is malformed or does not satisfy the contract. Besides what the schemas say, no string
+             *     (in the path, the query or the body, keys included) may contain a NUL character (U+0000) or a lone
+             *     UTF-16 surrogate: such a request is refused with 400 and changes nothing.
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -14782,6 +17988,36 @@ export interface operations {
             };
             /** @description The resource does not exist or is not visible to the caller. */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description The request conflicts with the current state of the resource (a deleted space, say), or a request with
+             *     the same `Idempotency-Key` is still running.
+             */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body, or a file in it, is larger than the server accepts. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body is not of a media type the operation takes (JSON, or a multipart form for uploads). */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -14830,7 +18066,11 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description The request is malformed or does not satisfy the contract. */
+            /**
+             * @description The request is malformed or does not satisfy the contract. Besides what the schemas say, no string
+             *     (in the path, the query or the body, keys included) may contain a NUL character (U+0000) or a lone
+             *     UTF-16 surrogate: such a request is refused with 400 and changes nothing.
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -14859,6 +18099,36 @@ export interface operations {
             };
             /** @description The resource does not exist or is not visible to the caller. */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description The request conflicts with the current state of the resource (a deleted space, say), or a request with
+             *     the same `Idempotency-Key` is still running.
+             */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body, or a file in it, is larger than the server accepts. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body is not of a media type the operation takes (JSON, or a multipart form for uploads). */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -14913,7 +18183,11 @@ export interface operations {
                     "application/json": components["schemas"]["Team"];
                 };
             };
-            /** @description The request is malformed or does not satisfy the contract. */
+            /**
+             * @description The request is malformed or does not satisfy the contract. Besides what the schemas say, no string
+             *     (in the path, the query or the body, keys included) may contain a NUL character (U+0000) or a lone
+             *     UTF-16 surrogate: such a request is refused with 400 and changes nothing.
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -14949,8 +18223,38 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /**
+             * @description The request conflicts with the current state of the resource (a deleted space, say), or a request with
+             *     the same `Idempotency-Key` is still running.
+             */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description A precondition of the operation does not hold. */
             412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body, or a file in it, is larger than the server accepts. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body is not of a media type the operation takes (JSON, or a multipart form for uploads). */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -15006,7 +18310,11 @@ export interface operations {
                     "application/json": components["schemas"]["TeamMemberPage"];
                 };
             };
-            /** @description The request is malformed or does not satisfy the contract. */
+            /**
+             * @description The request is malformed or does not satisfy the contract. Besides what the schemas say, no string
+             *     (in the path, the query or the body, keys included) may contain a NUL character (U+0000) or a lone
+             *     UTF-16 surrogate: such a request is refused with 400 and changes nothing.
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -15035,6 +18343,36 @@ export interface operations {
             };
             /** @description The resource does not exist or is not visible to the caller. */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description The request conflicts with the current state of the resource (a deleted space, say), or a request with
+             *     the same `Idempotency-Key` is still running.
+             */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body, or a file in it, is larger than the server accepts. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body is not of a media type the operation takes (JSON, or a multipart form for uploads). */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -15089,7 +18427,11 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description The request is malformed or does not satisfy the contract. */
+            /**
+             * @description The request is malformed or does not satisfy the contract. Besides what the schemas say, no string
+             *     (in the path, the query or the body, keys included) may contain a NUL character (U+0000) or a lone
+             *     UTF-16 surrogate: such a request is refused with 400 and changes nothing.
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -15118,6 +18460,36 @@ export interface operations {
             };
             /** @description The resource does not exist or is not visible to the caller. */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description The request conflicts with the current state of the resource (a deleted space, say), or a request with
+             *     the same `Idempotency-Key` is still running.
+             */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body, or a file in it, is larger than the server accepts. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body is not of a media type the operation takes (JSON, or a multipart form for uploads). */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -15168,7 +18540,11 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description The request is malformed or does not satisfy the contract. */
+            /**
+             * @description The request is malformed or does not satisfy the contract. Besides what the schemas say, no string
+             *     (in the path, the query or the body, keys included) may contain a NUL character (U+0000) or a lone
+             *     UTF-16 surrogate: such a request is refused with 400 and changes nothing.
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -15197,6 +18573,36 @@ export interface operations {
             };
             /** @description The resource does not exist or is not visible to the caller. */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description The request conflicts with the current state of the resource (a deleted space, say), or a request with
+             *     the same `Idempotency-Key` is still running.
+             */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body, or a file in it, is larger than the server accepts. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body is not of a media type the operation takes (JSON, or a multipart form for uploads). */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -15250,7 +18656,11 @@ export interface operations {
                     "application/json": components["schemas"]["TranslationSettingsPage"];
                 };
             };
-            /** @description The request is malformed or does not satisfy the contract. */
+            /**
+             * @description The request is malformed or does not satisfy the contract. Besides what the schemas say, no string
+             *     (in the path, the query or the body, keys included) may contain a NUL character (U+0000) or a lone
+             *     UTF-16 surrogate: such a request is refused with 400 and changes nothing.
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -15279,6 +18689,36 @@ export interface operations {
             };
             /** @description The resource does not exist or is not visible to the caller. */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description The request conflicts with the current state of the resource (a deleted space, say), or a request with
+             *     the same `Idempotency-Key` is still running.
+             */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body, or a file in it, is larger than the server accepts. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body is not of a media type the operation takes (JSON, or a multipart form for uploads). */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -15333,7 +18773,11 @@ export interface operations {
                     "application/json": components["schemas"]["TranslationSettings"];
                 };
             };
-            /** @description The request is malformed or does not satisfy the contract. */
+            /**
+             * @description The request is malformed or does not satisfy the contract. Besides what the schemas say, no string
+             *     (in the path, the query or the body, keys included) may contain a NUL character (U+0000) or a lone
+             *     UTF-16 surrogate: such a request is refused with 400 and changes nothing.
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -15362,6 +18806,36 @@ export interface operations {
             };
             /** @description The resource does not exist or is not visible to the caller. */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description The request conflicts with the current state of the resource (a deleted space, say), or a request with
+             *     the same `Idempotency-Key` is still running.
+             */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body, or a file in it, is larger than the server accepts. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body is not of a media type the operation takes (JSON, or a multipart form for uploads). */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -15412,7 +18886,11 @@ export interface operations {
                     "application/json": components["schemas"]["TranslationSettings"];
                 };
             };
-            /** @description The request is malformed or does not satisfy the contract. */
+            /**
+             * @description The request is malformed or does not satisfy the contract. Besides what the schemas say, no string
+             *     (in the path, the query or the body, keys included) may contain a NUL character (U+0000) or a lone
+             *     UTF-16 surrogate: such a request is refused with 400 and changes nothing.
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -15441,6 +18919,36 @@ export interface operations {
             };
             /** @description The resource does not exist or is not visible to the caller. */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description The request conflicts with the current state of the resource (a deleted space, say), or a request with
+             *     the same `Idempotency-Key` is still running.
+             */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body, or a file in it, is larger than the server accepts. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body is not of a media type the operation takes (JSON, or a multipart form for uploads). */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -15495,7 +19003,11 @@ export interface operations {
                     "application/json": components["schemas"]["TranslationSettings"];
                 };
             };
-            /** @description The request is malformed or does not satisfy the contract. */
+            /**
+             * @description The request is malformed or does not satisfy the contract. Besides what the schemas say, no string
+             *     (in the path, the query or the body, keys included) may contain a NUL character (U+0000) or a lone
+             *     UTF-16 surrogate: such a request is refused with 400 and changes nothing.
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -15531,8 +19043,38 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /**
+             * @description The request conflicts with the current state of the resource (a deleted space, say), or a request with
+             *     the same `Idempotency-Key` is still running.
+             */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description A precondition of the operation does not hold. */
             412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body, or a file in it, is larger than the server accepts. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body is not of a media type the operation takes (JSON, or a multipart form for uploads). */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -15581,7 +19123,11 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description The request is malformed or does not satisfy the contract. */
+            /**
+             * @description The request is malformed or does not satisfy the contract. Besides what the schemas say, no string
+             *     (in the path, the query or the body, keys included) may contain a NUL character (U+0000) or a lone
+             *     UTF-16 surrogate: such a request is refused with 400 and changes nothing.
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -15610,6 +19156,36 @@ export interface operations {
             };
             /** @description The resource does not exist or is not visible to the caller. */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description The request conflicts with the current state of the resource (a deleted space, say), or a request with
+             *     the same `Idempotency-Key` is still running.
+             */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body, or a file in it, is larger than the server accepts. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body is not of a media type the operation takes (JSON, or a multipart form for uploads). */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -15661,7 +19237,11 @@ export interface operations {
                     "application/json": components["schemas"]["Space"];
                 };
             };
-            /** @description The request is malformed or does not satisfy the contract. */
+            /**
+             * @description The request is malformed or does not satisfy the contract. Besides what the schemas say, no string
+             *     (in the path, the query or the body, keys included) may contain a NUL character (U+0000) or a lone
+             *     UTF-16 surrogate: such a request is refused with 400 and changes nothing.
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -15690,6 +19270,36 @@ export interface operations {
             };
             /** @description The resource does not exist or is not visible to the caller. */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description The request conflicts with the current state of the resource (a deleted space, say), or a request with
+             *     the same `Idempotency-Key` is still running.
+             */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body, or a file in it, is larger than the server accepts. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body is not of a media type the operation takes (JSON, or a multipart form for uploads). */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -15736,7 +19346,11 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description The request is malformed or does not satisfy the contract. */
+            /**
+             * @description The request is malformed or does not satisfy the contract. Besides what the schemas say, no string
+             *     (in the path, the query or the body, keys included) may contain a NUL character (U+0000) or a lone
+             *     UTF-16 surrogate: such a request is refused with 400 and changes nothing.
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -15765,6 +19379,36 @@ export interface operations {
             };
             /** @description The resource does not exist or is not visible to the caller. */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description The request conflicts with the current state of the resource (a deleted space, say), or a request with
+             *     the same `Idempotency-Key` is still running.
+             */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body, or a file in it, is larger than the server accepts. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body is not of a media type the operation takes (JSON, or a multipart form for uploads). */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -15817,7 +19461,11 @@ export interface operations {
                     "application/json": components["schemas"]["Space"];
                 };
             };
-            /** @description The request is malformed or does not satisfy the contract. */
+            /**
+             * @description The request is malformed or does not satisfy the contract. Besides what the schemas say, no string
+             *     (in the path, the query or the body, keys included) may contain a NUL character (U+0000) or a lone
+             *     UTF-16 surrogate: such a request is refused with 400 and changes nothing.
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -15853,7 +19501,10 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The request conflicts with the current state of the resource. */
+            /**
+             * @description The request conflicts with the current state of the resource (a deleted space, say), or a request with
+             *     the same `Idempotency-Key` is still running.
+             */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -15864,6 +19515,24 @@ export interface operations {
             };
             /** @description A precondition of the operation does not hold. */
             412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body, or a file in it, is larger than the server accepts. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body is not of a media type the operation takes (JSON, or a multipart form for uploads). */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -15921,7 +19590,11 @@ export interface operations {
                     "application/json": components["schemas"]["ChangeRequestPage"];
                 };
             };
-            /** @description The request is malformed or does not satisfy the contract. */
+            /**
+             * @description The request is malformed or does not satisfy the contract. Besides what the schemas say, no string
+             *     (in the path, the query or the body, keys included) may contain a NUL character (U+0000) or a lone
+             *     UTF-16 surrogate: such a request is refused with 400 and changes nothing.
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -15950,6 +19623,36 @@ export interface operations {
             };
             /** @description The resource does not exist or is not visible to the caller. */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description The request conflicts with the current state of the resource (a deleted space, say), or a request with
+             *     the same `Idempotency-Key` is still running.
+             */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body, or a file in it, is larger than the server accepts. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body is not of a media type the operation takes (JSON, or a multipart form for uploads). */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -16004,7 +19707,11 @@ export interface operations {
                     "application/json": components["schemas"]["ChangeRequest"];
                 };
             };
-            /** @description The request is malformed or does not satisfy the contract. */
+            /**
+             * @description The request is malformed or does not satisfy the contract. Besides what the schemas say, no string
+             *     (in the path, the query or the body, keys included) may contain a NUL character (U+0000) or a lone
+             *     UTF-16 surrogate: such a request is refused with 400 and changes nothing.
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -16040,8 +19747,29 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The request conflicts with the current state of the resource. */
+            /**
+             * @description The request conflicts with the current state of the resource (a deleted space, say), or a request with
+             *     the same `Idempotency-Key` is still running.
+             */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body, or a file in it, is larger than the server accepts. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body is not of a media type the operation takes (JSON, or a multipart form for uploads). */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -16092,7 +19820,11 @@ export interface operations {
                     "application/json": components["schemas"]["ChangeRequest"];
                 };
             };
-            /** @description The request is malformed or does not satisfy the contract. */
+            /**
+             * @description The request is malformed or does not satisfy the contract. Besides what the schemas say, no string
+             *     (in the path, the query or the body, keys included) may contain a NUL character (U+0000) or a lone
+             *     UTF-16 surrogate: such a request is refused with 400 and changes nothing.
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -16121,6 +19853,36 @@ export interface operations {
             };
             /** @description The resource does not exist or is not visible to the caller. */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description The request conflicts with the current state of the resource (a deleted space, say), or a request with
+             *     the same `Idempotency-Key` is still running.
+             */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body, or a file in it, is larger than the server accepts. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body is not of a media type the operation takes (JSON, or a multipart form for uploads). */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -16175,7 +19937,11 @@ export interface operations {
                     "application/json": components["schemas"]["ChangeRequest"];
                 };
             };
-            /** @description The request is malformed or does not satisfy the contract. */
+            /**
+             * @description The request is malformed or does not satisfy the contract. Besides what the schemas say, no string
+             *     (in the path, the query or the body, keys included) may contain a NUL character (U+0000) or a lone
+             *     UTF-16 surrogate: such a request is refused with 400 and changes nothing.
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -16211,7 +19977,10 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The request conflicts with the current state of the resource. */
+            /**
+             * @description The request conflicts with the current state of the resource (a deleted space, say), or a request with
+             *     the same `Idempotency-Key` is still running.
+             */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -16222,6 +19991,24 @@ export interface operations {
             };
             /** @description A precondition of the operation does not hold. */
             412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body, or a file in it, is larger than the server accepts. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body is not of a media type the operation takes (JSON, or a multipart form for uploads). */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -16285,7 +20072,11 @@ export interface operations {
                     "application/json": components["schemas"]["CommentPage"];
                 };
             };
-            /** @description The request is malformed or does not satisfy the contract. */
+            /**
+             * @description The request is malformed or does not satisfy the contract. Besides what the schemas say, no string
+             *     (in the path, the query or the body, keys included) may contain a NUL character (U+0000) or a lone
+             *     UTF-16 surrogate: such a request is refused with 400 and changes nothing.
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -16314,6 +20105,36 @@ export interface operations {
             };
             /** @description The resource does not exist or is not visible to the caller. */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description The request conflicts with the current state of the resource (a deleted space, say), or a request with
+             *     the same `Idempotency-Key` is still running.
+             */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body, or a file in it, is larger than the server accepts. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body is not of a media type the operation takes (JSON, or a multipart form for uploads). */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -16370,7 +20191,11 @@ export interface operations {
                     "application/json": components["schemas"]["Comment"];
                 };
             };
-            /** @description The request is malformed or does not satisfy the contract. */
+            /**
+             * @description The request is malformed or does not satisfy the contract. Besides what the schemas say, no string
+             *     (in the path, the query or the body, keys included) may contain a NUL character (U+0000) or a lone
+             *     UTF-16 surrogate: such a request is refused with 400 and changes nothing.
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -16399,6 +20224,36 @@ export interface operations {
             };
             /** @description The resource does not exist or is not visible to the caller. */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description The request conflicts with the current state of the resource (a deleted space, say), or a request with
+             *     the same `Idempotency-Key` is still running.
+             */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body, or a file in it, is larger than the server accepts. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body is not of a media type the operation takes (JSON, or a multipart form for uploads). */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -16454,7 +20309,11 @@ export interface operations {
                     "application/json": components["schemas"]["Comment"];
                 };
             };
-            /** @description The request is malformed or does not satisfy the contract. */
+            /**
+             * @description The request is malformed or does not satisfy the contract. Besides what the schemas say, no string
+             *     (in the path, the query or the body, keys included) may contain a NUL character (U+0000) or a lone
+             *     UTF-16 surrogate: such a request is refused with 400 and changes nothing.
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -16483,6 +20342,36 @@ export interface operations {
             };
             /** @description The resource does not exist or is not visible to the caller. */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description The request conflicts with the current state of the resource (a deleted space, say), or a request with
+             *     the same `Idempotency-Key` is still running.
+             */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body, or a file in it, is larger than the server accepts. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body is not of a media type the operation takes (JSON, or a multipart form for uploads). */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -16539,7 +20428,11 @@ export interface operations {
                     "application/json": components["schemas"]["Comment"];
                 };
             };
-            /** @description The request is malformed or does not satisfy the contract. */
+            /**
+             * @description The request is malformed or does not satisfy the contract. Besides what the schemas say, no string
+             *     (in the path, the query or the body, keys included) may contain a NUL character (U+0000) or a lone
+             *     UTF-16 surrogate: such a request is refused with 400 and changes nothing.
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -16575,8 +20468,38 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /**
+             * @description The request conflicts with the current state of the resource (a deleted space, say), or a request with
+             *     the same `Idempotency-Key` is still running.
+             */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description A precondition of the operation does not hold. */
             412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body, or a file in it, is larger than the server accepts. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body is not of a media type the operation takes (JSON, or a multipart form for uploads). */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -16627,7 +20550,11 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description The request is malformed or does not satisfy the contract. */
+            /**
+             * @description The request is malformed or does not satisfy the contract. Besides what the schemas say, no string
+             *     (in the path, the query or the body, keys included) may contain a NUL character (U+0000) or a lone
+             *     UTF-16 surrogate: such a request is refused with 400 and changes nothing.
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -16656,6 +20583,36 @@ export interface operations {
             };
             /** @description The resource does not exist or is not visible to the caller. */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description The request conflicts with the current state of the resource (a deleted space, say), or a request with
+             *     the same `Idempotency-Key` is still running.
+             */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body, or a file in it, is larger than the server accepts. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body is not of a media type the operation takes (JSON, or a multipart form for uploads). */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -16715,7 +20672,11 @@ export interface operations {
                     "application/json": components["schemas"]["CommentReplyPage"];
                 };
             };
-            /** @description The request is malformed or does not satisfy the contract. */
+            /**
+             * @description The request is malformed or does not satisfy the contract. Besides what the schemas say, no string
+             *     (in the path, the query or the body, keys included) may contain a NUL character (U+0000) or a lone
+             *     UTF-16 surrogate: such a request is refused with 400 and changes nothing.
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -16744,6 +20705,36 @@ export interface operations {
             };
             /** @description The resource does not exist or is not visible to the caller. */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description The request conflicts with the current state of the resource (a deleted space, say), or a request with
+             *     the same `Idempotency-Key` is still running.
+             */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body, or a file in it, is larger than the server accepts. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body is not of a media type the operation takes (JSON, or a multipart form for uploads). */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -16805,7 +20796,11 @@ export interface operations {
                     "application/json": components["schemas"]["CommentReply"];
                 };
             };
-            /** @description The request is malformed or does not satisfy the contract. */
+            /**
+             * @description The request is malformed or does not satisfy the contract. Besides what the schemas say, no string
+             *     (in the path, the query or the body, keys included) may contain a NUL character (U+0000) or a lone
+             *     UTF-16 surrogate: such a request is refused with 400 and changes nothing.
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -16834,6 +20829,36 @@ export interface operations {
             };
             /** @description The resource does not exist or is not visible to the caller. */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description The request conflicts with the current state of the resource (a deleted space, say), or a request with
+             *     the same `Idempotency-Key` is still running.
+             */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body, or a file in it, is larger than the server accepts. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body is not of a media type the operation takes (JSON, or a multipart form for uploads). */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -16891,7 +20916,11 @@ export interface operations {
                     "application/json": components["schemas"]["CommentReply"];
                 };
             };
-            /** @description The request is malformed or does not satisfy the contract. */
+            /**
+             * @description The request is malformed or does not satisfy the contract. Besides what the schemas say, no string
+             *     (in the path, the query or the body, keys included) may contain a NUL character (U+0000) or a lone
+             *     UTF-16 surrogate: such a request is refused with 400 and changes nothing.
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -16920,6 +20949,36 @@ export interface operations {
             };
             /** @description The resource does not exist or is not visible to the caller. */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description The request conflicts with the current state of the resource (a deleted space, say), or a request with
+             *     the same `Idempotency-Key` is still running.
+             */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body, or a file in it, is larger than the server accepts. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body is not of a media type the operation takes (JSON, or a multipart form for uploads). */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -16978,7 +21037,11 @@ export interface operations {
                     "application/json": components["schemas"]["CommentReply"];
                 };
             };
-            /** @description The request is malformed or does not satisfy the contract. */
+            /**
+             * @description The request is malformed or does not satisfy the contract. Besides what the schemas say, no string
+             *     (in the path, the query or the body, keys included) may contain a NUL character (U+0000) or a lone
+             *     UTF-16 surrogate: such a request is refused with 400 and changes nothing.
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -17014,8 +21077,38 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /**
+             * @description The request conflicts with the current state of the resource (a deleted space, say), or a request with
+             *     the same `Idempotency-Key` is still running.
+             */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description A precondition of the operation does not hold. */
             412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body, or a file in it, is larger than the server accepts. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body is not of a media type the operation takes (JSON, or a multipart form for uploads). */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -17068,7 +21161,11 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description The request is malformed or does not satisfy the contract. */
+            /**
+             * @description The request is malformed or does not satisfy the contract. Besides what the schemas say, no string
+             *     (in the path, the query or the body, keys included) may contain a NUL character (U+0000) or a lone
+             *     UTF-16 surrogate: such a request is refused with 400 and changes nothing.
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -17097,6 +21194,36 @@ export interface operations {
             };
             /** @description The resource does not exist or is not visible to the caller. */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description The request conflicts with the current state of the resource (a deleted space, say), or a request with
+             *     the same `Idempotency-Key` is still running.
+             */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body, or a file in it, is larger than the server accepts. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body is not of a media type the operation takes (JSON, or a multipart form for uploads). */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -17152,7 +21279,11 @@ export interface operations {
                     "application/json": components["schemas"]["Revision"];
                 };
             };
-            /** @description The request is malformed or does not satisfy the contract. */
+            /**
+             * @description The request is malformed or does not satisfy the contract. Besides what the schemas say, no string
+             *     (in the path, the query or the body, keys included) may contain a NUL character (U+0000) or a lone
+             *     UTF-16 surrogate: such a request is refused with 400 and changes nothing.
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -17181,6 +21312,36 @@ export interface operations {
             };
             /** @description The resource does not exist or is not visible to the caller. */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description The request conflicts with the current state of the resource (a deleted space, say), or a request with
+             *     the same `Idempotency-Key` is still running.
+             */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body, or a file in it, is larger than the server accepts. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body is not of a media type the operation takes (JSON, or a multipart form for uploads). */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -17235,7 +21396,11 @@ export interface operations {
                     "application/json": components["schemas"]["ChangeRequest"];
                 };
             };
-            /** @description The request is malformed or does not satisfy the contract. */
+            /**
+             * @description The request is malformed or does not satisfy the contract. Besides what the schemas say, no string
+             *     (in the path, the query or the body, keys included) may contain a NUL character (U+0000) or a lone
+             *     UTF-16 surrogate: such a request is refused with 400 and changes nothing.
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -17271,8 +21436,29 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The request conflicts with the current state of the resource. */
+            /**
+             * @description The request conflicts with the current state of the resource (a deleted space, say), or a request with
+             *     the same `Idempotency-Key` is still running.
+             */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body, or a file in it, is larger than the server accepts. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body is not of a media type the operation takes (JSON, or a multipart form for uploads). */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -17332,7 +21518,11 @@ export interface operations {
                     "application/json": components["schemas"]["RevisionFilePage"];
                 };
             };
-            /** @description The request is malformed or does not satisfy the contract. */
+            /**
+             * @description The request is malformed or does not satisfy the contract. Besides what the schemas say, no string
+             *     (in the path, the query or the body, keys included) may contain a NUL character (U+0000) or a lone
+             *     UTF-16 surrogate: such a request is refused with 400 and changes nothing.
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -17361,6 +21551,36 @@ export interface operations {
             };
             /** @description The resource does not exist or is not visible to the caller. */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description The request conflicts with the current state of the resource (a deleted space, say), or a request with
+             *     the same `Idempotency-Key` is still running.
+             */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body, or a file in it, is larger than the server accepts. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body is not of a media type the operation takes (JSON, or a multipart form for uploads). */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -17418,7 +21638,11 @@ export interface operations {
                     "application/json": components["schemas"]["RevisionFile"];
                 };
             };
-            /** @description The request is malformed or does not satisfy the contract. */
+            /**
+             * @description The request is malformed or does not satisfy the contract. Besides what the schemas say, no string
+             *     (in the path, the query or the body, keys included) may contain a NUL character (U+0000) or a lone
+             *     UTF-16 surrogate: such a request is refused with 400 and changes nothing.
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -17447,6 +21671,36 @@ export interface operations {
             };
             /** @description The resource does not exist or is not visible to the caller. */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description The request conflicts with the current state of the resource (a deleted space, say), or a request with
+             *     the same `Idempotency-Key` is still running.
+             */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body, or a file in it, is larger than the server accepts. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body is not of a media type the operation takes (JSON, or a multipart form for uploads). */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -17504,7 +21758,11 @@ export interface operations {
                     "application/json": components["schemas"]["ContentReferencePage"];
                 };
             };
-            /** @description The request is malformed or does not satisfy the contract. */
+            /**
+             * @description The request is malformed or does not satisfy the contract. Besides what the schemas say, no string
+             *     (in the path, the query or the body, keys included) may contain a NUL character (U+0000) or a lone
+             *     UTF-16 surrogate: such a request is refused with 400 and changes nothing.
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -17533,6 +21791,36 @@ export interface operations {
             };
             /** @description The resource does not exist or is not visible to the caller. */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description The request conflicts with the current state of the resource (a deleted space, say), or a request with
+             *     the same `Idempotency-Key` is still running.
+             */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body, or a file in it, is larger than the server accepts. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body is not of a media type the operation takes (JSON, or a multipart form for uploads). */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -17589,7 +21877,11 @@ export interface operations {
                     "application/json": components["schemas"]["ImportContentResult"];
                 };
             };
-            /** @description The request is malformed or does not satisfy the contract. */
+            /**
+             * @description The request is malformed or does not satisfy the contract. Besides what the schemas say, no string
+             *     (in the path, the query or the body, keys included) may contain a NUL character (U+0000) or a lone
+             *     UTF-16 surrogate: such a request is refused with 400 and changes nothing.
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -17625,8 +21917,29 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The request conflicts with the current state of the resource. */
+            /**
+             * @description The request conflicts with the current state of the resource (a deleted space, say), or a request with
+             *     the same `Idempotency-Key` is still running.
+             */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body, or a file in it, is larger than the server accepts. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body is not of a media type the operation takes (JSON, or a multipart form for uploads). */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -17686,7 +21999,11 @@ export interface operations {
                     "application/json": components["schemas"]["RevisionPage"];
                 };
             };
-            /** @description The request is malformed or does not satisfy the contract. */
+            /**
+             * @description The request is malformed or does not satisfy the contract. Besides what the schemas say, no string
+             *     (in the path, the query or the body, keys included) may contain a NUL character (U+0000) or a lone
+             *     UTF-16 surrogate: such a request is refused with 400 and changes nothing.
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -17715,6 +22032,36 @@ export interface operations {
             };
             /** @description The resource does not exist or is not visible to the caller. */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description The request conflicts with the current state of the resource (a deleted space, say), or a request with
+             *     the same `Idempotency-Key` is still running.
+             */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body, or a file in it, is larger than the server accepts. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body is not of a media type the operation takes (JSON, or a multipart form for uploads). */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -17772,7 +22119,11 @@ export interface operations {
                     "application/json": components["schemas"]["LinkReferenceList"];
                 };
             };
-            /** @description The request is malformed or does not satisfy the contract. */
+            /**
+             * @description The request is malformed or does not satisfy the contract. Besides what the schemas say, no string
+             *     (in the path, the query or the body, keys included) may contain a NUL character (U+0000) or a lone
+             *     UTF-16 surrogate: such a request is refused with 400 and changes nothing.
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -17801,6 +22152,36 @@ export interface operations {
             };
             /** @description The resource does not exist or is not visible to the caller. */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description The request conflicts with the current state of the resource (a deleted space, say), or a request with
+             *     the same `Idempotency-Key` is still running.
+             */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body, or a file in it, is larger than the server accepts. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body is not of a media type the operation takes (JSON, or a multipart form for uploads). */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -17856,7 +22237,11 @@ export interface operations {
                     "application/json": components["schemas"]["RevisionPageList"];
                 };
             };
-            /** @description The request is malformed or does not satisfy the contract. */
+            /**
+             * @description The request is malformed or does not satisfy the contract. Besides what the schemas say, no string
+             *     (in the path, the query or the body, keys included) may contain a NUL character (U+0000) or a lone
+             *     UTF-16 surrogate: such a request is refused with 400 and changes nothing.
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -17885,6 +22270,36 @@ export interface operations {
             };
             /** @description The resource does not exist or is not visible to the caller. */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description The request conflicts with the current state of the resource (a deleted space, say), or a request with
+             *     the same `Idempotency-Key` is still running.
+             */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body, or a file in it, is larger than the server accepts. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body is not of a media type the operation takes (JSON, or a multipart form for uploads). */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -17942,7 +22357,11 @@ export interface operations {
                     "application/json": components["schemas"]["RevisionFile"];
                 };
             };
-            /** @description The request is malformed or does not satisfy the contract. */
+            /**
+             * @description The request is malformed or does not satisfy the contract. Besides what the schemas say, no string
+             *     (in the path, the query or the body, keys included) may contain a NUL character (U+0000) or a lone
+             *     UTF-16 surrogate: such a request is refused with 400 and changes nothing.
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -17978,7 +22397,10 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The request conflicts with the current state of the resource. */
+            /**
+             * @description The request conflicts with the current state of the resource (a deleted space, say), or a request with
+             *     the same `Idempotency-Key` is still running.
+             */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -17987,8 +22409,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The file is larger than the server accepts. */
+            /** @description The request body, or a file in it, is larger than the server accepts. */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body is not of a media type the operation takes (JSON, or a multipart form for uploads). */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -18039,7 +22470,11 @@ export interface operations {
                     "application/json": components["schemas"]["MergeChangeRequestResult"];
                 };
             };
-            /** @description The request is malformed or does not satisfy the contract. */
+            /**
+             * @description The request is malformed or does not satisfy the contract. Besides what the schemas say, no string
+             *     (in the path, the query or the body, keys included) may contain a NUL character (U+0000) or a lone
+             *     UTF-16 surrogate: such a request is refused with 400 and changes nothing.
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -18081,7 +22516,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["MergeError"];
+                    "application/json": components["schemas"]["MergeError"] | components["schemas"]["Error"];
                 };
             };
             /** @description An error of a merge, or of an update from the main content, with the conflicts that caused it. */
@@ -18091,6 +22526,24 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["MergeError"];
+                };
+            };
+            /** @description The request body, or a file in it, is larger than the server accepts. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body is not of a media type the operation takes (JSON, or a multipart form for uploads). */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description The request cannot be processed as sent: an `Idempotency-Key` reused with another request. */
@@ -18141,7 +22594,11 @@ export interface operations {
                     "application/json": components["schemas"]["PdfExport"];
                 };
             };
-            /** @description The request is malformed or does not satisfy the contract. */
+            /**
+             * @description The request is malformed or does not satisfy the contract. Besides what the schemas say, no string
+             *     (in the path, the query or the body, keys included) may contain a NUL character (U+0000) or a lone
+             *     UTF-16 surrogate: such a request is refused with 400 and changes nothing.
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -18170,6 +22627,36 @@ export interface operations {
             };
             /** @description The resource does not exist or is not visible to the caller. */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description The request conflicts with the current state of the resource (a deleted space, say), or a request with
+             *     the same `Idempotency-Key` is still running.
+             */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body, or a file in it, is larger than the server accepts. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body is not of a media type the operation takes (JSON, or a multipart form for uploads). */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -18220,7 +22707,11 @@ export interface operations {
                     "application/json": components["schemas"]["UpdateChangeRequestResult"];
                 };
             };
-            /** @description The request is malformed or does not satisfy the contract. */
+            /**
+             * @description The request is malformed or does not satisfy the contract. Besides what the schemas say, no string
+             *     (in the path, the query or the body, keys included) may contain a NUL character (U+0000) or a lone
+             *     UTF-16 surrogate: such a request is refused with 400 and changes nothing.
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -18262,7 +22753,25 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["MergeError"];
+                    "application/json": components["schemas"]["MergeError"] | components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body, or a file in it, is larger than the server accepts. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body is not of a media type the operation takes (JSON, or a multipart form for uploads). */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description The request cannot be processed as sent: an `Idempotency-Key` reused with another request. */
@@ -18319,7 +22828,11 @@ export interface operations {
                     "application/json": components["schemas"]["CommentPage"];
                 };
             };
-            /** @description The request is malformed or does not satisfy the contract. */
+            /**
+             * @description The request is malformed or does not satisfy the contract. Besides what the schemas say, no string
+             *     (in the path, the query or the body, keys included) may contain a NUL character (U+0000) or a lone
+             *     UTF-16 surrogate: such a request is refused with 400 and changes nothing.
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -18348,6 +22861,36 @@ export interface operations {
             };
             /** @description The resource does not exist or is not visible to the caller. */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description The request conflicts with the current state of the resource (a deleted space, say), or a request with
+             *     the same `Idempotency-Key` is still running.
+             */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body, or a file in it, is larger than the server accepts. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body is not of a media type the operation takes (JSON, or a multipart form for uploads). */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -18402,7 +22945,11 @@ export interface operations {
                     "application/json": components["schemas"]["Comment"];
                 };
             };
-            /** @description The request is malformed or does not satisfy the contract. */
+            /**
+             * @description The request is malformed or does not satisfy the contract. Besides what the schemas say, no string
+             *     (in the path, the query or the body, keys included) may contain a NUL character (U+0000) or a lone
+             *     UTF-16 surrogate: such a request is refused with 400 and changes nothing.
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -18431,6 +22978,36 @@ export interface operations {
             };
             /** @description The resource does not exist or is not visible to the caller. */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description The request conflicts with the current state of the resource (a deleted space, say), or a request with
+             *     the same `Idempotency-Key` is still running.
+             */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body, or a file in it, is larger than the server accepts. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body is not of a media type the operation takes (JSON, or a multipart form for uploads). */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -18484,7 +23061,11 @@ export interface operations {
                     "application/json": components["schemas"]["Comment"];
                 };
             };
-            /** @description The request is malformed or does not satisfy the contract. */
+            /**
+             * @description The request is malformed or does not satisfy the contract. Besides what the schemas say, no string
+             *     (in the path, the query or the body, keys included) may contain a NUL character (U+0000) or a lone
+             *     UTF-16 surrogate: such a request is refused with 400 and changes nothing.
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -18513,6 +23094,36 @@ export interface operations {
             };
             /** @description The resource does not exist or is not visible to the caller. */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description The request conflicts with the current state of the resource (a deleted space, say), or a request with
+             *     the same `Idempotency-Key` is still running.
+             */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body, or a file in it, is larger than the server accepts. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body is not of a media type the operation takes (JSON, or a multipart form for uploads). */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -18567,7 +23178,11 @@ export interface operations {
                     "application/json": components["schemas"]["Comment"];
                 };
             };
-            /** @description The request is malformed or does not satisfy the contract. */
+            /**
+             * @description The request is malformed or does not satisfy the contract. Besides what the schemas say, no string
+             *     (in the path, the query or the body, keys included) may contain a NUL character (U+0000) or a lone
+             *     UTF-16 surrogate: such a request is refused with 400 and changes nothing.
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -18603,8 +23218,38 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /**
+             * @description The request conflicts with the current state of the resource (a deleted space, say), or a request with
+             *     the same `Idempotency-Key` is still running.
+             */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description A precondition of the operation does not hold. */
             412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body, or a file in it, is larger than the server accepts. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body is not of a media type the operation takes (JSON, or a multipart form for uploads). */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -18653,7 +23298,11 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description The request is malformed or does not satisfy the contract. */
+            /**
+             * @description The request is malformed or does not satisfy the contract. Besides what the schemas say, no string
+             *     (in the path, the query or the body, keys included) may contain a NUL character (U+0000) or a lone
+             *     UTF-16 surrogate: such a request is refused with 400 and changes nothing.
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -18682,6 +23331,36 @@ export interface operations {
             };
             /** @description The resource does not exist or is not visible to the caller. */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description The request conflicts with the current state of the resource (a deleted space, say), or a request with
+             *     the same `Idempotency-Key` is still running.
+             */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body, or a file in it, is larger than the server accepts. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body is not of a media type the operation takes (JSON, or a multipart form for uploads). */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -18739,7 +23418,11 @@ export interface operations {
                     "application/json": components["schemas"]["CommentReplyPage"];
                 };
             };
-            /** @description The request is malformed or does not satisfy the contract. */
+            /**
+             * @description The request is malformed or does not satisfy the contract. Besides what the schemas say, no string
+             *     (in the path, the query or the body, keys included) may contain a NUL character (U+0000) or a lone
+             *     UTF-16 surrogate: such a request is refused with 400 and changes nothing.
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -18768,6 +23451,36 @@ export interface operations {
             };
             /** @description The resource does not exist or is not visible to the caller. */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description The request conflicts with the current state of the resource (a deleted space, say), or a request with
+             *     the same `Idempotency-Key` is still running.
+             */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body, or a file in it, is larger than the server accepts. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body is not of a media type the operation takes (JSON, or a multipart form for uploads). */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -18824,7 +23537,11 @@ export interface operations {
                     "application/json": components["schemas"]["CommentReply"];
                 };
             };
-            /** @description The request is malformed or does not satisfy the contract. */
+            /**
+             * @description The request is malformed or does not satisfy the contract. Besides what the schemas say, no string
+             *     (in the path, the query or the body, keys included) may contain a NUL character (U+0000) or a lone
+             *     UTF-16 surrogate: such a request is refused with 400 and changes nothing.
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -18853,6 +23570,36 @@ export interface operations {
             };
             /** @description The resource does not exist or is not visible to the caller. */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description The request conflicts with the current state of the resource (a deleted space, say), or a request with
+             *     the same `Idempotency-Key` is still running.
+             */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body, or a file in it, is larger than the server accepts. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body is not of a media type the operation takes (JSON, or a multipart form for uploads). */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -18908,7 +23655,11 @@ export interface operations {
                     "application/json": components["schemas"]["CommentReply"];
                 };
             };
-            /** @description The request is malformed or does not satisfy the contract. */
+            /**
+             * @description The request is malformed or does not satisfy the contract. Besides what the schemas say, no string
+             *     (in the path, the query or the body, keys included) may contain a NUL character (U+0000) or a lone
+             *     UTF-16 surrogate: such a request is refused with 400 and changes nothing.
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -18937,6 +23688,36 @@ export interface operations {
             };
             /** @description The resource does not exist or is not visible to the caller. */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description The request conflicts with the current state of the resource (a deleted space, say), or a request with
+             *     the same `Idempotency-Key` is still running.
+             */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body, or a file in it, is larger than the server accepts. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body is not of a media type the operation takes (JSON, or a multipart form for uploads). */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -18993,7 +23774,11 @@ export interface operations {
                     "application/json": components["schemas"]["CommentReply"];
                 };
             };
-            /** @description The request is malformed or does not satisfy the contract. */
+            /**
+             * @description The request is malformed or does not satisfy the contract. Besides what the schemas say, no string
+             *     (in the path, the query or the body, keys included) may contain a NUL character (U+0000) or a lone
+             *     UTF-16 surrogate: such a request is refused with 400 and changes nothing.
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -19029,8 +23814,38 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /**
+             * @description The request conflicts with the current state of the resource (a deleted space, say), or a request with
+             *     the same `Idempotency-Key` is still running.
+             */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description A precondition of the operation does not hold. */
             412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body, or a file in it, is larger than the server accepts. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body is not of a media type the operation takes (JSON, or a multipart form for uploads). */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -19081,7 +23896,11 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description The request is malformed or does not satisfy the contract. */
+            /**
+             * @description The request is malformed or does not satisfy the contract. Besides what the schemas say, no string
+             *     (in the path, the query or the body, keys included) may contain a NUL character (U+0000) or a lone
+             *     UTF-16 surrogate: such a request is refused with 400 and changes nothing.
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -19110,6 +23929,36 @@ export interface operations {
             };
             /** @description The resource does not exist or is not visible to the caller. */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description The request conflicts with the current state of the resource (a deleted space, say), or a request with
+             *     the same `Idempotency-Key` is still running.
+             */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body, or a file in it, is larger than the server accepts. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body is not of a media type the operation takes (JSON, or a multipart form for uploads). */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -19163,7 +24012,11 @@ export interface operations {
                     "application/json": components["schemas"]["Revision"];
                 };
             };
-            /** @description The request is malformed or does not satisfy the contract. */
+            /**
+             * @description The request is malformed or does not satisfy the contract. Besides what the schemas say, no string
+             *     (in the path, the query or the body, keys included) may contain a NUL character (U+0000) or a lone
+             *     UTF-16 surrogate: such a request is refused with 400 and changes nothing.
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -19192,6 +24045,36 @@ export interface operations {
             };
             /** @description The resource does not exist or is not visible to the caller. */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description The request conflicts with the current state of the resource (a deleted space, say), or a request with
+             *     the same `Idempotency-Key` is still running.
+             */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body, or a file in it, is larger than the server accepts. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body is not of a media type the operation takes (JSON, or a multipart form for uploads). */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -19249,7 +24132,11 @@ export interface operations {
                     "application/json": components["schemas"]["RevisionFilePage"];
                 };
             };
-            /** @description The request is malformed or does not satisfy the contract. */
+            /**
+             * @description The request is malformed or does not satisfy the contract. Besides what the schemas say, no string
+             *     (in the path, the query or the body, keys included) may contain a NUL character (U+0000) or a lone
+             *     UTF-16 surrogate: such a request is refused with 400 and changes nothing.
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -19278,6 +24165,36 @@ export interface operations {
             };
             /** @description The resource does not exist or is not visible to the caller. */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description The request conflicts with the current state of the resource (a deleted space, say), or a request with
+             *     the same `Idempotency-Key` is still running.
+             */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body, or a file in it, is larger than the server accepts. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body is not of a media type the operation takes (JSON, or a multipart form for uploads). */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -19333,7 +24250,11 @@ export interface operations {
                     "application/json": components["schemas"]["RevisionFile"];
                 };
             };
-            /** @description The request is malformed or does not satisfy the contract. */
+            /**
+             * @description The request is malformed or does not satisfy the contract. Besides what the schemas say, no string
+             *     (in the path, the query or the body, keys included) may contain a NUL character (U+0000) or a lone
+             *     UTF-16 surrogate: such a request is refused with 400 and changes nothing.
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -19362,6 +24283,36 @@ export interface operations {
             };
             /** @description The resource does not exist or is not visible to the caller. */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description The request conflicts with the current state of the resource (a deleted space, say), or a request with
+             *     the same `Idempotency-Key` is still running.
+             */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body, or a file in it, is larger than the server accepts. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body is not of a media type the operation takes (JSON, or a multipart form for uploads). */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -19419,7 +24370,11 @@ export interface operations {
                     "application/json": components["schemas"]["RevisionPage"];
                 };
             };
-            /** @description The request is malformed or does not satisfy the contract. */
+            /**
+             * @description The request is malformed or does not satisfy the contract. Besides what the schemas say, no string
+             *     (in the path, the query or the body, keys included) may contain a NUL character (U+0000) or a lone
+             *     UTF-16 surrogate: such a request is refused with 400 and changes nothing.
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -19448,6 +24403,36 @@ export interface operations {
             };
             /** @description The resource does not exist or is not visible to the caller. */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description The request conflicts with the current state of the resource (a deleted space, say), or a request with
+             *     the same `Idempotency-Key` is still running.
+             */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body, or a file in it, is larger than the server accepts. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body is not of a media type the operation takes (JSON, or a multipart form for uploads). */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -19501,7 +24486,11 @@ export interface operations {
                     "application/json": components["schemas"]["RevisionPageList"];
                 };
             };
-            /** @description The request is malformed or does not satisfy the contract. */
+            /**
+             * @description The request is malformed or does not satisfy the contract. Besides what the schemas say, no string
+             *     (in the path, the query or the body, keys included) may contain a NUL character (U+0000) or a lone
+             *     UTF-16 surrogate: such a request is refused with 400 and changes nothing.
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -19530,6 +24519,36 @@ export interface operations {
             };
             /** @description The resource does not exist or is not visible to the caller. */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description The request conflicts with the current state of the resource (a deleted space, say), or a request with
+             *     the same `Idempotency-Key` is still running.
+             */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body, or a file in it, is larger than the server accepts. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body is not of a media type the operation takes (JSON, or a multipart form for uploads). */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -19578,7 +24597,11 @@ export interface operations {
                     "application/json": components["schemas"]["CustomFieldValue"][];
                 };
             };
-            /** @description The request is malformed or does not satisfy the contract. */
+            /**
+             * @description The request is malformed or does not satisfy the contract. Besides what the schemas say, no string
+             *     (in the path, the query or the body, keys included) may contain a NUL character (U+0000) or a lone
+             *     UTF-16 surrogate: such a request is refused with 400 and changes nothing.
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -19607,6 +24630,36 @@ export interface operations {
             };
             /** @description The resource does not exist or is not visible to the caller. */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description The request conflicts with the current state of the resource (a deleted space, say), or a request with
+             *     the same `Idempotency-Key` is still running.
+             */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body, or a file in it, is larger than the server accepts. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body is not of a media type the operation takes (JSON, or a multipart form for uploads). */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -19657,7 +24710,11 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description The request is malformed or does not satisfy the contract. */
+            /**
+             * @description The request is malformed or does not satisfy the contract. Besides what the schemas say, no string
+             *     (in the path, the query or the body, keys included) may contain a NUL character (U+0000) or a lone
+             *     UTF-16 surrogate: such a request is refused with 400 and changes nothing.
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -19693,7 +24750,10 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The request conflicts with the current state of the resource. */
+            /**
+             * @description The request conflicts with the current state of the resource (a deleted space, say), or a request with
+             *     the same `Idempotency-Key` is still running.
+             */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -19704,6 +24764,24 @@ export interface operations {
             };
             /** @description A precondition of the operation does not hold. */
             412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body, or a file in it, is larger than the server accepts. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body is not of a media type the operation takes (JSON, or a multipart form for uploads). */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -19754,7 +24832,11 @@ export interface operations {
                     "application/json": components["schemas"]["Space"];
                 };
             };
-            /** @description The request is malformed or does not satisfy the contract. */
+            /**
+             * @description The request is malformed or does not satisfy the contract. Besides what the schemas say, no string
+             *     (in the path, the query or the body, keys included) may contain a NUL character (U+0000) or a lone
+             *     UTF-16 surrogate: such a request is refused with 400 and changes nothing.
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -19790,8 +24872,29 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The request conflicts with the current state of the resource. */
+            /**
+             * @description The request conflicts with the current state of the resource (a deleted space, say), or a request with
+             *     the same `Idempotency-Key` is still running.
+             */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body, or a file in it, is larger than the server accepts. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body is not of a media type the operation takes (JSON, or a multipart form for uploads). */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -19847,7 +24950,11 @@ export interface operations {
                     "application/json": components["schemas"]["LinkReferenceList"];
                 };
             };
-            /** @description The request is malformed or does not satisfy the contract. */
+            /**
+             * @description The request is malformed or does not satisfy the contract. Besides what the schemas say, no string
+             *     (in the path, the query or the body, keys included) may contain a NUL character (U+0000) or a lone
+             *     UTF-16 surrogate: such a request is refused with 400 and changes nothing.
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -19876,6 +24983,36 @@ export interface operations {
             };
             /** @description The resource does not exist or is not visible to the caller. */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description The request conflicts with the current state of the resource (a deleted space, say), or a request with
+             *     the same `Idempotency-Key` is still running.
+             */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body, or a file in it, is larger than the server accepts. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body is not of a media type the operation takes (JSON, or a multipart form for uploads). */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -19928,7 +25065,11 @@ export interface operations {
                     "application/json": components["schemas"]["Space"];
                 };
             };
-            /** @description The request is malformed or does not satisfy the contract. */
+            /**
+             * @description The request is malformed or does not satisfy the contract. Besides what the schemas say, no string
+             *     (in the path, the query or the body, keys included) may contain a NUL character (U+0000) or a lone
+             *     UTF-16 surrogate: such a request is refused with 400 and changes nothing.
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -19964,8 +25105,29 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The request conflicts with the current state of the resource. */
+            /**
+             * @description The request conflicts with the current state of the resource (a deleted space, say), or a request with
+             *     the same `Idempotency-Key` is still running.
+             */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body, or a file in it, is larger than the server accepts. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body is not of a media type the operation takes (JSON, or a multipart form for uploads). */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -20016,7 +25178,11 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description The request is malformed or does not satisfy the contract. */
+            /**
+             * @description The request is malformed or does not satisfy the contract. Besides what the schemas say, no string
+             *     (in the path, the query or the body, keys included) may contain a NUL character (U+0000) or a lone
+             *     UTF-16 surrogate: such a request is refused with 400 and changes nothing.
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -20045,6 +25211,36 @@ export interface operations {
             };
             /** @description The resource does not exist or is not visible to the caller. */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description The request conflicts with the current state of the resource (a deleted space, say), or a request with
+             *     the same `Idempotency-Key` is still running.
+             */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body, or a file in it, is larger than the server accepts. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body is not of a media type the operation takes (JSON, or a multipart form for uploads). */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -20100,7 +25296,11 @@ export interface operations {
                     "application/json": components["schemas"]["UserContentPermissionPage"];
                 };
             };
-            /** @description The request is malformed or does not satisfy the contract. */
+            /**
+             * @description The request is malformed or does not satisfy the contract. Besides what the schemas say, no string
+             *     (in the path, the query or the body, keys included) may contain a NUL character (U+0000) or a lone
+             *     UTF-16 surrogate: such a request is refused with 400 and changes nothing.
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -20129,6 +25329,36 @@ export interface operations {
             };
             /** @description The resource does not exist or is not visible to the caller. */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description The request conflicts with the current state of the resource (a deleted space, say), or a request with
+             *     the same `Idempotency-Key` is still running.
+             */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body, or a file in it, is larger than the server accepts. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body is not of a media type the operation takes (JSON, or a multipart form for uploads). */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -20182,7 +25412,11 @@ export interface operations {
                     "application/json": components["schemas"]["TeamContentPermissionPage"];
                 };
             };
-            /** @description The request is malformed or does not satisfy the contract. */
+            /**
+             * @description The request is malformed or does not satisfy the contract. Besides what the schemas say, no string
+             *     (in the path, the query or the body, keys included) may contain a NUL character (U+0000) or a lone
+             *     UTF-16 surrogate: such a request is refused with 400 and changes nothing.
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -20211,6 +25445,36 @@ export interface operations {
             };
             /** @description The resource does not exist or is not visible to the caller. */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description The request conflicts with the current state of the resource (a deleted space, say), or a request with
+             *     the same `Idempotency-Key` is still running.
+             */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body, or a file in it, is larger than the server accepts. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body is not of a media type the operation takes (JSON, or a multipart form for uploads). */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -20263,7 +25527,11 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description The request is malformed or does not satisfy the contract. */
+            /**
+             * @description The request is malformed or does not satisfy the contract. Besides what the schemas say, no string
+             *     (in the path, the query or the body, keys included) may contain a NUL character (U+0000) or a lone
+             *     UTF-16 surrogate: such a request is refused with 400 and changes nothing.
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -20292,6 +25560,36 @@ export interface operations {
             };
             /** @description The resource does not exist or is not visible to the caller. */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description The request conflicts with the current state of the resource (a deleted space, say), or a request with
+             *     the same `Idempotency-Key` is still running.
+             */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body, or a file in it, is larger than the server accepts. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body is not of a media type the operation takes (JSON, or a multipart form for uploads). */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -20345,7 +25643,11 @@ export interface operations {
                     "application/json": components["schemas"]["UserContentPermissionPage"];
                 };
             };
-            /** @description The request is malformed or does not satisfy the contract. */
+            /**
+             * @description The request is malformed or does not satisfy the contract. Besides what the schemas say, no string
+             *     (in the path, the query or the body, keys included) may contain a NUL character (U+0000) or a lone
+             *     UTF-16 surrogate: such a request is refused with 400 and changes nothing.
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -20374,6 +25676,36 @@ export interface operations {
             };
             /** @description The resource does not exist or is not visible to the caller. */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description The request conflicts with the current state of the resource (a deleted space, say), or a request with
+             *     the same `Idempotency-Key` is still running.
+             */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body, or a file in it, is larger than the server accepts. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body is not of a media type the operation takes (JSON, or a multipart form for uploads). */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -20426,7 +25758,11 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description The request is malformed or does not satisfy the contract. */
+            /**
+             * @description The request is malformed or does not satisfy the contract. Besides what the schemas say, no string
+             *     (in the path, the query or the body, keys included) may contain a NUL character (U+0000) or a lone
+             *     UTF-16 surrogate: such a request is refused with 400 and changes nothing.
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -20455,6 +25791,36 @@ export interface operations {
             };
             /** @description The resource does not exist or is not visible to the caller. */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description The request conflicts with the current state of the resource (a deleted space, say), or a request with
+             *     the same `Idempotency-Key` is still running.
+             */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body, or a file in it, is larger than the server accepts. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body is not of a media type the operation takes (JSON, or a multipart form for uploads). */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -20503,7 +25869,11 @@ export interface operations {
                     "application/json": components["schemas"]["Space"];
                 };
             };
-            /** @description The request is malformed or does not satisfy the contract. */
+            /**
+             * @description The request is malformed or does not satisfy the contract. Besides what the schemas say, no string
+             *     (in the path, the query or the body, keys included) may contain a NUL character (U+0000) or a lone
+             *     UTF-16 surrogate: such a request is refused with 400 and changes nothing.
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -20539,8 +25909,29 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The request conflicts with the current state of the resource. */
+            /**
+             * @description The request conflicts with the current state of the resource (a deleted space, say), or a request with
+             *     the same `Idempotency-Key` is still running.
+             */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body, or a file in it, is larger than the server accepts. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body is not of a media type the operation takes (JSON, or a multipart form for uploads). */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -20596,7 +25987,11 @@ export interface operations {
                     "application/json": components["schemas"]["Revision"];
                 };
             };
-            /** @description The request is malformed or does not satisfy the contract. */
+            /**
+             * @description The request is malformed or does not satisfy the contract. Besides what the schemas say, no string
+             *     (in the path, the query or the body, keys included) may contain a NUL character (U+0000) or a lone
+             *     UTF-16 surrogate: such a request is refused with 400 and changes nothing.
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -20625,6 +26020,36 @@ export interface operations {
             };
             /** @description The resource does not exist or is not visible to the caller. */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description The request conflicts with the current state of the resource (a deleted space, say), or a request with
+             *     the same `Idempotency-Key` is still running.
+             */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body, or a file in it, is larger than the server accepts. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body is not of a media type the operation takes (JSON, or a multipart form for uploads). */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -20677,7 +26102,11 @@ export interface operations {
                     "application/json": components["schemas"]["Space"];
                 };
             };
-            /** @description The request is malformed or does not satisfy the contract. */
+            /**
+             * @description The request is malformed or does not satisfy the contract. Besides what the schemas say, no string
+             *     (in the path, the query or the body, keys included) may contain a NUL character (U+0000) or a lone
+             *     UTF-16 surrogate: such a request is refused with 400 and changes nothing.
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -20713,7 +26142,10 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The request conflicts with the current state of the resource. */
+            /**
+             * @description The request conflicts with the current state of the resource (a deleted space, say), or a request with
+             *     the same `Idempotency-Key` is still running.
+             */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -20724,6 +26156,24 @@ export interface operations {
             };
             /** @description A precondition of the operation does not hold. */
             412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body, or a file in it, is larger than the server accepts. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body is not of a media type the operation takes (JSON, or a multipart form for uploads). */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -20769,7 +26219,11 @@ export interface operations {
                     "application/json": components["schemas"]["User"];
                 };
             };
-            /** @description The request is malformed or does not satisfy the contract. */
+            /**
+             * @description The request is malformed or does not satisfy the contract. Besides what the schemas say, no string
+             *     (in the path, the query or the body, keys included) may contain a NUL character (U+0000) or a lone
+             *     UTF-16 surrogate: such a request is refused with 400 and changes nothing.
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -20798,6 +26252,36 @@ export interface operations {
             };
             /** @description The resource does not exist or is not visible to the caller. */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description The request conflicts with the current state of the resource (a deleted space, say), or a request with
+             *     the same `Idempotency-Key` is still running.
+             */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body, or a file in it, is larger than the server accepts. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body is not of a media type the operation takes (JSON, or a multipart form for uploads). */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };

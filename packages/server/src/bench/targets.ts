@@ -1,5 +1,6 @@
 import { createServer, type RequestListener } from "node:http";
 import type { AddressInfo } from "node:net";
+import { generateSecretKey } from "../auth/secret-key.js";
 
 /**
  * The servers the benchmark measures, each run in a child process of its own so that the load
@@ -30,7 +31,12 @@ async function handler(target: Target): Promise<RequestListener> {
       await migrate(db);
       // Request logs written as in production, so that their cost is counted.
       const logger = serverLogger("info", "/dev/null");
-      return createApp({ db, logger, validateResponses: target.validateResponses });
+      return createApp({
+        db,
+        logger,
+        validateResponses: target.validateResponses,
+        secretKey: generateSecretKey(),
+      });
     }
     case "express": {
       // The same JSON Quire answers, from memory: the ceiling for an Express server on this machine.

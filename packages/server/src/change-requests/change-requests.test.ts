@@ -112,7 +112,14 @@ describe("POST /v1/spaces/{spaceId}/change-requests", () => {
       const db = openDatabase({ location: location.href });
       others.push(db);
       agents.push(
-        supertest.agent(createApp({ db, validateResponses: true, publicUrl: "http://quire.test" })),
+        supertest.agent(
+          createApp({
+            db,
+            validateResponses: true,
+            publicUrl: "http://quire.test",
+            secretKey: s.t.secretKey,
+          }),
+        ),
       );
     }
     const created = await Promise.all(

@@ -1,8 +1,10 @@
-import { mkdtempSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { resolveSecretKey } from "../auth/secret-key.js";
 import { userForToken } from "../auth/tokens.js";
+import { configFromEnv } from "../config.js";
 import { systemClock, timeOrderedIds } from "../context.js";
 import { type Db, migrate, openDatabase } from "../db/database.js";
 import { createOrganization } from "../organizations/store.js";
@@ -28,7 +30,13 @@ afterAll(async () => {
 async function run(...argv: string[]) {
   let out = "";
   let err = "";
-  const code = await runCli(argv, { database, out: (t) => (out += t), err: (t) => (err += t) });
+  const code = await runCli(argv, {
+    database,
+    secretKeyConfigured: false,
+    env: {},
+    out: (t) => (out += t),
+    err: (t) => (err += t),
+  });
   return { code, out, err };
 }
 
@@ -227,15 +235,28 @@ describe("the CLI for operators", () => {
     const cli = async (...argv: string[]) => {
       let out = "";
       let err = "";
-      const code = await runCli(argv, { database: data, out: (t) => (out += t), err: (t) => (err += t) });
+      const code = await runCli(argv, {
+        database: data,
+        secretKeyConfigured: false,
+        env: {},
+        out: (t) => (out += t),
+        err: (t) => (err += t),
+      });
       return { code, out, err };
     };
     try {
-      await cli("user", "create", "--email", "kept@example.com", "--name", "Kept");
+      // The server creates the database; the CLI only uses it.
       const open = openDatabase({ location: data });
+      await migrate(open);
+      await cli("user", "create", "--email", "kept@example.com", "--name", "Kept");
       await open.selectFrom("users").select("id").execute();
       const saved = await cli("backup", "--to", backup);
-      expect(saved).toMatchObject({ code: 0, out: expect.stringMatching(/^Backed up \d+ pages to /) });
+      expect(saved).toMatchObject({
+        code: 0,
+        out: expect.stringMatching(/^Backed up \d+\.\d MB \(\d+ bytes\) to /),
+      });
+      expect(saved.out).toContain(`(${statSync(backup).size} bytes) to ${backup}.`);
+      expect(statSync(backup).mode & 0o777).toBe(0o600);
       expect((await cli("restore", "--from", backup)).err).toContain("is open");
       await open.destroy();
 
@@ -253,9 +274,110 @@ describe("the CLI for operators", () => {
   it("sends PostgreSQL users to pg_dump", async () => {
     const result = await runCli(["backup", "--to", "x"], {
       database: "postgres://localhost/quire",
+      secretKeyConfigured: false,
+      env: {},
       out: () => {},
       err: (text) => expect(text).toContain("pg_dump"),
     });
     expect(result).toBe(1);
+  });
+});
+
+describe("the CLI's paths and keys", () => {
+  let dir: string;
+  beforeAll(() => {
+    dir = mkdtempSync(join(tmpdir(), "quire-cli-paths-"));
+  });
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  /** The CLI as `npm run cli` runs it from `dir`: in another directory, told of `dir` by INIT_CWD. */
+  const cli = async (env: NodeJS.ProcessEnv, ...argv: string[]) => {
+    let out = "";
+    let err = "";
+    const config = configFromEnv({ ...env, INIT_CWD: dir });
+    const code = await runCli(argv, {
+      database: config.database,
+      secretKeyConfigured: config.secretKey !== undefined,
+      env: { ...env, INIT_CWD: dir },
+      out: (t) => (out += t),
+      err: (t) => (err += t),
+    });
+    return { code, out, err };
+  };
+
+  it("reads relative data and files directories from where the command was typed", () => {
+    const config = configFromEnv({ QUIRE_DATA_DIR: "data", INIT_CWD: dir });
+    expect(config.database).toBe(join(dir, "data"));
+    expect(config.files.directory).toBe(join(dir, "data", "files"));
+    expect(configFromEnv({ QUIRE_FILES_DIR: "blobs", INIT_CWD: dir }).files.directory).toBe(
+      join(dir, "blobs"),
+    );
+    expect(configFromEnv({ QUIRE_DATA_DIR: "/srv/quire", INIT_CWD: dir }).database).toBe("/srv/quire");
+    expect(configFromEnv({ INIT_CWD: dir }).database).toBe(join(dir, "data"));
+  });
+
+  it("creates no database but with restore: other commands on an empty directory fail", async () => {
+    const result = await cli({ QUIRE_DATA_DIR: "nowhere" }, "member", "list", "--org", "x");
+    expect(result).toEqual({
+      code: 1,
+      out: "",
+      err: `quire: No Quire database in ${join(dir, "nowhere")}: is it the server's data directory?\n`,
+    });
+    expect(existsSync(join(dir, "nowhere"))).toBe(false);
+    expect((await cli({ QUIRE_DATA_DIR: "nowhere" }, "backup", "--to", "b.sqlite")).code).toBe(1);
+    expect(existsSync(join(dir, "b.sqlite"))).toBe(false);
+  });
+
+  it("backs up the generated key with the database, and a restore puts both back", async () => {
+    const env = { QUIRE_DATA_DIR: "keyed" };
+    const data = join(dir, "keyed");
+    const opened = openDatabase({ location: data });
+    await migrate(opened);
+    const key = await resolveSecretKey({
+      configured: undefined,
+      db: opened,
+      location: data,
+      logger: { info() {} },
+    });
+    await opened.destroy();
+    await cli(env, "user", "create", "--email", "keyed@example.com", "--name", "Keyed");
+
+    expect((await cli(env, "backup", "--to", "keyed.sqlite")).out).toContain(
+      `to ${join(dir, "keyed.sqlite")}.`,
+    );
+    expect(readFileSync(join(dir, "keyed.sqlite")).includes(key)).toBe(true);
+
+    // Another machine: an empty directory, restored from the backup.
+    const restored = await cli({ QUIRE_DATA_DIR: "elsewhere" }, "restore", "--from", "keyed.sqlite");
+    expect(restored).toEqual({
+      code: 0,
+      out: `Restored ${join(dir, "keyed.sqlite")} and its secret key; start the server.\n`,
+      err: "",
+    });
+    const file = join(dir, "elsewhere", "secret-key");
+    expect(readFileSync(file, "utf8")).toBe(key);
+    expect(statSync(file).mode & 0o777).toBe(0o600);
+    // The database itself does not keep the key.
+    expect(readFileSync(join(dir, "elsewhere", "quire.sqlite")).includes(key)).toBe(false);
+    expect(
+      (await cli({ QUIRE_DATA_DIR: "elsewhere" }, "token", "list", "--email", "keyed@example.com")).code,
+    ).toBe(0);
+  });
+
+  it("writes nothing about keys when QUIRE_SECRET_KEY is set", async () => {
+    const configured = { QUIRE_DATA_DIR: "configured", QUIRE_SECRET_KEY: "k".repeat(32) };
+    await cli({ QUIRE_DATA_DIR: "configured" }, "restore", "--from", "keyed.sqlite");
+    const generated = readFileSync(join(dir, "configured", "secret-key"), "utf8");
+    expect((await cli(configured, "backup", "--to", "plain.sqlite")).code).toBe(0);
+    expect(readFileSync(join(dir, "plain.sqlite")).includes(generated)).toBe(false);
+
+    expect(
+      await cli({ ...configured, QUIRE_DATA_DIR: "fresh" }, "restore", "--from", "keyed.sqlite"),
+    ).toMatchObject({
+      code: 0,
+      out: `Restored ${join(dir, "keyed.sqlite")}; start the server.\n`,
+    });
+    expect(existsSync(join(dir, "fresh", "secret-key"))).toBe(false);
+    expect(readFileSync(join(dir, "fresh", "quire.sqlite")).includes(generated)).toBe(false);
   });
 });

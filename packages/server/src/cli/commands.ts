@@ -1,5 +1,6 @@
 import { parseArgs } from "node:util";
 import { issueToken, listTokens, revokeToken } from "../auth/tokens.js";
+import { userPath } from "../config.js";
 import { systemClock, timeOrderedIds } from "../context.js";
 import { backupSqlite, restoreSqlite } from "../db/backup.js";
 import { type Db, isPostgresLocation, migrate, openDatabase } from "../db/database.js";
@@ -19,8 +20,10 @@ export const USAGE = `Usage:
   quire backup --to <file>        (SQLite: a consistent copy, while the server runs)
   quire restore --from <file>     (SQLite: with the server stopped)
 
-The database is QUIRE_DATA_DIR (default ./data) or DATABASE_URL, as for the server; with
-PostgreSQL, back up and restore with pg_dump and pg_restore.
+The database is QUIRE_DATA_DIR (default ./data) or DATABASE_URL, as for the server; relative paths
+are read from the directory the command was typed in. Only restore creates a database. A backup
+carries the generated secret key (none when QUIRE_SECRET_KEY is set) and a restore puts it back.
+With PostgreSQL, back up and restore with pg_dump and pg_restore.
 Roles: ${ROLES.join(", ")} (default read).`;
 
 const OPTIONS = {
@@ -42,7 +45,7 @@ type Values = ParsedArgs["values"];
 interface Command {
   required: readonly ("email" | "name" | "id" | "title" | "org" | "to" | "from")[];
   /** Commands on the SQLite file itself run without opening the database through Kysely. */
-  onFile?: (location: string, values: Values, out: (text: string) => void) => Promise<void>;
+  onFile?: (values: Values, io: CliIo) => Promise<void>;
   run?(db: Db, values: Values, out: (text: string) => void): Promise<void>;
 }
 
@@ -95,16 +98,22 @@ const COMMANDS: Record<string, Command> = {
   },
   backup: {
     required: ["to"],
-    async onFile(location, { to = "" }, out) {
-      const pages = await backupSqlite(sqliteDirectory(location), to);
-      out(`Backed up ${pages} pages to ${to}.\n`);
+    async onFile({ to = "" }, { database, secretKeyConfigured, env, out }) {
+      const file = userPath(to, env);
+      const bytes = await backupSqlite(sqliteDirectory(database), file, {
+        keyConfigured: secretKeyConfigured,
+      });
+      out(`Backed up ${(bytes / 1_000_000).toFixed(1)} MB (${bytes} bytes) to ${file}.\n`);
     },
   },
   restore: {
     required: ["from"],
-    async onFile(location, { from = "" }, out) {
-      await restoreSqlite(from, sqliteDirectory(location));
-      out(`Restored ${from}; start the server.\n`);
+    async onFile({ from = "" }, { database, secretKeyConfigured, env, out }) {
+      const file = userPath(from, env);
+      const withKey = await restoreSqlite(file, sqliteDirectory(database), {
+        keyConfigured: secretKeyConfigured,
+      });
+      out(`Restored ${file}${withKey ? " and its secret key" : ""}; start the server.\n`);
     },
   },
   "user create": {
@@ -158,6 +167,10 @@ const COMMANDS: Record<string, Command> = {
 export interface CliIo {
   /** Where the database is: a directory for SQLite or a postgres:// URL. */
   database: string;
+  /** Whether `QUIRE_SECRET_KEY` is set: then backups carry no key and restores write none. */
+  secretKeyConfigured: boolean;
+  /** The environment the command runs in, which tells where relative paths start (`userPath`). */
+  env: NodeJS.ProcessEnv;
   out: (text: string) => void;
   err: (text: string) => void;
 }
@@ -193,7 +206,8 @@ function parse(argv: string[]): Parsed {
 }
 
 /** Runs one CLI command; returns the process exit code (0 done, 1 failed, 2 usage). */
-export async function runCli(argv: string[], { database, out, err }: CliIo): Promise<number> {
+export async function runCli(argv: string[], io: CliIo): Promise<number> {
+  const { database, out, err } = io;
   const parsed = parse(argv);
   if ("exit" in parsed) {
     if (parsed.exit === 0) out(`${USAGE}\n`);
@@ -203,9 +217,10 @@ export async function runCli(argv: string[], { database, out, err }: CliIo): Pro
   let db: Db | undefined;
   try {
     const { command, values } = parsed;
-    if (command.onFile) await command.onFile(database, values, out);
+    if (command.onFile) await command.onFile(values, io);
     else {
-      db = openDatabase({ location: database });
+      // A mistyped QUIRE_DATA_DIR must not leave a new, empty database behind.
+      db = openDatabase({ location: database, create: false });
       await migrate(db);
       await command.run?.(db, values, out);
     }

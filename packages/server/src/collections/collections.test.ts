@@ -106,6 +106,19 @@ describe("PATCH /v1/collections/{collectionId}", () => {
     expect(res.body).toMatchObject({ title: "Renamed", description: "About it", defaultLevel: "comment" });
   });
 
+  it("removes the description when given null, and keeps it when left out", async () => {
+    const collection = await buildCollection(t, { organization_id: organizationId });
+    const url = `/v1/collections/${collection.id}`;
+    await t.request.patch(url).set(admin.auth).send({ description: "About it" }).expect(200);
+    await t.request.patch(url).set(admin.auth).send({ title: "Kept description" }).expect(200);
+    expect((await t.request.get(url).set(admin.auth).expect(200)).body.description).toBe("About it");
+    const cleared = await t.request.patch(url).set(admin.auth).send({ description: null }).expect(200);
+    expect(cleared.body).not.toHaveProperty("description");
+    const read = await t.request.get(url).set(admin.auth).expect(200);
+    expect(read.body).not.toHaveProperty("description");
+    expect(read.body.title).toBe("Kept description");
+  });
+
   it("answers 401, 403, 404 and 400, changing nothing", async () => {
     const collection = await buildCollection(t, { organization_id: organizationId, title: "Kept" });
     await t.request.patch(`/v1/collections/${collection.id}`).send({ title: "x" }).expect(401);

@@ -109,7 +109,7 @@ describe("POST /v1/orgs/{organizationId}/custom-fields", () => {
       [{ name, type: "select:single" }, "needs options"],
       [{ name, type: "select:multi" }, "needs options"],
       [{ name, type: "text", options: ["a"] }, "takes no options"],
-      [{ name, type: "select:multi", options: ["a", "a"] }, "differ"],
+      [{ name, type: "select:multi", options: ["a", "a"] }, "duplicate"],
       [{ name, type: "select:single", options: [] }, "options"],
       [{ name: "Not A Name", type: "text" }, "name"],
       [{ name: "x".repeat(51), type: "text" }, "name"],
@@ -279,7 +279,7 @@ describe("PATCH /v1/orgs/{organizationId}/custom-fields/{fieldName}", () => {
     const cases: [string, Record<string, unknown>, string][] = [
       [text, { options: ["a"] }, "takes no options"],
       [select, { options: [] }, "options"],
-      [select, { options: ["a", "a"] }, "differ"],
+      [select, { options: ["a", "a"] }, "duplicate"],
       [select, { options: ["x".repeat(41)] }, "options"],
       [select, { description: "x".repeat(201) }, "description"],
     ];

@@ -20,7 +20,6 @@ export function checkOptions(type: CustomFieldType, options: string[] | undefine
     return null;
   }
   if (options === undefined) throw badRequest(`A field of type \`${type}\` needs options.`);
-  if (new Set(options).size !== options.length) throw badRequest("The options must differ from one another.");
   return JSON.stringify(options);
 }
 

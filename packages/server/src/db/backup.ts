@@ -1,32 +1,68 @@
-import { existsSync, renameSync, rmSync } from "node:fs";
+import { closeSync, existsSync, mkdirSync, openSync, renameSync, rmSync, statSync } from "node:fs";
 import { join } from "node:path";
 import SQLite from "better-sqlite3";
+import { readSecretKeyFile, writeSecretKeyFile } from "../auth/secret-key.js";
 
 const FILE = "quire.sqlite";
+/** Where a backup carries the generated secret key: a table of backups only, which a restore removes. */
+const KEY_TABLE = "quire_backup_secret_key";
 
 /**
  * Copies the SQLite database of `dataDir` to `destination` with SQLite's online backup, which reads
- * a consistent state while the server keeps writing. Returns the number of pages copied.
+ * a consistent state while the server keeps writing, with the generated secret key unless
+ * `QUIRE_SECRET_KEY` is set (`keyConfigured`). The file is readable by this user alone, since it
+ * holds the key. Returns its size in bytes.
  */
-export async function backupSqlite(dataDir: string, destination: string): Promise<number> {
+export async function backupSqlite(
+  dataDir: string,
+  destination: string,
+  { keyConfigured }: { keyConfigured: boolean },
+): Promise<number> {
   const source = join(dataDir, FILE);
   if (!existsSync(source)) throw new Error(`No Quire database in ${dataDir}`);
-  if (existsSync(destination)) throw new Error(`${destination} exists already: choose a new file`);
-  const db = new SQLite(source, { readonly: true, fileMustExist: true });
+  const key = keyConfigured ? undefined : await readSecretKeyFile(dataDir);
   try {
-    const { totalPages } = await db.backup(destination);
-    return totalPages;
-  } finally {
-    db.close();
+    // Created here rather than by SQLite, to be this user's alone and never to overwrite a file.
+    closeSync(openSync(destination, "wx", 0o600));
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "EEXIST")
+      throw new Error(`${destination} exists already: choose a new file`);
+    throw error;
   }
+  try {
+    const db = new SQLite(source, { readonly: true, fileMustExist: true });
+    try {
+      await db.backup(destination);
+    } finally {
+      db.close();
+    }
+    if (key !== undefined) {
+      const copy = new SQLite(destination, { fileMustExist: true });
+      try {
+        copy.exec(`create table ${KEY_TABLE} (value text not null)`);
+        copy.prepare(`insert into ${KEY_TABLE} (value) values (?)`).run(key);
+      } finally {
+        copy.close();
+      }
+    }
+  } catch (error) {
+    rmSync(destination, { force: true });
+    throw error;
+  }
+  return statSync(destination).size;
 }
 
 /**
  * Puts a backup in place of the database of `dataDir`, once checked: a sound SQLite file that holds
- * Quire's tables. The server must be stopped: while one has the database open its shared-memory
- * file exists, and the restore refuses.
+ * Quire's tables. The secret key it carries goes back into the data directory, unless
+ * `QUIRE_SECRET_KEY` is set (`keyConfigured`); returns whether it did. The server must be stopped:
+ * while one has the database open its shared-memory file exists, and the restore refuses.
  */
-export async function restoreSqlite(backup: string, dataDir: string): Promise<void> {
+export async function restoreSqlite(
+  backup: string,
+  dataDir: string,
+  { keyConfigured }: { keyConfigured: boolean },
+): Promise<boolean> {
   const target = join(dataDir, FILE);
   if (existsSync(`${target}-shm`))
     throw new Error(`The database in ${dataDir} is open (by a running server?): stop it, then restore`);
@@ -43,6 +79,7 @@ export async function restoreSqlite(backup: string, dataDir: string): Promise<vo
     db.close();
   }
   // Through a copy beside the target, so that the database is replaced whole or not at all.
+  mkdirSync(dataDir, { recursive: true });
   const copy = `${target}.restoring`;
   rmSync(copy, { force: true });
   const source = new SQLite(backup, { readonly: true });
@@ -51,6 +88,24 @@ export async function restoreSqlite(backup: string, dataDir: string): Promise<vo
   } finally {
     source.close();
   }
+  const key = takeKey(copy);
+  if (key !== undefined && !keyConfigured) await writeSecretKeyFile(dataDir, key);
   rmSync(`${target}-wal`, { force: true });
   renameSync(copy, target);
+  return key !== undefined && !keyConfigured;
+}
+
+/** The secret key a backup carries, removed from the copy: the database itself never holds it. */
+function takeKey(file: string): string | undefined {
+  const db = new SQLite(file, { fileMustExist: true });
+  try {
+    if (!db.prepare("select 1 from sqlite_master where name = ?").get(KEY_TABLE)) return undefined;
+    const row = db.prepare(`select value from ${KEY_TABLE}`).get() as { value: string } | undefined;
+    // Overwritten, not only unlinked: free pages would still hold the key.
+    db.pragma("secure_delete = on");
+    db.exec(`drop table ${KEY_TABLE}`);
+    return row?.value;
+  } finally {
+    db.close();
+  }
 }

@@ -1,4 +1,4 @@
-import { mkdirSync } from "node:fs";
+import { existsSync, mkdirSync } from "node:fs";
 import { join } from "node:path";
 import SQLite from "better-sqlite3";
 import {
@@ -33,6 +33,8 @@ export interface DatabaseOptions {
   statementTimeoutMs?: number;
   /** SQLite: how long a statement waits for another connection's lock (`busy_timeout`). */
   busyTimeoutMs?: number;
+  /** SQLite: create the database (and its directory) when there is none, as by default; else throw. */
+  create?: boolean;
 }
 
 /** Whether a database location is a PostgreSQL URL; anything else is a SQLite directory. */
@@ -46,6 +48,7 @@ export function openDatabase({
   connectTimeoutMs = 5_000,
   statementTimeoutMs = 15_000,
   busyTimeoutMs = 5_000,
+  create = true,
 }: DatabaseOptions): Db {
   const log = onStatement && ((event: LogEvent) => onStatement(event.query.sql));
   if (isPostgresLocation(location)) {
@@ -71,8 +74,10 @@ export function openDatabase({
   }
   let file = ":memory:";
   if (location !== ":memory:") {
-    mkdirSync(location, { recursive: true });
     file = join(location, "quire.sqlite");
+    if (create) mkdirSync(location, { recursive: true });
+    else if (!existsSync(file))
+      throw new Error(`No Quire database in ${location}: is it the server's data directory?`);
   }
   const sqlite = new SQLite(file);
   sqlite.pragma("journal_mode = WAL");

@@ -52,6 +52,7 @@ const areaColumns = {
 /** Every column of every table with whether it holds null, as `Database` says. */
 const expectedColumns: ColumnsOf<Database> = {
   ...areaColumns,
+  server_secrets: { name: "not null", value: "not null" },
   users: {
     id: "not null",
     display_name: "not null",

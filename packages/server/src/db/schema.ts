@@ -1,3 +1,4 @@
+import type { SecretKeyTables } from "../auth/secret-key.js";
 import type { ChangeRequestsTables } from "../change-requests/tables.js";
 import type { CommentsTables } from "../comments/tables.js";
 import type { CustomFieldsTables } from "../custom-fields/tables.js";
@@ -44,7 +45,8 @@ export interface Database
     SiteSpacesTables,
     SearchTables,
     FilesTables,
-    LinksTables {
+    LinksTables,
+    SecretKeyTables {
   users: UserTable;
   api_tokens: ApiTokenTable;
   organizations: OrganizationTable;

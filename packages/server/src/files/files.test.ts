@@ -7,9 +7,11 @@ import {
   newSpaceContent,
 } from "../change-requests/testing.js";
 import type { TestUser } from "../testing/harness.js";
+import { inspectFile } from "./inspect.js";
 import { pngOf } from "./testing.js";
 
-const LIMIT = 4096;
+/** Room for a draw.io export, whose root tag carries the whole diagram. */
+const LIMIT = 1024 * 1024;
 
 let s: ContentScenario;
 beforeAll(async () => {
@@ -146,6 +148,50 @@ describe("POST /v1/spaces/{spaceId}/change-requests/{changeRequestId}/files", ()
     expect(list.body.count).toBe(0);
   });
 
+  it("stores an SVG however large its root tag, as draw.io exports are, and refuses other text as SVG", async () => {
+    const space = await newSpaceContent(s);
+    const cr = await space.createChangeRequest();
+    const cells = "&lt;mxCell id=&quot;n&quot; value=&quot;Étape&quot; vertex=&quot;1&quot;/&gt;".repeat(
+      8000,
+    );
+    const drawing = Buffer.from(
+      `<?xml version="1.0" encoding="UTF-8"?>
+<!DOCTYPE svg PUBLIC "-//W3C//DTD SVG 1.1//EN" "http://www.w3.org/Graphics/SVG/1.1/DTD/svg11.dtd">
+<svg xmlns="http://www.w3.org/2000/svg" version="1.1" width="321px" height="181px" viewBox="-0.5 -0.5 321 181" content="&lt;mxfile host=&quot;app.diagrams.net&quot;&gt;&lt;diagram&gt;${cells}&lt;/diagram&gt;&lt;/mxfile&gt;"><defs/><g><rect x="0" y="0" width="320" height="180"/></g></svg>`,
+    );
+    expect(drawing.byteLength).toBeGreaterThan(600_000);
+    const stored = await upload(space.spaceId, cr.number, s.editor, {
+      name: "flow.drawio.svg",
+      type: "image/svg+xml",
+      bytes: drawing,
+    }).expect(201);
+    expect(stored.body).toMatchObject({
+      contentType: "image/svg+xml",
+      size: drawing.byteLength,
+      dimensions: { width: 321, height: 181 },
+    });
+    const download = await s.t.request.get(pathOf(stored.body.downloadURL)).buffer(true).expect(200);
+    expect(download.headers["content-type"]).toBe("image/svg+xml");
+    expect(Buffer.compare(download.body as Buffer, drawing)).toBe(0);
+
+    for (const text of [
+      "hello",
+      '<html><body><svg width="10" height="10"></svg></body></html>',
+      '<?xml version="1.0"?><figure><svg width="10" height="10"/></figure>',
+    ])
+      expectError(
+        (
+          await upload(space.spaceId, cr.number, s.editor, {
+            name: "drawing.svg",
+            type: "image/svg+xml",
+            bytes: Buffer.from(text),
+          }).expect(400)
+        ).body,
+        400,
+        "The file's bytes are not an image of type image/svg+xml",
+      );
+  });
+
   it("refuses files in a merged change request (409)", async () => {
     const space = await newSpaceContent(s);
     const cr = await space.createChangeRequest();
@@ -243,5 +289,46 @@ describe("files per revision", () => {
       "/files/$1/AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA/",
     );
     await s.t.request.get(forged).expect(404);
+  });
+});
+
+describe("inspectFile", () => {
+  const svg = (text: string) => inspectFile(Buffer.from(text), "application/octet-stream");
+
+  it("reads an SVG after any XML declaration, comments, processing instructions and doctype", () => {
+    for (const text of [
+      '<svg width="2" height="1"/>',
+      "\uFEFF <svg width='2' height='1'></svg>",
+      '<?xml version="1.0"?>\n<?xml-stylesheet href="a.css"?><!-- <html> --><svg\n width="2"\theight="1" >',
+      '<!DOCTYPE svg [ <!ENTITY e "]>"> <!-- ] > --> ]><svg width="2" height="1"/>',
+      '<svg data-x="a>b" width="2" height="1"/>',
+    ])
+      expect(svg(text)).toMatchObject({ contentType: "image/svg+xml" });
+    expect(svg('<svg width="2" height="1"/>')).toEqual({ contentType: "image/svg+xml", width: 2, height: 1 });
+  });
+
+  it("sizes an SVG by its width and height, else by its viewBox, else not at all", () => {
+    const size = (attributes: string) => {
+      const { width, height } = svg(`<svg ${attributes}/>`);
+      return { width, height };
+    };
+    expect(size('width="1in" height="3pt"')).toEqual({ width: 96, height: 4 });
+    expect(size('viewBox="0,0,40,20"')).toEqual({ width: 40, height: 20 });
+    expect(size('width="100%" height="100%" viewBox="0 0 40 20"')).toEqual({ width: 40, height: 20 });
+    expect(size('width="80" viewBox="0 0 40 20"')).toEqual({ width: 80, height: 40 });
+    expect(size('height="10mm" viewBox="0 0 40 20"')).toEqual({ width: 76, height: 38 });
+    expect(size('xmlns="http://www.w3.org/2000/svg"')).toEqual({ width: null, height: null });
+  });
+
+  it("takes for an SVG only a document whose root element is svg", () => {
+    for (const text of [
+      "<svgz/>",
+      'text <svg width="1" height="1"/>',
+      "<!-- unclosed <svg/>",
+      '<svg width="1"height="1"/>',
+      '<svg width="1/>',
+      "<!DOCTYPE svg><!DOCTYPE svg><svg/>",
+    ])
+      expect(svg(text)).toEqual({ contentType: "application/octet-stream", width: null, height: null });
   });
 });

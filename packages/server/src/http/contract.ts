@@ -96,16 +96,25 @@ function objectSchema(parameters: Parameter[]): JsonSchema {
   };
 }
 
-/** PostgreSQL cannot store a NUL character: input holding one is refused before any storage sees it. */
-export function holdsNul(value: unknown): boolean {
-  if (typeof value === "string") return value.includes("\u0000");
+/**
+ * Text no storage keeps as given: a NUL character (PostgreSQL refuses it) or a lone UTF-16 surrogate
+ * (UTF-8 cannot hold one: it would read back as U+FFFD). Input holding either is refused before any
+ * storage sees it.
+ */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: the NUL character is what it looks for.
+const UNSTORABLE = /[\u0000\p{Cs}]/u;
+export const UNSTORABLE_TEXT = "a NUL character or a lone surrogate";
+
+export function holdsUnstorableText(value: unknown): boolean {
+  if (typeof value === "string") return UNSTORABLE.test(value);
   if (typeof value !== "object" || value === null) return false;
-  return Object.entries(value).some(([key, item]) => key.includes("\u0000") || holdsNul(item));
+  return Object.entries(value).some(([key, item]) => UNSTORABLE.test(key) || holdsUnstorableText(item));
 }
 
-function assertNoNul(values: Record<string, unknown>, where: string): void {
+function assertStorable(values: Record<string, unknown>, where: string): void {
   for (const name in values) {
-    if (holdsNul(values[name])) throw badRequest(`${where}/${name} must not contain a NUL character`);
+    if (holdsUnstorableText(values[name]))
+      throw badRequest(`${where}/${name} must not contain ${UNSTORABLE_TEXT}`);
   }
 }
 
@@ -172,8 +181,8 @@ function compileOperations(spec: OpenApiSpec, options: { validateResponses: bool
           },
         }),
         validateParameters(pathValues, query) {
-          assertNoNul(pathValues, "path");
-          assertNoNul(query, "query");
+          assertStorable(pathValues, "path");
+          assertStorable(query, "query");
           check(validatePath, pathValues, "path");
           check(validateQuery, query, "query");
         },

@@ -6,7 +6,7 @@ import type { Authenticate } from "../auth/authenticate.js";
 import type { Caller } from "../auth/caller.js";
 import type { IdempotentRequests } from "../idempotency/store.js";
 import type { RateLimiter } from "../limits/rate-limit.js";
-import { type CompiledOperation, holdsNul } from "./contract.js";
+import { type CompiledOperation, holdsUnstorableText, UNSTORABLE_TEXT } from "./contract.js";
 import { type Answer, ApiError, badRequest, preconditionFailed, send } from "./errors.js";
 import { readFormFiles } from "./form.js";
 import { entityTag, ifMatchHolds, KeyedQueue } from "./preconditions.js";
@@ -35,6 +35,8 @@ export interface DispatchOptions {
   rateLimiter?: RateLimiter;
   /** Runs POSTs sent with an `Idempotency-Key` once (see src/idempotency/store.ts). */
   idempotent?: IdempotentRequests;
+  /** Turns what an operation threw into its answer (the one error module's `errorAnswers`). */
+  answerError: (err: unknown, res: ServerResponse) => Answer;
 }
 
 const JSON_TYPE = /^application\/(?:[\w.+-]+\+)?json\b/i;
@@ -54,12 +56,14 @@ function decodeSegment(raw: string, name: string): string {
   }
 }
 
+const tokenOf = (authorization = "") => authorization.replace(/^bearer\s+/i, "");
+
 /**
  * Counts the request against its token's limit and says where the token stands, in the `RateLimit`
  * and `RateLimit-Policy` headers of the IETF draft; over the limit, 429 with `Retry-After`.
  */
-async function limitRate(limiter: RateLimiter, authorization: string, res: ServerResponse): Promise<void> {
-  const state = await limiter.take(authorization.replace(/^bearer\s+/i, ""));
+async function limitRate(limiter: RateLimiter, key: string, res: ServerResponse): Promise<void> {
+  const state = await limiter.take(key);
   const windowSeconds = Math.round(limiter.policy.windowMs / 1000);
   res.setHeader(
     "RateLimit",
@@ -69,7 +73,7 @@ async function limitRate(limiter: RateLimiter, authorization: string, res: Serve
   if (!state.allowed)
     throw new ApiError(
       429,
-      `Too many requests: a token may send ${state.limit} every ${windowSeconds} s. Try again in ${state.resetSeconds} s.`,
+      `Too many requests: a token, or an address without a valid one, may send ${state.limit} every ${windowSeconds} s. Try again in ${state.resetSeconds} s.`,
       { "retry-after": String(state.resetSeconds) },
     );
 }
@@ -90,6 +94,7 @@ export function dispatcher({
   fileLimit,
   rateLimiter,
   idempotent,
+  answerError,
 }: DispatchOptions): (req: IncomingMessage, res: ServerResponse) => Promise<boolean> {
   const index = new RouteIndex<PathEntry>();
   // Writes with `If-Match` to one resource run one at a time, each checked against the one before.
@@ -106,12 +111,13 @@ export function dispatcher({
     entry.methods.set(operation.method.toUpperCase(), { operation, handler });
     entry.allow = [...entry.methods.keys(), ...(entry.methods.has("GET") ? ["HEAD"] : [])].join(", ");
   }
-  // Only bodies whose text spells out a NUL character are walked for one (see `holdsNul`).
-  const mayHoldNul = new WeakSet<IncomingMessage>();
+  // Only bodies whose text spells out a NUL character or a surrogate (JSON has no other way to carry
+  // one) are walked for them (see `holdsUnstorableText`).
+  const mayBeUnstorable = new WeakSet<IncomingMessage>();
   const parseJson = express.json({
     limit: bodyLimit,
     verify: (req, _res, raw) => {
-      if (raw.includes("\\u0000")) mayHoldNul.add(req);
+      if (raw.includes("\\u0000") || raw.includes("\\ud") || raw.includes("\\uD")) mayBeUnstorable.add(req);
     },
   });
   /** body-parser's JSON parser, on Node's request: the body lands on `req.body`. */
@@ -132,70 +138,89 @@ export function dispatcher({
       throw new ApiError(405, `${req.method} is not allowed on this path.`, { allow: match.value.allow });
     }
     const { operation, handler } = route;
-    // A trusted token answers at once; awaiting it anyway would cost every request a turn of the queue.
-    const authenticated = authenticate(req.headers.authorization);
-    const caller = authenticated instanceof Promise ? await authenticated : authenticated;
-    if (rateLimiter) await limitRate(rateLimiter, req.headers.authorization ?? "", res);
+    try {
+      let caller: Caller;
+      try {
+        // A trusted token answers at once; awaiting it anyway would cost every request a turn of the queue.
+        const authenticated = authenticate(req.headers.authorization);
+        caller = authenticated instanceof Promise ? await authenticated : authenticated;
+      } catch (err) {
+        // Without a valid token there is no token to count against: the client's address answers for it.
+        if (rateLimiter && err instanceof ApiError && err.status === 401)
+          await limitRate(rateLimiter, `address ${req.socket.remoteAddress}`, res);
+        throw err;
+      }
+      if (rateLimiter) await limitRate(rateLimiter, tokenOf(req.headers.authorization), res);
 
-    const path: Record<string, string> = {};
-    for (const [i, name] of operation.pathParameters.entries())
-      path[name] = decodeSegment(match.parameters[i] ?? "", name);
-    const query: Record<string, unknown> = queryStart < 0 ? {} : { ...parseQuery(url.slice(queryStart + 1)) };
-    operation.validateParameters(path, query);
+      const path: Record<string, string> = {};
+      for (const [i, name] of operation.pathParameters.entries())
+        path[name] = decodeSegment(match.parameters[i] ?? "", name);
+      const query: Record<string, unknown> =
+        queryStart < 0 ? {} : { ...parseQuery(url.slice(queryStart + 1)) };
+      operation.validateParameters(path, query);
 
-    let body: unknown;
-    const formFiles = operation.body?.formFiles;
-    if (formFiles) {
-      // Read when the handler asks, once it has checked that the caller may send it.
-      body = () => readFormFiles(req, formFiles, fileLimit);
-    } else if (hasBody(req)) {
-      if (!JSON_TYPE.test(req.headers["content-type"] ?? ""))
-        throw new ApiError(415, "The request body must be JSON (Content-Type: application/json).");
-      const parsed = await readJson(req, res);
-      if (mayHoldNul.has(req) && holdsNul(parsed)) throw badRequest("body must not contain a NUL character");
-      if (operation.body) body = parsed;
+      let body: unknown;
+      const formFiles = operation.body?.formFiles;
+      if (formFiles) {
+        // Read when the handler asks, once it has checked that the caller may send it.
+        body = () => readFormFiles(req, formFiles, fileLimit);
+      } else if (hasBody(req)) {
+        if (!JSON_TYPE.test(req.headers["content-type"] ?? ""))
+          throw new ApiError(415, "The request body must be JSON (Content-Type: application/json).");
+        const parsed = await readJson(req, res);
+        if (mayBeUnstorable.has(req) && holdsUnstorableText(parsed))
+          throw badRequest(`body must not contain ${UNSTORABLE_TEXT}`);
+        if (operation.body) body = parsed;
+      }
+      if (operation.body?.required && body === undefined)
+        throw badRequest("This operation needs a JSON request body.");
+      if (!formFiles) operation.validateBody(body);
+
+      const run = () =>
+        handler({ path: path as never, query: query as never, body: body as never, caller }) as
+          | Promise<Answer>
+          | Answer;
+      const method = req.method;
+      const idempotencyKey = req.headers["idempotency-key"];
+      const ifMatch = req.headers["if-match"];
+      // Only a read of one resource has an ETag that If-Match can name (a list at a create's path has none).
+      const reader = match.value.methods.get("GET");
+      let result: Answer;
+      // An upload is not kept for replays: it is not read before its handler runs.
+      if (method === "POST" && typeof idempotencyKey === "string" && idempotent && !formFiles)
+        result = await idempotent({ userId: caller.user.id, key: idempotencyKey, url, body }, async () =>
+          run(),
+        );
+      else if (
+        (method === "PATCH" || method === "PUT") &&
+        ifMatch !== undefined &&
+        reader?.operation.readsOneResource
+      )
+        result = await guardedWrites.run(`${operation.path} ${JSON.stringify(path)}`, async () => {
+          const current = (await reader.handler({
+            path: path as never,
+            query: {} as never,
+            body: undefined,
+            caller,
+          })) as Answer;
+          const tag = entityTag(JSON.stringify(current.body));
+          if (!ifMatchHolds(ifMatch, tag))
+            throw preconditionFailed(
+              `The resource changed since the representation tagged ${ifMatch.trim()} was read; it is now ${tag}. Read it again, then retry with its ETag.`,
+            );
+          return run();
+        });
+      else result = await run();
+      operation.validateResponse?.(result.status, result.body);
+      send(res, result, operation.readsOneResource);
+    } catch (err) {
+      // What an operation throws is checked against its declared statuses too (outside production),
+      // so that an undeclared error status fails a test the day it is written; a 5xx is a failure
+      // already, whose message must not be lost to a second one.
+      const answered = answerError(err, res);
+      if (answered.status < 500) operation.validateResponse?.(answered.status, answered.body);
+      send(res, answered);
     }
-    if (operation.body?.required && body === undefined)
-      throw badRequest("This operation needs a JSON request body.");
-    if (!formFiles) operation.validateBody(body);
-
-    const run = () =>
-      handler({ path: path as never, query: query as never, body: body as never, caller }) as
-        | Promise<Answer>
-        | Answer;
-    const method = req.method;
-    const idempotencyKey = req.headers["idempotency-key"];
-    const ifMatch = req.headers["if-match"];
-    // Only a read of one resource has an ETag that If-Match can name (a list at a create's path has none).
-    const reader = match.value.methods.get("GET");
-    let result: Answer;
-    // An upload is not kept for replays: it is not read before its handler runs.
-    if (method === "POST" && typeof idempotencyKey === "string" && idempotent && !formFiles)
-      result = await idempotent({ userId: caller.user.id, key: idempotencyKey, url, body }, async () =>
-        run(),
-      );
-    else if (
-      (method === "PATCH" || method === "PUT") &&
-      ifMatch !== undefined &&
-      reader?.operation.readsOneResource
-    )
-      result = await guardedWrites.run(`${operation.path} ${JSON.stringify(path)}`, async () => {
-        const current = (await reader.handler({
-          path: path as never,
-          query: {} as never,
-          body: undefined,
-          caller,
-        })) as Answer;
-        const tag = entityTag(JSON.stringify(current.body));
-        if (!ifMatchHolds(ifMatch, tag))
-          throw preconditionFailed(
-            `The resource changed since the representation tagged ${ifMatch.trim()} was read; it is now ${tag}. Read it again, then retry with its ETag.`,
-          );
-        return run();
-      });
-    else result = await run();
-    operation.validateResponse?.(result.status, result.body);
-    send(res, result, operation.readsOneResource);
     return true;
   };
 }

@@ -2,6 +2,7 @@ import { pino } from "pino";
 import supertest from "supertest";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createApp } from "../app.js";
+import { generateSecretKey } from "../auth/secret-key.js";
 import { openDatabase } from "../db/database.js";
 import { loadApiSpec } from "../spec.js";
 import { createTestApp, type TestApp, type TestUser } from "../testing/harness.js";
@@ -86,7 +87,7 @@ describe("the HTTP surface", () => {
   it("logs each request with its id, never the token", async () => {
     const lines: string[] = [];
     const logger = pino({ level: "info" }, { write: (line: string) => lines.push(line) });
-    const logged = createApp({ db: t.db, logger });
+    const logged = createApp({ db: t.db, logger, secretKey: t.secretKey });
     await supertest(logged).get("/v1/user").set(me.auth).set("X-Request-Id", "req-42").expect(200);
     const entry = lines.map((line) => JSON.parse(line)).find((e) => e.req?.id === "req-42");
     expect(entry?.res?.statusCode).toBe(200);
@@ -96,7 +97,7 @@ describe("the HTTP surface", () => {
   it("writes each request line as pino's logger.info would, a line of its own", async () => {
     const lines: string[] = [];
     const logger = pino({ level: "info" }, { write: (line: string) => lines.push(line) });
-    await supertest(createApp({ db: t.db, logger }))
+    await supertest(createApp({ db: t.db, logger, secretKey: t.secretKey }))
       .get("/v1/user?share=secret")
       .set(me.auth)
       .set("X-Request-Id", 'quote " and \\ backslash')
@@ -122,9 +123,26 @@ describe("the HTTP surface", () => {
     const user = schemas.User;
     if (!user) throw new Error("the contract has no User schema");
     user.required = [...user.required, "nickname"];
-    const strict = createApp({ db: t.db, apiSpec: spec, validateResponses: true });
+    const strict = createApp({ db: t.db, apiSpec: spec, validateResponses: true, secretKey: t.secretKey });
     const res = await supertest(strict).get("/v1/user").set(me.auth).expect(500);
     expect(res.body.error.message).toContain("nickname");
+  });
+
+  it("rejects an error status the operation does not declare when response validation is on", async () => {
+    const spec = loadApiSpec();
+    const getSpace = spec.paths["/v1/spaces/{spaceId}"]?.get as { responses: Record<string, unknown> };
+    delete getSpace.responses["404"];
+    const strict = createApp({ db: t.db, apiSpec: spec, validateResponses: true, secretKey: t.secretKey });
+    const res = await supertest(strict).get("/v1/spaces/no-such-space").set(me.auth).expect(500);
+    expect(res.body.error.message).toBe("Response does not match the contract: status 404 is not declared");
+    // In production the error goes out as the handler threw it.
+    const production = createApp({
+      db: t.db,
+      apiSpec: spec,
+      validateResponses: false,
+      secretKey: t.secretKey,
+    });
+    await supertest(production).get("/v1/spaces/no-such-space").set(me.auth).expect(404);
   });
 });
 
@@ -156,7 +174,7 @@ describe("the request pipeline", () => {
     const logger = pino({ level: "info" }, { write: (line: string) => lines.push(line) });
     const broken = await createTestApp();
     const user = await broken.user();
-    const app = createApp({ db: broken.db, logger });
+    const app = createApp({ db: broken.db, logger, secretKey: broken.secretKey });
     await broken.db.schema.dropTable("api_tokens").execute();
     await supertest(app).get("/v1/user").set(user.auth).set("X-Request-Id", "req-500").expect(500);
     await broken.close();
@@ -168,7 +186,7 @@ describe("the request pipeline", () => {
 describe("with the database unreachable", () => {
   it("answers 503 at once, and /health says it is not ready", async () => {
     const db = openDatabase({ location: "postgres://quire@127.0.0.1:9/quire", connectTimeoutMs: 500 });
-    const unreachable = supertest(createApp({ db }));
+    const unreachable = supertest(createApp({ db, secretKey: generateSecretKey() }));
     const started = Date.now();
     const health = await unreachable.get("/health").expect(503);
     expect(health.body).toEqual({ status: "database unavailable" });

@@ -1,3 +1,4 @@
+import type { Schema } from "@quire/api-types";
 import { inspectFile } from "../files/inspect.js";
 import { fileMarkdownUrl } from "../files/store.js";
 import { badRequest } from "../http/errors.js";
@@ -19,8 +20,6 @@ const PAGE_LIMITS = {
  */
 export const IMPORT_BUDGET_MS = 60_000;
 const HTML_TYPES = new Set(["text/html", "application/xhtml+xml"]);
-
-export type ImportSourceKind = "website" | "html" | "markdown";
 
 /** A page ready to insert: `url` decides where it nests. */
 export interface ImportedPage {
@@ -179,7 +178,7 @@ async function fetchImages(
  */
 export async function readImport(
   fetcher: Fetcher,
-  source: ImportSourceKind,
+  source: Schema<"ImportSource">,
   url: URL,
   {
     maxFileBytes,
@@ -209,7 +208,7 @@ export async function readImport(
   }
   if (fetched.pages.length === 0)
     throw badRequest(
-      `Nothing could be imported from ${url.href}: ${fetched.failure ?? "no page could be read"}.`,
+      `Nothing could be imported from ${url.href}: ${(fetched.failure ?? "no page could be read.").replace(/\.?$/, ".")}`,
     );
   const images = await fetchImages(fetcher, fetched.pages, maxFileBytes, nextId, signal);
   const imageSource = (src: string) => {

@@ -2,9 +2,7 @@ import type { NewPage } from "../change-requests/edits.js";
 import { addToChangeRequest, changeRequestToEdit } from "../commands/add-to-change-request.js";
 import { badRequest, conflict } from "../http/errors.js";
 import type { AreaHandlers, Services } from "../services.js";
-import { type ImportSourceKind, nestPages, readImport } from "./crawl.js";
-
-const SUPPORTED = new Set<string>(["website", "html", "markdown"]);
+import { nestPages, readImport } from "./crawl.js";
 
 export function importHandlers(services: Services): AreaHandlers<"importContentInChangeRequest"> {
   const { db, ids, now, clock, urls, files, fetcher } = services;
@@ -25,15 +23,11 @@ export function importHandlers(services: Services): AreaHandlers<"importContentI
       // Refused before anything is fetched (the transaction checks again).
       if (changeRequest.status === "merged" || changeRequest.status === "archived")
         throw conflict(`The change request is ${changeRequest.status}; its content cannot change.`);
-      if (!SUPPORTED.has(body.source))
-        throw badRequest(
-          `Importing from a ${body.source} source is not supported: use website, html or markdown.`,
-        );
       const url = new URL(body.url);
       if (url.protocol !== "http:" && url.protocol !== "https:")
         throw badRequest("Only http and https URLs can be imported.");
 
-      const imported = await readImport(fetcher, body.source as ImportSourceKind, url, {
+      const imported = await readImport(fetcher, body.source, url, {
         maxFileBytes: files.maxUploadBytes,
         nextId: () => ids.next(),
       });

@@ -188,7 +188,7 @@ describe("POST …/change-requests/{changeRequestId}/content/import", () => {
     await bad({ url: `${server.origin}/nothing.html`, source: "website" }, "404");
     await bad({ url: `${server.origin}/image.png`, source: "html" }, "not HTML");
     await bad({ url: `${server.origin}/docs/private.html`, source: "website" }, "robots.txt");
-    await bad({ url: `${server.origin}/notes.md`, source: "docx" }, "not supported");
+    await bad({ url: `${server.origin}/notes.md`, source: "docx" }, "website, markdown, html");
     await bad({ url: "ftp://example.com/file", source: "website" }, "http");
     await importInto(space.spaceId, cr.id, s.admin, { url: "not a url", source: "website" }).expect(400);
     await importInto(space.spaceId, cr.id, s.admin, { url: `${server.origin}/`, source: "word" }).expect(400);

@@ -64,8 +64,12 @@ export function statusOf(
   return missing ? "pending" : "active";
 }
 
+/** The levels an integration can be installed on, each with its own configuration schema. */
+const LEVELS = new Set(["account", "space", "site"]);
+
 /**
- * What the contract's schema cannot say about published configuration schemas: names are not those
+ * What the contract's schema cannot say about published configuration schemas: the levels are the
+ * known ones (the contract leaves the object open, as GitBook's does), names are not those
  * every object inherits (`constructor`, `__proto__`: a configuration would seem to hold them), `enum`
  * is only on strings and not empty, each default fits its property, `required` names declared
  * properties. 400 otherwise.
@@ -73,6 +77,8 @@ export function statusOf(
 export function checkConfigurations(configurations: Schema<"IntegrationConfigurations"> | undefined): void {
   const levels = Object.entries(configurations ?? {}) as [string, ConfigurationSchema][];
   for (const [level, schema] of levels) {
+    if (!LEVELS.has(level))
+      throw badRequest(`configurations.${level}: the levels are ${[...LEVELS].join(", ")}.`);
     for (const [name, property] of Object.entries(schema.properties)) {
       const at = `configurations.${level}.properties.${name}`;
       if (name in Object.prototype) throw badRequest(`${at}: the name is reserved.`);

@@ -1,5 +1,4 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { configFromEnv } from "../config.js";
 import { buildSpace } from "../testing/factories.js";
 import { createOrganizationScenario, type TestApp, type TestUser } from "../testing/harness.js";
 import { addMember } from "../users/store.js";
@@ -148,10 +147,9 @@ describe("POST /v1/integrations/{integrationName}", () => {
       .executeTakeFirstOrThrow();
     expect(row.secrets).not.toContain(plain);
     const stored = (JSON.parse(row.secrets) as Record<string, string>).API_KEY as string;
-    const { secretKey } = configFromEnv({});
-    expect(decryptSecret(secretKey, row.id, "API_KEY", stored)).toBe(plain);
+    expect(decryptSecret(t.secretKey, row.id, "API_KEY", stored)).toBe(plain);
     // Bound to its integration and name: the same value elsewhere does not decrypt.
-    expect(() => decryptSecret(secretKey, row.id, "OTHER", stored)).toThrow();
+    expect(() => decryptSecret(t.secretKey, row.id, "OTHER", stored)).toThrow();
     expect(() =>
       decryptSecret("another-key-of-at-least-32-characters!!", row.id, "API_KEY", stored),
     ).toThrow();
@@ -198,6 +196,11 @@ describe("POST /v1/integrations/{integrationName}", () => {
     });
     await publish(adminA, name, outOfEnum).expect(400);
     await publish(adminA, name, withAccount({ properties: { a: { type: "string", enum: [] } } })).expect(400);
+    const unknownLevel = publishBody(orgA, { configurations: { organization: { properties: {} } } });
+    const refused = await publish(adminA, name, unknownLevel).expect(400);
+    expect(refused.body.error.message).toBe(
+      "configurations.organization: the levels are account, space, site.",
+    );
     const reserved = JSON.parse('{"properties": {"__proto__": {"type": "string"}}}');
     await publish(adminA, name, withAccount(reserved)).expect(400);
     await publish(adminA, name, withAccount({ properties: { constructor: { type: "number" } } })).expect(400);

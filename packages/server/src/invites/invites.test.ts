@@ -39,7 +39,7 @@ describe("POST /v1/orgs/{organizationId}/invites", () => {
       .post(s.invitesUrl)
       .set(s.admin.auth)
       .send({
-        emails: [s.outsider.user.email.toUpperCase(), " new.person@example.org ", s.reader.user.email],
+        emails: [s.outsider.user.email.toUpperCase(), "New.Person@example.org", s.reader.user.email],
         role: "edit",
       })
       .expect(200);
@@ -99,6 +99,13 @@ describe("POST /v1/orgs/{organizationId}/invites", () => {
       .set(s.admin.auth)
       .send({ emails: ["not-an-email"] })
       .expect(400);
+    // The contract gives each address the email format: one with spaces around it is not one.
+    const padded = await t.request
+      .post(s.invitesUrl)
+      .set(s.admin.auth)
+      .send({ emails: [" padded@example.org "] })
+      .expect(400);
+    expect(padded.body.error.message).toBe('body/emails/0 must match format "email"');
     await t.request
       .post(s.invitesUrl)
       .set(s.admin.auth)

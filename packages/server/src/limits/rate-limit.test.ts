@@ -19,7 +19,9 @@ afterAll(() => t.close());
 describe("the per-token rate limit", () => {
   it("answers 429 with Retry-After past the limit, and tells every answer where the token stands", async () => {
     const limiter = new RateLimiter(t.db, { limit: 3, windowMs: 60_000 });
-    const request = supertest(createApp({ db: t.db, validateResponses: true, rateLimit: limiter.policy }));
+    const request = supertest(
+      createApp({ db: t.db, validateResponses: true, rateLimit: limiter.policy, secretKey: t.secretKey }),
+    );
     const remaining: string[] = [];
     for (let i = 0; i < 3; i++) {
       const res = await request.get("/v1/user").set(admin.auth).expect(200);
@@ -35,10 +37,33 @@ describe("the per-token rate limit", () => {
     expect(Number(refused.headers["retry-after"])).toBeGreaterThan(0);
     expect(Number(refused.headers["retry-after"])).toBeLessThanOrEqual(60);
     expect(refused.headers.ratelimit).toMatch(/^limit=3, remaining=0, reset=\d+$/);
-    // Another token has its own count; a request without a token is refused before it counts.
+    // Another token has its own count.
     await request.get("/v1/user").set(other.auth).expect(200);
-    await request.get("/v1/user").expect(401);
     limiter.stop();
+  });
+
+  it("counts requests without a valid token against their address: 429 past the limit, tokens unaffected", async () => {
+    const request = supertest(
+      createApp({
+        db: t.db,
+        validateResponses: true,
+        rateLimit: { limit: 3, windowMs: 60_000 },
+        secretKey: t.secretKey,
+      }),
+    );
+    const statuses: number[] = [];
+    for (const auth of [undefined, "Bearer not-a-token", "Basic abc", undefined]) {
+      const sent = request.get("/v1/user");
+      statuses.push((await (auth ? sent.set("Authorization", auth) : sent)).status);
+    }
+    expect(statuses).toEqual([401, 401, 401, 429]);
+    const refused = await request.post("/v1/orgs").send({ title: "x" }).expect(429);
+    expect(refused.body.error.message).toContain("an address without a valid one");
+    expect(Number(refused.headers["retry-after"])).toBeGreaterThan(0);
+    // A valid token from the same address is counted on its own (a new one: on PostgreSQL the
+    // other tests' counts are shared through the database).
+    const fresh = await t.user();
+    await request.get("/v1/user").set(fresh.auth).expect(200);
   });
 
   it("starts a new count with each window", async () => {

@@ -74,6 +74,12 @@ describe("createFetcher", () => {
     expect(seen.length).toBe(before);
   });
 
+  it("names the host as given in a refusal, never the address it resolved to", async () => {
+    const url = server.origin.replace("127.0.0.1", "localhost");
+    const err = await failure(createFetcher(publicAddressesOnly).text(`${url}/`, LIMITS));
+    expect(err).toMatchObject({ name: "FetchError", message: "The address of localhost is not allowed." });
+  });
+
   it("refuses a redirect to an address the policy does not allow", async () => {
     for (const path of ["/to-metadata", "/to-private"]) {
       const err = await failure(loopback.text(`${server.origin}${path}`, LIMITS));

@@ -78,6 +78,12 @@ export interface Fetcher {
 const REDIRECTS = new Set([301, 302, 303, 307, 308]);
 
 /**
+ * How request-filtering-agent words a refusal (it gives its errors no code). Its message names the
+ * address the host resolved to, which must not reach the user: it would map the server's network.
+ */
+const REFUSAL = /^DNS lookup .* is not allowed/;
+
+/**
  * Fetches through node:http(s) with agents that check every address connected to, after DNS
  * resolution and for raw-IP URLs alike (global fetch would bypass them). Redirects are followed
  * here, one request per hop, so each hop goes through the same check.
@@ -91,7 +97,11 @@ export function createFetcher(policy: NetworkPolicy): Fetcher {
     new Promise<IncomingMessage>((resolve, reject) => {
       const get = url.protocol === "https:" ? httpsGet : httpGet;
       const agent = url.protocol === "https:" ? https : http;
-      get(url, { agent, signal, headers: { accept, "user-agent": "Quire" } }, resolve).on("error", reject);
+      get(url, { agent, signal, headers: { accept, "user-agent": "Quire" } }, resolve).on("error", (err) =>
+        reject(
+          REFUSAL.test(err.message) ? new FetchError(`The address of ${url.hostname} is not allowed.`) : err,
+        ),
+      );
     });
 
   const readBody = async (response: IncomingMessage, maxBytes: number) => {

@@ -2,6 +2,7 @@ import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import { getDocument } from "pdfjs-dist/legacy/build/pdf.mjs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { generateSecretKey } from "../auth/secret-key.js";
 import {
   type ContentScenario,
   createContentScenario,
@@ -13,6 +14,7 @@ import {
 } from "../change-requests/testing.js";
 import { guestOf } from "../members/testing.js";
 import type { TestUser } from "../testing/harness.js";
+import { PDF_URL_LIFETIME_MS, type PdfExport, signPdfToken } from "./token.js";
 
 let s: ContentScenario;
 beforeAll(async () => {
@@ -194,5 +196,88 @@ describe("GET /v1/spaces/{spaceId}/change-requests/{changeRequestId}/pdf", () =>
       "Page",
     );
     await exportUrl(space.spaceId, cr.id, s.reader, "?only=maybe").expect(400);
+  });
+});
+
+describe("GET /pdf/{token}", () => {
+  /** The path of a token for `pdf`, valid for the hour to come, signed with `key`. */
+  const signedPath = (key: string, pdf: Omit<PdfExport, "expires">) =>
+    `/pdf/${signPdfToken(key, { ...pdf, expires: s.t.clock.now().getTime() + PDF_URL_LIFETIME_MS })}`;
+
+  /** Answers as to a path that is no route at all. */
+  async function expectNoRoute(path: string) {
+    const res = await s.t.request.get(path).expect(404);
+    expect(res.body).toEqual((await s.t.request.get("/pdf/nothing").expect(404)).body);
+  }
+
+  const mainRevision = async (spaceId: string) =>
+    (
+      await s.t.db
+        .selectFrom("spaces")
+        .select("revision_id")
+        .where("id", "=", spaceId)
+        .executeTakeFirstOrThrow()
+    ).revision_id;
+
+  it("refuses a token signed with any key but the server's", async () => {
+    const { space, cr } = await tree();
+    const pdf = {
+      spaceId: space.spaceId,
+      changeRequestId: cr.id,
+      revisionId: (await space.getChangeRequest(cr.number)).revision,
+    };
+    expect((await fetchPdf(signedPath(s.t.secretKey, pdf))).status).toBe(200);
+    for (const key of [generateSecretKey(), "a constant key of thirty-two characters", ""])
+      await expectNoRoute(signedPath(key, pdf));
+  });
+
+  it("serves only the change request's own revisions, older ones included", async () => {
+    const space = await newSpaceContent(s);
+    const pages = await space.seed([insertPage("FAQ", "Questions and *answers*.")]);
+    const mainBefore = await mainRevision(space.spaceId);
+    const cr = await space.createChangeRequest();
+    await space.edit(cr.number, [updatePage(pages.FAQ as string, { markdown: "First edit." })]);
+    const older = (await space.getChangeRequest(cr.number)).revision;
+    await space.edit(cr.number, [updatePage(pages.FAQ as string, { markdown: "Second edit." })]);
+    const own = { spaceId: space.spaceId, changeRequestId: cr.id };
+
+    const text = async (revisionId: string) =>
+      (await sheetsOf((await fetchPdf(signedPath(s.t.secretKey, { ...own, revisionId }))).body)).join(" ");
+    expect(await text(older)).toContain("First edit.");
+    expect(await text((await space.getChangeRequest(cr.number)).revision)).toContain("Second edit.");
+    // The revision it started from, main's at the time, is where its line begins.
+    expect(await text(mainBefore)).toContain("Questions and answers.");
+
+    // Another change request's revision, then main's once that one is merged.
+    const other = await space.createChangeRequest();
+    await space.edit(other.number, [insertPage("Other", "Not this one.")]);
+    await expectNoRoute(
+      signedPath(s.t.secretKey, {
+        ...own,
+        revisionId: (await space.getChangeRequest(other.number)).revision,
+      }),
+    );
+    await space.merge(other.number);
+    await expectNoRoute(signedPath(s.t.secretKey, { ...own, revisionId: await mainRevision(space.spaceId) }));
+    // Main's revisions before the change request's base are not its own either.
+    const { parent_id: beforeBase } = await s.t.db
+      .selectFrom("revisions")
+      .select("parent_id")
+      .where("id", "=", mainBefore)
+      .executeTakeFirstOrThrow();
+    expect(beforeBase).not.toBeNull();
+    await expectNoRoute(signedPath(s.t.secretKey, { ...own, revisionId: beforeBase as string }));
+
+    // Another space's revision, named with this change request or with its own space.
+    const elsewhere = await tree();
+    const foreign = (await elsewhere.space.getChangeRequest(elsewhere.cr.number)).revision;
+    await expectNoRoute(signedPath(s.t.secretKey, { ...own, revisionId: foreign }));
+    await expectNoRoute(
+      signedPath(s.t.secretKey, {
+        spaceId: elsewhere.space.spaceId,
+        changeRequestId: cr.id,
+        revisionId: older,
+      }),
+    );
   });
 });

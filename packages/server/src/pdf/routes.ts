@@ -2,15 +2,45 @@ import type { Router } from "express";
 import { changeRequestOf } from "../change-requests/store.js";
 import { revisionOf, treeOf } from "../content/revisions.js";
 import { ContentStorage } from "../content/storage.js";
+import type { Db } from "../db/database.js";
 import { errorBody, send } from "../http/errors.js";
 import type { Services } from "../services.js";
 import { exportedPages } from "./pages.js";
-import { verifyPdfToken } from "./token.js";
+import { type PdfExport, verifyPdfToken } from "./token.js";
 import { renderPdfInWorker } from "./worker.js";
 
 /**
+ * Whether the export's revision is one of its change request's own, in its space: on the change
+ * request's first-parent line, from its latest revision back to the one it started from.
+ */
+async function namesOwnRevision(db: Db, pdf: PdfExport): Promise<boolean> {
+  const found = await db
+    .withRecursive("line(id, parent_id, initial_id)", (qb) =>
+      qb
+        .selectFrom("change_requests")
+        .innerJoin("revisions", "revisions.id", "change_requests.revision_id")
+        .select(["revisions.id", "revisions.parent_id", "change_requests.revision_initial_id as initial_id"])
+        .where("change_requests.id", "=", pdf.changeRequestId)
+        .where("change_requests.space_id", "=", pdf.spaceId)
+        .unionAll((qb) =>
+          qb
+            .selectFrom("revisions")
+            .innerJoin("line", "line.parent_id", "revisions.id")
+            .select(["revisions.id", "revisions.parent_id", "line.initial_id"])
+            .whereRef("line.id", "!=", "line.initial_id"),
+        ),
+    )
+    .selectFrom("line")
+    .select("id")
+    .where("id", "=", pdf.revisionId)
+    .executeTakeFirst();
+  return found !== undefined;
+}
+
+/**
  * What the PDF area serves outside the contract: the PDF behind a URL of `getChangeRequestPDF`. The
- * token, signed with the server's key, stands for the right to read it until it expires.
+ * token, signed with the server's key, stands for the right to read one revision of one change
+ * request until it expires: a token naming anything else is no URL of ours.
  */
 export function pdfRoutes(router: Router, { db, clock, secretKey }: Services): void {
   router.get("/pdf/:token", async (req, res, next) => {
@@ -20,8 +50,9 @@ export function pdfRoutes(router: Router, { db, clock, secretKey }: Services): v
       send(res, { status: 410, body: errorBody(410, "This PDF link has expired: ask for a new one.") });
       return;
     }
-    const storage = new ContentStorage(db, pdf.spaceId);
+    if (!(await namesOwnRevision(db, pdf))) return next();
     const changeRequest = await changeRequestOf(db, pdf.spaceId, pdf.changeRequestId);
+    const storage = new ContentStorage(db, pdf.spaceId);
     const tree = await treeOf(storage, await revisionOf(db, pdf.spaceId, pdf.revisionId));
     const root = pdf.page === undefined ? undefined : tree.get(pdf.page);
     const pages = exportedPages(tree, root, pdf.only === true);

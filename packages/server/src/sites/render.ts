@@ -1,7 +1,9 @@
+import { createHash } from "node:crypto";
 import type { Element, ElementContent, Root } from "hast";
 import { toHtml } from "hast-util-to-html";
 import { h } from "hastscript";
-import rehypeSanitize from "rehype-sanitize";
+import rehypeRaw from "rehype-raw";
+import rehypeSanitize, { defaultSchema } from "rehype-sanitize";
 import remarkGfm from "remark-gfm";
 import remarkParse from "remark-parse";
 import remarkRehype from "remark-rehype";
@@ -12,10 +14,23 @@ import type { SiteSectionTable } from "../site-sections/tables.js";
 import type { SiteSpaceEntry } from "./structure.js";
 
 /**
- * Page bodies are written by a space's editors and read by anonymous visitors: the HTML made from
- * them is sanitized (GitHub's rules: no scripts, no event handlers, no `javascript:` URLs).
+ * Page bodies are written by a space's editors and read by anonymous visitors. HTML written in them
+ * is parsed as HTML, then everything is sanitized (GitHub's rules: no scripts, no event handlers, no
+ * `javascript:` URLs); elements it refuses are unwrapped, their text kept, except those listed in
+ * `strip`, dropped whole: their content is code or markup source, which unwrapping would print.
  */
-const markdownToHtml = unified().use(remarkParse).use(remarkGfm).use(remarkRehype).use(rehypeSanitize);
+const markdownToHtml = unified()
+  .use(remarkParse)
+  .use(remarkGfm)
+  .use(remarkRehype, { allowDangerousHtml: true })
+  .use(rehypeRaw)
+  .use(rehypeSanitize, {
+    ...defaultSchema,
+    strip: [
+      ...(defaultSchema.strip ?? []),
+      ...["style", "title", "textarea", "iframe", "noembed", "noframes", "noscript", "template", "xmp"],
+    ],
+  });
 
 async function renderMarkdown(markdown: string): Promise<ElementContent[]> {
   const tree = (await markdownToHtml.run(markdownToHtml.parse(markdown))) as Root;
@@ -49,6 +64,22 @@ header nav a,aside a{color:inherit;text-decoration:none}
 .layout{display:flex}aside{width:260px;padding:16px 24px;border-right:1px solid #d0d7de}
 aside ul{list-style:none;padding-left:12px}main{padding:16px 32px;max-width:760px}
 pre{background:#f6f8fa;padding:12px;overflow:auto}table{border-collapse:collapse}td,th{border:1px solid #d0d7de;padding:4px 8px}`;
+
+/**
+ * The policy of every HTML answer of a published site. Pages run no scripts and submit no forms;
+ * their one style sheet is the inline `STYLE`, allowed by its hash; images come from the page's
+ * origin or any HTTPS host, as editors link them (the sanitizer has removed `data:` sources).
+ * Nothing may frame them: they have no use inside another site's page, which could pass them off
+ * as its own.
+ */
+export const CONTENT_SECURITY_POLICY = [
+  "default-src 'none'",
+  `style-src 'sha256-${createHash("sha256").update(STYLE).digest("base64")}'`,
+  "img-src 'self' https:",
+  "base-uri 'none'",
+  "form-action 'none'",
+  "frame-ancestors 'none'",
+].join("; ");
 
 function link({ title, href, current }: NavigationLink): Element {
   return h("a", { href, ...(current && { "aria-current": "page" }) }, title);

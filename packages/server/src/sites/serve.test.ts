@@ -10,6 +10,7 @@ import {
 } from "../change-requests/testing.js";
 import { loggedUrl } from "../http/request-log.js";
 import { browserMissing, inBrowser } from "../testing/browser.js";
+import { CONTENT_SECURITY_POLICY } from "./render.js";
 
 let s: ContentScenario;
 beforeAll(async () => {
@@ -26,7 +27,11 @@ async function siteApi(method: "get" | "post" | "patch", path: string, body?: ob
   return res.body;
 }
 
-/** A space with "Guide" (a body with markup worth sanitizing) and its child "Install", as main content. */
+/**
+ * A space with "Guide" and its child "Install", as main content. Guide's body holds HTML, some for
+ * readers (`<kbd>`, `<details>`, `<div>`), some the sanitizer must drop (scripts, handlers, styles,
+ * `javascript:` links).
+ */
 async function guideSpace(title: string) {
   const content = await newSpaceContent(s);
   await siteApi("patch", `/v1/spaces/${content.spaceId}`, { title });
@@ -34,7 +39,15 @@ async function guideSpace(title: string) {
   await content.edit(cr.number, [
     insertPage(
       "Guide",
-      "Some **bold** text.\n\n<script>window.pwned = true</script>\n\n[bad](javascript:alert(1)) [good](https://example.com)",
+      [
+        "Some **bold** text. Press <kbd>Ctrl</kbd>.",
+        "<script>window.pwned = true</script>",
+        "<div>hi</div>",
+        '<img src="/logo.png" alt="Logo" onerror="window.pwned = true">',
+        "<details>\n<summary>More</summary>\n\nHidden **detail**.\n\n</details>",
+        "<style>body{display:none}</style>",
+        '[bad](javascript:alert(1)) <a href="javascript:alert(2)">bad too</a> [good](https://example.com)',
+      ].join("\n\n"),
     ),
   ]);
   const [guide] = await content.pages(cr.number);
@@ -57,14 +70,23 @@ async function publishedSite(settings: Partial<Schema<"UpdateSiteRequest">> = {}
 /** A visitor's request: no cookie jar, so each visit sends only what the test gives it. */
 const visit = (path: string) => supertest(s.t.app).get(path).redirects(0);
 
-/** A visitor token for the site, signed with its key as the site's own sign-in service would. */
-async function visitorToken(siteId: string, claims: Record<string, unknown>, key?: string) {
+/**
+ * A visitor token for the site, signed with its key as the site's own sign-in service would; it
+ * expires in an hour unless `expires` says otherwise (null: no `exp`).
+ */
+async function visitorToken(
+  siteId: string,
+  claims: Record<string, unknown>,
+  { key, expires = "1h" }: { key?: string; expires?: string | null } = {},
+) {
   const privateKey: string = key ?? (await siteApi("get", sitePath(siteId, "/publishing/auth"))).privateKey;
-  return new SignJWT(claims)
-    .setProtectedHeader({ alg: "HS256" })
-    .setExpirationTime("1h")
-    .sign(new TextEncoder().encode(privateKey));
+  const token = new SignJWT(claims).setProtectedHeader({ alg: "HS256" });
+  if (expires !== null) token.setExpirationTime(expires);
+  return token.sign(new TextEncoder().encode(privateKey));
 }
+
+/** The Max-Age of a `Set-Cookie` value, in seconds. */
+const maxAge = (cookie: string) => Number(/; Max-Age=(\d+);/.exec(cookie)?.[1]);
 
 describe("published sites served as HTML", () => {
   it("serves a public site's pages, sanitized, with their navigation, only once published", async () => {
@@ -81,6 +103,7 @@ describe("published sites served as HTML", () => {
     expect(home.text).toContain('href="https://example.com"');
     expect(home.text).not.toContain("<script");
     expect(home.text).not.toContain("javascript:");
+    expect(home.text).not.toContain("pwned");
     expect(home.text).not.toContain('name="robots"');
 
     const install = /<a href="([^"]+)">Install<\/a>/.exec(home.text)?.[1];
@@ -93,6 +116,36 @@ describe("published sites served as HTML", () => {
     await visit(`/s/${site.id}/no-such-page/`).expect(404);
     await siteApi("post", sitePath(site.id, "/unpublish"));
     await visit(`/s/${site.id}/`).expect(404);
+  });
+
+  it("renders the HTML of a page body that the sanitizer allows, and drops the rest unseen", async () => {
+    const site = await publishedSite();
+    const main = /<main>(.*)<\/main>/s.exec((await visit(`/s/${site.id}/`).expect(200)).text)?.[1] ?? "";
+    expect(main).toContain("Press <kbd>Ctrl</kbd>.");
+    expect(main).toContain("<div>hi</div>");
+    expect(main).toContain('<img src="/logo.png" alt="Logo">');
+    expect(main).toMatch(
+      /<details>\s*<summary>More<\/summary>\s*<p>Hidden <strong>detail<\/strong>\.<\/p>\s*<\/details>/,
+    );
+    expect(main).toContain("<a>bad</a> <a>bad too</a>");
+    for (const dropped of ["<script", "pwned", "onerror", "javascript:", "<style", "display:none", "&lt;"])
+      expect(main).not.toContain(dropped);
+  });
+
+  it("sends every page, error pages too, with a content security policy and no content sniffing", async () => {
+    const site = await publishedSite({ visibility: "visitor-auth" });
+    const token = await visitorToken(site.id, {});
+    for (const [path, status] of [
+      [`/s/${site.id}/?jwt_token=${token}`, 200],
+      [`/s/${site.id}/`, 401],
+      [`/s/${site.id}/no-such-page/?jwt_token=${token}`, 404],
+    ] as const)
+      await visit(path)
+        .expect(status)
+        .expect("content-type", /html/)
+        .expect("content-security-policy", CONTENT_SECURITY_POLICY)
+        .expect("x-content-type-options", "nosniff");
+    expect(CONTENT_SECURITY_POLICY).toMatch(/^default-src 'none'; /);
   });
 
   it("asks search engines to keep out of an unlisted site", async () => {
@@ -119,24 +172,48 @@ describe("published sites served as HTML", () => {
   it("opens a visitor-auth site only with a token signed with its key, kept in a cookie", async () => {
     const site = await publishedSite({ visibility: "visitor-auth" });
     await visit(`/s/${site.id}/`).expect(401);
-    const forged = await visitorToken(site.id, {}, "a key that is not the site's key, 32 bytes");
+    const forged = await visitorToken(site.id, {}, { key: "a key that is not the site's key, 32 bytes" });
     await visit(`/s/${site.id}/?jwt_token=${forged}`).expect(401);
 
     const token = await visitorToken(site.id, { name: "Ada" });
     const first = await visit(`/s/${site.id}/?jwt_token=${token}`).expect(200);
     const cookie = first.headers["set-cookie"]?.[0] ?? "";
     expect(cookie).toMatch(
-      new RegExp(`^quire_visitor=${token}; Path=/s/${site.id}/; Expires=.*; HttpOnly; SameSite=Lax$`),
+      new RegExp(`^quire_visitor=${token}; Max-Age=\\d+; Path=/s/${site.id}/; HttpOnly; SameSite=Lax$`),
     );
+    // The cookie lasts as long as the token has left (an hour, less the seconds since it was signed).
+    expect(maxAge(cookie)).toBeGreaterThan(3600 - 60);
+    expect(maxAge(cookie)).toBeLessThanOrEqual(3600);
     await visit(`/s/${site.id}/guide/install/`)
       .set("Cookie", cookie.split(";")[0] ?? "")
       .expect(200);
+
+    // A token valid for a month is kept a day at most.
+    const lasting = await visitorToken(site.id, { name: "Ada" }, { expires: "30d" });
+    const kept = await visit(`/s/${site.id}/?jwt_token=${lasting}`).expect(200);
+    expect(maxAge(kept.headers["set-cookie"]?.[0] ?? "")).toBe(24 * 60 * 60);
 
     await siteApi("patch", sitePath(site.id, "/publishing/auth"), {
       backend: "custom",
       fallbackURL: "https://login.example.com/",
     });
     await visit(`/s/${site.id}/`).expect(302).expect("location", "https://login.example.com/");
+  });
+
+  it("refuses a visitor token without an expiry, saying why, and keeps no cookie of it", async () => {
+    const site = await publishedSite({ visibility: "visitor-auth" });
+    const unexpiring = await visitorToken(site.id, { name: "Ada" }, { expires: null });
+    const refused = await visit(`/s/${site.id}/?jwt_token=${unexpiring}`).expect(401);
+    expect(refused.text).toContain("This sign-in token has no expiry");
+    expect(refused.headers["set-cookie"]).toBeUndefined();
+    await visit(`/s/${site.id}/guide/`).set("Cookie", `quire_visitor=${unexpiring}`).expect(401);
+
+    // Not sent back to a sign-in service that would hand out the same token.
+    await siteApi("patch", sitePath(site.id, "/publishing/auth"), {
+      backend: "custom",
+      fallbackURL: "https://login.example.com/",
+    });
+    expect((await visit(`/s/${site.id}/?jwt_token=${unexpiring}`).expect(401)).text).toContain("no expiry");
   });
 
   it("shows conditional sections to the visitors whose claims meet them", async () => {
@@ -156,6 +233,11 @@ describe("published sites served as HTML", () => {
     const token = await visitorToken(site.id, { plan: "pro" });
     const proVisitor = await visit(`/s/${site.id}/?jwt_token=${token}`).expect(200);
     expect(proVisitor.text).toContain(`<a href="/s/${site.id}/${pro.path}/">Pro</a>`);
+
+    // The claims of a token without an expiry count for nothing.
+    const unexpiring = await visitorToken(site.id, { plan: "pro" }, { expires: null });
+    const unclaimed = await visit(`/s/${site.id}/?jwt_token=${unexpiring}`).expect(200);
+    expect(unclaimed.text).not.toContain(">Pro</a>");
   });
 
   it("serves a site at the host of its proxy origin", async () => {
@@ -195,8 +277,13 @@ describe.skipIf(browserMissing)("a published site in a browser", () => {
 
     const page = await browser.open(`/s/${site.id}/`);
     expect(await page.title()).toBe("Guide | Handbook");
-    expect(await page.locator("main strong").textContent()).toBe("bold");
+    expect(await page.locator("main strong").first().textContent()).toBe("bold");
     expect(await page.evaluate(() => "pwned" in globalThis)).toBe(false);
+    // The inline style sheet applies under the page's content security policy.
+    expect(await page.locator("body").evaluate((body) => getComputedStyle(body).margin)).toBe("0px");
+    expect(await page.locator("main kbd").textContent()).toBe("Ctrl");
+    await page.getByText("More").click();
+    expect(await page.getByText("Hidden detail.").isVisible()).toBe(true);
     expect(await page.getByRole("link", { name: "Beta" }).count()).toBe(0);
     await page.getByRole("link", { name: "Install" }).click();
     await page.waitForURL(`**/s/${site.id}/guide/install/`);

@@ -9,7 +9,13 @@ import type { SiteSectionTable } from "../site-sections/tables.js";
 import { claimsProblem } from "./adaptive-schema.js";
 import type { Claims } from "./conditions.js";
 import { publishedStructure } from "./published.js";
-import { renderMessage, renderPublishedPage, sectionLinks, siteSpaceLinks } from "./render.js";
+import {
+  CONTENT_SECURITY_POLICY,
+  renderMessage,
+  renderPublishedPage,
+  sectionLinks,
+  siteSpaceLinks,
+} from "./render.js";
 import { activeShareLink, findSite, type SiteRow, siteAtHost } from "./store.js";
 import { loadSiteStructure, type SiteSpaceEntry, type SiteStructure } from "./structure.js";
 import {
@@ -25,11 +31,23 @@ import { openVisitorAuthKey } from "./visitor-auth.js";
 /** GitBook's name for the visitor token in a site's URL; it is then kept in a cookie for the next pages. */
 export const VISITOR_TOKEN_PARAMETER = "jwt_token";
 const VISITOR_TOKEN_COOKIE = "quire_visitor";
+/**
+ * The longest the cookie keeps a visitor's token, in seconds, however late the token expires: a day,
+ * so that a long-lived token left in a browser is asked for again, as the site's sign-in service
+ * would then decide afresh.
+ */
+const VISITOR_COOKIE_MAX_AGE = 24 * 60 * 60;
 
 /** Where a site is served from (its root URL, ending in `/`) and the path asked for under it. */
 interface Mount {
   root: URL;
   segments: string[];
+}
+
+/** A visitor's token once verified: its claims, and when it expires (seconds since the epoch). */
+interface VisitorToken {
+  claims: Claims;
+  exp: number;
 }
 
 /** A visitor let in: the claims of their verified token (none when anonymous) and their share key. */
@@ -88,14 +106,32 @@ export function publishedSiteRoutes(router: Router, services: Services): void {
   const answer = (res: Response, status: number, title: string, message: string) =>
     res.status(status).type("html").send(renderMessage(title, message));
 
-  /** The token's claims when it is signed with the site's key and fits the site's schema. */
-  async function verifiedClaims(site: SiteRow, token: string): Promise<Claims | undefined> {
+  /**
+   * The token when it is signed with the site's key, expires, and fits the site's schema;
+   * `"unexpiring"` when it is signed but has no `exp`, which would let it in for ever.
+   */
+  async function verifiedToken(
+    site: SiteRow,
+    token: string,
+  ): Promise<VisitorToken | "unexpiring" | undefined> {
     const key = new TextEncoder().encode(openVisitorAuthKey(secretKey, site.id, site.auth_key));
     try {
-      const { payload } = await jwtVerify(token, key, { algorithms: ["HS256"] });
+      // The type's `exp` is what `requiredClaims` has checked: present and a number.
+      const { payload } = await jwtVerify<{ exp: number }>(token, key, {
+        algorithms: ["HS256"],
+        requiredClaims: ["exp"],
+      });
       const schema = site.adaptive_schema === null ? undefined : (JSON.parse(site.adaptive_schema) as object);
-      return schema && claimsProblem(schema, payload) !== undefined ? undefined : payload;
+      return schema && claimsProblem(schema, payload) !== undefined
+        ? undefined
+        : { claims: payload, exp: payload.exp };
     } catch (error) {
+      if (
+        error instanceof joseErrors.JWTClaimValidationFailed &&
+        error.claim === "exp" &&
+        error.reason === "missing"
+      )
+        return "unexpiring";
       if (error instanceof joseErrors.JOSEError) return undefined;
       throw error;
     }
@@ -111,8 +147,9 @@ export function publishedSiteRoutes(router: Router, services: Services): void {
     const given = req.query[VISITOR_TOKEN_PARAMETER];
     const fromQuery = typeof given === "string" ? given : undefined;
     const token = fromQuery ?? parseCookies(req.headers.cookie ?? "")[VISITOR_TOKEN_COOKIE];
-    const claims = token === undefined ? undefined : await verifiedClaims(site, token);
-    if (claims && fromQuery !== undefined)
+    const verified = token === undefined ? undefined : await verifiedToken(site, token);
+    const claims = typeof verified === "object" ? verified.claims : undefined;
+    if (typeof verified === "object" && fromQuery !== undefined)
       res.append(
         "Set-Cookie",
         serializeCookie(VISITOR_TOKEN_COOKIE, fromQuery, {
@@ -120,12 +157,20 @@ export function publishedSiteRoutes(router: Router, services: Services): void {
           sameSite: "lax",
           secure: secureCookies,
           path: mount.root.pathname,
-          ...(typeof claims.exp === "number" && { expires: new Date(claims.exp * 1000) }),
+          maxAge: Math.min(verified.exp - Math.floor(Date.now() / 1000), VISITOR_COOKIE_MAX_AGE),
         }),
       );
 
     if (site.visibility === "visitor-auth" && !claims) {
-      if (site.auth_fallback_url !== null) res.redirect(site.auth_fallback_url);
+      // Not sent to sign in: the sign-in service made this token, and would make the same one again.
+      if (verified === "unexpiring")
+        answer(
+          res,
+          401,
+          "Sign-in required",
+          "This sign-in token has no expiry; the site accepts only tokens with one (an exp claim).",
+        );
+      else if (site.auth_fallback_url !== null) res.redirect(site.auth_fallback_url);
       else answer(res, 401, "Sign-in required", "This site is open to signed-in visitors only.");
       return undefined;
     }
@@ -142,6 +187,7 @@ export function publishedSiteRoutes(router: Router, services: Services): void {
   }
 
   async function serve(site: SiteRow, mount: Mount, req: Request, res: Response): Promise<void> {
+    res.set({ "Content-Security-Policy": CONTENT_SECURITY_POLICY, "X-Content-Type-Options": "nosniff" });
     if (site.published !== 1) return void answer(res, 404, "Not found", "There is no page here.");
     const visitor = await admit(site, mount, req, res);
     if (!visitor) return;

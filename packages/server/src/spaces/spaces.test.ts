@@ -394,4 +394,26 @@ describe("corrections", () => {
     const read = await t.request.get(`/v1/spaces/${space.id}`).set(admin.auth).expect(200);
     expect(read.body.title).toBe("Clean");
   });
+
+  it("answers 400 for a lone surrogate, which could not be read back as sent, and keeps pairs", async () => {
+    const space = await buildSpace(t, { organization_id: organizationId, title: "Clean" });
+    const patch = (json: string) =>
+      t.request
+        .patch(`/v1/spaces/${space.id}`)
+        .set(admin.auth)
+        .set("Content-Type", "application/json")
+        .send(json);
+    for (const lone of ['{"title":"a\\ud800b"}', '{"title":"a\\uDC00"}', '{"t\\ud800":"x"}']) {
+      const res = await patch(lone).expect(400);
+      expect(res.body.error.message).toBe("body must not contain a NUL character or a lone surrogate");
+    }
+    expect((await t.request.get(`/v1/spaces/${space.id}`).set(admin.auth).expect(200)).body.title).toBe(
+      "Clean",
+    );
+    const paired = await patch('{"title":"smile \\ud83d\\ude00"}').expect(200);
+    expect(paired.body.title).toBe("smile \u{1F600}");
+    expect((await t.request.get(`/v1/spaces/${space.id}`).set(admin.auth).expect(200)).body.title).toBe(
+      "smile \u{1F600}",
+    );
+  });
 });

@@ -163,7 +163,7 @@ describe("SAML providers", () => {
 });
 
 describe("GET /v1/email-domains/{emailDomain}/orgs", () => {
-  it("lists organizations of the caller's own domain, of other domains only their own; 404 for none", async () => {
+  it("lists organizations of the caller's own domain, of other domains only their own; none as an empty list", async () => {
     const s = await scenario();
     const other = await scenario();
     await t.request
@@ -183,9 +183,14 @@ describe("GET /v1/email-domains/{emailDomain}/orgs", () => {
       .expect(200);
     expect(own.body.organizations.map((o: { id: string }) => o.id)).toEqual([s.organizationId]);
     expect(own.body.organizations[0].permissions).toMatchObject({ admin: false, createContent: false });
-    // Another domain shows only the caller's own organizations, none here: 404.
-    await t.request.get("/v1/email-domains/acme.org/orgs").set(other.outsider.auth).expect(404);
-    await t.request.get("/v1/email-domains/nowhere.example/orgs").set(s.admin.auth).expect(404);
+    // Another domain shows only the caller's own organizations, none here: an empty list.
+    for (const [domain, caller] of [
+      ["acme.org", other.outsider],
+      ["nowhere.example", s.admin],
+    ] as const) {
+      const none = await t.request.get(`/v1/email-domains/${domain}/orgs`).set(caller.auth).expect(200);
+      expect(none.body).toEqual({ organizations: [] });
+    }
     const member = await t.request.get("/v1/email-domains/acme.org/orgs").set(s.admin.auth).expect(200);
     expect(member.body.organizations.map((o: { id: string }) => o.id)).toEqual([s.organizationId]);
     expect(member.body.organizations[0].permissions.admin).toBe(true);

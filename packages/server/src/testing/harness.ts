@@ -2,6 +2,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import supertest from "supertest";
 import { createApp, type QuireApp } from "../app.js";
+import { generateSecretKey } from "../auth/secret-key.js";
 import { issueToken } from "../auth/tokens.js";
 import { type Clock, type IdGenerator, timeOrderedIds } from "../context.js";
 import { type Db, migrate } from "../db/database.js";
@@ -39,6 +40,8 @@ export interface TestApp {
   db: Db;
   clock: TestClock;
   ids: IdGenerator;
+  /** The app's own key, random: what it signs and encrypts with. */
+  secretKey: string;
   request: supertest.Agent;
   /** A user with a token; a member of `organizationId` with `role` when given. */
   user(options?: { organizationId?: string; role?: Role }): Promise<TestUser>;
@@ -72,10 +75,12 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
   const clock = new TestClock();
   const ids = timeOrderedIds();
   const services = { clock, ids };
+  const secretKey = generateSecretKey();
   const app = createApp({
     db,
     clock,
     ids,
+    secretKey,
     validateResponses: true,
     publicUrl: "http://quire.test",
     files: testFileSettings(options),
@@ -99,6 +104,7 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
     db,
     clock,
     ids,
+    secretKey,
     request: supertest.agent(app),
     user,
     async organization() {

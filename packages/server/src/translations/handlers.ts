@@ -1,5 +1,4 @@
-import type { Schema } from "@quire/api-types";
-import { badRequest, notFound } from "../http/errors.js";
+import { notFound } from "../http/errors.js";
 import { presentPage } from "../http/paging.js";
 import { created, noContent, ok } from "../http/results.js";
 import { organizationForMember } from "../organizations/store.js";
@@ -14,15 +13,6 @@ import {
   listTranslationSettings,
   updateTranslationSettings,
 } from "./store.js";
-
-type Language = Schema<"TranslationLanguage">;
-
-/** The languages as stored; a language given twice is a mistake of the caller, not a set to collapse. */
-function storedLanguages(languages: readonly Language[]): string {
-  const repeated = languages.find((language, i) => languages.indexOf(language) !== i);
-  if (repeated !== undefined) throw badRequest(`The language ${repeated} is listed more than once.`);
-  return JSON.stringify(languages);
-}
 
 export function translationHandlers(
   services: Services,
@@ -51,7 +41,7 @@ export function translationHandlers(
         id: ids.next(),
         organization_id: path.organizationId,
         title: body.title,
-        languages: storedLanguages(body.languages ?? []),
+        languages: JSON.stringify(body.languages ?? []),
         created_at: at,
         updated_at: at,
       });
@@ -69,7 +59,7 @@ export function translationHandlers(
       const role = await adminRole(path.organizationId, caller.user.id, "change translation settings");
       const changes = {
         title: body.title,
-        ...(body.languages !== undefined && { languages: storedLanguages(body.languages) }),
+        ...(body.languages !== undefined && { languages: JSON.stringify(body.languages) }),
       };
       const settings = await updateTranslationSettings(
         db,

@@ -119,7 +119,7 @@ describe("POST /v1/orgs/{organizationId}/translations", () => {
       .set(owner.auth)
       .send({ title: "Docs", languages: ["fr", "de", "fr"] })
       .expect(400);
-    expect(repeated.body.error.message).toMatch(/fr/);
+    expect(repeated.body.error.message).toMatch(/languages must NOT have duplicate items/);
     const list = await t.request.get(collection(org)).set(owner.auth).expect(200);
     expect(list.body.count).toBe(0);
   });
