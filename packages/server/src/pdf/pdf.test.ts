@@ -151,7 +151,10 @@ describe("GET /v1/spaces/{spaceId}/change-requests/{changeRequestId}/pdf", () =>
     await s.t.request.get("/pdf/nothing").expect(404);
   });
 
-  it("exports at most 100 pages, GitBook's soft limit, the first ones in reading order", async () => {
+  // A 100-page render takes about a second alone, and several times that on a busy 2-core machine.
+  it("exports at most 100 pages, GitBook's soft limit, the first ones in reading order", {
+    timeout: 60_000,
+  }, async () => {
     const space = await newSpaceContent(s);
     const cr = await space.createChangeRequest();
     const titles = Array.from({ length: 101 }, (_, i) => `Chapter ${String(i + 1).padStart(3, "0")}`);
