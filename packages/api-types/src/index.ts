@@ -4,6 +4,7 @@
  */
 import type { components, operations, paths } from "./generated/openapi.js";
 
+export { type ErrorType, errorTypeOf, STATUS_TYPES } from "./errors.js";
 export type { components, operations, paths };
 
 /** A schema of the contract by name, e.g. `Schema<"Space">`. */

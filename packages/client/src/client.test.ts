@@ -75,7 +75,9 @@ describe("createClient against the real server", () => {
     ).catch((err: unknown) => err);
     expect(failure).toBeInstanceOf(QuireApiError);
     expect((failure as QuireApiError).status).toBe(404);
-    expect((failure as QuireApiError).body).toEqual({ error: { code: 404, message: "Space not found." } });
+    expect((failure as QuireApiError).body).toEqual({
+      error: { code: 404, type: "not_found", message: "Space not found." },
+    });
 
     const anonymous = createClient({ baseUrl, token: "quire_wrong" });
     await expect(unwrap(anonymous.GET("/v1/orgs"))).rejects.toMatchObject({ status: 401 });
@@ -116,7 +118,7 @@ describe("createClient with an injected fetch", () => {
     expect(seen[0]?.url).toBe("http://quire.invalid/v1/orgs");
     expect(failure).toMatchObject({
       status: 503,
-      body: { error: { code: 503, message: "Service Unavailable" } },
+      body: { error: { code: 503, type: "unavailable", message: "Service Unavailable" } },
     });
   });
 });

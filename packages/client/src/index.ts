@@ -1,4 +1,4 @@
-import type { paths, Schema } from "@quire/api-types";
+import { errorTypeOf, type paths, type Schema } from "@quire/api-types";
 import createFetchClient, { type Client, type Middleware } from "openapi-fetch";
 
 export type { paths, Schema };
@@ -29,7 +29,7 @@ export function createClient({ baseUrl, token, fetch }: ClientOptions): QuireCli
 
 type ErrorBody = Schema<"Error">;
 
-/** A failed call: the HTTP status and the server's `{ error: { code, message } }` body. */
+/** A failed call: the HTTP status and the server's `{ error: { code, type, message } }` body. */
 export class QuireApiError extends Error {
   readonly status: number;
   readonly body: ErrorBody;
@@ -58,7 +58,9 @@ export async function unwrap<Data>(call: Promise<FetchResult<Data>> | FetchResul
   if (!response.ok) {
     const body = isErrorBody(error)
       ? error
-      : { error: { code: response.status, message: response.statusText } };
+      : {
+          error: { code: response.status, type: errorTypeOf(response.status), message: response.statusText },
+        };
     throw new QuireApiError(response.status, body);
   }
   return data as Data;

@@ -2,6 +2,8 @@ import type { Handler, OperationId } from "@quire/api-types";
 import type { Router } from "express";
 import type { Caller } from "./auth/caller.js";
 import { ApiError } from "./http/errors.js";
+import type { AnyTask } from "./jobs/runner.js";
+import type { Fetcher } from "./net/fetch.js";
 import type { AreaHandlers, Services } from "./services.js";
 
 /**
@@ -18,6 +20,14 @@ export interface Area<Implemented extends OperationId, Pending extends Operation
    * bearer token, no contract checks. Express routes on `router`, mounted at the server's root.
    */
   routes?: (router: Router, services: Services) => void;
+  /** The area's background tasks; `areas.ts` collects every area's for the job runner. */
+  tasks: (deps: TaskDeps) => readonly AnyTask[];
+}
+
+/** What background tasks are built with (a job has no request, hence no `Services`). */
+export interface TaskDeps {
+  /** Fetches URLs under the server's network policy. */
+  fetcher: Fetcher;
 }
 
 export function defineArea<
@@ -28,11 +38,13 @@ export function defineArea<
   handlers?: (services: Services) => AreaHandlers<Implemented>;
   pending?: readonly Pending[];
   routes?: (router: Router, services: Services) => void;
+  tasks?: (deps: TaskDeps) => readonly AnyTask[];
 }): Area<Implemented, Pending> {
   return {
     name: area.name,
     handlers: area.handlers ?? (() => ({}) as AreaHandlers<Implemented>),
     pending: area.pending ?? [],
+    tasks: area.tasks ?? (() => []),
     ...(area.routes && { routes: area.routes }),
   };
 }

@@ -10,8 +10,10 @@ import { filesArea } from "./files/area.js";
 import { importsArea } from "./imports/area.js";
 import { integrationsArea } from "./integrations/area.js";
 import { invitesArea } from "./invites/area.js";
+import type { AnyTask } from "./jobs/runner.js";
 import { linksArea } from "./links/area.js";
 import { membersArea } from "./members/area.js";
+import { createFetcher, type NetworkPolicy } from "./net/fetch.js";
 import { openapiSpecsArea } from "./openapi-specs/area.js";
 import { organizationsArea } from "./organizations/area.js";
 import { pdfArea } from "./pdf/area.js";
@@ -75,6 +77,12 @@ interface AreaOfAnyOperations {
 
 /** Operations that still answer 501. */
 export const pendingOperations: readonly OperationId[] = areas.flatMap((area) => area.pending);
+
+/** Every task of the server, as `main.ts` runs them: what each area declares in `defineArea({ tasks })`. */
+export function serverTasks({ network }: { network: NetworkPolicy }): AnyTask[] {
+  const deps = { fetcher: createFetcher(network) };
+  return areas.flatMap((area) => area.tasks(deps));
+}
 
 /** Every operation's handler; throws at start-up if two areas claim one operation. */
 export function createHandlers(

@@ -93,7 +93,7 @@ describe("every implemented operation", () => {
     const res = await t.request[method](urlFor(path, operation)).send(validBody(operation) as object);
     expect(res.status).toBe(401);
     expect(res.headers["www-authenticate"]).toMatch(/^Bearer/);
-    expect(res.body).toEqual({ error: { code: 401, message: expect.any(String) } });
+    expect(res.body).toEqual({ error: { code: 401, type: "unauthorized", message: expect.any(String) } });
   });
 
   it.each(operations.filter(namesResource))(
@@ -103,7 +103,7 @@ describe("every implemented operation", () => {
         .set(caller.auth)
         .send(validBody(operation) as object);
       expect(res.status).toBe(404);
-      expect(res.body).toEqual({ error: { code: 404, message: expect.any(String) } });
+      expect(res.body).toEqual({ error: { code: 404, type: "not_found", message: expect.any(String) } });
     },
   );
 });

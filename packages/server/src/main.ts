@@ -1,14 +1,14 @@
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { createApp } from "./app.js";
+import { serverTasks } from "./areas.js";
 import { resolveSecretKey } from "./auth/secret-key.js";
+import { fileSettingsFrom } from "./blobs/settings.js";
 import { bootstrapOwner } from "./bootstrap.js";
 import { configFromEnv, databaseForLog } from "./config.js";
 import { systemClock, timeOrderedIds } from "./context.js";
 import { migrate, openDatabase } from "./db/database.js";
-import { fileSettingsFrom } from "./files/settings.js";
 import { createJobRunner } from "./jobs/runner.js";
-import { serverTasks } from "./jobs/tasks.js";
 import { serverLogger } from "./logging.js";
 
 /** How long requests in flight may take to finish on SIGTERM before their connections are cut. */

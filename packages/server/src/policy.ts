@@ -24,6 +24,13 @@ export function authorize(allowed: boolean, action: string): void {
 }
 
 /**
+ * Creating collections and spaces, at an organization's top level (its role) or inside a collection
+ * (the role on it). Here rather than in an area because the content tree (src/content/tree.ts) checks them.
+ */
+export const canCreateContent = (role: OrganizationRole | undefined) => atLeast(role, "create");
+export const canCreateInCollection = (role: Role | undefined) => atLeast(role, "create");
+
+/**
  * The one answer to "what role does this caller have on this collection or space". A member gets
  * the higher of their organization role and the content's `defaultLevel` (the least every member
  * gets there); a guest gets nothing through that floor. Direct grants to the caller or their teams

@@ -1,3 +1,4 @@
+import { STATUS_TYPES } from "@quire/api-types";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { pendingOperations } from "./areas.js";
 import { loadApiSpec } from "./spec.js";
@@ -53,6 +54,8 @@ describe("routing", () => {
       operation.requestBody?.required ||
       (operation.parameters ?? []).some((p) => "in" in p && p.in === "query" && p.required);
     expect(needsInput ? [400, 501] : [501]).toContain(res.status);
-    expect(res.body).toEqual({ error: { code: res.status, message: expect.any(String) } });
+    expect(res.body).toEqual({
+      error: { code: res.status, type: STATUS_TYPES[res.status], message: expect.any(String) },
+    });
   });
 });

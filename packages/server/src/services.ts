@@ -1,8 +1,8 @@
 import type { Handlers, OperationId } from "@quire/api-types";
 import type { Caller } from "./auth/caller.js";
+import type { FileSettings } from "./blobs/settings.js";
 import type { Clock, IdGenerator } from "./context.js";
 import type { Db } from "./db/database.js";
-import type { FileSettings } from "./files/settings.js";
 import type { Fetcher } from "./net/fetch.js";
 import type { Urls } from "./urls.js";
 

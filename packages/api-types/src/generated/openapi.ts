@@ -3338,7 +3338,17 @@ export interface components {
             code: number;
             /** @description A human-readable explanation of the error. */
             message: string;
+            /**
+             * @description Why the request failed, for clients to branch on: the generic value of the status, or a more
+             *     specific reason. More values may be added; treat an unknown one as the generic value of `code`.
+             */
+            type: components["schemas"]["ErrorType"];
         };
+        /**
+         * @description Why a request failed: one generic value per status, and specific reasons a client may act on.
+         * @enum {string}
+         */
+        ErrorType: "bad_request" | "unauthorized" | "forbidden" | "not_found" | "method_not_allowed" | "conflict" | "gone" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "unprocessable" | "rate_limited" | "internal" | "not_implemented" | "unavailable" | "space_deleted" | "change_request_closed" | "merge_conflict" | "etag_mismatch" | "already_done" | "slug_taken" | "name_taken" | "path_taken" | "basename_taken" | "proxy_taken" | "hostname_taken" | "last_admin" | "invite_links_disabled" | "idempotency_in_progress" | "idempotency_key_reused";
         /** @description Points at a file of the same content. */
         FileContentRef: {
             /**
@@ -4073,6 +4083,11 @@ export interface components {
             code: number;
             /** @description A human-readable explanation of the error. */
             message: string;
+            /**
+             * @description Why the request failed, for clients to branch on: the generic value of the status, or a more
+             *     specific reason. More values may be added; treat an unknown one as the generic value of `code`.
+             */
+            type: components["schemas"]["ErrorType"];
             /** @description The pages that could not be combined, when conflicts made the operation fail; nothing was written. */
             conflicts?: components["schemas"]["MergeConflict"][];
         };

@@ -94,6 +94,7 @@ describe("POST /v1/spaces/{spaceId}/change-requests", () => {
       ).body,
       409,
       "deleted",
+      "space_deleted",
     );
     expect(await space.space()).toMatchObject({ changeRequests: 0 });
     expect((await deleted.space()).changeRequests).toBe(0);
@@ -275,7 +276,7 @@ describe("PATCH /v1/spaces/{spaceId}/change-requests/{changeRequestId}", () => {
       { status: "archived" },
       { subject: "Too late" },
     ])
-      expectError((await patch(body, 409)).body, 409, "merged");
+      expectError((await patch(body, 409)).body, 409, "merged", "change_request_closed");
     expect(await space.getChangeRequest(cr.number)).toMatchObject({ status: "merged", subject: "Ready" });
     expect(await space.space()).toMatchObject({
       changeRequests: 1,
@@ -311,6 +312,7 @@ describe("PATCH /v1/spaces/{spaceId}/change-requests/{changeRequestId}", () => {
       (await s.t.request.patch(url).set(s.admin.auth).send({ status: "open" }).expect(409)).body,
       409,
       "deleted",
+      "space_deleted",
     );
     expect((await space.getChangeRequest(cr.number)).status).toBe("draft");
   });

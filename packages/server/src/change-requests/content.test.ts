@@ -245,10 +245,20 @@ describe("POST …/change-requests/{changeRequestId}/content", () => {
       .set(s.admin.auth)
       .send({ status: "archived" })
       .expect(200);
-    expectError((await space.edit(archived.number, [insertPage("x")], s.admin, 409)).body, 409, "archived");
+    expectError(
+      (await space.edit(archived.number, [insertPage("x")], s.admin, 409)).body,
+      409,
+      "archived",
+      "change_request_closed",
+    );
     const merged = await space.createChangeRequest();
     await space.merge(merged.number);
-    expectError((await space.edit(merged.number, [insertPage("x")], s.admin, 409)).body, 409, "merged");
+    expectError(
+      (await space.edit(merged.number, [insertPage("x")], s.admin, 409)).body,
+      409,
+      "merged",
+      "change_request_closed",
+    );
 
     const open = await space.createChangeRequest();
     await s.t.db
@@ -256,7 +266,12 @@ describe("POST …/change-requests/{changeRequestId}/content", () => {
       .set({ deleted_at: s.t.clock.now().toISOString() })
       .where("id", "=", space.spaceId)
       .execute();
-    expectError((await space.edit(open.number, [insertPage("x")], s.admin, 409)).body, 409, "deleted");
+    expectError(
+      (await space.edit(open.number, [insertPage("x")], s.admin, 409)).body,
+      409,
+      "deleted",
+      "space_deleted",
+    );
     // An invalid change is still told first (400 before 409).
     await space.edit(open.number, [deletePage("missing")], s.admin, 400);
     expect(await space.pages(open.number)).toEqual([]);

@@ -149,7 +149,10 @@ export async function editChangeRequestContent(
     draft.insert({ id, title, parent, placement: {}, document: storage.saveDocument(markdown) });
   assertSpaceNotDeleted(space);
   if (changeRequest.status === "merged" || changeRequest.status === "archived")
-    throw conflict(`The change request is ${changeRequest.status}; its content cannot change.`);
+    throw conflict(
+      `The change request is ${changeRequest.status}; its content cannot change.`,
+      "change_request_closed",
+    );
   const revision = await insertRevision(tx, storage, {
     id: ids.next(),
     space_id: space.id,

@@ -110,7 +110,8 @@ export function changeRequestHandlers(
         };
         if (body.subject === undefined && body.status === undefined) return { space, changeRequest: current };
         assertSpaceNotDeleted(space);
-        if (current.status === "merged") throw conflict("A merged change request cannot change.");
+        if (current.status === "merged")
+          throw conflict("A merged change request cannot change.", "change_request_closed");
         if (Object.keys(changes).length === 0) return { space, changeRequest: current };
         return { space, changeRequest: await updateChangeRequest(tx, current, changes, now()) };
       });

@@ -113,7 +113,7 @@ describe("merge and update-from-main", () => {
     const crBefore = await space.getChangeRequest(mine.number);
 
     const res = await space.merge(mine.number, s.admin, 412);
-    expectError(res.body, 412, ids.Intro);
+    expectError(res.body, 412, ids.Intro, "merge_conflict");
     expect(res.body.error.message).toContain("markdown");
     expect(res.body.error.message).toContain(`"Guide (mine)" (${ids.Guide}): title`);
     // Every conflict, with both sides' text for bodies, so that a client can reconcile them.
@@ -141,7 +141,7 @@ describe("merge and update-from-main", () => {
 
     // Updating from main conflicts the same way, with 409.
     const updated = await space.update(mine.number, s.admin, 409);
-    expectError(updated.body, 409, ids.Intro);
+    expectError(updated.body, 409, ids.Intro, "merge_conflict");
     expect(updated.body.error.conflicts).toEqual(res.body.error.conflicts);
     expect(await space.getChangeRequest(mine.number)).toEqual(crBefore);
   });
@@ -151,7 +151,12 @@ describe("merge and update-from-main", () => {
     await space.edit(theirs.number, [deletePage(ids.Intro), deletePage(ids.FAQ)]);
     await space.merge(theirs.number);
     await space.edit(mine.number, [updatePage(ids.Intro, { markdown: "edited" }), deletePage(ids.FAQ)]);
-    expectError((await space.merge(mine.number, s.admin, 412)).body, 412, `(${ids.Intro}): deleted`);
+    expectError(
+      (await space.merge(mine.number, s.admin, 412)).body,
+      412,
+      `(${ids.Intro}): deleted`,
+      "merge_conflict",
+    );
 
     const other = await space.createChangeRequest();
     await space.edit(other.number, [updatePage(ids.Guide, { markdown: "main edits the guide" })]);
@@ -171,7 +176,12 @@ describe("merge and update-from-main", () => {
     await second.edit(stale.number, [deletePage(secondIds.Guide)]);
     await second.edit(editor.number, [updatePage(secondIds.Guide, { title: "Edited guide" })]);
     await second.merge(editor.number);
-    expectError((await second.merge(stale.number, s.admin, 412)).body, 412, `(${secondIds.Guide}): deleted`);
+    expectError(
+      (await second.merge(stale.number, s.admin, 412)).body,
+      412,
+      `(${secondIds.Guide}): deleted`,
+      "merge_conflict",
+    );
   });
 
   it("keeps inserts of both sides, the change request's page giving way on a slug collision", async () => {
@@ -245,7 +255,7 @@ describe("merge and update-from-main", () => {
     await space.merge(theirs.number);
     const outdated = await space.getChangeRequest(mine.number);
     expect(outdated.outdated).toBe(true);
-    expectError((await space.update(mine.number, s.editor, 409)).body, 409, ids.Intro);
+    expectError((await space.update(mine.number, s.editor, 409)).body, 409, ids.Intro, "merge_conflict");
 
     // Reconcile: take main's line into the change request; identical hunks merge.
     await space.edit(mine.number, [updatePage(ids.Intro, { markdown: INTRO.replace("one", "uno") })]);
@@ -289,20 +299,30 @@ describe("merge and update-from-main", () => {
         .set(s.admin.auth)
         .send({ status });
     await patch(mine.number, "archived").expect(200);
-    expectError((await space.merge(mine.number, s.admin, 409)).body, 409, "archived");
-    expectError((await space.update(mine.number, s.admin, 409)).body, 409, "archived");
+    expectError(
+      (await space.merge(mine.number, s.admin, 409)).body,
+      409,
+      "archived",
+      "change_request_closed",
+    );
+    expectError(
+      (await space.update(mine.number, s.admin, 409)).body,
+      409,
+      "archived",
+      "change_request_closed",
+    );
     await patch(mine.number, "open").expect(200);
     await space.merge(mine.number);
-    expectError((await space.merge(mine.number, s.admin, 409)).body, 409, "merged");
-    expectError((await space.update(mine.number, s.admin, 409)).body, 409, "merged");
+    expectError((await space.merge(mine.number, s.admin, 409)).body, 409, "merged", "change_request_closed");
+    expectError((await space.update(mine.number, s.admin, 409)).body, 409, "merged", "change_request_closed");
 
     await s.t.db
       .updateTable("spaces")
       .set({ deleted_at: s.t.clock.now().toISOString() })
       .where("id", "=", space.spaceId)
       .execute();
-    expectError((await space.merge(theirs.number, s.admin, 409)).body, 409, "deleted");
-    expectError((await space.update(theirs.number, s.admin, 409)).body, 409, "deleted");
+    expectError((await space.merge(theirs.number, s.admin, 409)).body, 409, "deleted", "space_deleted");
+    expectError((await space.update(theirs.number, s.admin, 409)).body, 409, "deleted", "space_deleted");
   });
 
   it("answers 401, 404 and 403 (review to merge, edit to update)", async () => {

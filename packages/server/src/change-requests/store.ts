@@ -109,7 +109,7 @@ export async function lockSpace(tx: Db, spaceId: string): Promise<SpaceTable> {
 }
 
 export function assertSpaceNotDeleted(space: SpaceTable): void {
-  if (space.deleted_at !== null) throw conflict("The space is deleted; restore it first.");
+  if (space.deleted_at !== null) throw conflict("The space is deleted; restore it first.", "space_deleted");
 }
 
 /** Creates a draft change request on the space's current content, with the next number. After `lockSpace`. */

@@ -3,15 +3,6 @@ import type { ChangeRequestsTables } from "./tables.js";
 
 /** Every column of this area's tables with its nullability, checked by src/db/schema.test.ts. */
 export const changeRequestsColumns: ColumnsOf<ChangeRequestsTables> = {
-  revisions: {
-    id: "not null",
-    space_id: "not null",
-    parent_id: "null",
-    merge_parent_id: "null",
-    type: "not null",
-    root: "null",
-    created_at: "not null",
-  },
   change_requests: {
     id: "not null",
     space_id: "not null",

@@ -3,25 +3,8 @@
  * integers and timestamps ISO 8601 text, as everywhere.
  */
 export interface ChangeRequestsTables {
-  revisions: RevisionTable;
   change_requests: ChangeRequestTable;
   change_request_contributors: ChangeRequestContributorTable;
-}
-
-export type RevisionType = "edits" | "merge" | "update";
-
-/** An immutable state of a space's content: main content or a change request's. */
-export interface RevisionTable {
-  id: string;
-  space_id: string;
-  /** The first parent: the previous revision of the same line (null for a space's first revision). */
-  parent_id: string | null;
-  /** The second parent of a merge or an update: the revision merged in. */
-  merge_parent_id: string | null;
-  type: RevisionType;
-  /** Hash of the root node of the page trie (src/content/trie.ts); null when there are no pages. */
-  root: string | null;
-  created_at: string;
 }
 
 export type ChangeRequestStatus = "draft" | "open" | "archived" | "merged";
@@ -51,4 +34,8 @@ export interface ChangeRequestTable {
 export interface ChangeRequestContributorTable {
   change_request_id: string;
   user_id: string;
+}
+
+declare module "../db/schema.js" {
+  interface Database extends ChangeRequestsTables {}
 }

@@ -1,4 +1,4 @@
-import type { Schema } from "@quire/api-types";
+import { type ErrorType, type Schema, STATUS_TYPES } from "@quire/api-types";
 import { expect } from "vitest";
 import type { Role } from "../db/schema.js";
 import { buildSpace } from "../testing/factories.js";
@@ -121,8 +121,10 @@ export const updatePage = (page: string, fields: { title?: string; markdown?: st
 
 export const deletePage = (page: string): Change => ({ type: "delete_page", page });
 
-/** Asserts an answer is the standard error of `status`, mentioning `text`. */
-export function expectError(body: unknown, status: number, text?: string) {
-  expect(body).toMatchObject({ error: { code: status, message: expect.any(String) } });
+/** Asserts an answer is the standard error of `status` and `type` (the status's generic one unless given), mentioning `text`. */
+export function expectError(body: unknown, status: number, text?: string, type?: ErrorType) {
+  expect(body).toMatchObject({
+    error: { code: status, type: type ?? STATUS_TYPES[status], message: expect.any(String) },
+  });
   if (text) expect((body as { error: { message: string } }).error.message).toContain(text);
 }

@@ -12,9 +12,9 @@ import {
 import { conflict, notFound } from "../http/errors.js";
 import { presentPage } from "../http/paging.js";
 import { created, noContent, ok } from "../http/results.js";
-import { canCreateContent, canTransferOut } from "../organizations/policy.js";
+import { canTransferOut } from "../organizations/policy.js";
 import { membershipIn, organizationForMember, organizationRoleOf } from "../organizations/store.js";
-import { authorize, roleOnContent } from "../policy.js";
+import { authorize, canCreateContent, roleOnContent } from "../policy.js";
 import type { AreaHandlers, Services } from "../services.js";
 import { presentSpaceFor } from "../spaces/presenter.js";
 import { listSpacesInCollection } from "../spaces/store.js";
@@ -153,7 +153,7 @@ export function collectionHandlers(
       authorize(canTransferOut(organizationRole), "transfer content out of this organization");
       const target = body.organization;
       if (target === collection.organization_id) {
-        throw conflict("The collection already belongs to that organization.");
+        throw conflict("The collection already belongs to that organization.", "already_done");
       }
       const targetRole = await membershipIn(db, target, caller.user.id);
       if (targetRole === undefined) throw notFound("Organization");

@@ -13,5 +13,3 @@ export const collectionPermissions = perRole(
 
 /** Changing, moving, transferring or deleting a collection. */
 export const canManageCollection = (role: Role | undefined) => atLeast(role, "admin");
-/** Creating spaces and collections inside a collection. */
-export const canCreateInCollection = (role: Role | undefined) => atLeast(role, "create");

@@ -1,9 +1,9 @@
+import type { BlobStore } from "../blobs/blobs.js";
 import { editChangeRequestContent, type NewPage } from "../change-requests/edits.js";
 import { canEditChangeRequests } from "../change-requests/policy.js";
 import { changeRequestOf } from "../change-requests/store.js";
 import type { IdGenerator } from "../context.js";
 import type { Db } from "../db/database.js";
-import type { BlobStore } from "../files/blobs.js";
 import { addFile, type NewFile } from "../files/store.js";
 import type { FileTable } from "../files/tables.js";
 import { authorize } from "../policy.js";

@@ -5,10 +5,11 @@ import {
   lockSpace,
   updateChangeRequest,
 } from "../change-requests/store.js";
-import type { ChangeRequestTable, RevisionTable } from "../change-requests/tables.js";
+import type { ChangeRequestTable } from "../change-requests/tables.js";
 import { changesBetween, type MergeConflict, mergeContents } from "../content/merge.js";
 import { insertRevision, revisionOf, treeOf } from "../content/revisions.js";
 import { ContentStorage } from "../content/storage.js";
+import type { RevisionTable } from "../content/tables.js";
 import { updateTrie } from "../content/trie.js";
 import type { IdGenerator } from "../context.js";
 import type { Db } from "../db/database.js";
@@ -18,8 +19,8 @@ import { indexMainContent } from "../search/indexer.js";
 
 /**
  * A merge or an update that conflicts: nothing was written. `details` is what the error body
- * carries beside `code` and `message` (`error.conflicts` in the contract); the message names every
- * conflicting page too.
+ * carries beside `code`, `type` and `message` (`error.conflicts` in the contract); the message names
+ * every conflicting page too.
  */
 export class MergeConflictError extends ApiError {
   declare readonly details: { conflicts: MergeConflict[] };
@@ -30,8 +31,7 @@ export class MergeConflictError extends ApiError {
       status,
       `The change request and the main content changed the same content: ${pages}. ` +
         "Reconcile the pages in the change request with update_page, then try again.",
-      undefined,
-      { conflicts },
+      { details: { conflicts }, type: "merge_conflict" },
     );
     this.name = "MergeConflictError";
   }
@@ -54,9 +54,13 @@ async function lockForMerge(tx: Db, { spaceId, changeRequestId }: MergeArguments
   const space = await lockSpace(tx, spaceId);
   const changeRequest = await changeRequestOf(tx, spaceId, changeRequestId);
   assertSpaceNotDeleted(space);
-  if (changeRequest.status === "merged") throw conflict("The change request is merged already.");
+  if (changeRequest.status === "merged")
+    throw conflict("The change request is merged already.", "change_request_closed");
   if (changeRequest.status === "archived")
-    throw conflict("The change request is archived; reopen it (status draft or open) first.");
+    throw conflict(
+      "The change request is archived; reopen it (status draft or open) first.",
+      "change_request_closed",
+    );
   return { space, changeRequest };
 }
 

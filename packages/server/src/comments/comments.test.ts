@@ -116,10 +116,12 @@ describe.each(PARENTS)("comments of a %s", (kind) => {
       await p.expectOpen(0);
     });
 
-    it("answers 409 while the space is deleted", async () => {
+    it("answers 409 space_deleted while the space is deleted", async () => {
       const p = await newThreads(s, kind);
       await s.t.request.delete(`/v1/spaces/${p.content.spaceId}`).set(s.admin.auth).expect(204);
-      await s.t.request.post(p.commentsUrl).set(s.admin.auth).send(markdown("x")).expect(409);
+      const res = await s.t.request.post(p.commentsUrl).set(s.admin.auth).send(markdown("x")).expect(409);
+      expectError(res.body, 409, "deleted", "space_deleted");
+      await p.expectOpen(0);
     });
   });
 

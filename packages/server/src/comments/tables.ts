@@ -64,3 +64,7 @@ export interface CommentReactionTable {
   emoji: string;
   reacted_at: string;
 }
+
+declare module "../db/schema.js" {
+  interface Database extends CommentsTables {}
+}

@@ -1,8 +1,8 @@
-import type { RevisionTable } from "../change-requests/tables.js";
 import type { Db } from "../db/database.js";
 import { notFound } from "../http/errors.js";
 import { PageTree } from "./pages.js";
 import type { ContentStorage } from "./storage.js";
+import type { RevisionTable } from "./tables.js";
 import { allEntries } from "./trie.js";
 
 /** Revisions never change: rows read outside a transaction (so surely committed) are kept. */

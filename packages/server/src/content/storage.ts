@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
 import type { Db } from "../db/database.js";
-import { saveDocumentLinks } from "../links/store.js";
+import { saveDocumentLinks } from "./links.js";
 import { decodeNode, type NodeStore, type TrieNode } from "./trie.js";
 
 /** The id of stored content: its SHA-256, 132 bits of it in base64url. */

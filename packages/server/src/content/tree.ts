@@ -1,10 +1,14 @@
 import type { Schema } from "@quire/api-types";
 import { SqliteAdapter, sql } from "kysely";
-import { canCreateInCollection } from "../collections/policy.js";
 import type { Db } from "../db/database.js";
 import { badRequest, conflict } from "../http/errors.js";
-import { canCreateContent } from "../organizations/policy.js";
-import { authorize, type OrganizationRole, roleOnContent } from "../policy.js";
+import {
+  authorize,
+  canCreateContent,
+  canCreateInCollection,
+  type OrganizationRole,
+  roleOnContent,
+} from "../policy.js";
 
 /**
  * The content tree of an organization: collections and spaces share one ordering (`position`) among

@@ -64,7 +64,10 @@ export function customFieldHandlers(
       const options = checkOptions(body.type, body.options);
       // A concurrent create of the same name fails on the unique key instead, also with 409.
       if (await customFieldExists(db, organization.id, body.name))
-        throw conflict(`A custom field named \`${body.name}\` already exists in this organization.`);
+        throw conflict(
+          `A custom field named \`${body.name}\` already exists in this organization.`,
+          "name_taken",
+        );
       const field = await insertCustomField(db, {
         id: ids.next(),
         organization_id: organization.id,
@@ -129,7 +132,8 @@ export function customFieldHandlers(
           if (!field) throw badRequest(`The organization has no custom field named \`${name}\`.`);
           return { field, value: value === null ? null : checkValue(field, value) };
         });
-        if (space.deleted_at !== null) throw conflict("The space is deleted; restore it first.");
+        if (space.deleted_at !== null)
+          throw conflict("The space is deleted; restore it first.", "space_deleted");
         await setSpaceValues(tx, space.id, values);
       });
       return noContent();

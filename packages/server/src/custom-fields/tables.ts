@@ -31,3 +31,7 @@ export interface SpaceCustomFieldValueTable {
   /** JSON of the value, in the shape of the field's type. */
   value: string;
 }
+
+declare module "../db/schema.js" {
+  interface Database extends CustomFieldsTables {}
+}

@@ -2,6 +2,7 @@ import { sql } from "kysely";
 import { expect, it } from "vitest";
 import { changeRequestsColumns } from "../change-requests/tables.columns.js";
 import { commentsColumns } from "../comments/tables.columns.js";
+import { contentColumns } from "../content/tables.columns.js";
 import { customFieldsColumns } from "../custom-fields/tables.columns.js";
 import { filesColumns } from "../files/tables.columns.js";
 import { idempotencyColumns } from "../idempotency/tables.columns.js";
@@ -9,14 +10,12 @@ import { integrationsColumns } from "../integrations/tables.columns.js";
 import { invitesColumns } from "../invites/tables.columns.js";
 import { jobsColumns } from "../jobs/tables.columns.js";
 import { limitsColumns } from "../limits/tables.columns.js";
-import { linksColumns } from "../links/tables.columns.js";
 import { membersColumns } from "../members/tables.columns.js";
 import { openApiSpecsColumns } from "../openapi-specs/tables.columns.js";
 import { searchColumns } from "../search/tables.columns.js";
 import { siteSectionsColumns } from "../site-sections/tables.columns.js";
 import { siteSpacesColumns } from "../site-spaces/tables.columns.js";
 import { sitesColumns } from "../sites/tables.columns.js";
-import { spaceContentColumns } from "../space-content/tables.columns.js";
 import { ssoColumns } from "../sso/tables.columns.js";
 import { teamsColumns } from "../teams/tables.columns.js";
 import { openTestDatabase, ownTables, testDatabaseKind } from "../testing/database.js";
@@ -25,11 +24,10 @@ import type { ColumnsOf } from "./columns.js";
 import { migrate } from "./database.js";
 import type { Database } from "./schema.js";
 
-/** The tables of the areas that keep their own `tables.ts`, with their columns beside them. */
+/** The tables declared outside schema.ts (kernel folders and areas), with their columns beside them. */
 const areaColumns = {
   ...customFieldsColumns,
   ...filesColumns,
-  ...linksColumns,
   ...openApiSpecsColumns,
   ...translationsColumns,
   ...integrationsColumns,
@@ -41,7 +39,7 @@ const areaColumns = {
   ...invitesColumns,
   ...ssoColumns,
   ...changeRequestsColumns,
-  ...spaceContentColumns,
+  ...contentColumns,
   ...commentsColumns,
   ...sitesColumns,
   ...siteSectionsColumns,

@@ -1,51 +1,20 @@
 import type { SecretKeyTables } from "../auth/secret-key.js";
-import type { ChangeRequestsTables } from "../change-requests/tables.js";
-import type { CommentsTables } from "../comments/tables.js";
-import type { CustomFieldsTables } from "../custom-fields/tables.js";
-import type { FilesTables } from "../files/tables.js";
+import type { ContentTables } from "../content/tables.js";
 import type { IdempotencyTables } from "../idempotency/tables.js";
-import type { IntegrationsTables } from "../integrations/tables.js";
-import type { InvitesTables } from "../invites/tables.js";
 import type { JobsTables } from "../jobs/tables.js";
 import type { LimitsTables } from "../limits/tables.js";
-import type { LinksTables } from "../links/tables.js";
-import type { MembersTables } from "../members/tables.js";
-import type { OpenApiSpecsTables } from "../openapi-specs/tables.js";
-import type { SearchTables } from "../search/tables.js";
-import type { SiteSectionsTables } from "../site-sections/tables.js";
-import type { SiteSpacesTables } from "../site-spaces/tables.js";
-import type { SitesTables } from "../sites/tables.js";
-import type { SpaceContentTables } from "../space-content/tables.js";
-import type { SsoTables } from "../sso/tables.js";
-import type { TeamsTables } from "../teams/tables.js";
-import type { TranslationsTables } from "../translations/tables.js";
 
 /**
  * Row types of every table. Booleans are stored as 0/1 integers and timestamps as ISO 8601 text so
- * that SQLite and PostgreSQL hold (and sort) them the same way. Areas keep theirs in their own
- * `tables.ts`, so that areas written in parallel never edit this file at once.
+ * that SQLite and PostgreSQL hold (and sort) them the same way. Here are the tables the kernel writes
+ * or reads; each area adds its own from its `tables.ts` by declaration merging
+ * (`declare module "../db/schema.js" { interface Database extends ... {} }`), so that db/ imports no area.
  */
 export interface Database
-  extends CustomFieldsTables,
-    OpenApiSpecsTables,
-    TranslationsTables,
-    IntegrationsTables,
+  extends ContentTables,
     JobsTables,
     LimitsTables,
     IdempotencyTables,
-    MembersTables,
-    TeamsTables,
-    InvitesTables,
-    SsoTables,
-    ChangeRequestsTables,
-    SpaceContentTables,
-    CommentsTables,
-    SitesTables,
-    SiteSectionsTables,
-    SiteSpacesTables,
-    SearchTables,
-    FilesTables,
-    LinksTables,
     SecretKeyTables {
   users: UserTable;
   api_tokens: ApiTokenTable;

@@ -196,7 +196,12 @@ describe("POST /v1/spaces/{spaceId}/change-requests/{changeRequestId}/files", ()
     const space = await newSpaceContent(s);
     const cr = await space.createChangeRequest();
     await space.merge(cr.number);
-    expectError((await upload(space.spaceId, cr.number, s.admin).expect(409)).body, 409, "merged");
+    expectError(
+      (await upload(space.spaceId, cr.number, s.admin).expect(409)).body,
+      409,
+      "merged",
+      "change_request_closed",
+    );
   });
 });
 

@@ -1,6 +1,6 @@
+import type { BlobStore } from "../blobs/blobs.js";
 import type { Db } from "../db/database.js";
 import { keysetList } from "../http/paging.js";
-import type { BlobStore } from "./blobs.js";
 import { inspectFile } from "./inspect.js";
 import type { FileTable } from "./tables.js";
 

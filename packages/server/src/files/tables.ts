@@ -25,3 +25,7 @@ export interface FileTable {
   height: number | null;
   created_at: string;
 }
+
+declare module "../db/schema.js" {
+  interface Database extends FilesTables {}
+}

@@ -74,7 +74,7 @@ async function limitRate(limiter: RateLimiter, key: string, res: ServerResponse)
     throw new ApiError(
       429,
       `Too many requests: a token, or an address without a valid one, may send ${state.limit} every ${windowSeconds} s. Try again in ${state.resetSeconds} s.`,
-      { "retry-after": String(state.resetSeconds) },
+      { headers: { "retry-after": String(state.resetSeconds) } },
     );
 }
 
@@ -135,7 +135,9 @@ export function dispatcher({
     if (!match) return false;
     const route = match.value.methods.get(req.method === "HEAD" ? "GET" : (req.method ?? ""));
     if (!route) {
-      throw new ApiError(405, `${req.method} is not allowed on this path.`, { allow: match.value.allow });
+      throw new ApiError(405, `${req.method} is not allowed on this path.`, {
+        headers: { allow: match.value.allow },
+      });
     }
     const { operation, handler } = route;
     try {
@@ -207,6 +209,7 @@ export function dispatcher({
           if (!ifMatchHolds(ifMatch, tag))
             throw preconditionFailed(
               `The resource changed since the representation tagged ${ifMatch.trim()} was read; it is now ${tag}. Read it again, then retry with its ETag.`,
+              "etag_mismatch",
             );
           return run();
         });

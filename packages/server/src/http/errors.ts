@@ -1,28 +1,43 @@
 import type { ServerResponse } from "node:http";
+import { type ErrorType, errorTypeOf } from "@quire/api-types";
 import type { ErrorRequestHandler } from "express";
 import type { Logger } from "pino";
 import { entityTag } from "./preconditions.js";
 import { requestIdOf } from "./request-log.js";
 
-/** An error the API answers with its status and message, as `{"error":{"code","message"}}`. */
+/** What an error carries besides its status and message. */
+export interface ApiErrorOptions {
+  /** Headers the answer carries, e.g. `Allow` on a 405. */
+  headers?: Record<string, string>;
+  /** Fields the error body carries beside `code`, `type` and `message`, as the contract declares them. */
+  details?: Record<string, unknown>;
+  /** The reason clients branch on, when more specific than the status's generic type. */
+  type?: ErrorType;
+}
+
+/** An error the API answers with its status and message, as `{"error":{"code","type","message"}}`. */
 export class ApiError extends Error {
+  readonly headers?: Record<string, string>;
+  readonly details?: Record<string, unknown>;
+  readonly type: ErrorType;
+
   constructor(
     readonly status: number,
     message: string,
-    /** Headers the answer carries, e.g. `Allow` on a 405. */
-    readonly headers?: Record<string, string>,
-    /** Fields the error body carries beside `code` and `message`, as the contract declares them. */
-    readonly details?: Record<string, unknown>,
+    { headers, details, type = errorTypeOf(status) }: ApiErrorOptions = {},
   ) {
     super(message);
     this.name = "ApiError";
+    this.headers = headers;
+    this.details = details;
+    this.type = type;
   }
 
   /** The answer this error gets: its status, headers and the standard error body. */
   answer(): Answer {
     return {
       status: this.status,
-      body: errorBody(this.status, this.message, this.details),
+      body: errorBody(this.status, this.message, this.details, this.type),
       ...(this.headers && { headers: this.headers }),
     };
   }
@@ -30,14 +45,19 @@ export class ApiError extends Error {
 
 export const badRequest = (message: string) => new ApiError(400, message);
 export const unauthorized = (message = "A valid bearer token is required.") =>
-  new ApiError(401, message, { "www-authenticate": 'Bearer realm="quire"' });
+  new ApiError(401, message, { headers: { "www-authenticate": 'Bearer realm="quire"' } });
 export const forbidden = (message: string) => new ApiError(403, message);
 export const notFound = (what: string) => new ApiError(404, `${what} not found.`);
-export const conflict = (message: string) => new ApiError(409, message);
-export const preconditionFailed = (message: string) => new ApiError(412, message);
+export const conflict = (message: string, type?: ErrorType) => new ApiError(409, message, { type });
+export const preconditionFailed = (message: string, type?: ErrorType) => new ApiError(412, message, { type });
 
-export function errorBody(status: number, message: string, details?: Record<string, unknown>) {
-  return { error: { ...details, code: status, message } };
+export function errorBody(
+  status: number,
+  message: string,
+  details?: Record<string, unknown>,
+  type = errorTypeOf(status),
+) {
+  return { error: { ...details, code: status, type, message } };
 }
 
 /** An answer as the response writer sees it. */

@@ -1,3 +1,4 @@
+import { STATUS_TYPES } from "@quire/api-types";
 import { pino } from "pino";
 import supertest from "supertest";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -17,7 +18,7 @@ beforeAll(async () => {
 afterAll(() => t.close());
 
 const expectErrorBody = (body: unknown, code: number) =>
-  expect(body).toEqual({ error: { code, message: expect.any(String) } });
+  expect(body).toEqual({ error: { code, type: STATUS_TYPES[code], message: expect.any(String) } });
 
 describe("the HTTP surface", () => {
   it("answers health checks without a token", async () => {

@@ -62,7 +62,9 @@ describe("ETag and If-Match", () => {
       .set("If-Match", tag)
       .send({ title: "Lost" })
       .expect(412);
-    expect(stale.body).toEqual({ error: { code: 412, message: expect.stringContaining("changed since") } });
+    expect(stale.body).toEqual({
+      error: { code: 412, type: "etag_mismatch", message: expect.stringContaining("changed since") },
+    });
     expect(await titleOf(space.id)).toBe("Second");
 
     const fresh = (await t.request.get(`/v1/spaces/${space.id}`).set(admin.auth)).headers.etag as string;

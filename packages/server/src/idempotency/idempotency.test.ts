@@ -37,7 +37,13 @@ describe("Idempotency-Key on POST", () => {
   it("refuses the same key with another request (422), running nothing", async () => {
     await createCollection(admin, "key-2", "Original").expect(201);
     const other = await createCollection(admin, "key-2", "Different").expect(422);
-    expect(other.body).toEqual({ error: { code: 422, message: expect.stringContaining("another request") } });
+    expect(other.body).toEqual({
+      error: {
+        code: 422,
+        type: "idempotency_key_reused",
+        message: expect.stringContaining("another request"),
+      },
+    });
     expect(await collectionsTitled("Different")).toBe(0);
   });
 
@@ -57,6 +63,8 @@ describe("Idempotency-Key on POST", () => {
       1,
     );
     for (const res of answers) expect([201, 409]).toContain(res.status);
+    for (const res of answers.filter((res) => res.status === 409))
+      expect(res.body.error.type).toBe("idempotency_in_progress");
     expect(await collectionsTitled("Concurrent")).toBe(1);
   });
 

@@ -55,10 +55,12 @@ export function idempotentRequests(db: Db, now: () => Date): IdempotentRequests 
         throw new ApiError(
           422,
           "This Idempotency-Key was used with another request: use a new key for a new request.",
+          { type: "idempotency_key_reused" },
         );
       if (first.status === null)
         throw conflict(
           "The first request with this Idempotency-Key is still running: retry when it has been answered.",
+          "idempotency_in_progress",
         );
       const { headers, body } = JSON.parse(first.answer ?? "{}") as Omit<Answer, "status">;
       return { status: first.status, headers: { ...headers, "idempotent-replayed": "true" }, body };

@@ -22,7 +22,10 @@ export function importHandlers(services: Services): AreaHandlers<"importContentI
       );
       // Refused before anything is fetched (the transaction checks again).
       if (changeRequest.status === "merged" || changeRequest.status === "archived")
-        throw conflict(`The change request is ${changeRequest.status}; its content cannot change.`);
+        throw conflict(
+          `The change request is ${changeRequest.status}; its content cannot change.`,
+          "change_request_closed",
+        );
       const url = new URL(body.url);
       if (url.protocol !== "http:" && url.protocol !== "https:")
         throw badRequest("Only http and https URLs can be imported.");

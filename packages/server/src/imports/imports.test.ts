@@ -222,7 +222,12 @@ describe("POST …/change-requests/{changeRequestId}/content/import", () => {
     expectError((await importInto(space.spaceId, cr.id, s.outsider, body).expect(404)).body, 404);
     expectError((await importInto(space.spaceId, cr.id, s.reader, body).expect(403)).body, 403);
     await space.merge(cr.number);
-    expectError((await importInto(space.spaceId, cr.id, s.admin, body).expect(409)).body, 409);
+    expectError(
+      (await importInto(space.spaceId, cr.id, s.admin, body).expect(409)).body,
+      409,
+      "merged",
+      "change_request_closed",
+    );
   });
 });
 

@@ -97,6 +97,7 @@ export function integrationHandlers(
         if (existing && existing.owner_organization_id !== organization.id)
           throw conflict(
             `The name ${path.integrationName} is taken by an integration of another organization.`,
+            "name_taken",
           );
         const id = existing?.id ?? ids.next();
         const identity = {
@@ -143,7 +144,7 @@ export function integrationHandlers(
       if (!installableInto(integration, organization.id))
         throw forbidden("This integration is private: only its own organization can install it.");
       if (await installationOn(db, integration.id, organization.id))
-        throw conflict("The integration is already installed on this organization.");
+        throw conflict("The integration is already installed on this organization.", "already_done");
       const schema = accountSchemaOf(integration.configurations);
       const configuration = validConfiguration(schema, {});
       const installation: InstallationTable = {

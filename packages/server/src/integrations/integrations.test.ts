@@ -227,7 +227,7 @@ describe("POST /v1/integrations/{integrationName}", () => {
     await publish(adminB, name, publishBody(orgA)).expect(404);
     await publish(adminA, name, publishBody("no-such-organization")).expect(404);
     const res = await publish(reader, name, publishBody(orgA)).expect(403);
-    expect(res.body).toEqual({ error: { code: 403, message: expect.any(String) } });
+    expect(res.body).toEqual({ error: { code: 403, type: "forbidden", message: expect.any(String) } });
     await t.request.get(`/v1/integrations/${name}`).set(adminA.auth).expect(404);
   });
 });

@@ -82,3 +82,7 @@ export interface InstallationExternalIdTable {
   installation_id: string;
   external_id: string;
 }
+
+declare module "../db/schema.js" {
+  interface Database extends IntegrationsTables {}
+}

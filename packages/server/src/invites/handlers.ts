@@ -66,7 +66,7 @@ export function inviteHandlers(
         ...path,
         callerId: caller.user.id,
       });
-      if (!inviteLinks) throw preconditionFailed(LINKS_OFF);
+      if (!inviteLinks) throw preconditionFailed(LINKS_OFF, "invite_links_disabled");
       await db.transaction().execute(async (tx) => {
         await lockMemberships(tx, invite.organization_id);
         await joinWithRole(tx, invite.organization_id, caller.user.id, invite.role, callerRole, now());
@@ -87,7 +87,7 @@ export function inviteHandlers(
     async createOrganizationInvite({ path, body, caller }) {
       const { organization, role } = await organizationForMember(db, path.organizationId, caller.user.id);
       authorize(canManageInvites(role), MANAGE);
-      if (organization.invite_links !== 1) throw preconditionFailed(LINKS_OFF);
+      if (organization.invite_links !== 1) throw preconditionFailed(LINKS_OFF, "invite_links_disabled");
       const invite = {
         id: ids.next(),
         organization_id: organization.id,

@@ -16,3 +16,7 @@ export interface InviteLinkTable {
   created_by: string | null;
   created_at: string;
 }
+
+declare module "../db/schema.js" {
+  interface Database extends InvitesTables {}
+}

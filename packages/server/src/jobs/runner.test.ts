@@ -1,5 +1,6 @@
 import { sql } from "kysely";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { serverTasks } from "../areas.js";
 import { timeOrderedIds } from "../context.js";
 import { type Db, migrate, openDatabase } from "../db/database.js";
 import { publicAddressesOnly } from "../net/fetch.js";
@@ -15,7 +16,6 @@ import {
   type JobContext,
   type JobRunnerOptions,
 } from "./runner.js";
-import { serverTasks } from "./tasks.js";
 
 const counted = jobType<{ n: number }>("test.counted");
 

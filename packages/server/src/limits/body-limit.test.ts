@@ -16,6 +16,6 @@ it("answers 413 with the standard error body to a body over 1 MB, creating nothi
     .set(admin.auth)
     .send({ title: "Big", description: "x".repeat(1024 * 1024) })
     .expect(413);
-  expect(res.body).toEqual({ error: { code: 413, message: expect.any(String) } });
+  expect(res.body).toEqual({ error: { code: 413, type: "payload_too_large", message: expect.any(String) } });
   expect(await t.db.selectFrom("collections").select("id").execute()).toEqual([]);
 });

@@ -32,7 +32,7 @@ describe("the per-token rate limit", () => {
 
     const refused = await request.get("/v1/user").set(admin.auth).expect(429);
     expect(refused.body).toEqual({
-      error: { code: 429, message: expect.stringContaining("Too many requests") },
+      error: { code: 429, type: "rate_limited", message: expect.stringContaining("Too many requests") },
     });
     expect(Number(refused.headers["retry-after"])).toBeGreaterThan(0);
     expect(Number(refused.headers["retry-after"])).toBeLessThanOrEqual(60);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { extractLinks } from "./extract.js";
+import { extractLinks } from "../content/links.js";
 import { relativePagePath } from "./resolve.js";
 
 describe("extractLinks", () => {

@@ -85,7 +85,7 @@ export function memberHandlers(
         await db.transaction().execute(async (tx) => {
           await lockMemberships(tx, path.organizationId);
           if (role !== "admin" && (await otherAdmins(tx, path.organizationId, path.userId)) === 0)
-            throw conflict(LAST_ADMIN);
+            throw conflict(LAST_ADMIN, "last_admin");
           await setMemberRole(tx, path.organizationId, path.userId, role);
         });
       }
@@ -97,7 +97,8 @@ export function memberHandlers(
       authorize(path.userId === caller.user.id || canManageMembers(callerRole), MANAGE);
       await db.transaction().execute(async (tx) => {
         await lockMemberships(tx, path.organizationId);
-        if ((await otherAdmins(tx, path.organizationId, path.userId)) === 0) throw conflict(LAST_ADMIN);
+        if ((await otherAdmins(tx, path.organizationId, path.userId)) === 0)
+          throw conflict(LAST_ADMIN, "last_admin");
         await deleteMembership(tx, path.organizationId, path.userId);
       });
       return noContent();

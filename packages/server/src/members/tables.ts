@@ -37,3 +37,7 @@ export interface ContentPermissionTable {
   role: Role;
   created_at: string;
 }
+
+declare module "../db/schema.js" {
+  interface Database extends MembersTables {}
+}

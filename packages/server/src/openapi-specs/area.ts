@@ -1,5 +1,10 @@
 import { defineArea } from "../area.js";
 import { openApiSpecHandlers } from "./handlers.js";
+import { openApiSpecTasks } from "./processing.js";
 
 /** Operations of `spec/openapi-specs.tsp`. */
-export const openapiSpecsArea = defineArea({ name: "openapi-specs", handlers: openApiSpecHandlers });
+export const openapiSpecsArea = defineArea({
+  name: "openapi-specs",
+  handlers: openApiSpecHandlers,
+  tasks: openApiSpecTasks,
+});

@@ -58,7 +58,8 @@ export function openApiSpecHandlers(
       const spec = await db
         .transaction()
         .execute((tx) => insertSpec(tx, services, path.organizationId, body.slug, source));
-      if (!spec) throw conflict(`An OpenAPI specification with the slug "${body.slug}" already exists.`);
+      if (!spec)
+        throw conflict(`An OpenAPI specification with the slug "${body.slug}" already exists.`, "slug_taken");
       return created(presentSpec(spec, role, urls));
     },
 

@@ -45,3 +45,7 @@ export interface OpenApiSpecVersionTable {
   digest: string;
   created_at: string;
 }
+
+declare module "../db/schema.js" {
+  interface Database extends OpenApiSpecsTables {}
+}

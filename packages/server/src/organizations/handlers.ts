@@ -48,7 +48,10 @@ export function organizationHandlers(
       const { organization, role } = await organizationForMember(db, path.organizationId, caller.user.id);
       authorize(canUpdateOrganization(role), "update this organization");
       if (body.hostname !== undefined && (await hostnameTaken(db, body.hostname, organization.id))) {
-        throw conflict(`The hostname "${body.hostname}" is already used by another organization.`);
+        throw conflict(
+          `The hostname "${body.hostname}" is already used by another organization.`,
+          "hostname_taken",
+        );
       }
       if (body.defaultContent) {
         // No site can exist yet: sites arrive with their own area.

@@ -22,7 +22,6 @@ export const organizationPermissions = perRole(
 );
 
 export const canUpdateOrganization = (role: OrganizationRole | undefined) => atLeast(role, "admin");
-export const canCreateContent = (role: OrganizationRole | undefined) => atLeast(role, "create");
 /**
  * Taking a collection or space out of its organization. Only the organization role counts: a
  * content's `defaultLevel` never gives the power to move content out of the organization.

@@ -1,8 +1,8 @@
 import { lockSpace } from "../change-requests/store.js";
-import type { RevisionTable } from "../change-requests/tables.js";
 import type { PageTree } from "../content/pages.js";
 import { revisionOf, treeOf } from "../content/revisions.js";
 import { ContentStorage } from "../content/storage.js";
+import type { RevisionTable } from "../content/tables.js";
 import type { Db } from "../db/database.js";
 import { sectionsOf } from "./sections.js";
 import type { SearchSectionTable } from "./tables.js";

@@ -35,3 +35,7 @@ export interface SearchSpaceTable {
   space_id: string;
   revision_id: string;
 }
+
+declare module "../db/schema.js" {
+  interface Database extends SearchTables {}
+}

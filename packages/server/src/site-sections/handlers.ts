@@ -105,7 +105,10 @@ export function siteSectionHandlers(
         if (body.path !== undefined && body.path !== section.path) {
           assertPathSegment(body.path);
           if (structure.sections.some((s) => s.path === body.path))
-            throw conflict(`The path "${body.path}" is already taken by another section of the site.`);
+            throw conflict(
+              `The path "${body.path}" is already taken by another section of the site.`,
+              "path_taken",
+            );
         }
         if (body.defaultSiteSpace !== undefined) {
           if (!siteSpacesIn(structure, section.id).some((e) => e.row.id === body.defaultSiteSpace))

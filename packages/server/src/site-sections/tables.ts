@@ -36,3 +36,7 @@ export interface SiteSectionGroupTable {
   created_at: string;
   updated_at: string;
 }
+
+declare module "../db/schema.js" {
+  interface Database extends SiteSectionsTables {}
+}

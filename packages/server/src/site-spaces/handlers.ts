@@ -75,7 +75,7 @@ export function siteSpaceHandlers(
           const space = await linkableSpace(tx, member.site.organization_id, member.role, body.spaceId);
           const siblings = await containerRows(tx, member.site.id, sectionId);
           if (siblings.some((row) => row.space_id === space.id))
-            throw conflict("The space is already in this part of the site.");
+            throw conflict("The space is already in this part of the site.", "already_done");
           const row = await linkSpace(tx, {
             id: ids.next(),
             siteId: member.site.id,
@@ -103,7 +103,10 @@ export function siteSpaceHandlers(
           assertPathSegment(body.path);
           const siblings = await containerRows(tx, row.site_id, row.section_id);
           if (siblings.some((s) => s.path === body.path))
-            throw conflict(`The path "${body.path}" is already taken in this part of the site.`);
+            throw conflict(
+              `The path "${body.path}" is already taken in this part of the site.`,
+              "path_taken",
+            );
         }
         const changes = {
           ...(body.path !== undefined && { path: body.path }),

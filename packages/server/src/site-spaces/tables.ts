@@ -24,3 +24,7 @@ export interface SiteSpaceTable {
   created_at: string;
   updated_at: string;
 }
+
+declare module "../db/schema.js" {
+  interface Database extends SiteSpacesTables {}
+}

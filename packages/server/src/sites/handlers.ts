@@ -133,7 +133,11 @@ export function siteHandlers(
             .where("organization_id", "=", site.organization_id)
             .where("basename", "=", body.basename)
             .executeTakeFirst();
-          if (clash) throw conflict(`The basename "${body.basename}" is already taken by another site.`);
+          if (clash)
+            throw conflict(
+              `The basename "${body.basename}" is already taken by another site.`,
+              "basename_taken",
+            );
         }
         if (typeof body.proxy === "string" && body.proxy !== site.proxy_origin) {
           const clash = await tx
@@ -141,7 +145,8 @@ export function siteHandlers(
             .select("id")
             .where("proxy_origin", "=", body.proxy)
             .executeTakeFirst();
-          if (clash) throw conflict(`The proxy URL "${body.proxy}" already serves another site.`);
+          if (clash)
+            throw conflict(`The proxy URL "${body.proxy}" already serves another site.`, "proxy_taken");
         }
         let defaultSection = structure.sections.find((s) => s.is_default === 1);
         if (body.defaultSiteSection !== undefined) {

@@ -43,3 +43,7 @@ export interface SiteShareLinkTable {
   created_at: string;
   updated_at: string;
 }
+
+declare module "../db/schema.js" {
+  interface Database extends SitesTables {}
+}

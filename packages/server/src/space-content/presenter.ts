@@ -1,6 +1,6 @@
 import type { Schema } from "@quire/api-types";
-import type { RevisionTable } from "../change-requests/tables.js";
 import type { PageTree } from "../content/pages.js";
+import type { RevisionTable } from "../content/tables.js";
 import type { PageEntry } from "../content/trie.js";
 import type { Urls } from "../urls.js";
 

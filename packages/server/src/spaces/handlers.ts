@@ -10,9 +10,9 @@ import {
 import { conflict, notFound, preconditionFailed } from "../http/errors.js";
 import { presentPage } from "../http/paging.js";
 import { created, noContent, ok } from "../http/results.js";
-import { canCreateContent, canTransferOut } from "../organizations/policy.js";
+import { canTransferOut } from "../organizations/policy.js";
 import { membershipIn, organizationForMember, organizationRoleOf } from "../organizations/store.js";
-import { authorize, roleOnContent } from "../policy.js";
+import { authorize, canCreateContent, roleOnContent } from "../policy.js";
 import type { AreaHandlers, Services } from "../services.js";
 import { canManageSpace } from "./policy.js";
 import { presentSpace, presentSpaceFor } from "./presenter.js";
@@ -28,7 +28,7 @@ import {
 const SPACE_TITLE_MAX = 50;
 
 function assertNotDeleted({ space }: MemberSpace): void {
-  if (space.deleted_at !== null) throw conflict("The space is deleted; restore it first.");
+  if (space.deleted_at !== null) throw conflict("The space is deleted; restore it first.", "space_deleted");
 }
 
 /** Cuts a title to `max` characters without splitting an emoji or another multi-unit character. */
@@ -148,7 +148,7 @@ export function spaceHandlers(
 
     async restoreSpace({ path, caller }) {
       const { space, role } = await manageableSpace(path.spaceId, caller.user.id, "restore this space");
-      if (space.deleted_at === null) throw conflict("The space is not deleted.");
+      if (space.deleted_at === null) throw conflict("The space is not deleted.", "already_done");
       const restored = await updateSpace(db, space, { deleted_at: null }, now());
       return ok(presentSpace(restored, role, urls));
     },
@@ -180,12 +180,13 @@ export function spaceHandlers(
       const { space, organizationRole } = await memberSpace(path.spaceId, caller.user.id);
       authorize(canTransferOut(organizationRole), "transfer content out of this organization");
       const target = body.organization;
-      if (target === space.organization_id) throw conflict("The space already belongs to that organization.");
+      if (target === space.organization_id)
+        throw conflict("The space already belongs to that organization.", "already_done");
       const targetRole = await membershipIn(db, target, caller.user.id);
       if (targetRole === undefined) throw notFound("Organization");
       authorize(canCreateContent(targetRole), "create content in the target organization");
       if (space.deleted_at !== null)
-        throw preconditionFailed("A deleted space cannot be transferred; restore it first.");
+        throw preconditionFailed("A deleted space cannot be transferred; restore it first.", "space_deleted");
       const moved = await db.transaction().execute((tx) => transferSpace(tx, space, target, now()));
       return ok(presentSpace(moved, roleOnContent(targetRole, moved.default_level), urls));
     },

@@ -54,7 +54,7 @@ describe("POST /v1/orgs/{organizationId}/spaces", () => {
       .set({ Authorization: "Bearer quire_nope" })
       .send({})
       .expect(401);
-    expect(res.body).toEqual({ error: { code: 401, message: expect.any(String) } });
+    expect(res.body).toEqual({ error: { code: 401, type: "unauthorized", message: expect.any(String) } });
   });
 
   it("answers 403 to a reader and 404 to a non-member, creating nothing", async () => {

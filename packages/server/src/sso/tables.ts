@@ -21,3 +21,7 @@ export interface SamlProviderTable {
   default_role: Role | null;
   created_at: string;
 }
+
+declare module "../db/schema.js" {
+  interface Database extends SsoTables {}
+}

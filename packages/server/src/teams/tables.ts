@@ -22,3 +22,7 @@ export interface TeamMemberTable {
   role: TeamMemberRole;
   created_at: string;
 }
+
+declare module "../db/schema.js" {
+  interface Database extends TeamsTables {}
+}

@@ -15,3 +15,7 @@ export interface TranslationSettingsTable {
   created_at: string;
   updated_at: string;
 }
+
+declare module "../db/schema.js" {
+  interface Database extends TranslationsTables {}
+}

@@ -1,10 +1,10 @@
 import type { Kysely } from "kysely";
-import { saveDocumentLinks } from "../store.js";
+import { saveDocumentLinks } from "../../content/links.js";
 
 const BATCH = 200;
 
 /**
- * The links of each stored page body (see src/links/tables.ts), extracted here once for the bodies
+ * The links of each stored page body (see src/content/tables.ts), extracted here once for the bodies
  * written before this table existed.
  */
 export async function up(db: Kysely<unknown>): Promise<void> {
