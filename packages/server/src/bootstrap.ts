@@ -1,8 +1,8 @@
 import { issueToken } from "./auth/tokens.js";
 import type { Clock, IdGenerator } from "./context.js";
 import type { Db } from "./db/database.js";
-import { createOrganization } from "./organizations/store.js";
-import { createUser, hasUsers } from "./users/store.js";
+import { createOrganization } from "./organizations/index.js";
+import { createUser, hasUsers } from "./users/index.js";
 
 export interface FirstRun {
   email: string;

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { pendingOperations } from "./areas.js";
 import { HTTP_METHODS } from "./http/contract.js";
 import { loadApiSpec } from "./spec.js";
-import { buildCollection, buildSpace } from "./testing/factories.js";
+import { buildNestedSpace } from "./testing/factories.js";
 import { createTestApp, type TestApp, type TestUser } from "./testing/harness.js";
 
 /**
@@ -73,8 +73,7 @@ beforeAll(async () => {
   t = await createTestApp();
   ({ admin: caller } = await t.organization());
   const other = await t.organization();
-  const collection = await buildCollection(t, { organization_id: other.organizationId });
-  const space = await buildSpace(t, { organization_id: other.organizationId, parent_id: collection.id });
+  const { collection, space } = await buildNestedSpace(t, { organization_id: other.organizationId });
   foreignIds = {
     organizationId: other.organizationId,
     collectionId: collection.id,

@@ -12,7 +12,7 @@ import { sql } from "kysely";
 import { bootstrapOwner } from "../bootstrap.js";
 import { systemClock, timeOrderedIds } from "../context.js";
 import { type Db, migrate, openDatabase } from "../db/database.js";
-import { insertSpace } from "../spaces/store.js";
+import { insertSpace } from "../spaces/index.js";
 import type { Target, TargetReply } from "./targets.js";
 
 const PAGES = Number(process.env.PAGES ?? 1000);

@@ -9,8 +9,8 @@ import { sql } from "kysely";
 import { bootstrapOwner } from "../bootstrap.js";
 import { systemClock, timeOrderedIds } from "../context.js";
 import { isPostgresLocation, migrate, openDatabase } from "../db/database.js";
-import { createOrganization } from "../organizations/store.js";
-import { insertSpace } from "../spaces/store.js";
+import { createOrganization } from "../organizations/index.js";
+import { insertSpace } from "../spaces/index.js";
 import type { Target, TargetReply } from "./targets.js";
 
 const DURATION_S = Number(process.env.BENCH_DURATION ?? 5);

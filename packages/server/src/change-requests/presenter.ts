@@ -1,6 +1,6 @@
 import type { Schema } from "@quire/api-types";
 import type { Urls } from "../urls.js";
-import { presentUser } from "../users/presenter.js";
+import { presentUser } from "../users/index.js";
 import type { ChangeRequestRow } from "./store.js";
 
 /** The change request; `spaceRevision` (the main content's current revision) tells whether it is outdated. */

@@ -5,7 +5,7 @@ import { preparedRead } from "../db/prepared.js";
 import type { SpaceTable } from "../db/schema.js";
 import { conflict, notFound } from "../http/errors.js";
 import { keysetList } from "../http/paging.js";
-import { adjustSpaceActivity, changeRequestStatusActivity } from "../spaces/activity.js";
+import { adjustSpaceActivity, changeRequestStatusActivity } from "../spaces/index.js";
 import type { ChangeRequestStatus, ChangeRequestTable } from "./tables.js";
 
 /** A change request with what its presentation needs: its author and its open comments. */

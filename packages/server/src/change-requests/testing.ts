@@ -1,6 +1,5 @@
 import { type ErrorType, type Schema, STATUS_TYPES } from "@quire/api-types";
 import { expect } from "vitest";
-import type { Role } from "../db/schema.js";
 import { buildSpace } from "../testing/factories.js";
 import {
   createOrganizationScenario,
@@ -19,15 +18,11 @@ export interface ContentScenario extends OrganizationScenario {
   reviewer: TestUser;
 }
 
-export async function createContentScenario(options: TestAppOptions = {}): Promise<ContentScenario> {
-  const scenario = await createOrganizationScenario(options);
-  const member = (role: Role) => scenario.t.user({ organizationId: scenario.organizationId, role });
-  return {
-    ...scenario,
-    commenter: await member("comment"),
-    editor: await member("edit"),
-    reviewer: await member("review"),
-  };
+export function createContentScenario(options: TestAppOptions = {}): Promise<ContentScenario> {
+  return createOrganizationScenario({
+    ...options,
+    users: { commenter: "comment", editor: "edit", reviewer: "review" },
+  });
 }
 
 /** Every page of a tree, depth first, in order. */

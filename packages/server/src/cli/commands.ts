@@ -5,8 +5,8 @@ import { systemClock, timeOrderedIds } from "../context.js";
 import { backupSqlite, restoreSqlite } from "../db/backup.js";
 import { type Db, isPostgresLocation, migrate, openDatabase } from "../db/database.js";
 import type { Role } from "../db/schema.js";
-import { createOrganization } from "../organizations/store.js";
-import { addMember, createUser, findUserByEmail } from "../users/store.js";
+import { createOrganization } from "../organizations/index.js";
+import { addMember, createUser, findUserByEmail } from "../users/index.js";
 
 const ROLES: readonly Role[] = ["admin", "create", "review", "edit", "comment", "read"];
 

@@ -12,12 +12,15 @@ import {
 import { conflict, notFound } from "../http/errors.js";
 import { presentPage } from "../http/paging.js";
 import { created, noContent, ok } from "../http/results.js";
-import { canTransferOut } from "../organizations/policy.js";
-import { membershipIn, organizationForMember, organizationRoleOf } from "../organizations/store.js";
+import {
+  canTransferOut,
+  membershipIn,
+  organizationForMember,
+  organizationRoleOf,
+} from "../organizations/index.js";
 import { authorize, canCreateContent, roleOnContent } from "../policy.js";
 import type { AreaHandlers, Services } from "../services.js";
-import { presentSpaceFor } from "../spaces/presenter.js";
-import { listSpacesInCollection } from "../spaces/store.js";
+import { listSpacesInCollection, presentSpaceFor } from "../spaces/index.js";
 import { canManageCollection } from "./policy.js";
 import { presentCollection } from "./presenter.js";
 import {

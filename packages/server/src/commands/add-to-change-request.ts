@@ -1,13 +1,15 @@
 import type { BlobStore } from "../blobs/blobs.js";
-import { editChangeRequestContent, type NewPage } from "../change-requests/edits.js";
-import { canEditChangeRequests } from "../change-requests/policy.js";
-import { changeRequestOf } from "../change-requests/store.js";
+import {
+  canEditChangeRequests,
+  changeRequestOf,
+  editChangeRequestContent,
+  type NewPage,
+} from "../change-requests/index.js";
 import type { IdGenerator } from "../context.js";
 import type { Db } from "../db/database.js";
-import { addFile, type NewFile } from "../files/store.js";
-import type { FileTable } from "../files/tables.js";
+import { addFile, type FileTable, type NewFile } from "../files/index.js";
 import { authorize } from "../policy.js";
-import { spaceForMember } from "../spaces/store.js";
+import { spaceForMember } from "../spaces/index.js";
 
 /**
  * The change request of `path` and its space, once the user may edit its content: 404 when they

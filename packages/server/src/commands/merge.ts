@@ -1,11 +1,11 @@
 import {
   assertSpaceNotDeleted,
   type ChangeRequestRow,
+  type ChangeRequestTable,
   changeRequestOf,
   lockSpace,
   updateChangeRequest,
-} from "../change-requests/store.js";
-import type { ChangeRequestTable } from "../change-requests/tables.js";
+} from "../change-requests/index.js";
 import { changesBetween, type MergeConflict, mergeContents } from "../content/merge.js";
 import { insertRevision, revisionOf, treeOf } from "../content/revisions.js";
 import { ContentStorage } from "../content/storage.js";
@@ -15,7 +15,7 @@ import type { IdGenerator } from "../context.js";
 import type { Db } from "../db/database.js";
 import type { SpaceTable } from "../db/schema.js";
 import { ApiError, conflict } from "../http/errors.js";
-import { indexMainContent } from "../search/indexer.js";
+import { indexMainContent } from "../search/index.js";
 
 /**
  * A merge or an update that conflicts: nothing was written. `details` is what the error body

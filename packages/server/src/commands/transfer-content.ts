@@ -1,7 +1,7 @@
 import { endPosition, lockContentTree, subtreeCollectionIds } from "../content/tree.js";
 import type { Db } from "../db/database.js";
 import type { CollectionTable, SpaceTable } from "../db/schema.js";
-import { unlinkSpaces } from "../site-spaces/store.js";
+import { unlinkSpaces } from "../site-spaces/index.js";
 
 /**
  * Custom fields and sites belong to an organization: a space that leaves it leaves their values and

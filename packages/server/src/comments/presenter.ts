@@ -1,7 +1,7 @@
 import type { Schema } from "@quire/api-types";
 import type { UserTable } from "../db/schema.js";
 import type { Urls } from "../urls.js";
-import { presentUser } from "../users/presenter.js";
+import { presentUser } from "../users/index.js";
 import type { CommentRow } from "./store.js";
 import type { CommentReactionTable, CommentReplyTable } from "./tables.js";
 

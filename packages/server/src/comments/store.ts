@@ -3,7 +3,7 @@ import type { Db } from "../db/database.js";
 import type { UserTable } from "../db/schema.js";
 import { notFound } from "../http/errors.js";
 import { keysetList, type PageQuery } from "../http/paging.js";
-import { adjustSpaceActivity } from "../spaces/activity.js";
+import { adjustSpaceActivity } from "../spaces/index.js";
 import type { CommentReactionTable, CommentRecord, CommentReplyTable, CommentStatus } from "./tables.js";
 
 /** Where comments live: a space's main content (`changeRequestId` null) or one of its change requests. */

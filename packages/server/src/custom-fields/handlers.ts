@@ -2,11 +2,10 @@ import { membershipOfPage } from "../access.js";
 import { badRequest, conflict } from "../http/errors.js";
 import { presentPage } from "../http/paging.js";
 import { created, noContent, ok } from "../http/results.js";
-import { organizationForMember, organizationRoleOf } from "../organizations/store.js";
+import { organizationForMember, organizationRoleOf } from "../organizations/index.js";
 import { authorize, type OrganizationRole } from "../policy.js";
 import type { AreaHandlers, Services } from "../services.js";
-import { canManageSpace } from "../spaces/policy.js";
-import { spaceForMember } from "../spaces/store.js";
+import { canManageSpace, spaceForMember } from "../spaces/index.js";
 import { canManageCustomFields, canViewCustomFields } from "./policy.js";
 import { presentCustomField, presentCustomFieldFor, presentSpaceValueFor } from "./presenter.js";
 import {

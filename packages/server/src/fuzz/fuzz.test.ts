@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { pendingOperations } from "../areas.js";
 import { loadApiSpec } from "../spec.js";
 import { ownTables } from "../testing/database.js";
-import { buildCollection, buildSpace } from "../testing/factories.js";
+import { buildNestedSpace, buildSpace } from "../testing/factories.js";
 import { createOrganizationScenario, type OrganizationScenario } from "../testing/harness.js";
 import { type FuzzRequest, fuzzOperations, fuzzRequests } from "./requests.js";
 
@@ -36,8 +36,7 @@ async function seed(method: "post" | "put" | "get", url: string, body?: object) 
 /** Real resources of every kind the paths name, so that requests reach handlers, not only 404s. */
 async function seedResources(): Promise<Record<string, string[]>> {
   const { t, organizationId } = s;
-  const collection = await buildCollection(t, { organization_id: organizationId });
-  const space = await buildSpace(t, { organization_id: organizationId, parent_id: collection.id });
+  const { collection, space } = await buildNestedSpace(t, { organization_id: organizationId });
   const cr = await seed("post", `/v1/spaces/${space.id}/change-requests`, { subject: "Seed" });
   await seed("post", `/v1/spaces/${space.id}/change-requests/${cr.id}/content`, {
     changes: [{ type: "insert_page", title: "Seed page", markdown: "# Heading\n\nText." }],

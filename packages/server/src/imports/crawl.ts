@@ -1,6 +1,5 @@
 import type { Schema } from "@quire/api-types";
-import { inspectFile } from "../files/inspect.js";
-import { fileMarkdownUrl } from "../files/store.js";
+import { fileMarkdownUrl, inspectFile } from "../files/index.js";
 import { badRequest } from "../http/errors.js";
 import { FetchError, type Fetcher } from "../net/fetch.js";
 import { convertDocument, convertMarkdown, type HtmlDocument, parseDocument, urlsIn } from "./convert.js";

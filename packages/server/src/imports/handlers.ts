@@ -1,4 +1,4 @@
-import type { NewPage } from "../change-requests/edits.js";
+import type { NewPage } from "../change-requests/index.js";
 import { addToChangeRequest, changeRequestToEdit } from "../commands/add-to-change-request.js";
 import { badRequest, conflict } from "../http/errors.js";
 import type { AreaHandlers, Services } from "../services.js";

@@ -1,8 +1,7 @@
 import { badRequest, conflict, forbidden } from "../http/errors.js";
 import { presentPage } from "../http/paging.js";
 import { created, noContent, ok } from "../http/results.js";
-import type { OrganizationRow } from "../organizations/store.js";
-import { organizationForMember } from "../organizations/store.js";
+import { type OrganizationRow, organizationForMember } from "../organizations/index.js";
 import { authorize } from "../policy.js";
 import type { AreaHandlers, Services } from "../services.js";
 import { accountSchemaOf, statusOf, validConfiguration } from "./configuration.js";

@@ -1,6 +1,5 @@
 import type { Schema } from "@quire/api-types";
-import { presentOrganization } from "../organizations/presenter.js";
-import type { OrganizationRow } from "../organizations/store.js";
+import { type OrganizationRow, presentOrganization } from "../organizations/index.js";
 import type { Urls } from "../urls.js";
 import { integrationPermissions } from "./policy.js";
 import type { InstallationRow, IntegrationAccess } from "./store.js";

@@ -4,7 +4,7 @@ import type { Db } from "../db/database.js";
 import { preparedRead } from "../db/prepared.js";
 import { conflict, notFound } from "../http/errors.js";
 import { keysetList } from "../http/paging.js";
-import type { OrganizationRow } from "../organizations/store.js";
+import type { OrganizationRow } from "../organizations/index.js";
 import type { Membership } from "../policy.js";
 import { canSeeIntegration } from "./policy.js";
 import type { Publication } from "./publication.js";

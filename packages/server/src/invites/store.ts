@@ -6,9 +6,9 @@ import { preparedRead } from "../db/prepared.js";
 import type { Role } from "../db/schema.js";
 import { notFound } from "../http/errors.js";
 import { keysetList } from "../http/paging.js";
-import { inOtherOrganization, setMemberRole } from "../members/store.js";
+import { inOtherOrganization, setMemberRole } from "../members/index.js";
 import { atLeast, type Membership } from "../policy.js";
-import { createUser, findUserByEmail } from "../users/store.js";
+import { createUser, findUserByEmail } from "../users/index.js";
 import type { InviteLinkTable } from "./tables.js";
 
 export interface InviteLookup {

@@ -118,9 +118,8 @@ describe("GET /v1/spaces/{spaceId}/links", () => {
     expectError(forged.body, 400);
   });
 
-  it("answers 401, 404 in another organization, and 400 for an unknown status", async () => {
+  it("answers 404 in another organization, and 400 for an unknown status", async () => {
     const space = await newSpaceContent(s);
-    await s.t.request.get(`/v1/spaces/${space.spaceId}/links`).expect(401);
     expectError(
       (await s.t.request.get(`/v1/spaces/${space.spaceId}/links`).set(s.outsider.auth).expect(404)).body,
       404,
@@ -162,9 +161,6 @@ describe("GET …/change-requests/{changeRequestId}/content/page/{pageId}/links"
 
     await s.t.request
       .get(`/v1/spaces/${space.spaceId}/change-requests/${cr.id}/content/page/${home}/links`)
-      .expect(401);
-    await s.t.request
-      .get(`/v1/spaces/${space.spaceId}/change-requests/${cr.id}/content/page/${home}/links`)
       .set(s.outsider.auth)
       .expect(404);
     await s.t.request
@@ -203,7 +199,6 @@ describe("GET …/change-requests/{changeRequestId}/content/files/{fileId}/backl
       ),
     ).toEqual(["Uses it", "Links it"]);
 
-    await s.t.request.get(backlinks).expect(401);
     await s.t.request.get(backlinks).set(s.outsider.auth).expect(404);
     await s.t.request
       .get(`/v1/spaces/${space.spaceId}/change-requests/${cr.id}/content/files/nope/backlinks`)

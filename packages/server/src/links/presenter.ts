@@ -1,9 +1,8 @@
 import type { Schema } from "@quire/api-types";
 import type { PageTree } from "../content/pages.js";
 import type { PageEntry } from "../content/trie.js";
-import { presentFile } from "../files/presenter.js";
-import type { ContentView } from "../space-content/presenter.js";
-import { presentPage } from "../space-content/presenter.js";
+import { presentFile } from "../files/index.js";
+import { type ContentView, presentPage } from "../space-content/index.js";
 import type { Urls } from "../urls.js";
 import type { ResolvedLink } from "./resolve.js";
 

@@ -1,7 +1,6 @@
 import type { PageTree } from "../content/pages.js";
 import type { PageEntry } from "../content/trie.js";
-import { fileIdOfMarkdownUrl } from "../files/store.js";
-import type { FileTable } from "../files/tables.js";
+import { type FileTable, fileIdOfMarkdownUrl } from "../files/index.js";
 
 export type LinkStatus = "ok" | "broken" | "in-app";
 

@@ -2,12 +2,11 @@ import { membershipOfPage, roleOnRow } from "../access.js";
 import { conflict, notFound } from "../http/errors.js";
 import { presentPage } from "../http/paging.js";
 import { noContent, ok } from "../http/results.js";
-import { organizationRoleOf } from "../organizations/store.js";
+import { organizationRoleOf } from "../organizations/index.js";
 import { authorize } from "../policy.js";
 import type { AreaHandlers, Services } from "../services.js";
-import { presentSpaceFor } from "../spaces/presenter.js";
-import { presentTeam } from "../teams/presenter.js";
-import { listTeamsOfMember } from "../teams/store.js";
+import { presentSpaceFor } from "../spaces/index.js";
+import { listTeamsOfMember, presentTeam } from "../teams/index.js";
 import { canManageMembers, canViewMemberSpaces, canViewMembers } from "./policy.js";
 import { presentMember, presentMemberFor } from "./presenter.js";
 import {

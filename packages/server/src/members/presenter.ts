@@ -1,6 +1,6 @@
 import type { Schema } from "@quire/api-types";
 import type { Urls } from "../urls.js";
-import { presentUser } from "../users/presenter.js";
+import { presentUser } from "../users/index.js";
 import type { MemberRow } from "./store.js";
 
 export function presentMember(row: MemberRow, urls: Urls): Schema<"Member"> {

@@ -3,7 +3,7 @@ import { membershipOfPage } from "../access.js";
 import { badRequest, conflict } from "../http/errors.js";
 import { presentPage } from "../http/paging.js";
 import { created, noContent, ok } from "../http/results.js";
-import { organizationForMember, organizationRoleOf } from "../organizations/store.js";
+import { organizationForMember, organizationRoleOf } from "../organizations/index.js";
 import { authorize } from "../policy.js";
 import type { AreaHandlers, Services } from "../services.js";
 import { canEditSpecs, canViewSpecs } from "./policy.js";

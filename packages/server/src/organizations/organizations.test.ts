@@ -47,8 +47,7 @@ describe("GET /v1/orgs", () => {
     );
   });
 
-  it("answers 401 and 400", async () => {
-    await t.request.get("/v1/orgs").expect(401);
+  it("answers 400 for a bad limit", async () => {
     await t.request.get("/v1/orgs?limit=abc").set(admin.auth).expect(400);
   });
 });
@@ -74,8 +73,7 @@ describe("POST /v1/orgs", () => {
     await t.request.get(`/v1/orgs/${res.body.id}`).set(creator.auth).expect(200);
   });
 
-  it("answers 401 and 400 for a title shorter than 2 characters or missing", async () => {
-    await t.request.post("/v1/orgs").send({ title: "Nope" }).expect(401);
+  it("answers 400 for a title shorter than 2 characters or missing", async () => {
     await t.request.post("/v1/orgs").set(admin.auth).send({ title: "x" }).expect(400);
     await t.request.post("/v1/orgs").set(admin.auth).send({}).expect(400);
   });
@@ -90,8 +88,7 @@ describe("GET /v1/orgs/{organizationId}", () => {
     });
   });
 
-  it("answers 401, 404 to non-members and 400", async () => {
-    await t.request.get(`/v1/orgs/${organizationId}`).expect(401);
+  it("answers 404 to non-members and 400", async () => {
     await t.request.get(`/v1/orgs/${organizationId}`).set(outsider.auth).expect(404);
     await t.request.get(`/v1/orgs/${organizationId}?expand=1`).set(admin.auth).expect(400);
   });
@@ -133,8 +130,7 @@ describe("PATCH /v1/orgs/{organizationId}", () => {
       .expect(409);
   });
 
-  it("answers 401, 403, 404 and 400, changing nothing", async () => {
-    await t.request.patch(`/v1/orgs/${organizationId}`).send({ title: "Hacked" }).expect(401);
+  it("answers 403, 404 and 400, changing nothing", async () => {
     await t.request
       .patch(`/v1/orgs/${organizationId}`)
       .set(reader.auth)

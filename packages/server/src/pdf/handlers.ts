@@ -1,11 +1,11 @@
-import { changeRequestOf } from "../change-requests/store.js";
+import { changeRequestOf } from "../change-requests/index.js";
 import { revisionOf, treeOf } from "../content/revisions.js";
 import { ContentStorage } from "../content/storage.js";
-import { publicBase } from "../files/presenter.js";
+import { publicBase } from "../files/index.js";
 import { badRequest, notFound } from "../http/errors.js";
 import { ok } from "../http/results.js";
 import type { AreaHandlers, Services } from "../services.js";
-import { spaceForMember } from "../spaces/store.js";
+import { spaceForMember } from "../spaces/index.js";
 import { PDF_URL_LIFETIME_MS, signPdfToken } from "./token.js";
 
 export function pdfHandlers(services: Services): AreaHandlers<"getChangeRequestPDF"> {

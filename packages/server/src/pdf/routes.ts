@@ -1,5 +1,5 @@
 import type { Router } from "express";
-import { changeRequestOf } from "../change-requests/store.js";
+import { changeRequestOf } from "../change-requests/index.js";
 import { revisionOf, treeOf } from "../content/revisions.js";
 import { ContentStorage } from "../content/storage.js";
 import type { Db } from "../db/database.js";

@@ -1,14 +1,14 @@
 import type { Schema } from "@quire/api-types";
 import type { ContentAccess } from "../access.js";
-import { collectionForMember } from "../collections/store.js";
+import { collectionForMember } from "../collections/index.js";
 import type { Role } from "../db/schema.js";
 import { badRequest, notFound } from "../http/errors.js";
 import { presentPage } from "../http/paging.js";
 import { noContent, ok } from "../http/results.js";
 import { authorize } from "../policy.js";
 import type { AreaHandlers, Services } from "../services.js";
-import { spaceForMember } from "../spaces/store.js";
-import { nonMembers, unknownIds } from "../teams/store.js";
+import { spaceForMember } from "../spaces/index.js";
+import { nonMembers, unknownIds } from "../teams/index.js";
 import { canGrant, canViewGrants } from "./policy.js";
 import { presentAccessFor, presentTeamGrantFor, presentUserGrantFor } from "./presenter.js";
 import { type GrantedContent, listAccess, listTeamGrants, listUserGrants, setGrants } from "./store.js";

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Role } from "../db/schema.js";
-import { guestOf } from "../members/testing.js";
 import { spacePermissions } from "../spaces/policy.js";
-import { buildCollection, buildSpace } from "../testing/factories.js";
+import { buildNestedSpace, buildSpace } from "../testing/factories.js";
+import { buildOrganization } from "../testing/fixtures.js";
 import { createTestApp, type TestApp, type TestUser } from "../testing/harness.js";
 
 let t: TestApp;
@@ -14,12 +14,12 @@ afterAll(() => t.close());
 
 /** An organization with a collection holding a space, an admin, a creator, a reader and a guest. */
 async function scenario() {
-  const { organizationId, admin } = await t.organization();
-  const creator = await t.user({ organizationId, role: "create" });
-  const reader = await t.user({ organizationId, role: "read" });
-  const guest = await guestOf(t, organizationId);
-  const collection = await buildCollection(t, { organization_id: organizationId });
-  const space = await buildSpace(t, { organization_id: organizationId, parent_id: collection.id });
+  const { organizationId, admin, creator, reader, guest } = await buildOrganization(t, {
+    creator: "create",
+    reader: "read",
+    guest: "guest",
+  });
+  const { collection, space } = await buildNestedSpace(t, { organization_id: organizationId });
   const team = await t.request
     .put(`/v1/orgs/${organizationId}/teams`)
     .set(admin.auth)
@@ -98,7 +98,7 @@ describe("POST /v1/spaces/{spaceId}/permissions and the user and team lists", ()
     expect(removed.body.count).toBe(0);
   });
 
-  it("answers 400, 401, 403 and 404", async () => {
+  it("answers 400, 403 and 404", async () => {
     const s = await scenario();
     const other = await scenario();
     await t.request.post(spaceUrl(s.space.id)).set(s.admin.auth).send({ role: "read" }).expect(400);
@@ -112,10 +112,6 @@ describe("POST /v1/spaces/{spaceId}/permissions and the user and team lists", ()
       .set(s.admin.auth)
       .send({ role: "read", users: [] })
       .expect(400);
-    await t.request
-      .post(spaceUrl(s.space.id))
-      .send({ role: "read", users: [s.guest.user.id] })
-      .expect(401);
     await t.request
       .post(spaceUrl(s.space.id))
       .set(s.reader.auth)
@@ -155,7 +151,6 @@ describe("POST /v1/spaces/{spaceId}/permissions and the user and team lists", ()
       .get(`${spaceUrl(s.space.id)}/users`)
       .set(other.admin.auth)
       .expect(404);
-    await t.request.get(`${spaceUrl(s.space.id)}/teams`).expect(401);
     await t.request
       .get(`${spaceUrl(s.space.id)}/users?limit=0`)
       .set(s.admin.auth)
@@ -217,10 +212,6 @@ describe("collection permissions", () => {
       .expect(404);
     await t.request
       .patch(`${collectionUrl(s.collection.id)}/users/${s.guest.user.id}`)
-      .send({ role: "admin" })
-      .expect(401);
-    await t.request
-      .patch(`${collectionUrl(s.collection.id)}/users/${s.guest.user.id}`)
       .set(s.admin.auth)
       .send({ role: "x" })
       .expect(400);
@@ -280,7 +271,6 @@ describe("GET …/permissions/aggregate", () => {
       .get(`${spaceUrl(s.space.id)}/aggregate`)
       .set(s.guest.auth)
       .expect(403);
-    await t.request.get(`${spaceUrl(s.space.id)}/aggregate`).expect(401);
   });
 });
 

@@ -2,10 +2,9 @@ import type { Schema } from "@quire/api-types";
 import { roleOfRank } from "../access.js";
 import type { Role, UserTable } from "../db/schema.js";
 import type { OrganizationRole } from "../policy.js";
-import { presentTeam } from "../teams/presenter.js";
-import type { TeamRow } from "../teams/store.js";
+import { presentTeam, type TeamRow } from "../teams/index.js";
 import type { Urls } from "../urls.js";
-import { presentUser } from "../users/presenter.js";
+import { presentUser } from "../users/index.js";
 
 export const presentUserGrantFor =
   (urls: Urls) =>

@@ -3,7 +3,7 @@ import { grantedRank, grantHolders, rankOf } from "../access.js";
 import type { Db } from "../db/database.js";
 import type { Role } from "../db/schema.js";
 import { keysetList } from "../http/paging.js";
-import { teams } from "../teams/store.js";
+import { teams } from "../teams/index.js";
 
 /** A space or collection whose grants are read or changed. */
 export interface GrantedContent {

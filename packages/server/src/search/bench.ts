@@ -16,10 +16,10 @@ import { ContentStorage } from "../content/storage.js";
 import { type PageEntry, updateTrie } from "../content/trie.js";
 import { systemClock, timeOrderedIds } from "../context.js";
 import { type Db, migrate, openDatabase } from "../db/database.js";
-import { createOrganization } from "../organizations/store.js";
-import { insertSpace } from "../spaces/store.js";
+import { createOrganization } from "../organizations/index.js";
+import { insertSpace } from "../spaces/index.js";
 import { urlsFor } from "../urls.js";
-import { addMember, createUser } from "../users/store.js";
+import { addMember, createUser } from "../users/index.js";
 import { indexMainContent } from "./indexer.js";
 import { searchOrganization } from "./search.js";
 

@@ -1,5 +1,5 @@
 import { ok } from "../http/results.js";
-import { organizationRoleOf } from "../organizations/store.js";
+import { organizationRoleOf } from "../organizations/index.js";
 import type { AreaHandlers, Services } from "../services.js";
 import { searchOrganization } from "./search.js";
 

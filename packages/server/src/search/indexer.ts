@@ -1,4 +1,4 @@
-import { lockSpace } from "../change-requests/store.js";
+import { lockSpace } from "../change-requests/index.js";
 import type { PageTree } from "../content/pages.js";
 import { revisionOf, treeOf } from "../content/revisions.js";
 import { ContentStorage } from "../content/storage.js";

@@ -4,21 +4,21 @@ import { badRequest, conflict, notFound } from "../http/errors.js";
 import { presentPage } from "../http/paging.js";
 import { noContent, ok } from "../http/results.js";
 import type { AreaHandlers, Services } from "../services.js";
-import { linkableSpace, setDefaultSiteSpace } from "../site-spaces/store.js";
-import { siteHandling } from "../sites/context.js";
-import { canChangeSiteStructure } from "../sites/policy.js";
+import { linkableSpace, setDefaultSiteSpace } from "../site-spaces/index.js";
 import {
   anchorOf,
   assertPathSegment,
+  canChangeSiteStructure,
   checkedCondition,
   placeInOrder,
   renumber,
   type SiteStructure,
+  siteHandling,
   siteSpacesIn,
   topEnd,
   topItemsOf,
   topKey,
-} from "../sites/structure.js";
+} from "../sites/index.js";
 import { presentSection, presentSectionGroup } from "./presenter.js";
 import { addSection, groupIn, listGroupIds, listSectionIds, sectionIn, setDefaultSection } from "./store.js";
 import type { SiteSectionTable } from "./tables.js";

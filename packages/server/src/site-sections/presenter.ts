@@ -1,8 +1,6 @@
 import type { Schema } from "@quire/api-types";
-import type { SitePresentation } from "../site-spaces/presenter.js";
-import { presentSiteSpace } from "../site-spaces/presenter.js";
-import { type SiteStructure, siteSpacesIn } from "../sites/structure.js";
-import { sectionUrlPath } from "../sites/urls.js";
+import { presentSiteSpace, type SitePresentation } from "../site-spaces/index.js";
+import { type SiteStructure, sectionUrlPath, siteSpacesIn } from "../sites/index.js";
 import type { SiteSectionGroupTable, SiteSectionTable } from "./tables.js";
 
 export function presentSection(

@@ -3,9 +3,8 @@ import type { Db } from "../db/database.js";
 import type { SpaceTable } from "../db/schema.js";
 import { notFound } from "../http/errors.js";
 import { keysetList } from "../http/paging.js";
-import { linkSpace } from "../site-spaces/store.js";
-import { generatedPath, type SiteStructure, topEnd } from "../sites/structure.js";
-import type { SiteTable } from "../sites/tables.js";
+import { linkSpace } from "../site-spaces/index.js";
+import { generatedPath, type SiteStructure, type SiteTable, topEnd } from "../sites/index.js";
 import type { SiteSectionTable } from "./tables.js";
 
 export function sectionIn(structure: SiteStructure, sectionId: string): SiteSectionTable {

@@ -2,16 +2,16 @@ import { badRequest, conflict, notFound } from "../http/errors.js";
 import { presentPage } from "../http/paging.js";
 import { noContent, ok } from "../http/results.js";
 import type { AreaHandlers, Services } from "../services.js";
-import { siteHandling } from "../sites/context.js";
-import { canChangeSiteStructure } from "../sites/policy.js";
 import {
   anchorOf,
   assertPathSegment,
+  canChangeSiteStructure,
   checkedCondition,
   placeInOrder,
   renumber,
   type SiteStructure,
-} from "../sites/structure.js";
+  siteHandling,
+} from "../sites/index.js";
 import { presentSiteSpace, type SitePresentation } from "./presenter.js";
 import {
   containerRows,

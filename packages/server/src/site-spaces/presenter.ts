@@ -1,8 +1,13 @@
 import type { Schema } from "@quire/api-types";
 import { type OrganizationRole, roleOnContent } from "../policy.js";
-import type { SiteSpaceEntry, SiteStructure } from "../sites/structure.js";
-import { type PublishedUrls, sectionUrlPath, siteSpaceUrlPath } from "../sites/urls.js";
-import { presentSpace } from "../spaces/presenter.js";
+import {
+  type PublishedUrls,
+  type SiteSpaceEntry,
+  type SiteStructure,
+  sectionUrlPath,
+  siteSpaceUrlPath,
+} from "../sites/index.js";
+import { presentSpace } from "../spaces/index.js";
 import type { Urls } from "../urls.js";
 
 /** What presenting site spaces needs besides the rows: the caller, and where the site is published. */

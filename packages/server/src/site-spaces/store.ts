@@ -4,8 +4,7 @@ import type { SpaceTable } from "../db/schema.js";
 import { badRequest } from "../http/errors.js";
 import { keysetList } from "../http/paging.js";
 import { type OrganizationRole, roleOnContent } from "../policy.js";
-import { lockSite } from "../sites/store.js";
-import { generatedPath, siteSpaceShown } from "../sites/structure.js";
+import { generatedPath, lockSite, siteSpaceShown } from "../sites/index.js";
 import type { SiteSpaceTable } from "./tables.js";
 
 /**

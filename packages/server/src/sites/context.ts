@@ -2,7 +2,7 @@ import type { Caller } from "../auth/caller.js";
 import type { Db } from "../db/database.js";
 import { authorize, type OrganizationRole } from "../policy.js";
 import type { Services } from "../services.js";
-import type { SitePresentation } from "../site-spaces/presenter.js";
+import type { SitePresentation } from "../site-spaces/index.js";
 import { activeShareLink, getSite, lockSite, type MemberSite, type SiteRow, siteForMember } from "./store.js";
 import { loadSiteStructure, type SiteStructure } from "./structure.js";
 import { publishedUrls } from "./urls.js";

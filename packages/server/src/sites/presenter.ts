@@ -1,4 +1,5 @@
 import type { Schema } from "@quire/api-types";
+import { conflict } from "../http/errors.js";
 import type { Urls } from "../urls.js";
 import type { AdaptiveJsonSchema } from "./adaptive-schema.js";
 import { DEFAULT_ADAPTIVE_SCHEMA } from "./adaptive-schema.js";
@@ -117,10 +118,15 @@ export function presentShareLink(link: SiteShareLinkTable, urls: Urls, site: Sit
 }
 
 export function presentPublishingAuth(site: SiteTable, secretKey: string): Schema<"SitePublishingAuth"> {
+  const privateKey = openVisitorAuthKey(secretKey, site.id, site.auth_key);
+  if (privateKey === undefined)
+    throw conflict(
+      "The site's visitor key was encrypted with another secret key (QUIRE_SECRET_KEY changed): regenerate it (POST …/publishing/auth/regenerate).",
+    );
   return {
     object: "publishing-auth",
     backend: site.auth_backend,
-    privateKey: openVisitorAuthKey(secretKey, site.id, site.auth_key),
+    privateKey,
     ...(site.auth_fallback_url !== null && { fallbackURL: site.auth_fallback_url }),
     ...(site.auth_logout_url !== null && { logoutURL: site.auth_logout_url }),
   };

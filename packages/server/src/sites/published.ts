@@ -1,7 +1,7 @@
 import type { Schema } from "@quire/api-types";
 import type { Db } from "../db/database.js";
-import { presentSection } from "../site-sections/presenter.js";
-import { presentSiteSpace, type SitePresentation } from "../site-spaces/presenter.js";
+import { presentSection } from "../site-sections/index.js";
+import { presentSiteSpace, type SitePresentation } from "../site-spaces/index.js";
 import { type Claims, conditionHolds } from "./conditions.js";
 import { presentSite } from "./presenter.js";
 import type { SiteRow } from "./store.js";

@@ -10,7 +10,7 @@ import remarkRehype from "remark-rehype";
 import { unified } from "unified";
 import type { PageTree } from "../content/pages.js";
 import type { PageEntry } from "../content/trie.js";
-import type { SiteSectionTable } from "../site-sections/tables.js";
+import type { SiteSectionTable } from "../site-sections/index.js";
 import type { SiteSpaceEntry } from "./structure.js";
 
 /**

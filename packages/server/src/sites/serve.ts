@@ -5,7 +5,7 @@ import { revisionOf, treeOf } from "../content/revisions.js";
 import { ContentStorage } from "../content/storage.js";
 import type { PageEntry } from "../content/trie.js";
 import type { Services } from "../services.js";
-import type { SiteSectionTable } from "../site-sections/tables.js";
+import type { SiteSectionTable } from "../site-sections/index.js";
 import { claimsProblem } from "./adaptive-schema.js";
 import type { Claims } from "./conditions.js";
 import { publishedStructure } from "./published.js";
@@ -114,7 +114,10 @@ export function publishedSiteRoutes(router: Router, services: Services): void {
     site: SiteRow,
     token: string,
   ): Promise<VisitorToken | "unexpiring" | undefined> {
-    const key = new TextEncoder().encode(openVisitorAuthKey(secretKey, site.id, site.auth_key));
+    const opened = openVisitorAuthKey(secretKey, site.id, site.auth_key);
+    // A key this server cannot open verifies no token: visitors are refused until it is regenerated.
+    if (opened === undefined) return undefined;
+    const key = new TextEncoder().encode(opened);
     try {
       // The type's `exp` is what `requiredClaims` has checked: present and a number.
       const { payload } = await jwtVerify<{ exp: number }>(token, key, {

@@ -3,8 +3,8 @@ import { type Expression, type SqlBool, sql } from "kysely";
 import type { Db } from "../db/database.js";
 import type { SpaceTable } from "../db/schema.js";
 import { badRequest } from "../http/errors.js";
-import type { SiteSectionGroupTable, SiteSectionTable } from "../site-sections/tables.js";
-import type { SiteSpaceTable } from "../site-spaces/tables.js";
+import type { SiteSectionGroupTable, SiteSectionTable } from "../site-sections/index.js";
+import type { SiteSpaceTable } from "../site-spaces/index.js";
 import { InvalidCondition, parseCondition } from "./conditions.js";
 import type { SiteTable } from "./tables.js";
 

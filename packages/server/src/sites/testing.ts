@@ -13,21 +13,9 @@ export interface SiteScenario extends OrganizationScenario {
 }
 
 export async function createSiteScenario(): Promise<SiteScenario> {
-  const scenario = await createOrganizationScenario();
-  const { t, organizationId } = scenario;
-  const creator = await t.user({ organizationId, role: "create" });
-  const guest = await t.user();
-  await t.db
-    .insertInto("memberships")
-    .values({
-      organization_id: organizationId,
-      user_id: guest.user.id,
-      role: null,
-      joined_at: t.clock.now().toISOString(),
-    })
-    .execute();
-  const other = await t.organization();
-  return { ...scenario, creator, guest, stranger: other.admin, strangerOrganizationId: other.organizationId };
+  const scenario = await createOrganizationScenario({ users: { creator: "create", guest: "guest" } });
+  const other = await scenario.t.organization();
+  return { ...scenario, stranger: other.admin, strangerOrganizationId: other.organizationId };
 }
 
 /** API path of a site, or of something under it. */

@@ -1,5 +1,5 @@
-import type { SiteSectionTable } from "../site-sections/tables.js";
-import type { SiteSpaceTable } from "../site-spaces/tables.js";
+import type { SiteSectionTable } from "../site-sections/index.js";
+import type { SiteSpaceTable } from "../site-spaces/index.js";
 import type { Urls } from "../urls.js";
 import type { SiteTable } from "./tables.js";
 

@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import { decryptSecret, encryptSecrets } from "../integrations/secrets.js";
+import { decryptSecret, encryptSecrets } from "../integrations/index.js";
 
 /**
  * The key that signs the tokens of a site's visitors (HS256): 32 random bytes, stored encrypted
@@ -16,10 +16,18 @@ export function sealVisitorAuthKey(secretKey: string, siteId: string, key: strin
   return encryptSecrets(secretKey, siteId, { [KEY_NAME]: key });
 }
 
-export function openVisitorAuthKey(secretKey: string, siteId: string, sealed: string): string {
+/**
+ * The site's visitor key, or undefined when this server's secret key cannot open it: it was sealed
+ * under another one (`QUIRE_SECRET_KEY` changed), and only a regenerated key works again.
+ */
+export function openVisitorAuthKey(secretKey: string, siteId: string, sealed: string): string | undefined {
   const stored = (JSON.parse(sealed) as Record<string, string>)[KEY_NAME];
   if (stored === undefined) throw new Error("The visitor authentication key of the site is missing.");
-  return decryptSecret(secretKey, siteId, KEY_NAME, stored);
+  try {
+    return decryptSecret(secretKey, siteId, KEY_NAME, stored);
+  } catch {
+    return undefined;
+  }
 }
 
 /** A share link's key: what a visitor presents in the `share` parameter. */

@@ -1,5 +1,5 @@
 import type { AreaHandlers, Services } from "../services.js";
-import { spaceForMember } from "../spaces/store.js";
+import { spaceForMember } from "../spaces/index.js";
 import { contentReads } from "./reads.js";
 
 export function spaceContentHandlers(

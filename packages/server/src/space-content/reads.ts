@@ -1,14 +1,14 @@
 import type { QueryParams } from "@quire/api-types";
 import { revisionOf, treeOf } from "../content/revisions.js";
 import { ContentStorage } from "../content/storage.js";
-import { presentFile } from "../files/presenter.js";
 import {
   type FileScope,
   fileScopeArgs,
   listVisibleFiles,
+  presentFile,
   revisionFiles,
   visibleFile,
-} from "../files/store.js";
+} from "../files/index.js";
 import { notFound } from "../http/errors.js";
 import { type PageQuery, presentPage as presentListPage } from "../http/paging.js";
 import { ok } from "../http/results.js";

@@ -140,7 +140,7 @@ describe("space content reads", () => {
     await s.t.request.get(`/v1/spaces/${space.spaceId}/content/files/f1`).set(s.reader.auth).expect(404);
   });
 
-  it("answers 401 and 404 (another organization, a missing space) for every read; a deleted space still reads", async () => {
+  it("answers 404 (another organization, a missing space) for every read; a deleted space still reads", async () => {
     const { space, ids } = await scenario();
     const paths = [
       "content",
@@ -150,7 +150,6 @@ describe("space content reads", () => {
       "content/files/f1",
     ];
     for (const path of paths) {
-      await s.t.request.get(`/v1/spaces/${space.spaceId}/${path}`).expect(401);
       await s.t.request.get(`/v1/spaces/${space.spaceId}/${path}`).set(s.outsider.auth).expect(404);
       await s.t.request.get(`/v1/spaces/nope/${path}`).set(s.admin.auth).expect(404);
     }
@@ -185,11 +184,10 @@ describe("change request content reads", () => {
     }
   });
 
-  it("answer 401 and 404 (another organization, another space's change request)", async () => {
+  it("answer 404 (another organization, another space's change request)", async () => {
     const { space, cr } = await scenario();
     const other = await newSpaceContent(s);
     for (const path of ["content", "content/pages", "content/page/x", "content/files", "content/files/x"]) {
-      await s.t.request.get(`/v1/spaces/${space.spaceId}/change-requests/${cr.number}/${path}`).expect(401);
       await s.t.request
         .get(`/v1/spaces/${space.spaceId}/change-requests/${cr.number}/${path}`)
         .set(s.outsider.auth)

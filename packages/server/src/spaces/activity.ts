@@ -1,5 +1,5 @@
 import { type Kysely, sql } from "kysely";
-import type { ChangeRequestTable } from "../change-requests/tables.js";
+import type { ChangeRequestTable } from "../change-requests/index.js";
 import type { Db } from "../db/database.js";
 import type { Database, SpaceTable } from "../db/schema.js";
 

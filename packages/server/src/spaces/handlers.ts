@@ -10,8 +10,12 @@ import {
 import { conflict, notFound, preconditionFailed } from "../http/errors.js";
 import { presentPage } from "../http/paging.js";
 import { created, noContent, ok } from "../http/results.js";
-import { canTransferOut } from "../organizations/policy.js";
-import { membershipIn, organizationForMember, organizationRoleOf } from "../organizations/store.js";
+import {
+  canTransferOut,
+  membershipIn,
+  organizationForMember,
+  organizationRoleOf,
+} from "../organizations/index.js";
 import { authorize, canCreateContent, roleOnContent } from "../policy.js";
 import type { AreaHandlers, Services } from "../services.js";
 import { canManageSpace } from "./policy.js";

@@ -1,7 +1,6 @@
 import type { Schema } from "@quire/api-types";
 import type { OrganizationRole } from "../policy.js";
-import { presentTeam } from "../teams/presenter.js";
-import type { TeamRow } from "../teams/store.js";
+import { presentTeam, type TeamRow } from "../teams/index.js";
 import type { Urls } from "../urls.js";
 import { isActive } from "./store.js";
 import type { SamlProviderTable } from "./tables.js";

@@ -5,7 +5,7 @@ import { preparedRead } from "../db/prepared.js";
 import { notFound } from "../http/errors.js";
 import { keysetList } from "../http/paging.js";
 import type { Membership } from "../policy.js";
-import { type TeamRow, teams } from "../teams/store.js";
+import { type TeamRow, teams } from "../teams/index.js";
 import type { SamlProviderTable } from "./tables.js";
 
 /** A provider can be used to sign in once its entity id, certificate and sign-in URL are all set. */

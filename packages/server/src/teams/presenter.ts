@@ -1,6 +1,5 @@
 import type { Schema } from "@quire/api-types";
-import { presentMember } from "../members/presenter.js";
-import type { MemberRow } from "../members/store.js";
+import { type MemberRow, presentMember } from "../members/index.js";
 import type { OrganizationRole } from "../policy.js";
 import type { Urls } from "../urls.js";
 import { teamPermissions } from "./policy.js";

@@ -4,7 +4,7 @@ import type { Db } from "../db/database.js";
 import { preparedRead } from "../db/prepared.js";
 import { notFound } from "../http/errors.js";
 import { keysetList } from "../http/paging.js";
-import { members } from "../members/store.js";
+import { members } from "../members/index.js";
 import type { OrganizationRole } from "../policy.js";
 import type { TeamMemberRole, TeamTable } from "./tables.js";
 

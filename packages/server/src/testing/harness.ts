@@ -13,6 +13,7 @@ import type { NetworkPolicy } from "../net/fetch.js";
 import { createOrganization } from "../organizations/store.js";
 import { addMember, createUser } from "../users/store.js";
 import { openTestDatabase } from "./database.js";
+import { buildOrganization, type OrganizationFixture, type Standing } from "./fixtures.js";
 
 /** A clock the test moves by hand. */
 export class TestClock implements Clock {
@@ -125,13 +126,17 @@ export interface OrganizationScenario {
   outsider: TestUser;
 }
 
-/** A fresh app with one organization, its admin, a member with the `read` role, and an outsider. */
-export async function createOrganizationScenario(
-  options: TestAppOptions = {},
-): Promise<OrganizationScenario> {
+/**
+ * A fresh app with one organization, its admin, a member with the `read` role, an outsider, and a
+ * user of each standing named in `users` (created after them, in the order given).
+ */
+export async function createOrganizationScenario<
+  M extends Record<string, Standing> = Record<never, Standing>,
+>({
+  users,
+  ...options
+}: TestAppOptions & { users?: M } = {}): Promise<OrganizationScenario & OrganizationFixture<M>> {
   const t = await createTestApp(options);
-  const { organizationId, admin } = await t.organization();
-  const reader = await t.user({ organizationId, role: "read" });
-  const outsider = await t.user();
-  return { t, organizationId, admin, reader, outsider };
+  const fixture = await buildOrganization(t, { reader: "read", outsider: "outsider", ...users } as const);
+  return { t, ...fixture } as OrganizationScenario & OrganizationFixture<M>;
 }

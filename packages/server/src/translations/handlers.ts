@@ -1,7 +1,7 @@
 import { notFound } from "../http/errors.js";
 import { presentPage } from "../http/paging.js";
 import { created, noContent, ok } from "../http/results.js";
-import { organizationForMember } from "../organizations/store.js";
+import { organizationForMember } from "../organizations/index.js";
 import { authorize } from "../policy.js";
 import type { AreaHandlers, Services } from "../services.js";
 import { canManageTranslations } from "./policy.js";

@@ -1,0 +1,16 @@
+/**
+ * The public entry of the `change-requests` area: what other areas, `commands/` and the top level
+ * (`areas.ts`, `app.ts`, `cli`, `bench`) may use. Its other modules (`store.ts`, `tables.ts`, `presenter.ts`,
+ * ...) are private: the root `biome.json` fails the lint on an import of one from another area.
+ */
+export { changeRequestsArea } from "./area.js";
+export { editChangeRequestContent, type NewPage } from "./edits.js";
+export { canEditChangeRequests } from "./policy.js";
+export {
+  assertSpaceNotDeleted,
+  type ChangeRequestRow,
+  changeRequestOf,
+  lockSpace,
+  updateChangeRequest,
+} from "./store.js";
+export type { ChangeRequestTable } from "./tables.js";

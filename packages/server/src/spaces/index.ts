@@ -1,0 +1,10 @@
+/**
+ * The public entry of the `spaces` area: what other areas, `commands/` and the top level (`areas.ts`,
+ * `app.ts`, `cli`, `bench`) may use. Its other modules (`store.ts`, `tables.ts`, `presenter.ts`, ...) are
+ * private: the root `biome.json` fails the lint on an import of one from another area.
+ */
+export { adjustSpaceActivity, changeRequestStatusActivity } from "./activity.js";
+export { spacesArea } from "./area.js";
+export { canManageSpace } from "./policy.js";
+export { presentSpace, presentSpaceFor } from "./presenter.js";
+export { insertSpace, listSpacesInCollection, spaceForMember } from "./store.js";

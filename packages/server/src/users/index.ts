@@ -1,0 +1,8 @@
+/**
+ * The public entry of the `users` area: what other areas, `commands/` and the top level (`areas.ts`,
+ * `app.ts`, `cli`, `bench`) may use. Its other modules (`store.ts`, `tables.ts`, `presenter.ts`, ...) are
+ * private: the root `biome.json` fails the lint on an import of one from another area.
+ */
+export { usersArea } from "./area.js";
+export { presentUser } from "./presenter.js";
+export { addMember, createUser, findUserByEmail, hasUsers } from "./store.js";
