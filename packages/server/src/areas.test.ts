@@ -1,24 +1,10 @@
 import { describe, expect, it } from "vitest";
 import { defineArea } from "./area.js";
 import { areas, createHandlers, pendingOperations } from "./areas.js";
-import { systemClock, timeOrderedIds } from "./context.js";
-import { openDatabase } from "./db/database.js";
-import { createFetcher, publicAddressesOnly } from "./net/fetch.js";
 import { loadApiSpec } from "./spec.js";
-import { testFileSettings } from "./testing/harness.js";
-import { urlsFor } from "./urls.js";
+import { inspectionServices } from "./testing/harness.js";
 
-const db = openDatabase({ location: ":memory:" });
-const services = {
-  db,
-  clock: systemClock,
-  ids: timeOrderedIds(),
-  urls: urlsFor("http://quire.test"),
-  now: () => systemClock.now().toISOString(),
-  secretKey: "a test key of thirty-two characters!",
-  files: testFileSettings(),
-  fetcher: createFetcher(publicAddressesOnly),
-};
+const services = inspectionServices();
 
 describe("areas", () => {
   it("give every operation of the contract exactly one handler", () => {

@@ -1,7 +1,7 @@
 import { issueToken } from "./auth/tokens.js";
+import { createOrganization } from "./commands/create-organization.js";
 import type { Clock, IdGenerator } from "./context.js";
 import type { Db } from "./db/database.js";
-import { createOrganization } from "./organizations/index.js";
 import { createUser, hasUsers } from "./users/index.js";
 
 export interface FirstRun {

@@ -7,9 +7,9 @@ import { fileURLToPath } from "node:url";
 import autocannon from "autocannon";
 import { sql } from "kysely";
 import { bootstrapOwner } from "../bootstrap.js";
+import { createOrganization } from "../commands/create-organization.js";
 import { systemClock, timeOrderedIds } from "../context.js";
 import { isPostgresLocation, migrate, openDatabase } from "../db/database.js";
-import { createOrganization } from "../organizations/index.js";
 import { insertSpace } from "../spaces/index.js";
 import type { Target, TargetReply } from "./targets.js";
 

@@ -4,10 +4,10 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { resolveSecretKey } from "../auth/secret-key.js";
 import { userForToken } from "../auth/tokens.js";
+import { createOrganization } from "../commands/create-organization.js";
 import { configFromEnv } from "../config.js";
 import { systemClock, timeOrderedIds } from "../context.js";
 import { type Db, migrate, openDatabase } from "../db/database.js";
-import { createOrganization } from "../organizations/store.js";
 import { createUser } from "../users/store.js";
 import { runCli, USAGE } from "./commands.js";
 

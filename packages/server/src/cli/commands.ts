@@ -1,12 +1,13 @@
 import { parseArgs } from "node:util";
 import { issueToken, listTokens, revokeToken } from "../auth/tokens.js";
+import { createOrganization } from "../commands/create-organization.js";
 import { userPath } from "../config.js";
 import { systemClock, timeOrderedIds } from "../context.js";
 import { backupSqlite, restoreSqlite } from "../db/backup.js";
 import { type Db, isPostgresLocation, migrate, openDatabase } from "../db/database.js";
 import type { Role } from "../db/schema.js";
-import { createOrganization } from "../organizations/index.js";
-import { addMember, createUser, findUserByEmail } from "../users/index.js";
+import { addMembership } from "../members/index.js";
+import { createUser, findUserByEmail } from "../users/index.js";
 
 const ROLES: readonly Role[] = ["admin", "create", "review", "edit", "comment", "read"];
 
@@ -133,7 +134,13 @@ const COMMANDS: Record<string, Command> = {
           if (!found) throw new Error(`No organization ${org}`);
         }
         const created = await createUser(tx, services, { email, displayName: name });
-        if (org) await addMember(tx, services.clock, org, created.id, role as Role);
+        if (org)
+          await addMembership(tx, {
+            organizationId: org,
+            userId: created.id,
+            role: role as Role,
+            joinedAt: services.clock.now().toISOString(),
+          });
         return created;
       });
       out(`Created user ${user.id} (${user.email})${org ? `, ${role} in ${org}` : ""}.\n`);

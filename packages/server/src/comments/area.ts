@@ -1,7 +1,7 @@
 import { defineArea } from "../area.js";
 import { commentHandlers } from "./handlers.js";
 
-/** Operations of `spec/comments.tsp` and of the comments of `spec/change-requests.tsp`. */
+/** Operations of `spec/comments.tsp`: the comments of spaces and of change requests. */
 export const commentsArea = defineArea({
   name: "comments",
   handlers: commentHandlers,

@@ -3,6 +3,7 @@ import { join } from "node:path";
 import SQLite from "better-sqlite3";
 import {
   Kysely,
+  type Transaction as KyselyTransaction,
   type LogEvent,
   PostgresAdapter,
   PostgresDialect,
@@ -19,6 +20,9 @@ import { areaMigrations } from "./area-migrations.js";
 import type { Database } from "./schema.js";
 
 export type Db = Kysely<Database>;
+
+/** An open transaction (`db.transaction().execute(async (tx) => ...)`): what a command in `commands/` takes. */
+export type Transaction = KyselyTransaction<Database>;
 
 export interface DatabaseOptions {
   /** A `postgres://` URL selects PostgreSQL; anything else is a directory for the SQLite file. */

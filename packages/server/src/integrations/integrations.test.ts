@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { addMembership } from "../members/index.js";
 import { buildSpace } from "../testing/factories.js";
 import { createOrganizationScenario, type TestApp, type TestUser } from "../testing/harness.js";
-import { addMember } from "../users/store.js";
 import { decryptSecret } from "./secrets.js";
 
 let t: TestApp;
@@ -54,7 +54,12 @@ const namesIn = (res: { body: { items: { name: string }[] } }) => res.body.items
 /** A new user who reads in A and administers a new organization of their own. */
 async function readerOfAAdminElsewhere() {
   const { organizationId, admin } = await t.organization();
-  await addMember(t.db, t.clock, orgA, admin.user.id, "read");
+  await addMembership(t.db, {
+    organizationId: orgA,
+    userId: admin.user.id,
+    role: "read",
+    joinedAt: t.clock.now().toISOString(),
+  });
   return { organizationId, user: admin };
 }
 

@@ -6,7 +6,7 @@ import { preparedRead } from "../db/prepared.js";
 import type { Role } from "../db/schema.js";
 import { notFound } from "../http/errors.js";
 import { keysetList } from "../http/paging.js";
-import { inOtherOrganization, setMemberRole } from "../members/index.js";
+import { addMembership, inOtherOrganization, setMemberRole } from "../members/index.js";
 import { atLeast, type Membership } from "../policy.js";
 import { createUser, findUserByEmail } from "../users/index.js";
 import type { InviteLinkTable } from "./tables.js";
@@ -80,11 +80,7 @@ export async function joinWithRole(
   now: string,
 ): Promise<void> {
   if (current === undefined) {
-    await tx
-      .insertInto("memberships")
-      .values({ organization_id: organizationId, user_id: userId, role, joined_at: now })
-      .onConflict((c) => c.columns(["organization_id", "user_id"]).doNothing())
-      .execute();
+    await addMembership(tx, { organizationId, userId, role, joinedAt: now }, { ifAbsent: true });
     return;
   }
   if (!atLeast(current, role)) await setMemberRole(tx, organizationId, userId, role);
@@ -122,16 +118,7 @@ export async function inviteByEmail(
     if (member) continue;
     const sso = options.sso && !(await inOtherOrganization(tx, organizationId, user.id));
     if (options.sso && !sso) result.failedSSOEmails.push(email);
-    await tx
-      .insertInto("memberships")
-      .values({
-        organization_id: organizationId,
-        user_id: user.id,
-        role: options.role,
-        joined_at: now,
-        sso: sso ? 1 : 0,
-      })
-      .execute();
+    await addMembership(tx, { organizationId, userId: user.id, role: options.role, joinedAt: now, sso });
     result.users.push(user.id);
   }
   return result;

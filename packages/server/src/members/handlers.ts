@@ -1,4 +1,5 @@
 import { membershipOfPage, roleOnRow } from "../access.js";
+import { removeMember } from "../commands/remove-member.js";
 import { conflict, notFound } from "../http/errors.js";
 import { presentPage } from "../http/paging.js";
 import { noContent, ok } from "../http/results.js";
@@ -11,7 +12,6 @@ import { canManageMembers, canViewMemberSpaces, canViewMembers } from "./policy.
 import { presentMember, presentMemberFor } from "./presenter.js";
 import {
   containsPattern,
-  deleteMembership,
   existingMember,
   inOtherOrganization,
   listMembers,
@@ -98,7 +98,7 @@ export function memberHandlers(
         await lockMemberships(tx, path.organizationId);
         if ((await otherAdmins(tx, path.organizationId, path.userId)) === 0)
           throw conflict(LAST_ADMIN, "last_admin");
-        await deleteMembership(tx, path.organizationId, path.userId);
+        await removeMember(tx, path.organizationId, path.userId);
       });
       return noContent();
     },

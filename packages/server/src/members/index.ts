@@ -6,10 +6,13 @@
 export { membersArea } from "./area.js";
 export { presentMember } from "./presenter.js";
 export {
+  addMembership,
   containsPattern,
   inOtherOrganization,
   lockMemberships,
   type MemberRow,
   members,
+  type NewMembership,
+  removeMembership,
   setMemberRole,
 } from "./store.js";

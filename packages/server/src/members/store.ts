@@ -169,21 +169,42 @@ export async function setMemberRole(tx: Db, organizationId: string, userId: stri
     .execute();
 }
 
+export interface NewMembership {
+  organizationId: string;
+  userId: string;
+  /** Null for a guest. */
+  role: Role | null;
+  joinedAt: string;
+  /** Whether the member signs in through single sign-on; the column's default when left out. */
+  sso?: boolean;
+}
+
 /**
- * Removes a membership with what hangs on it in the organization: team memberships and grants.
- * The next request of the user fails on every server process, since each reads the membership.
+ * Makes the user a member of the organization. With `ifAbsent`, a membership already there stays as
+ * it is (never a second one); without it, a second one fails on the primary key.
  */
-export async function deleteMembership(tx: Db, organizationId: string, userId: string): Promise<void> {
-  await tx
-    .deleteFrom("team_members")
-    .where("user_id", "=", userId)
-    .where("team_id", "in", tx.selectFrom("teams").select("id").where("organization_id", "=", organizationId))
-    .execute();
-  await tx
-    .deleteFrom("content_permissions")
-    .where("principal_id", "=", userId)
-    .where("organization_id", "=", organizationId)
-    .execute();
+export async function addMembership(
+  db: Db,
+  membership: NewMembership,
+  options: { ifAbsent?: boolean } = {},
+): Promise<void> {
+  let insert = db.insertInto("memberships").values({
+    organization_id: membership.organizationId,
+    user_id: membership.userId,
+    role: membership.role,
+    joined_at: membership.joinedAt,
+    ...(membership.sso !== undefined && { sso: membership.sso ? 1 : 0 }),
+  });
+  if (options.ifAbsent)
+    insert = insert.onConflict((c) => c.columns(["organization_id", "user_id"]).doNothing());
+  await insert.execute();
+}
+
+/**
+ * Removes the membership row only. Leaving an organization also takes the member's team memberships
+ * and grants: that is `removeMember` in `commands/`, which calls this.
+ */
+export async function removeMembership(tx: Db, organizationId: string, userId: string): Promise<void> {
   await tx
     .deleteFrom("memberships")
     .where("organization_id", "=", organizationId)

@@ -1,3 +1,4 @@
+import { createOrganization } from "../commands/create-organization.js";
 import { badRequest, conflict } from "../http/errors.js";
 import { presentPage } from "../http/paging.js";
 import { authorize } from "../policy.js";
@@ -5,7 +6,6 @@ import type { AreaHandlers, Services } from "../services.js";
 import { canUpdateOrganization } from "./policy.js";
 import { presentOrganization } from "./presenter.js";
 import {
-  createOrganization,
   hostnameTaken,
   listOrganizationsOfUser,
   type OrganizationRow,

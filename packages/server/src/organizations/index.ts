@@ -7,8 +7,11 @@ export { organizationsArea } from "./area.js";
 export { canTransferOut } from "./policy.js";
 export { presentOrganization } from "./presenter.js";
 export {
-  createOrganization,
+  forgetDefaultContentSite,
+  insertOrganization,
   membershipIn,
+  type NewOrganization,
+  newOrganization,
   type OrganizationRow,
   organizationForMember,
   organizationRoleOf,

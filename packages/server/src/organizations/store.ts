@@ -73,15 +73,16 @@ export interface NewOrganization {
   emailDomains?: string[];
 }
 
-/** Creates an organization and makes `ownerId` its admin, in one transaction. */
-export async function createOrganization(
-  db: Db,
+/**
+ * The row of a new organization, with the defaults. `createOrganization` in `commands/` inserts it
+ * (`insertOrganization`) and makes its owner admin, in one transaction.
+ */
+export function newOrganization(
   { clock, ids }: { clock: Clock; ids: IdGenerator },
-  ownerId: string,
   input: NewOrganization,
-): Promise<OrganizationRow> {
+): OrganizationRow {
   const now = clock.now().toISOString();
-  const organization: OrganizationRow = {
+  return {
     id: ids.next(),
     title: input.title,
     type: "business",
@@ -100,14 +101,19 @@ export async function createOrganization(
     created_at: now,
     updated_at: now,
   };
-  await db.transaction().execute(async (tx) => {
-    await tx.insertInto("organizations").values(organization).execute();
-    await tx
-      .insertInto("memberships")
-      .values({ organization_id: organization.id, user_id: ownerId, role: "admin", joined_at: now })
-      .execute();
-  });
-  return organization;
+}
+
+export async function insertOrganization(tx: Db, organization: OrganizationRow): Promise<void> {
+  await tx.insertInto("organizations").values(organization).execute();
+}
+
+/** An organization no longer opens on a site that is gone: clears it where it is the default content site. */
+export async function forgetDefaultContentSite(tx: Db, siteId: string): Promise<void> {
+  await tx
+    .updateTable("organizations")
+    .set({ default_content_site: null })
+    .where("default_content_site", "=", siteId)
+    .execute();
 }
 
 /** See `updateById`: an empty change writes nothing. */

@@ -4,3 +4,4 @@
  * private: the root `biome.json` fails the lint on an import of one from another area.
  */
 export { permissionsArea } from "./area.js";
+export { removeGrantsOf } from "./store.js";

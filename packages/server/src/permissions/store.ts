@@ -51,6 +51,15 @@ export async function setGrants(
     .execute();
 }
 
+/** Removes every grant the user holds in the organization (when they leave it). */
+export async function removeGrantsOf(tx: Db, organizationId: string, userId: string): Promise<void> {
+  await tx
+    .deleteFrom("content_permissions")
+    .where("principal_id", "=", userId)
+    .where("organization_id", "=", organizationId)
+    .execute();
+}
+
 /** The users given a role on the content itself, by user id. */
 export const listUserGrants = keysetList(
   (db, args: { contentId: string }) =>

@@ -11,15 +11,16 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { sql } from "kysely";
+import { createOrganization } from "../commands/create-organization.js";
 import { insertRevision } from "../content/revisions.js";
 import { ContentStorage } from "../content/storage.js";
 import { type PageEntry, updateTrie } from "../content/trie.js";
 import { systemClock, timeOrderedIds } from "../context.js";
 import { type Db, migrate, openDatabase } from "../db/database.js";
-import { createOrganization } from "../organizations/index.js";
+import { addMembership } from "../members/index.js";
 import { insertSpace } from "../spaces/index.js";
 import { urlsFor } from "../urls.js";
-import { addMember, createUser } from "../users/index.js";
+import { createUser } from "../users/index.js";
 import { indexMainContent } from "./indexer.js";
 import { searchOrganization } from "./search.js";
 
@@ -56,7 +57,12 @@ async function seed(db: Db): Promise<{ organizationId: string; userId: string }>
   const user = await createUser(db, { clock, ids }, { email: "bench@example.com", displayName: "Bench" });
   const organization = await createOrganization(db, { clock, ids }, user.id, { title: "Bench" });
   const reader = await createUser(db, { clock, ids }, { email: "reader@example.com", displayName: "Reader" });
-  await addMember(db, clock, organization.id, reader.id, "read");
+  await addMembership(db, {
+    organizationId: organization.id,
+    userId: reader.id,
+    role: "read",
+    joinedAt: clock.now().toISOString(),
+  });
   const next = random(42);
   const now = clock.now().toISOString();
   const started = performance.now();

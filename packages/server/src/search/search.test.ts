@@ -10,11 +10,11 @@ import {
   spaceContent,
   updatePage,
 } from "../change-requests/testing.js";
+import { addMembership } from "../members/index.js";
 import { setGrants } from "../permissions/store.js";
 import { buildSpace } from "../testing/factories.js";
 import { guestOf } from "../testing/fixtures.js";
 import type { TestUser } from "../testing/harness.js";
-import { addMember } from "../users/store.js";
 
 type Results = { count: number; items: Schema<"SearchSpaceResult">[]; next?: { page: string } };
 
@@ -199,7 +199,12 @@ describe("GET /v1/orgs/{organizationId}/search", () => {
     const own = await titled("Own");
     await own.seed([insertPage("Mine", term)]);
     const other = await s.t.organization();
-    await addMember(s.t.db, s.t.clock, other.organizationId, s.reader.user.id, "read");
+    await addMembership(s.t.db, {
+      organizationId: other.organizationId,
+      userId: s.reader.user.id,
+      role: "read",
+      joinedAt: s.t.clock.now().toISOString(),
+    });
     const theirs = await buildSpace(s.t, { organization_id: other.organizationId });
     await spaceContent({ ...s, organizationId: other.organizationId, admin: other.admin }, theirs.id).seed([
       insertPage("Theirs", term),

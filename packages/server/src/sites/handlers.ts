@@ -6,7 +6,11 @@ import type { SpaceTable } from "../db/schema.js";
 import { badRequest, conflict } from "../http/errors.js";
 import { presentPage } from "../http/paging.js";
 import { created, noContent, ok } from "../http/results.js";
-import { organizationForMember, organizationRoleOf } from "../organizations/index.js";
+import {
+  forgetDefaultContentSite,
+  organizationForMember,
+  organizationRoleOf,
+} from "../organizations/index.js";
 import { authorize, type OrganizationRole } from "../policy.js";
 import type { AreaHandlers, Services } from "../services.js";
 import { setDefaultSection } from "../site-sections/index.js";
@@ -185,11 +189,7 @@ export function siteHandlers(
       const { site } = await sites.site(path, caller, canCreateSite, "delete this site");
       await db.transaction().execute(async (tx) => {
         // An organization no longer opens on a site that is gone.
-        await tx
-          .updateTable("organizations")
-          .set({ default_content_site: null })
-          .where("default_content_site", "=", site.id)
-          .execute();
+        await forgetDefaultContentSite(tx, site.id);
         // Sections, groups, site spaces and share links go by cascade; spaces stay.
         await tx.deleteFrom("sites").where("id", "=", site.id).execute();
       });

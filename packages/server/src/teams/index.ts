@@ -5,4 +5,11 @@
  */
 export { teamsArea } from "./area.js";
 export { presentTeam } from "./presenter.js";
-export { listTeamsOfMember, nonMembers, type TeamRow, teams, unknownIds } from "./store.js";
+export {
+  listTeamsOfMember,
+  nonMembers,
+  removeFromTeamsOf,
+  type TeamRow,
+  teams,
+  unknownIds,
+} from "./store.js";

@@ -191,6 +191,15 @@ export async function upsertTeamMember(
     .execute();
 }
 
+/** Takes the user out of every team of the organization (when they leave it). */
+export async function removeFromTeamsOf(tx: Db, organizationId: string, userId: string): Promise<void> {
+  await tx
+    .deleteFrom("team_members")
+    .where("user_id", "=", userId)
+    .where("team_id", "in", tx.selectFrom("teams").select("id").where("organization_id", "=", organizationId))
+    .execute();
+}
+
 export async function removeTeamMember(db: Db, teamId: string, userId: string): Promise<void> {
   await db.deleteFrom("team_members").where("team_id", "=", teamId).where("user_id", "=", userId).execute();
 }

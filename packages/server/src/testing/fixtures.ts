@@ -1,5 +1,5 @@
 import type { Role } from "../db/schema.js";
-import { addMember } from "../users/store.js";
+import { addMembership } from "../members/index.js";
 import type { TestApp, TestUser } from "./harness.js";
 
 /** Who a fixture user is to an organization: a member with a role, a guest (a member without one), or no one. */
@@ -31,7 +31,12 @@ export function joinOrganization(
   user: TestUser,
   role: Role,
 ): Promise<void> {
-  return addMember(t.db, t.clock, organizationId, user.user.id, role);
+  return addMembership(t.db, {
+    organizationId,
+    userId: user.user.id,
+    role,
+    joinedAt: t.clock.now().toISOString(),
+  });
 }
 
 export type OrganizationFixture<M extends Record<string, Standing>> = {

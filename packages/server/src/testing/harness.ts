@@ -6,12 +6,15 @@ import { generateSecretKey } from "../auth/secret-key.js";
 import { issueToken } from "../auth/tokens.js";
 import { directoryBlobStore } from "../blobs/blobs.js";
 import type { FileSettings } from "../blobs/settings.js";
-import { type Clock, type IdGenerator, timeOrderedIds } from "../context.js";
-import { type Db, migrate } from "../db/database.js";
+import { createOrganization } from "../commands/create-organization.js";
+import { type Clock, type IdGenerator, systemClock, timeOrderedIds } from "../context.js";
+import { type Db, migrate, openDatabase } from "../db/database.js";
 import type { Role, UserTable } from "../db/schema.js";
-import type { NetworkPolicy } from "../net/fetch.js";
-import { createOrganization } from "../organizations/store.js";
-import { addMember, createUser } from "../users/store.js";
+import { addMembership } from "../members/index.js";
+import { createFetcher, type NetworkPolicy, publicAddressesOnly } from "../net/fetch.js";
+import type { Services } from "../services.js";
+import { urlsFor } from "../urls.js";
+import { createUser } from "../users/store.js";
 import { openTestDatabase } from "./database.js";
 import { buildOrganization, type OrganizationFixture, type Standing } from "./fixtures.js";
 
@@ -68,6 +71,24 @@ export const testFileSettings = ({
   maxUploadBytes,
 });
 
+/**
+ * Services over an empty in-memory SQLite database, unmigrated: enough to build every area's
+ * handlers and inspect them without serving a request.
+ */
+export function inspectionServices(): Services {
+  const clock = systemClock;
+  return {
+    db: openDatabase({ location: ":memory:" }),
+    clock,
+    ids: timeOrderedIds(),
+    urls: urlsFor("http://quire.test"),
+    now: () => clock.now().toISOString(),
+    secretKey: generateSecretKey(),
+    files: testFileSettings(),
+    fetcher: createFetcher(publicAddressesOnly),
+  };
+}
+
 /** The real app, with response validation on, over a fresh database of the project's kind. */
 export async function createTestApp(options: TestAppOptions = {}): Promise<TestApp> {
   const database = await openTestDatabase();
@@ -95,7 +116,12 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
       displayName: `User ${counter}`,
     });
     if (options.organizationId)
-      await addMember(db, clock, options.organizationId, created.id, options.role ?? "read");
+      await addMembership(db, {
+        organizationId: options.organizationId,
+        userId: created.id,
+        role: options.role ?? "read",
+        joinedAt: clock.now().toISOString(),
+      });
     const token = await issueToken(db, services, created.id, "test");
     return { user: created, token, auth: { Authorization: `Bearer ${token}` } };
   };

@@ -5,4 +5,4 @@
  */
 export { usersArea } from "./area.js";
 export { presentUser } from "./presenter.js";
-export { addMember, createUser, findUserByEmail, hasUsers } from "./store.js";
+export { createUser, findUserByEmail, hasUsers } from "./store.js";

@@ -1,6 +1,6 @@
 import type { Clock, IdGenerator } from "../context.js";
 import type { Db } from "../db/database.js";
-import type { Role, UserTable } from "../db/schema.js";
+import type { UserTable } from "../db/schema.js";
 
 export interface NewUser {
   email: string;
@@ -25,13 +25,6 @@ export async function createUser(
 
 export function findUserByEmail(db: Db, email: string): Promise<UserTable | undefined> {
   return db.selectFrom("users").selectAll().where("email", "=", email.toLowerCase()).executeTakeFirst();
-}
-
-export async function addMember(db: Db, clock: Clock, organizationId: string, userId: string, role: Role) {
-  await db
-    .insertInto("memberships")
-    .values({ organization_id: organizationId, user_id: userId, role, joined_at: clock.now().toISOString() })
-    .execute();
 }
 
 export async function hasUsers(db: Db): Promise<boolean> {
