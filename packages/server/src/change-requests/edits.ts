@@ -8,9 +8,9 @@ import type { IdGenerator } from "../context.js";
 import type { Db } from "../db/database.js";
 import type { SpaceTable } from "../db/schema.js";
 import { badRequest, conflict } from "../http/errors.js";
+import { assertSpaceNotDeleted } from "../spaces/index.js";
 import {
   addContributor,
-  assertSpaceNotDeleted,
   type ChangeRequestRow,
   changeRequestOf,
   lockSpace,

@@ -5,12 +5,11 @@ import { created, ok } from "../http/results.js";
 import { authorize } from "../policy.js";
 import type { AreaHandlers, Services } from "../services.js";
 import { contentReads } from "../space-content/index.js";
-import { spaceForMember } from "../spaces/index.js";
+import { assertSpaceNotDeleted, spaceForMember } from "../spaces/index.js";
 import { editChangeRequestContent } from "./edits.js";
 import { canEditChangeRequests, canMergeChangeRequests } from "./policy.js";
 import { presentChangeRequest } from "./presenter.js";
 import {
-  assertSpaceNotDeleted,
   changeRequestOf,
   insertChangeRequest,
   listChangeRequests,

@@ -7,7 +7,6 @@ export { changeRequestsArea } from "./area.js";
 export { editChangeRequestContent, type NewPage } from "./edits.js";
 export { canEditChangeRequests } from "./policy.js";
 export {
-  assertSpaceNotDeleted,
   type ChangeRequestRow,
   changeRequestOf,
   lockSpace,

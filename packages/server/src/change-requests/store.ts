@@ -3,7 +3,7 @@ import type { Clock, IdGenerator } from "../context.js";
 import type { Db } from "../db/database.js";
 import { preparedRead } from "../db/prepared.js";
 import type { SpaceTable } from "../db/schema.js";
-import { conflict, notFound } from "../http/errors.js";
+import { notFound } from "../http/errors.js";
 import { keysetList } from "../http/paging.js";
 import { adjustSpaceActivity, changeRequestStatusActivity } from "../spaces/index.js";
 import type { ChangeRequestStatus, ChangeRequestTable } from "./tables.js";
@@ -106,10 +106,6 @@ export async function lockSpace(tx: Db, spaceId: string): Promise<SpaceTable> {
   const space = await query.executeTakeFirst();
   if (!space) throw notFound("Space");
   return space;
-}
-
-export function assertSpaceNotDeleted(space: SpaceTable): void {
-  if (space.deleted_at !== null) throw conflict("The space is deleted; restore it first.", "space_deleted");
 }
 
 /** Creates a draft change request on the space's current content, with the next number. After `lockSpace`. */

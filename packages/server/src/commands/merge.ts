@@ -1,5 +1,4 @@
 import {
-  assertSpaceNotDeleted,
   type ChangeRequestRow,
   type ChangeRequestTable,
   changeRequestOf,
@@ -16,6 +15,7 @@ import type { Db } from "../db/database.js";
 import type { SpaceTable } from "../db/schema.js";
 import { ApiError, conflict } from "../http/errors.js";
 import { indexMainContent } from "../search/index.js";
+import { assertSpaceNotDeleted } from "../spaces/index.js";
 
 /**
  * A merge or an update that conflicts: nothing was written. `details` is what the error body

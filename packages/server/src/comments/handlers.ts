@@ -1,13 +1,13 @@
 import type { HandlerInput, Schema } from "@quire/api-types";
 import type { Caller } from "../auth/caller.js";
-import { assertSpaceNotDeleted, changeRequestOf } from "../change-requests/index.js";
+import { changeRequestOf } from "../change-requests/index.js";
 import type { Role, SpaceTable } from "../db/schema.js";
 import { badRequest } from "../http/errors.js";
 import { presentPage } from "../http/paging.js";
 import { created, noContent, ok } from "../http/results.js";
 import { authorize } from "../policy.js";
 import type { AreaHandlers, Services } from "../services.js";
-import { spaceForMember } from "../spaces/index.js";
+import { assertSpaceNotDeleted, spaceForMember } from "../spaces/index.js";
 import { canComment, canDeleteText, canEditText } from "./policy.js";
 import { presentComment, presentReply } from "./presenter.js";
 import {

@@ -5,7 +5,7 @@ import { created, noContent, ok } from "../http/results.js";
 import { organizationForMember, organizationRoleOf } from "../organizations/index.js";
 import { authorize, type OrganizationRole } from "../policy.js";
 import type { AreaHandlers, Services } from "../services.js";
-import { canManageSpace, spaceForMember } from "../spaces/index.js";
+import { assertSpaceNotDeleted, canManageSpace, spaceForMember } from "../spaces/index.js";
 import { canManageCustomFields, canViewCustomFields } from "./policy.js";
 import { presentCustomField, presentCustomFieldFor, presentSpaceValueFor } from "./presenter.js";
 import {
@@ -131,8 +131,7 @@ export function customFieldHandlers(
           if (!field) throw badRequest(`The organization has no custom field named \`${name}\`.`);
           return { field, value: value === null ? null : checkValue(field, value) };
         });
-        if (space.deleted_at !== null)
-          throw conflict("The space is deleted; restore it first.", "space_deleted");
+        assertSpaceNotDeleted(space);
         await setSpaceValues(tx, space.id, values);
       });
       return noContent();

@@ -18,22 +18,11 @@ import {
 } from "../organizations/index.js";
 import { authorize, canCreateContent, roleOnContent } from "../policy.js";
 import type { AreaHandlers, Services } from "../services.js";
-import { canManageSpace } from "./policy.js";
+import { assertSpaceNotDeleted, canManageSpace } from "./policy.js";
 import { presentSpace, presentSpaceFor } from "./presenter.js";
-import {
-  getSpace,
-  insertSpace,
-  listSpacesInOrganization,
-  type MemberSpace,
-  spaceForMember,
-  updateSpace,
-} from "./store.js";
+import { getSpace, insertSpace, listSpacesInOrganization, spaceForMember, updateSpace } from "./store.js";
 
 const SPACE_TITLE_MAX = 50;
-
-function assertNotDeleted({ space }: MemberSpace): void {
-  if (space.deleted_at !== null) throw conflict("The space is deleted; restore it first.", "space_deleted");
-}
 
 /** Cuts a title to `max` characters without splitting an emoji or another multi-unit character. */
 function truncateTitle(title: string, max: number): string {
@@ -103,7 +92,7 @@ export function spaceHandlers(
 
     async updateSpaceById({ path, body, caller }) {
       const member = await manageableSpace(path.spaceId, caller.user.id, "update this space");
-      assertNotDeleted(member);
+      assertSpaceNotDeleted(member.space);
       const changes = {
         ...(body.title !== undefined && { title: body.title }),
         ...(body.emoji !== undefined && { emoji: body.emoji }),
@@ -123,7 +112,7 @@ export function spaceHandlers(
 
     async duplicateSpace({ path, caller }) {
       const member = await memberSpace(path.spaceId, caller.user.id);
-      assertNotDeleted(member);
+      assertSpaceNotDeleted(member.space);
       const { space, organizationRole } = member;
       const copy = await db.transaction().execute(async (tx) => {
         await lockContentTree(tx, [space.organization_id]);
@@ -159,7 +148,7 @@ export function spaceHandlers(
 
     async moveSpace({ path, body, caller }) {
       const member = await manageableSpace(path.spaceId, caller.user.id, "move this space");
-      assertNotDeleted(member);
+      assertSpaceNotDeleted(member.space);
       const { space, organizationRole } = member;
       assertMoveChangesSomething(body);
       const parentId = body.parent === undefined ? space.parent_id : body.parent;

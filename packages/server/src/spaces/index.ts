@@ -5,6 +5,6 @@
  */
 export { adjustSpaceActivity, changeRequestStatusActivity } from "./activity.js";
 export { spacesArea } from "./area.js";
-export { canManageSpace } from "./policy.js";
+export { assertSpaceNotDeleted, canManageSpace } from "./policy.js";
 export { presentSpace, presentSpaceFor } from "./presenter.js";
 export { insertSpace, listSpacesInCollection, spaceForMember } from "./store.js";

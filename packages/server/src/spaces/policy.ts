@@ -1,5 +1,6 @@
 import type { Schema } from "@quire/api-types";
-import type { Role } from "../db/schema.js";
+import type { Role, SpaceTable } from "../db/schema.js";
+import { conflict } from "../http/errors.js";
 import { atLeast, perRole } from "../policy.js";
 
 export const spacePermissions = perRole(
@@ -18,3 +19,8 @@ export const spacePermissions = perRole(
 
 /** Changing settings, deleting, restoring, moving or transferring a space. */
 export const canManageSpace = (role: Role) => atLeast(role, "admin");
+
+/** A deleted space takes no writes (its content, comments, change requests, fields) until restored. */
+export function assertSpaceNotDeleted(space: Pick<SpaceTable, "deleted_at">): void {
+  if (space.deleted_at !== null) throw conflict("The space is deleted; restore it first.", "space_deleted");
+}
