@@ -203,11 +203,20 @@ function withStatementCache(sqlite: SQLite.Database): SqliteDatabase {
  * Brings the schema to the latest version; throws if a migration fails. Migrations apply in name
  * order, and one that sorts before those already applied (from a branch merged later) still applies.
  */
+/**
+ * The advisory lock of PostgreSQL's catalog as Kysely reads it: its introspection (which the migrator
+ * runs) lists the tables of every schema, and fails on a table whose schema is dropped meanwhile.
+ * Readers hold it shared; whoever drops a schema (the tests, each on a schema of its own) holds it
+ * alone, for that statement only.
+ */
+export const CATALOG_LOCK = 7_290_241_115;
+
 export async function migrate(db: Db, migrations: MigrationProvider = areaMigrations()): Promise<void> {
   await db.connection().execute(async (connection) => {
     const postgres = connection.getExecutor().adapter instanceof PostgresAdapter;
     let schema: string | undefined;
     if (postgres) {
+      await sql`select pg_advisory_lock_shared(${CATALOG_LOCK})`.execute(connection);
       // A migration may rewrite a large table, or wait for another process's migrations.
       await sql`set statement_timeout = 0`.execute(connection);
       // Kysely looks for its tables in every schema unless told which one to use.
@@ -225,7 +234,10 @@ export async function migrate(db: Db, migrations: MigrationProvider = areaMigrat
       }).migrateToLatest();
       if (error) throw error;
     } finally {
-      if (postgres) await sql`reset statement_timeout`.execute(connection);
+      if (postgres) {
+        await sql`reset statement_timeout`.execute(connection);
+        await sql`select pg_advisory_unlock_shared(${CATALOG_LOCK})`.execute(connection);
+      }
     }
   });
 }

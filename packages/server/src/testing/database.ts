@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { sql } from "kysely";
-import { type DatabaseOptions, type Db, openDatabase } from "../db/database.js";
+import { CATALOG_LOCK, type DatabaseOptions, type Db, openDatabase } from "../db/database.js";
 
 /** The database the tests run on, chosen per vitest project (see vitest.config.ts). */
 export const testDatabaseKind: "sqlite" | "postgres" =
@@ -49,7 +49,11 @@ export async function openTestDatabase(
     location: location.href,
     async close() {
       try {
-        await sql`drop schema ${sql.id(schema)} cascade`.execute(db);
+        // Alone on the catalog: another test's migration or introspection must not see it half gone.
+        await db.transaction().execute(async (tx) => {
+          await sql`select pg_advisory_xact_lock(${CATALOG_LOCK})`.execute(tx);
+          await sql`drop schema ${sql.id(schema)} cascade`.execute(tx);
+        });
       } finally {
         await db.destroy();
       }
@@ -64,7 +68,17 @@ export async function openTestDatabase(
  * full-text search (FTS5 tables, generated columns) is left out.
  */
 export async function ownTables(db: Db) {
-  const tables = await db.introspection.getTables();
+  const tables =
+    testDatabaseKind === "sqlite"
+      ? await db.introspection.getTables()
+      : await db.connection().execute(async (connection) => {
+          await sql`select pg_advisory_lock_shared(${CATALOG_LOCK})`.execute(connection);
+          try {
+            return await connection.introspection.getTables();
+          } finally {
+            await sql`select pg_advisory_unlock_shared(${CATALOG_LOCK})`.execute(connection);
+          }
+        });
   if (testDatabaseKind === "sqlite") {
     // A virtual table (FTS5) and the shadow tables SQLite keeps for it are the engine's, not ours.
     const { rows: virtual } = await sql<{ name: string }>`select name from sqlite_master
