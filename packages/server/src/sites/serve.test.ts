@@ -72,16 +72,16 @@ const visit = (path: string) => supertest(s.t.app).get(path).redirects(0);
 
 /**
  * A visitor token for the site, signed with its key as the site's own sign-in service would; it
- * expires in an hour unless `expires` says otherwise (null: no `exp`).
+ * expires an hour after the server's clock unless `expires` (seconds) says otherwise (null: no `exp`).
  */
 async function visitorToken(
   siteId: string,
   claims: Record<string, unknown>,
-  { key, expires = "1h" }: { key?: string; expires?: string | null } = {},
+  { key, expires = 3600 }: { key?: string; expires?: number | null } = {},
 ) {
   const privateKey: string = key ?? (await siteApi("get", sitePath(siteId, "/publishing/auth"))).privateKey;
   const token = new SignJWT(claims).setProtectedHeader({ alg: "HS256" });
-  if (expires !== null) token.setExpirationTime(expires);
+  if (expires !== null) token.setExpirationTime(Math.floor(s.t.clock.now().getTime() / 1000) + expires);
   return token.sign(new TextEncoder().encode(privateKey));
 }
 
@@ -189,7 +189,7 @@ describe("published sites served as HTML", () => {
       .expect(200);
 
     // A token valid for a month is kept a day at most.
-    const lasting = await visitorToken(site.id, { name: "Ada" }, { expires: "30d" });
+    const lasting = await visitorToken(site.id, { name: "Ada" }, { expires: 30 * 24 * 60 * 60 });
     const kept = await visit(`/s/${site.id}/?jwt_token=${lasting}`).expect(200);
     expect(maxAge(kept.headers["set-cookie"]?.[0] ?? "")).toBe(24 * 60 * 60);
 

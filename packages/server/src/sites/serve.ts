@@ -99,7 +99,7 @@ async function mainContent(db: Services["db"], siteSpace: SiteSpaceEntry) {
  * conditional sections and site spaces they see.
  */
 export function publishedSiteRoutes(router: Router, services: Services): void {
-  const { db, urls, secretKey } = services;
+  const { db, urls, secretKey, clock } = services;
   const publicHost = new URL(urls.api("")).host;
   const secureCookies = new URL(urls.api("")).protocol === "https:";
 
@@ -123,6 +123,7 @@ export function publishedSiteRoutes(router: Router, services: Services): void {
       const { payload } = await jwtVerify<{ exp: number }>(token, key, {
         algorithms: ["HS256"],
         requiredClaims: ["exp"],
+        currentDate: clock.now(),
       });
       const schema = site.adaptive_schema === null ? undefined : (JSON.parse(site.adaptive_schema) as object);
       return schema && claimsProblem(schema, payload) !== undefined
@@ -160,7 +161,7 @@ export function publishedSiteRoutes(router: Router, services: Services): void {
           sameSite: "lax",
           secure: secureCookies,
           path: mount.root.pathname,
-          maxAge: Math.min(verified.exp - Math.floor(Date.now() / 1000), VISITOR_COOKIE_MAX_AGE),
+          maxAge: Math.min(verified.exp - Math.floor(clock.now().getTime() / 1000), VISITOR_COOKIE_MAX_AGE),
         }),
       );
 
