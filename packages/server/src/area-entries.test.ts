@@ -40,7 +40,7 @@ describe("an area is used through its index.ts", { timeout: 60_000 }, () => {
   it("fails on a command importing an area's store.ts, and on an area importing a top-level module", async () => {
     const command = await lintProbe(
       "commands",
-      'import { spaceForMember } from "../spaces/store.js";\nexport const probe = spaceForMember;\n',
+      'import { spaceForCaller } from "../spaces/store.js";\nexport const probe = spaceForCaller;\n',
     );
     expect(command.failed).toBe(true);
     expect(command.output).toContain("lint/style/noRestrictedImports");
@@ -75,7 +75,7 @@ describe("an area is used through its index.ts", { timeout: 60_000 }, () => {
     expect(area).toEqual({ failed: false, output: "" });
     const command = await lintProbe(
       "commands",
-      'import { spaceForMember } from "../spaces/index.js";\nexport const probe = spaceForMember;\n',
+      'import { spaceForCaller } from "../spaces/index.js";\nexport const probe = spaceForCaller;\n',
     );
     expect(command).toEqual({ failed: false, output: "" });
   });

@@ -5,7 +5,7 @@ import { created, ok } from "../http/results.js";
 import { authorize } from "../policy.js";
 import type { AreaHandlers, Services } from "../services.js";
 import { contentReads } from "../space-content/index.js";
-import { assertSpaceNotDeleted, spaceForMember } from "../spaces/index.js";
+import { assertSpaceNotDeleted, spaceForCaller } from "../spaces/index.js";
 import { editChangeRequestContent } from "./edits.js";
 import { canEditChangeRequests, canMergeChangeRequests } from "./policy.js";
 import { presentChangeRequest } from "./presenter.js";
@@ -35,7 +35,7 @@ export function changeRequestHandlers(
 > {
   const { db, urls, clock, ids, now } = services;
   const reads = contentReads(services);
-  const memberSpace = (spaceId: string, userId: string) => spaceForMember(db, spaceId, userId, clock.now());
+  const memberSpace = (spaceId: string, userId: string) => spaceForCaller(db, spaceId, userId, clock.now());
 
   /** The change request, the space and the caller's role there: 404 when the caller cannot see them. */
   const memberChangeRequest = async (path: { spaceId: string; changeRequestId: string }, userId: string) => {

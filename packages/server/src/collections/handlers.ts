@@ -15,7 +15,7 @@ import { created, noContent, ok } from "../http/results.js";
 import {
   canTransferOut,
   membershipIn,
-  organizationForMember,
+  organizationForCaller,
   organizationRoleOf,
 } from "../organizations/index.js";
 import { authorize, canCreateContent, roleOnContent } from "../policy.js";
@@ -24,7 +24,7 @@ import { listSpacesInCollection, presentSpaceFor } from "../spaces/index.js";
 import { canManageCollection } from "./policy.js";
 import { presentCollection } from "./presenter.js";
 import {
-  collectionForMember,
+  collectionForCaller,
   getCollection,
   insertCollection,
   listAllCollections,
@@ -47,7 +47,7 @@ export function collectionHandlers(
   const { db, urls, ids, now } = services;
   /** The collection, once the caller's role on it allows managing it (403 otherwise). */
   const manageableCollection = async (collectionId: string, userId: string, action: string) => {
-    const member = await collectionForMember(db, collectionId, userId);
+    const member = await collectionForCaller(db, collectionId, userId);
     authorize(canManageCollection(member.role), action);
     return member;
   };
@@ -62,7 +62,7 @@ export function collectionHandlers(
     },
 
     async createCollection({ path, body, caller }) {
-      const { organization, role } = await organizationForMember(db, path.organizationId, caller.user.id);
+      const { organization, role } = await organizationForCaller(db, path.organizationId, caller.user.id);
       const parentId = body.parent ?? null;
       const collection = await db.transaction().execute(async (tx) => {
         await lockContentTree(tx, [organization.id]);
@@ -83,7 +83,7 @@ export function collectionHandlers(
     },
 
     async getCollectionById({ path, caller }) {
-      const { collection, role } = await collectionForMember(db, path.collectionId, caller.user.id);
+      const { collection, role } = await collectionForCaller(db, path.collectionId, caller.user.id);
       return ok(presentCollection(collection, role, urls));
     },
 
@@ -116,7 +116,7 @@ export function collectionHandlers(
       const args = { collectionId: path.collectionId, userId: caller.user.id };
       const page = await listSpacesInCollection(db, args, query);
       const role = await membershipOfPage(page, async () => {
-        const { organizationRole } = await collectionForMember(db, args.collectionId, args.userId);
+        const { organizationRole } = await collectionForCaller(db, args.collectionId, args.userId);
         return organizationRole;
       });
       return ok(presentPage(page, presentSpaceFor(role, urls)));
@@ -148,7 +148,7 @@ export function collectionHandlers(
     },
 
     async transferCollection({ path, body, caller }) {
-      const { collection, organizationRole } = await collectionForMember(
+      const { collection, organizationRole } = await collectionForCaller(
         db,
         path.collectionId,
         caller.user.id,

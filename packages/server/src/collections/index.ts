@@ -4,4 +4,4 @@
  * private: the root `biome.json` fails the lint on an import of one from another area.
  */
 export { collectionsArea } from "./area.js";
-export { collectionForMember } from "./store.js";
+export { collectionForCaller } from "./store.js";

@@ -31,7 +31,7 @@ const collectionWithMembership = grantAware((withGrants) =>
 );
 
 /** The collection with the caller's role on it, in one statement; 404 when missing or not visible to the caller. */
-export async function collectionForMember(
+export async function collectionForCaller(
   db: Db,
   collectionId: string,
   userId: string,

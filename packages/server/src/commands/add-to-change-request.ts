@@ -9,7 +9,7 @@ import type { IdGenerator } from "../context.js";
 import type { Db } from "../db/database.js";
 import { addFile, type FileTable, type NewFile } from "../files/index.js";
 import { authorize } from "../policy.js";
-import { spaceForMember } from "../spaces/index.js";
+import { spaceForCaller } from "../spaces/index.js";
 
 /**
  * The change request of `path` and its space, once the user may edit its content: 404 when they
@@ -22,7 +22,7 @@ export async function changeRequestToEdit(
   userId: string,
   action: string,
 ) {
-  const member = await spaceForMember(db, path.spaceId, userId, now);
+  const member = await spaceForCaller(db, path.spaceId, userId, now);
   const changeRequest = await changeRequestOf(db, member.space.id, path.changeRequestId);
   authorize(canEditChangeRequests(member.role), action);
   return { space: member.space, changeRequest };

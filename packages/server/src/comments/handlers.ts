@@ -7,7 +7,7 @@ import { presentPage } from "../http/paging.js";
 import { created, noContent, ok } from "../http/results.js";
 import { authorize } from "../policy.js";
 import type { AreaHandlers, Services } from "../services.js";
-import { assertSpaceNotDeleted, spaceForMember } from "../spaces/index.js";
+import { assertSpaceNotDeleted, spaceForCaller } from "../spaces/index.js";
 import { canComment, canDeleteText, canEditText } from "./policy.js";
 import { presentComment, presentReply } from "./presenter.js";
 import {
@@ -77,7 +77,7 @@ function commentOperations(services: Services) {
 
   /** The parent with the caller's role on its space: 404 when the caller cannot see it. */
   const memberOf = async (path: ParentPath, userId: string): Promise<Member> => {
-    const { space, role } = await spaceForMember(db, path.spaceId, userId, clock.now());
+    const { space, role } = await spaceForCaller(db, path.spaceId, userId, clock.now());
     const spacePath = `spaces/${space.id}`;
     if (!("changeRequestId" in path)) {
       const parent = {

@@ -2,15 +2,15 @@ import { membershipOfPage } from "../access.js";
 import { badRequest, conflict } from "../http/errors.js";
 import { presentPage } from "../http/paging.js";
 import { created, noContent, ok } from "../http/results.js";
-import { organizationForMember, organizationRoleOf } from "../organizations/index.js";
+import { organizationForCaller, organizationRoleOf } from "../organizations/index.js";
 import { authorize, type OrganizationRole } from "../policy.js";
 import type { AreaHandlers, Services } from "../services.js";
-import { assertSpaceNotDeleted, canManageSpace, spaceForMember } from "../spaces/index.js";
+import { assertSpaceNotDeleted, canManageSpace, spaceForCaller } from "../spaces/index.js";
 import { canManageCustomFields, canViewCustomFields } from "./policy.js";
 import { presentCustomField, presentCustomFieldFor, presentSpaceValueFor } from "./presenter.js";
 import {
   customFieldExists,
-  customFieldForMember,
+  customFieldForCaller,
   customFieldsNamed,
   customFieldsOfSpace,
   deleteCustomField,
@@ -43,7 +43,7 @@ export function customFieldHandlers(
     allowed: (role: OrganizationRole) => boolean,
     action: string,
   ) => {
-    const member = await customFieldForMember(db, path.organizationId, path.fieldName, userId);
+    const member = await customFieldForCaller(db, path.organizationId, path.fieldName, userId);
     authorize(allowed(member.role), action);
     return member;
   };
@@ -58,7 +58,7 @@ export function customFieldHandlers(
     },
 
     async createOrganizationCustomField({ path, body, caller }) {
-      const { organization, role } = await organizationForMember(db, path.organizationId, caller.user.id);
+      const { organization, role } = await organizationForCaller(db, path.organizationId, caller.user.id);
       authorize(canManageCustomFields(role), MANAGE);
       const options = checkOptions(body.type, body.options);
       // A concurrent create of the same name fails on the unique key instead, also with 409.
@@ -106,7 +106,7 @@ export function customFieldHandlers(
     },
 
     async getSpaceCustomFields({ path, caller }) {
-      const { space, organizationRole } = await spaceForMember(db, path.spaceId, caller.user.id, clock.now());
+      const { space, organizationRole } = await spaceForCaller(db, path.spaceId, caller.user.id, clock.now());
       const rows = await customFieldsOfSpace(db, {
         organizationId: space.organization_id,
         spaceId: space.id,
@@ -115,7 +115,7 @@ export function customFieldHandlers(
     },
 
     async updateSpaceCustomFields({ path, body, caller }) {
-      const { space, role } = await spaceForMember(db, path.spaceId, caller.user.id, clock.now());
+      const { space, role } = await spaceForCaller(db, path.spaceId, caller.user.id, clock.now());
       authorize(canManageSpace(role), "set the custom fields of this space");
       const entries = Object.entries(body.values);
       await db.transaction().execute(async (tx) => {

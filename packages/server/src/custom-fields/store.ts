@@ -31,7 +31,7 @@ const fieldWithMembership = preparedRead(
  * The field with the caller's role in its organization, in one statement; 404 when missing or in
  * an organization the caller is not in, alike, so that names in other organizations reveal nothing.
  */
-export async function customFieldForMember(
+export async function customFieldForCaller(
   db: Db,
   organizationId: string,
   name: string,

@@ -1,7 +1,7 @@
 import { badRequest, conflict, forbidden } from "../http/errors.js";
 import { presentPage } from "../http/paging.js";
 import { created, noContent, ok } from "../http/results.js";
-import { type OrganizationRow, organizationForMember } from "../organizations/index.js";
+import { type OrganizationRow, organizationForCaller } from "../organizations/index.js";
 import { authorize } from "../policy.js";
 import type { AreaHandlers, Services } from "../services.js";
 import { accountSchemaOf, statusOf, validConfiguration } from "./configuration.js";
@@ -28,7 +28,7 @@ import {
   listInstallations,
   listIntegrations,
   organizationsById,
-  publisherForMember,
+  publisherForCaller,
   storePublication,
   updateInstallation,
 } from "./store.js";
@@ -88,7 +88,7 @@ export function integrationHandlers(
     },
 
     async publishIntegration({ path, body, caller }) {
-      const { organization, role } = await publisherForMember(db, body.organization, caller.user.id);
+      const { organization, role } = await publisherForCaller(db, body.organization, caller.user.id);
       authorize(canManageIntegration(role), "publish integrations for this organization");
       const publication = publicationOf(body);
       const integration = await db.transaction().execute(async (tx) => {
@@ -138,7 +138,7 @@ export function integrationHandlers(
 
     async installIntegration({ path, body, caller }) {
       const { integration } = await integrationForCaller(db, path.integrationName, caller.user.id);
-      const { organization, role } = await organizationForMember(db, body.organization, caller.user.id);
+      const { organization, role } = await organizationForCaller(db, body.organization, caller.user.id);
       authorize(canManageInstallations(role), "install integrations on this organization");
       if (!installableInto(integration, organization.id))
         throw forbidden("This integration is private: only its own organization can install it.");

@@ -137,7 +137,7 @@ export async function organizationsById(
  * The organization named by its id or its hostname, with the caller's membership; 404 when there
  * is none or the caller is not in it. An id wins over another organization's equal hostname.
  */
-export async function publisherForMember(db: Db, idOrHostname: string, userId: string) {
+export async function publisherForCaller(db: Db, idOrHostname: string, userId: string) {
   const rows = await db
     .selectFrom("organizations")
     .selectAll()

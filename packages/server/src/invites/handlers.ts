@@ -3,7 +3,7 @@ import { badRequest, notFound, preconditionFailed } from "../http/errors.js";
 import { presentPage } from "../http/paging.js";
 import { noContent, ok } from "../http/results.js";
 import { lockMemberships } from "../members/index.js";
-import { organizationForMember, organizationRoleOf } from "../organizations/index.js";
+import { organizationForCaller, organizationRoleOf } from "../organizations/index.js";
 import { authorize } from "../policy.js";
 import type { AreaHandlers, Services } from "../services.js";
 import { canManageInvites } from "./policy.js";
@@ -43,7 +43,7 @@ export function inviteHandlers(
 
   return {
     async inviteUsersToOrganization({ path, body, caller }) {
-      const { organization, role } = await organizationForMember(db, path.organizationId, caller.user.id);
+      const { organization, role } = await organizationForCaller(db, path.organizationId, caller.user.id);
       authorize(canManageInvites(role), MANAGE);
       // The contract checked each address; one person is invited once, whatever the case.
       const emails = [...new Set(body.emails.map((email) => email.toLowerCase()))];
@@ -85,7 +85,7 @@ export function inviteHandlers(
     },
 
     async createOrganizationInvite({ path, body, caller }) {
-      const { organization, role } = await organizationForMember(db, path.organizationId, caller.user.id);
+      const { organization, role } = await organizationForCaller(db, path.organizationId, caller.user.id);
       authorize(canManageInvites(role), MANAGE);
       if (organization.invite_links !== 1) throw preconditionFailed(LINKS_OFF, "invite_links_disabled");
       const invite = {

@@ -7,7 +7,7 @@ import { ok } from "../http/results.js";
 import { presentOrganization } from "../organizations/index.js";
 import type { AreaHandlers, Services } from "../services.js";
 import type { ContentView } from "../space-content/index.js";
-import { presentSpace, spaceForMember } from "../spaces/index.js";
+import { presentSpace, spaceForCaller } from "../spaces/index.js";
 import { pageOf } from "./paging.js";
 import { presentLink, presentPageReference, type ReferenceContext } from "./presenter.js";
 import { pagesInOrder, type ResolvedLink, type RevisionIndex, resolveLinks } from "./resolve.js";
@@ -36,7 +36,7 @@ export function linksHandlers(
 
   /** The space as the caller sees it (404 otherwise), and how its references are presented. */
   const member = async (spaceId: string, userId: string) => {
-    const found = await spaceForMember(db, spaceId, userId, clock.now());
+    const found = await spaceForCaller(db, spaceId, userId, clock.now());
     const organization = await db
       .selectFrom("organizations")
       .selectAll()

@@ -3,12 +3,12 @@ import { membershipOfPage } from "../access.js";
 import { badRequest, conflict } from "../http/errors.js";
 import { presentPage } from "../http/paging.js";
 import { created, noContent, ok } from "../http/results.js";
-import { organizationForMember, organizationRoleOf } from "../organizations/index.js";
+import { organizationForCaller, organizationRoleOf } from "../organizations/index.js";
 import { authorize } from "../policy.js";
 import type { AreaHandlers, Services } from "../services.js";
 import { canEditSpecs, canViewSpecs } from "./policy.js";
 import { presentSpec } from "./presenter.js";
-import { deleteSpec, insertSpec, listSpecs, replaceSource, type SpecSource, specForMember } from "./store.js";
+import { deleteSpec, insertSpec, listSpecs, replaceSource, type SpecSource, specForCaller } from "./store.js";
 
 /** `OpenAPISpecSlug` of the contract, checked here for the PUT path, which takes any text. */
 const isSlug = (slug: string) => slug.length <= 100 && /^[a-z0-9]+(?:-[a-z0-9]+)*$/.test(slug);
@@ -36,12 +36,12 @@ export function openApiSpecHandlers(
   const { db, urls } = services;
   /** The caller's role once it allows changing the organization's specifications (403 otherwise). */
   const editorRole = async (organizationId: string, userId: string, action: string) => {
-    const { role } = await organizationForMember(db, organizationId, userId);
+    const { role } = await organizationForCaller(db, organizationId, userId);
     authorize(canEditSpecs(role), action);
     return role;
   };
-  const specForCaller = (path: { organizationId: string; specSlug: string }, userId: string) =>
-    specForMember(db, { organizationId: path.organizationId, slug: path.specSlug, userId });
+  const callerSpec = (path: { organizationId: string; specSlug: string }, userId: string) =>
+    specForCaller(db, { organizationId: path.organizationId, slug: path.specSlug, userId });
 
   return {
     async listOpenAPISpecs({ path, query, caller }) {
@@ -64,7 +64,7 @@ export function openApiSpecHandlers(
     },
 
     async getOpenAPISpecBySlug({ path, caller }) {
-      const { spec, role } = await specForCaller(path, caller.user.id);
+      const { spec, role } = await callerSpec(path, caller.user.id);
       authorize(canViewSpecs(role), "view this OpenAPI specification");
       return ok(presentSpec(spec, role, urls));
     },
@@ -91,7 +91,7 @@ export function openApiSpecHandlers(
     },
 
     async deleteOpenAPISpecBySlug({ path, caller }) {
-      const { spec, role } = await specForCaller(path, caller.user.id);
+      const { spec, role } = await callerSpec(path, caller.user.id);
       authorize(canEditSpecs(role), "delete this OpenAPI specification");
       await deleteSpec(db, spec.id);
       return noContent();

@@ -29,7 +29,7 @@ const specWithMembership = preparedRead(
 );
 
 /** The specification with the caller's role in its organization; 404 when missing or not a member. */
-export async function specForMember(
+export async function specForCaller(
   db: Db,
   args: { organizationId: string; slug: string; userId: string },
 ): Promise<{ spec: OpenApiSpecTable; role: OrganizationRole }> {

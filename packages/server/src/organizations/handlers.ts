@@ -9,7 +9,7 @@ import {
   hostnameTaken,
   listOrganizationsOfUser,
   type OrganizationRow,
-  organizationForMember,
+  organizationForCaller,
   updateOrganization,
 } from "./store.js";
 
@@ -40,12 +40,12 @@ export function organizationHandlers(
     },
 
     async getOrganizationById({ path, caller }) {
-      const { organization, role } = await organizationForMember(db, path.organizationId, caller.user.id);
+      const { organization, role } = await organizationForCaller(db, path.organizationId, caller.user.id);
       return { status: 200, body: presentOrganization(organization, role, urls) };
     },
 
     async updateOrganizationById({ path, body, caller }) {
-      const { organization, role } = await organizationForMember(db, path.organizationId, caller.user.id);
+      const { organization, role } = await organizationForCaller(db, path.organizationId, caller.user.id);
       authorize(canUpdateOrganization(role), "update this organization");
       if (body.hostname !== undefined && (await hostnameTaken(db, body.hostname, organization.id))) {
         throw conflict(

@@ -13,6 +13,6 @@ export {
   type NewOrganization,
   newOrganization,
   type OrganizationRow,
-  organizationForMember,
+  organizationForCaller,
   organizationRoleOf,
 } from "./store.js";

@@ -28,7 +28,7 @@ const organizationWithMembership = preparedRead((db, args: { organizationId: str
  * The organization with the caller's role in it, in one statement. Non-members get 404, like a
  * missing organization, so that ids of other organizations reveal nothing.
  */
-export async function organizationForMember(
+export async function organizationForCaller(
   db: Db,
   organizationId: string,
   userId: string,
@@ -42,7 +42,7 @@ export async function organizationForMember(
 
 /** The caller's role in an organization; 404 for a non-member. */
 export async function organizationRoleOf(db: Db, args: { organizationId: string; userId: string }) {
-  return (await organizationForMember(db, args.organizationId, args.userId)).role;
+  return (await organizationForCaller(db, args.organizationId, args.userId)).role;
 }
 
 /** What the caller is in an organization (see `Membership`). */

@@ -5,7 +5,7 @@ import { publicBase } from "../files/index.js";
 import { badRequest, notFound } from "../http/errors.js";
 import { ok } from "../http/results.js";
 import type { AreaHandlers, Services } from "../services.js";
-import { spaceForMember } from "../spaces/index.js";
+import { spaceForCaller } from "../spaces/index.js";
 import { PDF_URL_LIFETIME_MS, signPdfToken } from "./token.js";
 
 export function pdfHandlers(services: Services): AreaHandlers<"getChangeRequestPDF"> {
@@ -17,7 +17,7 @@ export function pdfHandlers(services: Services): AreaHandlers<"getChangeRequestP
      */
     async getChangeRequestPDF({ path, query, caller }) {
       const now = clock.now();
-      const { space } = await spaceForMember(db, path.spaceId, caller.user.id, now);
+      const { space } = await spaceForCaller(db, path.spaceId, caller.user.id, now);
       const changeRequest = await changeRequestOf(db, space.id, path.changeRequestId);
       if (query.only && query.page === undefined)
         throw badRequest("`only` exports one page: give it with `page`.");

@@ -1,13 +1,13 @@
 import type { Schema } from "@quire/api-types";
 import type { ContentAccess } from "../access.js";
-import { collectionForMember } from "../collections/index.js";
+import { collectionForCaller } from "../collections/index.js";
 import type { Role } from "../db/schema.js";
 import { badRequest, notFound } from "../http/errors.js";
 import { presentPage } from "../http/paging.js";
 import { noContent, ok } from "../http/results.js";
 import { authorize } from "../policy.js";
 import type { AreaHandlers, Services } from "../services.js";
-import { spaceForMember } from "../spaces/index.js";
+import { spaceForCaller } from "../spaces/index.js";
 import { nonMembers, unknownIds } from "../teams/index.js";
 import { canGrant, canViewGrants } from "./policy.js";
 import { presentAccessFor, presentTeamGrantFor, presentUserGrantFor } from "./presenter.js";
@@ -122,7 +122,7 @@ export function permissionHandlers(
 > {
   const { db, clock } = services;
   const spaces = grantHandlers(services, async (id, userId) => {
-    const { space, ...access } = await spaceForMember(db, id, userId, clock.now());
+    const { space, ...access } = await spaceForCaller(db, id, userId, clock.now());
     const content: GrantedContent = {
       kind: "space",
       id: space.id,
@@ -133,7 +133,7 @@ export function permissionHandlers(
     return { ...access, content };
   });
   const collections = grantHandlers(services, async (id, userId) => {
-    const { collection, ...access } = await collectionForMember(db, id, userId);
+    const { collection, ...access } = await collectionForCaller(db, id, userId);
     const content: GrantedContent = {
       kind: "collection",
       id: collection.id,

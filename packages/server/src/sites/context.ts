@@ -3,7 +3,7 @@ import type { Db } from "../db/database.js";
 import { authorize, type OrganizationRole } from "../policy.js";
 import type { Services } from "../services.js";
 import type { SitePresentation } from "../site-spaces/index.js";
-import { activeShareLink, getSite, lockSite, type MemberSite, type SiteRow, siteForMember } from "./store.js";
+import { activeShareLink, getSite, lockSite, type MemberSite, type SiteRow, siteForCaller } from "./store.js";
 import { loadSiteStructure, type SiteStructure } from "./structure.js";
 import { publishedUrls } from "./urls.js";
 
@@ -42,7 +42,7 @@ export function siteHandling(services: Services) {
       allowed?: (role: OrganizationRole) => boolean,
       action = "",
     ): Promise<MemberSite> {
-      const member = await siteForMember(db, path, caller.user.id);
+      const member = await siteForCaller(db, path, caller.user.id);
       if (allowed) authorize(allowed(member.role), action);
       return member;
     },

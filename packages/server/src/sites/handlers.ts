@@ -8,7 +8,7 @@ import { presentPage } from "../http/paging.js";
 import { created, noContent, ok } from "../http/results.js";
 import {
   forgetDefaultContentSite,
-  organizationForMember,
+  organizationForCaller,
   organizationRoleOf,
 } from "../organizations/index.js";
 import { authorize, type OrganizationRole } from "../policy.js";
@@ -80,7 +80,7 @@ export function siteHandlers(
     },
 
     async createSite({ path, body, caller }) {
-      const { organization, role } = await organizationForMember(db, path.organizationId, caller.user.id);
+      const { organization, role } = await organizationForCaller(db, path.organizationId, caller.user.id);
       authorize(canCreateSite(role), "create sites in this organization");
       const now = sites.now();
       const title = body.title ?? "Untitled site";

@@ -36,7 +36,7 @@ const siteWithMembership = preparedRead(
  * The site with the caller's organization role, in one statement: 404 when missing, in another
  * organization, or the caller is not a member; 403 for a guest, who reads no site.
  */
-export async function siteForMember(
+export async function siteForCaller(
   db: Db,
   path: { organizationId: string; siteId: string },
   userId: string,

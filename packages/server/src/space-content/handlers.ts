@@ -1,5 +1,5 @@
 import type { AreaHandlers, Services } from "../services.js";
-import { spaceForMember } from "../spaces/index.js";
+import { spaceForCaller } from "../spaces/index.js";
 import { contentReads } from "./reads.js";
 
 export function spaceContentHandlers(
@@ -11,7 +11,7 @@ export function spaceContentHandlers(
   const reads = contentReads(services);
   /** The space's main content as the caller sees it (404 when they cannot), and its current revision. */
   const mainContent = async (spaceId: string, userId: string) => {
-    const { space } = await spaceForMember(db, spaceId, userId, clock.now());
+    const { space } = await spaceForCaller(db, spaceId, userId, clock.now());
     return { view: { spaceId: space.id, appPath: `spaces/${space.id}` }, revisionId: space.revision_id };
   };
 

@@ -13,14 +13,14 @@ import { created, noContent, ok } from "../http/results.js";
 import {
   canTransferOut,
   membershipIn,
-  organizationForMember,
+  organizationForCaller,
   organizationRoleOf,
 } from "../organizations/index.js";
 import { authorize, canCreateContent, roleOnContent } from "../policy.js";
 import type { AreaHandlers, Services } from "../services.js";
 import { assertSpaceNotDeleted, canManageSpace } from "./policy.js";
 import { presentSpace, presentSpaceFor } from "./presenter.js";
-import { getSpace, insertSpace, listSpacesInOrganization, spaceForMember, updateSpace } from "./store.js";
+import { getSpace, insertSpace, listSpacesInOrganization, spaceForCaller, updateSpace } from "./store.js";
 
 const SPACE_TITLE_MAX = 50;
 
@@ -49,7 +49,7 @@ export function spaceHandlers(
   | "transferSpace"
 > {
   const { db, urls, clock, now } = services;
-  const memberSpace = (spaceId: string, userId: string) => spaceForMember(db, spaceId, userId, clock.now());
+  const memberSpace = (spaceId: string, userId: string) => spaceForCaller(db, spaceId, userId, clock.now());
   /** The space, once the caller's role on it allows managing it (403 otherwise). */
   const manageableSpace = async (spaceId: string, userId: string, action: string) => {
     const member = await memberSpace(spaceId, userId);
@@ -66,7 +66,7 @@ export function spaceHandlers(
     },
 
     async createSpace({ path, body, caller }) {
-      const { organization, role } = await organizationForMember(db, path.organizationId, caller.user.id);
+      const { organization, role } = await organizationForCaller(db, path.organizationId, caller.user.id);
       const parentId = body.parent ?? null;
       const space = await db.transaction().execute(async (tx) => {
         await lockContentTree(tx, [organization.id]);

@@ -7,4 +7,4 @@ export { adjustSpaceActivity, changeRequestStatusActivity } from "./activity.js"
 export { spacesArea } from "./area.js";
 export { assertSpaceNotDeleted, canManageSpace } from "./policy.js";
 export { presentSpace, presentSpaceFor } from "./presenter.js";
-export { insertSpace, listSpacesInCollection, spaceForMember } from "./store.js";
+export { insertSpace, listSpacesInCollection, spaceForCaller } from "./store.js";

@@ -46,7 +46,7 @@ const spaceWithMembership = grantAware((withGrants) =>
  * The space with the caller's role on it, in one statement; 404 when missing, removed for good, or
  * not visible to the caller. Deleted spaces still within their retention are returned.
  */
-export async function spaceForMember(
+export async function spaceForCaller(
   db: Db,
   spaceId: string,
   userId: string,

@@ -4,7 +4,7 @@ import { membershipOf, membershipOfPage } from "../access.js";
 import type { Db } from "../db/database.js";
 import { badRequest } from "../http/errors.js";
 import { created, noContent, ok } from "../http/results.js";
-import { organizationForMember, organizationRoleOf, presentOrganization } from "../organizations/index.js";
+import { organizationForCaller, organizationRoleOf, presentOrganization } from "../organizations/index.js";
 import { authorize, type OrganizationRole } from "../policy.js";
 import type { AreaHandlers, Services } from "../services.js";
 import { canManageSso } from "./policy.js";
@@ -116,7 +116,7 @@ export function ssoHandlers(
     },
 
     async createOrganizationSAMLProvider({ path, body, caller }) {
-      const { organization, role } = await organizationForMember(db, path.organizationId, caller.user.id);
+      const { organization, role } = await organizationForCaller(db, path.organizationId, caller.user.id);
       authorize(canManageSso(role), MANAGE);
       const fields = await checkedFields(db, organization.id, body);
       const row: SamlProviderTable = {

@@ -3,7 +3,7 @@ import { badRequest } from "../http/errors.js";
 import { presentPage } from "../http/paging.js";
 import { noContent, ok } from "../http/results.js";
 import { containsPattern } from "../members/index.js";
-import { organizationForMember, organizationRoleOf } from "../organizations/index.js";
+import { organizationForCaller, organizationRoleOf } from "../organizations/index.js";
 import { authorize } from "../policy.js";
 import type { AreaHandlers, Services } from "../services.js";
 import { canCreateTeams, canDeleteTeam, canManageTeam, canViewTeams } from "./policy.js";
@@ -65,7 +65,7 @@ export function teamHandlers(
     },
 
     async createOrganizationTeam({ path, body, caller }) {
-      const { organization, role } = await organizationForMember(db, path.organizationId, caller.user.id);
+      const { organization, role } = await organizationForCaller(db, path.organizationId, caller.user.id);
       authorize(canCreateTeams(role), "create teams in this organization");
       const memberIds = [...new Set(body.members ?? [])];
       const strangers = await nonMembers(db, organization.id, memberIds);

@@ -1,7 +1,7 @@
 import { notFound } from "../http/errors.js";
 import { presentPage } from "../http/paging.js";
 import { created, noContent, ok } from "../http/results.js";
-import { organizationForMember } from "../organizations/index.js";
+import { organizationForCaller } from "../organizations/index.js";
 import { authorize } from "../policy.js";
 import type { AreaHandlers, Services } from "../services.js";
 import { canManageTranslations } from "./policy.js";
@@ -22,7 +22,7 @@ export function translationHandlers(
   const { db, urls, ids, now } = services;
   /** The caller's organization role, once it allows managing translations: 404 to non-members, 403 below admin. */
   const adminRole = async (organizationId: string, userId: string, action: string) => {
-    const { role } = await organizationForMember(db, organizationId, userId);
+    const { role } = await organizationForCaller(db, organizationId, userId);
     authorize(canManageTranslations(role), action);
     return role;
   };
