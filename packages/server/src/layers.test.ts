@@ -35,4 +35,24 @@ describe("the lint keeps the layers", { timeout: 60_000 }, () => {
     );
     expect(area).toEqual({ failed: false, output: "" });
   });
+
+  it("fails on an import cycle, even within one area", async () => {
+    const { failed, output } = await lintProbe(
+      "teams",
+      'import { companion } from "{companion}";\nexport const probe = () => companion;\n',
+      { companion: 'import { probe } from "{probe}";\nexport const companion = () => probe;\n' },
+    );
+    expect(failed).toBe(true);
+    expect(output).toContain("lint/suspicious/noImportCycles");
+  });
+
+  it("fails on an area's store (anything but its handlers.ts and area.ts) importing a command", async () => {
+    const { failed, output } = await lintProbe(
+      "spaces",
+      'import { mergeChangeRequest } from "../commands/merge.js";\nexport const probe = mergeChangeRequest;\n',
+    );
+    expect(failed).toBe(true);
+    expect(output).toContain("lint/style/noRestrictedImports");
+    expect(output).toContain("commands build on areas");
+  });
 });

@@ -3,7 +3,6 @@
  * (`areas.ts`, `app.ts`, `cli`, `bench`) may use. Its other modules (`store.ts`, `tables.ts`, `presenter.ts`,
  * ...) are private: the root `biome.json` fails the lint on an import of one from another area.
  */
-export { changeRequestsArea } from "./area.js";
 export { editChangeRequestContent, type NewPage } from "./edits.js";
 export { canEditChangeRequests } from "./policy.js";
 export {

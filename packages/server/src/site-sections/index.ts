@@ -3,7 +3,6 @@
  * `app.ts`, `cli`, `bench`) may use. Its other modules (`store.ts`, `tables.ts`, `presenter.ts`, ...) are
  * private: the root `biome.json` fails the lint on an import of one from another area.
  */
-export { siteSectionsArea } from "./area.js";
 export { presentSection } from "./presenter.js";
 export { setDefaultSection } from "./store.js";
 export type { SiteSectionGroupTable, SiteSectionTable } from "./tables.js";

@@ -3,7 +3,6 @@
  * `app.ts`, `cli`, `bench`) may use. Its other modules (`store.ts`, `tables.ts`, `presenter.ts`, ...) are
  * private: the root `biome.json` fails the lint on an import of one from another area.
  */
-export { siteSpacesArea } from "./area.js";
 export { presentSiteSpace, type SitePresentation } from "./presenter.js";
 export { linkableSpace, linkSpace, setDefaultSiteSpace, unlinkSpaces } from "./store.js";
 export type { SiteSpaceTable } from "./tables.js";

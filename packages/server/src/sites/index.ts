@@ -3,7 +3,6 @@
  * `app.ts`, `cli`, `bench`) may use. Its other modules (`store.ts`, `tables.ts`, `presenter.ts`, ...) are
  * private: the root `biome.json` fails the lint on an import of one from another area.
  */
-export { sitesArea } from "./area.js";
 export { siteHandling } from "./context.js";
 export { canChangeSiteStructure } from "./policy.js";
 export { lockSite } from "./store.js";

@@ -3,6 +3,5 @@
  * `app.ts`, `cli`, `bench`) may use. Its other modules (`store.ts`, `tables.ts`, `presenter.ts`, ...) are
  * private: the root `biome.json` fails the lint on an import of one from another area.
  */
-export { spaceContentArea } from "./area.js";
 export { type ContentView, presentPage } from "./presenter.js";
 export { contentReads } from "./reads.js";

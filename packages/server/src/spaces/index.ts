@@ -4,7 +4,6 @@
  * private: the root `biome.json` fails the lint on an import of one from another area.
  */
 export { adjustSpaceActivity, changeRequestStatusActivity } from "./activity.js";
-export { spacesArea } from "./area.js";
 export { assertSpaceNotDeleted, canManageSpace } from "./policy.js";
 export { presentSpace, presentSpaceFor } from "./presenter.js";
 export { insertSpace, listSpacesInCollection, spaceForCaller } from "./store.js";

@@ -3,6 +3,5 @@
  * `app.ts`, `cli`, `bench`) may use. Its other modules (`store.ts`, `tables.ts`, `presenter.ts`, ...) are
  * private: the root `biome.json` fails the lint on an import of one from another area.
  */
-export { usersArea } from "./area.js";
 export { presentUser } from "./presenter.js";
 export { createUser, findUserByEmail, hasUsers } from "./store.js";
