@@ -81,10 +81,10 @@ describe("spec areas", () => {
     expect(mismatches).toEqual(expected);
   });
 
-  it("name every area after its folder, whose entry exports it", async () => {
+  it("name every area after its folder, whose area.ts exports it", async () => {
     const misplaced: string[] = [];
     for (const area of areas) {
-      const entry: Record<string, unknown> = await import(`./${area.name}/index.ts`).catch(() => ({}));
+      const entry: Record<string, unknown> = await import(`./${area.name}/area.ts`).catch(() => ({}));
       if (!Object.values(entry).includes(area)) misplaced.push(area.name);
     }
     expect(misplaced).toEqual([]);
