@@ -6,7 +6,7 @@ import {
   type NewPage,
 } from "../change-requests/index.js";
 import type { IdGenerator } from "../context.js";
-import type { Db } from "../db/database.js";
+import type { Db, Transaction } from "../db/database.js";
 import { addFile, type FileTable, type NewFile } from "../files/index.js";
 import { authorize } from "../policy.js";
 import { spaceForCaller } from "../spaces/index.js";
@@ -31,10 +31,10 @@ export async function changeRequestToEdit(
 /**
  * Adds files, and pages, to a change request as one new revision (an upload, an import), the files
  * at the revision's time so that it lists them (see `revisionFiles`). 409 for a change request that
- * is merged or archived. Call inside a transaction; the bytes may already be in `blobs`.
+ * is merged or archived.; the bytes may already be in `blobs`.
  */
 export async function addToChangeRequest(
-  tx: Db,
+  tx: Transaction,
   { ids, now, blobs }: { ids: IdGenerator; now: string; blobs: BlobStore },
   args: {
     spaceId: string;

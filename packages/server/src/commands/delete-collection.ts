@@ -1,12 +1,12 @@
 import { endPosition, lockContentTree } from "../content/tree.js";
-import type { Db } from "../db/database.js";
+import type { Transaction } from "../db/database.js";
 import type { CollectionTable } from "../db/schema.js";
 
 /**
  * Deletes a collection without losing anything inside it: its child collections and spaces move up
- * to its parent, after the parent's other children, in their order. Call inside a transaction.
+ * to its parent, after the parent's other children, in their order.
  */
-export async function deleteCollection(tx: Db, collection: CollectionTable): Promise<void> {
+export async function deleteCollection(tx: Transaction, collection: CollectionTable): Promise<void> {
   const org = collection.organization_id;
   await lockContentTree(tx, [org]);
   let position = await endPosition(tx, org, collection.parent_id);

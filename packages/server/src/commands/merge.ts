@@ -11,7 +11,7 @@ import { ContentStorage } from "../content/storage.js";
 import type { RevisionTable } from "../content/tables.js";
 import { updateTrie } from "../content/trie.js";
 import type { IdGenerator } from "../context.js";
-import type { Db } from "../db/database.js";
+import type { Transaction } from "../db/database.js";
 import type { SpaceTable } from "../db/schema.js";
 import { ApiError, conflict } from "../http/errors.js";
 import { indexMainContent } from "../search/index.js";
@@ -50,7 +50,7 @@ interface Locked {
 }
 
 /** The space (locked) and the change request as they are now, which must both still accept writes. */
-async function lockForMerge(tx: Db, { spaceId, changeRequestId }: MergeArguments): Promise<Locked> {
+async function lockForMerge(tx: Transaction, { spaceId, changeRequestId }: MergeArguments): Promise<Locked> {
   const space = await lockSpace(tx, spaceId);
   const changeRequest = await changeRequestOf(tx, spaceId, changeRequestId);
   assertSpaceNotDeleted(space);
@@ -88,7 +88,12 @@ async function threeWay(
   return { root: await updateTrie(storage, revisions[onto].root, changesBetween(from, outcome.pages)) };
 }
 
-async function revisionsOf(tx: Db, spaceId: string, changeRequest: ChangeRequestTable, space: SpaceTable) {
+async function revisionsOf(
+  tx: Transaction,
+  spaceId: string,
+  changeRequest: ChangeRequestTable,
+  space: SpaceTable,
+) {
   const [base, ours, theirs] = await Promise.all([
     revisionOf(tx, spaceId, baseOf(changeRequest)),
     revisionOf(tx, spaceId, changeRequest.revision_id),
@@ -101,9 +106,12 @@ async function revisionsOf(tx: Db, spaceId: string, changeRequest: ChangeRequest
  * Merges a change request into the main content of its space: a fast-forward to the change
  * request's content when main did not move since its base, a three-way merge otherwise (412 on
  * conflicts, nothing written). Either way a new `merge` revision becomes the space's, and the change
- * request is merged. Call inside a transaction.
+ * request is merged.
  */
-export async function mergeChangeRequest(tx: Db, args: MergeArguments): Promise<{ revision: string }> {
+export async function mergeChangeRequest(
+  tx: Transaction,
+  args: MergeArguments,
+): Promise<{ revision: string }> {
   const { space, changeRequest } = await lockForMerge(tx, args);
   const storage = new ContentStorage(tx, space.id);
   const revisions = await revisionsOf(tx, space.id, changeRequest, space);
@@ -140,10 +148,10 @@ export async function mergeChangeRequest(tx: Db, args: MergeArguments): Promise<
 /**
  * Brings the main content into a change request by the same three-way merge (409 on conflicts,
  * nothing written), as a new `update` revision of the change request whose base becomes the main
- * content's revision. Nothing to do, and no new revision, when main did not move. Call inside a transaction.
+ * content's revision. Nothing to do, and no new revision, when main did not move.
  */
 export async function updateChangeRequestFromMain(
-  tx: Db,
+  tx: Transaction,
   args: MergeArguments,
 ): Promise<{ revision: string }> {
   const { space, changeRequest } = await lockForMerge(tx, args);

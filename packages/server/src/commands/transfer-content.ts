@@ -1,5 +1,5 @@
 import { endPosition, lockContentTree, subtreeCollectionIds } from "../content/tree.js";
-import type { Db } from "../db/database.js";
+import type { Transaction } from "../db/database.js";
 import type { CollectionTable, SpaceTable } from "../db/schema.js";
 import { unlinkSpaces } from "../site-spaces/index.js";
 
@@ -7,7 +7,7 @@ import { unlinkSpaces } from "../site-spaces/index.js";
  * Custom fields and sites belong to an organization: a space that leaves it leaves their values and
  * its place in its sites behind, and starts in its new organization without any.
  */
-async function dropOrganizationSettings(tx: Db, spaceIds: readonly string[]): Promise<void> {
+async function dropOrganizationSettings(tx: Transaction, spaceIds: readonly string[]): Promise<void> {
   if (spaceIds.length === 0) return;
   await tx.deleteFrom("space_custom_field_values").where("space_id", "in", spaceIds).execute();
   await unlinkSpaces(tx, spaceIds);
@@ -15,10 +15,10 @@ async function dropOrganizationSettings(tx: Db, spaceIds: readonly string[]): Pr
 
 /**
  * Moves a collection to the top level of another organization with everything inside it: nested
- * collections and every space in them, deleted ones included. Call inside a transaction.
+ * collections and every space in them, deleted ones included.
  */
 export async function transferCollection(
-  tx: Db,
+  tx: Transaction,
   collection: CollectionTable,
   targetOrganizationId: string,
   now: string,
@@ -48,9 +48,9 @@ export async function transferCollection(
     .execute();
 }
 
-/** Moves a space to the top level of another organization. Call inside a transaction. */
+/** Moves a space to the top level of another organization. */
 export async function transferSpace(
-  tx: Db,
+  tx: Transaction,
   space: SpaceTable,
   targetOrganizationId: string,
   now: string,
