@@ -2,7 +2,6 @@ import { type Expression, type SqlBool, sql } from "kysely";
 import type { Db } from "./db/database.js";
 import type { Role } from "./db/schema.js";
 import { notFound } from "./http/errors.js";
-import type { PageResult } from "./http/paging.js";
 import { type Membership, type OrganizationRole, ROLE_ORDER, roleOnContent } from "./policy.js";
 
 const GUEST = "guest";
@@ -140,18 +139,6 @@ export function rankOf(role: Expression<string | null>) {
 /** The role of a rank `rankOf` or `grantedRank` computed; none for null. */
 export function roleOfRank(rank: number | string | null | undefined): Role | undefined {
   return rank == null ? undefined : ROLE_ORDER[Number(rank) - 1];
-}
-
-/**
- * The caller's organization role, read off a page of rows that selected `caller_membership`. An
- * empty page cannot tell, so `lookup` asks (and answers 404 to a non-member).
- */
-export async function membershipOfPage(
-  page: PageResult<{ caller_membership: string | null }>,
-  lookup: () => Promise<OrganizationRole>,
-): Promise<OrganizationRole> {
-  const membership = membershipOf(page.rows[0]?.caller_membership);
-  return membership === undefined ? lookup() : membership;
 }
 
 export function membershipOf(selected: string | null | undefined): Membership {

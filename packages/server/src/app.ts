@@ -16,6 +16,7 @@ import { requestLog } from "./http/request-log.js";
 import { idempotentRequests } from "./idempotency/store.js";
 import { RateLimiter, type RateLimitPolicy } from "./limits/rate-limit.js";
 import { createFetcher, type NetworkPolicy, publicAddressesOnly } from "./net/fetch.js";
+import { createServices } from "./services.js";
 import { type OpenApiSpec, servedApiSpec } from "./spec.js";
 import { urlsFor } from "./urls.js";
 
@@ -49,16 +50,15 @@ export function createApp(options: AppOptions): QuireApp {
   const apiSpec = options.apiSpec ?? servedApiSpec();
   const { db } = options;
   const publicUrl = options.publicUrl ?? "http://localhost:8080";
-  const services = {
+  const services = createServices({
     db,
     clock,
     ids,
     urls: urlsFor(publicUrl),
-    now: () => clock.now().toISOString(),
     secretKey: options.secretKey,
     files: options.files ?? fileSettingsFrom(configFromEnv({}).files),
     fetcher: createFetcher(options.network ?? publicAddressesOnly),
-  };
+  });
 
   const logRequest = requestLog(logger);
   const errorAnswer = errorAnswers(logger, apiErrorFromDatabase);

@@ -20,8 +20,6 @@ import { pdfArea } from "./pdf/area.js";
 import { permissionsArea } from "./permissions/area.js";
 import { searchArea } from "./search/area.js";
 import type { Services } from "./services.js";
-import { siteSectionsArea } from "./site-sections/area.js";
-import { siteSpacesArea } from "./site-spaces/area.js";
 import { sitesArea } from "./sites/area.js";
 import { spaceContentArea } from "./space-content/area.js";
 import { spacesArea } from "./spaces/area.js";
@@ -49,8 +47,6 @@ export const areas = [
   importsArea,
   pdfArea,
   sitesArea,
-  siteSectionsArea,
-  siteSpacesArea,
   searchArea,
   customFieldsArea,
   openapiSpecsArea,

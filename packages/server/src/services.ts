@@ -1,8 +1,6 @@
-import type { Handlers, OperationId } from "@quire/api-types";
-import type { Caller } from "./auth/caller.js";
 import type { FileSettings } from "./blobs/settings.js";
 import type { Clock, IdGenerator } from "./context.js";
-import type { Db } from "./db/database.js";
+import type { Db, Transaction } from "./db/database.js";
 import type { Fetcher } from "./net/fetch.js";
 import type { Urls } from "./urls.js";
 
@@ -14,6 +12,11 @@ export interface Services {
   urls: Urls;
   /** The clock's current time, as stored: ISO 8601. */
   now(): string;
+  /**
+   * Runs `work` in one database transaction, committed when it resolves and rolled back when it
+   * throws: the one way a handler groups writes (a command takes the `Transaction` it gets).
+   */
+  transaction<T>(work: (tx: Transaction) => Promise<T>): Promise<T>;
   /** The key that encrypts secrets stored at rest (`QUIRE_SECRET_KEY`). */
   secretKey: string;
   /** Where file bytes are stored, and how large an uploaded file may be. */
@@ -22,5 +25,12 @@ export interface Services {
   fetcher: Fetcher;
 }
 
-/** The handlers of one resource area, typed by the contract. */
-export type AreaHandlers<Ids extends OperationId> = Pick<Handlers<Caller>, Ids>;
+/** The services over these parts; `now` and `transaction` derive from the clock and the database. */
+export function createServices(parts: Omit<Services, "now" | "transaction">): Services {
+  const { db, clock } = parts;
+  return {
+    ...parts,
+    now: () => clock.now().toISOString(),
+    transaction: (work) => db.transaction().execute(work),
+  };
+}

@@ -21,6 +21,7 @@ const KERNEL = new Set([
   "limits",
   "idempotency",
   "blobs",
+  "workers",
   "access.ts",
   "policy.ts",
   "context.ts",
@@ -46,7 +47,7 @@ const DYNAMIC_WRITES: Record<string, string[]> = {
   "db/update.ts": [],
   "content/tree.ts": ["collections", "spaces"],
   "sites/structure.ts": ["site_sections", "site_section_groups", "site_spaces"],
-  "commands/delete-collection.ts": ["collections", "spaces"],
+  "sites/store.ts": ["sites", "site_share_links", "site_sections", "site_section_groups", "site_spaces"],
 };
 
 /**
@@ -54,45 +55,16 @@ const DYNAMIC_WRITES: Record<string, string[]> = {
  * they move, and a further writer still fails) and the reason.
  */
 const EXCEPTIONS: Record<string, { writers: string[]; reason: string }> = {
-  site_sections: {
-    writers: ["site-sections", "sites"],
-    reason:
-      "sites, site-sections and site-spaces are one module split in three folders (sharing sites/structure.ts, " +
-      "whose renumber writes every level); issue 22 step 1 merges them into `sites`",
-  },
-  site_section_groups: {
-    writers: ["site-sections", "sites"],
-    reason: "as site_sections",
-  },
-  site_spaces: {
-    writers: ["site-sections", "site-spaces", "sites"],
-    reason: "as site_sections",
-  },
-  revisions: {
-    writers: ["kernel", "spaces"],
-    reason:
-      "spaces' insertSpace writes the empty first revision of a new space in its own statement; content's " +
-      "insertRevision flushes content storage first. To move: a content function for the first revision",
-  },
   collections: {
-    writers: ["collections", "commands", "kernel"],
+    writers: ["collections", "kernel"],
     reason:
-      "content/tree.ts renumbers the positions of the content tree, whose siblings are collections and spaces " +
-      "in one order; commands/transfer-content.ts and delete-collection.ts move and delete collections " +
-      "directly (to move into functions of collections/index.ts that the commands call)",
+      "content/tree.ts owns where collections and spaces sit (organization, parent, position: one order " +
+      "for both kinds among siblings): it renumbers, promotes the children of a deleted collection and moves " +
+      "a subtree into another organization",
   },
   spaces: {
-    writers: ["commands", "kernel", "spaces"],
-    reason:
-      "content/tree.ts renumbers the content tree (as for collections); commands/transfer-content.ts, " +
-      "delete-collection.ts and merge.ts move spaces and set their revision directly (to move into functions " +
-      "of spaces/index.ts that the commands call)",
-  },
-  space_custom_field_values: {
-    writers: ["commands", "custom-fields"],
-    reason:
-      "commands/transfer-content.ts drops the field values of spaces leaving the organization; to move into " +
-      "a function of custom-fields/index.ts",
+    writers: ["kernel", "spaces"],
+    reason: "as collections",
   },
 };
 

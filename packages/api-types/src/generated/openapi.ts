@@ -3348,7 +3348,7 @@ export interface components {
          * @description Why a request failed: one generic value per status, and specific reasons a client may act on.
          * @enum {string}
          */
-        ErrorType: "bad_request" | "unauthorized" | "forbidden" | "not_found" | "method_not_allowed" | "conflict" | "gone" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "unprocessable" | "rate_limited" | "internal" | "not_implemented" | "unavailable" | "space_deleted" | "change_request_closed" | "merge_conflict" | "etag_mismatch" | "already_done" | "slug_taken" | "name_taken" | "path_taken" | "basename_taken" | "proxy_taken" | "hostname_taken" | "last_admin" | "invite_links_disabled" | "idempotency_in_progress" | "idempotency_key_reused";
+        ErrorType: "bad_request" | "unauthorized" | "forbidden" | "not_found" | "method_not_allowed" | "conflict" | "gone" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "unprocessable" | "rate_limited" | "internal" | "not_implemented" | "unavailable" | "space_deleted" | "change_request_closed" | "merge_conflict" | "etag_mismatch" | "already_done" | "slug_taken" | "name_taken" | "path_taken" | "basename_taken" | "proxy_taken" | "hostname_taken" | "last_admin" | "invite_links_disabled" | "idempotency_in_progress" | "idempotency_key_reused" | "content_too_complex";
         /** @description Points at a file of the same content. */
         FileContentRef: {
             /**

@@ -2,6 +2,7 @@ import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
 import { sql } from "kysely";
 import { holdsAnyGrant } from "../access.js";
 import type { Clock, IdGenerator } from "../context.js";
+import { timestamp } from "../db/codecs.js";
 import type { Db } from "../db/database.js";
 import type { UserTable } from "../db/schema.js";
 
@@ -26,7 +27,7 @@ export async function issueToken(
       user_id: userId,
       token_hash: hashToken(token),
       label,
-      created_at: clock.now().toISOString(),
+      created_at: timestamp(clock.now()),
     })
     .execute();
   return token;

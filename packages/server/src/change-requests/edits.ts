@@ -1,11 +1,11 @@
 import type { Schema } from "@quire/api-types";
-import { leadingTitle } from "../content/markdown.js";
+import { contentEngine } from "../content/engine/index.js";
 import { ContentDraft, InvalidChange, type Placement } from "../content/pages.js";
 import { insertRevision, revisionOf } from "../content/revisions.js";
 import { ContentStorage } from "../content/storage.js";
 import { allEntries, updateTrie } from "../content/trie.js";
 import type { IdGenerator } from "../context.js";
-import type { Db } from "../db/database.js";
+import type { Transaction } from "../db/database.js";
 import type { SpaceTable } from "../db/schema.js";
 import { badRequest, conflict } from "../http/errors.js";
 import { assertSpaceNotDeleted } from "../spaces/index.js";
@@ -31,12 +31,12 @@ function applyChanges(
   draft: ContentDraft,
   storage: ContentStorage,
   ids: IdGenerator,
-  changes: readonly ContentChange[],
+  { changes, leadingTitles }: PreparedEdit,
 ): void {
   for (const [index, change] of changes.entries()) {
     try {
       if ("type" in change) applyQuireChange(draft, storage, ids, change);
-      else applyGitBookChange(draft, storage, ids, change);
+      else applyGitBookChange(draft, storage, ids, change, leadingTitles);
     } catch (err) {
       if (!(err instanceof InvalidChange)) throw err;
       const kind = "type" in change ? change.type : change.operation;
@@ -81,10 +81,11 @@ function applyGitBookChange(
   storage: ContentStorage,
   ids: IdGenerator,
   change: Schema<"GitBookContentChange">,
+  leadingTitles: PreparedEdit["leadingTitles"],
 ): void {
   switch (change.operation) {
     case "insert_page": {
-      const heading = leadingTitle(change.document.markdown);
+      const heading = leadingTitles.get(change.document.markdown);
       draft.insert({
         id: ids.next(),
         title: heading?.title ?? change.title ?? UNTITLED,
@@ -122,21 +123,59 @@ export interface NewPage {
   markdown: string;
 }
 
+/** An edit whose bodies the content engine has read (see `prepareContentEdit`); `noContentEdit` changes nothing. */
+export interface PreparedEdit {
+  changes: readonly ContentChange[];
+  pages: readonly NewPage[];
+  /** The level-1 heading opening the body of a GitBook `insert_page`, which becomes its title, by body. */
+  leadingTitles: ReadonlyMap<string, { title: string; body: string }>;
+}
+
+export const noContentEdit: PreparedEdit = { changes: [], pages: [], leadingTitles: new Map() };
+
 /**
- * Applies a batch of changes, then inserts `pages`, to a change request's content as one new `edits`
- * revision, and records the caller as a contributor. A change that cannot apply is a 400 before any
- * state is checked (409 for a deleted space, or a change request that is archived or merged). Call
- * inside a transaction.
+ * Reads every body the edit brings with the content engine, before any transaction opens: a body it
+ * cannot process is a 422 before anything is locked, and storing the edit then finds each analysis
+ * in the engine's cache instead of waiting for a worker while it holds the database.
+ */
+export async function prepareContentEdit(
+  changes: readonly ContentChange[],
+  pages: readonly NewPage[] = [],
+): Promise<PreparedEdit> {
+  const engine = contentEngine();
+  const bodies = [
+    ...changes.flatMap((change) =>
+      "document" in change && change.document ? [change.document.markdown] : [],
+    ),
+    ...pages.map((page) => page.markdown),
+  ];
+  const analyses = await engine.analyzeAll(bodies);
+  const headingOf = new Map(bodies.map((body, i) => [body, analyses[i]?.leadingTitle]));
+  const leadingTitles = new Map<string, { title: string; body: string }>();
+  for (const change of changes) {
+    if ("type" in change || change.operation !== "insert_page") continue;
+    const markdown = change.document.markdown;
+    const heading = headingOf.get(markdown);
+    if (heading)
+      leadingTitles.set(markdown, { title: heading.title, body: markdown.slice(heading.bodyStart) });
+  }
+  await engine.analyzeAll([...leadingTitles.values()].map(({ body }) => body));
+  return { changes, pages, leadingTitles };
+}
+
+/**
+ * Applies a prepared batch of changes, then inserts its `pages`, to a change request's content as one
+ * new `edits` revision, and records the caller as a contributor. A change that cannot apply is a 400
+ * before any state is checked (409 for a deleted space, or a change request that is archived or merged).
  */
 export async function editChangeRequestContent(
-  tx: Db,
+  tx: Transaction,
   { ids, now }: { ids: IdGenerator; now: string },
   args: {
     spaceId: string;
     changeRequestId: string;
     userId: string;
-    changes: readonly ContentChange[];
-    pages?: readonly NewPage[];
+    edit: PreparedEdit;
   },
 ): Promise<{ space: SpaceTable; changeRequest: ChangeRequestRow }> {
   const space = await lockSpace(tx, args.spaceId);
@@ -144,8 +183,8 @@ export async function editChangeRequestContent(
   const storage = new ContentStorage(tx, space.id);
   const current = await revisionOf(tx, space.id, changeRequest.revision_id);
   const draft = new ContentDraft(await allEntries(storage, current.root), now);
-  applyChanges(draft, storage, ids, args.changes);
-  for (const { id, title, parent, markdown } of args.pages ?? [])
+  applyChanges(draft, storage, ids, args.edit);
+  for (const { id, title, parent, markdown } of args.edit.pages)
     draft.insert({ id, title, parent, placement: {}, document: storage.saveDocument(markdown) });
   assertSpaceNotDeleted(space);
   if (changeRequest.status === "merged" || changeRequest.status === "archived")

@@ -1,12 +1,13 @@
+import type { AccessMap, AreaHandlers } from "../area.js";
 import { mergeChangeRequest, updateChangeRequestFromMain } from "../commands/merge.js";
 import { conflict } from "../http/errors.js";
 import { presentPage } from "../http/paging.js";
 import { created, ok } from "../http/results.js";
-import { authorize } from "../policy.js";
-import type { AreaHandlers, Services } from "../services.js";
+import type { Services } from "../services.js";
 import { contentReads } from "../space-content/index.js";
-import { assertSpaceNotDeleted, spaceForCaller } from "../spaces/index.js";
-import { editChangeRequestContent } from "./edits.js";
+import { assertSpaceNotDeleted, onSpace } from "../spaces/index.js";
+import { type MemberChangeRequest, onChangeRequest } from "./access.js";
+import { editChangeRequestContent, prepareContentEdit } from "./edits.js";
 import { canEditChangeRequests, canMergeChangeRequests } from "./policy.js";
 import { presentChangeRequest } from "./presenter.js";
 import {
@@ -17,57 +18,52 @@ import {
   updateChangeRequest,
 } from "./store.js";
 
-export function changeRequestHandlers(
-  services: Services,
-): AreaHandlers<
-  | "createChangeRequest"
-  | "listChangeRequestsForSpace"
-  | "getChangeRequestById"
-  | "updateChangeRequestById"
-  | "updateChangeRequestContent"
-  | "mergeChangeRequest"
-  | "updateChangeRequest"
-  | "getRevisionOfChangeRequestById"
-  | "listPagesInChangeRequest"
-  | "getPageInChangeRequestById"
-  | "listFilesInChangeRequestById"
-  | "getFileInChangeRequestById"
-> {
-  const { db, urls, clock, ids, now } = services;
-  const reads = contentReads(services);
-  const memberSpace = (spaceId: string, userId: string) => spaceForCaller(db, spaceId, userId, clock.now());
+const reads = onChangeRequest("read this change request");
+const edits = (action: string) => onChangeRequest(action, ({ role }) => canEditChangeRequests(role));
 
-  /** The change request, the space and the caller's role there: 404 when the caller cannot see them. */
-  const memberChangeRequest = async (path: { spaceId: string; changeRequestId: string }, userId: string) => {
-    const member = await memberSpace(path.spaceId, userId);
-    const changeRequest = await changeRequestOf(db, member.space.id, path.changeRequestId);
-    const view = {
-      spaceId: member.space.id,
-      appPath: `spaces/${member.space.id}/change-requests/${changeRequest.number}`,
-    };
-    return { ...member, changeRequest, view };
-  };
+export const changeRequestAccess = {
+  listChangeRequestsForSpace: onSpace("list its change requests"),
+  createChangeRequest: onSpace("create change requests in this space", ({ role }) =>
+    canEditChangeRequests(role),
+  ),
+  getChangeRequestById: reads,
+  updateChangeRequestById: edits("change change requests in this space"),
+  updateChangeRequestContent: edits("edit the content of change requests in this space"),
+  mergeChangeRequest: onChangeRequest("merge change requests in this space", ({ role }) =>
+    canMergeChangeRequests(role),
+  ),
+  updateChangeRequest: edits("update change requests in this space"),
+  getRevisionOfChangeRequestById: reads,
+  listPagesInChangeRequest: reads,
+  getPageInChangeRequestById: reads,
+  listFilesInChangeRequestById: reads,
+  getFileInChangeRequestById: reads,
+} satisfies AccessMap;
 
-  /** Merges the change request into main, or main into it, once the caller's role allows it. */
-  const pullOrMerge = async (
-    path: { spaceId: string; changeRequestId: string },
-    userId: string,
-    action: "merge" | "update",
-    command: typeof mergeChangeRequest,
-  ) => {
-    const member = await memberChangeRequest(path, userId);
-    const allowed = action === "merge" ? canMergeChangeRequests : canEditChangeRequests;
-    authorize(allowed(member.role), `${action} change requests in this space`);
-    return db
-      .transaction()
-      .execute((tx) =>
-        command(tx, { spaceId: member.space.id, changeRequestId: member.changeRequest.id, now: now(), ids }),
-      );
-  };
+/** How the change request's content is seen: from its space, at its number in the app. */
+const viewOf = ({ space, changeRequest }: MemberChangeRequest) => ({
+  spaceId: space.id,
+  appPath: `spaces/${space.id}/change-requests/${changeRequest.number}`,
+});
+
+/** The change request's file scope: the files added to it over those of main. */
+const scopeOf = ({ space, changeRequest }: MemberChangeRequest) => ({
+  spaceId: space.id,
+  changeRequestId: changeRequest.id,
+});
+
+export function changeRequestHandlers(services: Services): AreaHandlers<typeof changeRequestAccess> {
+  const { db, urls, ids, now, transaction } = services;
+  const content = contentReads(services);
+
+  /** Merges the change request into main, or main into it. */
+  const pullOrMerge = ({ space, changeRequest }: MemberChangeRequest, command: typeof mergeChangeRequest) =>
+    transaction((tx) =>
+      command(tx, { spaceId: space.id, changeRequestId: changeRequest.id, now: now(), ids }),
+    );
 
   return {
-    async listChangeRequestsForSpace({ path, query, caller }) {
-      const { space } = await memberSpace(path.spaceId, caller.user.id);
+    async listChangeRequestsForSpace({ query }, { space }) {
       const page = await listChangeRequests(
         db,
         { spaceId: space.id, status: query.status ?? "open", contributor: query.contributor ?? null },
@@ -76,10 +72,8 @@ export function changeRequestHandlers(
       return ok(presentPage(page, (row) => presentChangeRequest(row, space.revision_id, urls)));
     },
 
-    async createChangeRequest({ path, body, caller }) {
-      const member = await memberSpace(path.spaceId, caller.user.id);
-      authorize(canEditChangeRequests(member.role), "create change requests in this space");
-      const { space, changeRequest } = await db.transaction().execute(async (tx) => {
+    async createChangeRequest({ body, caller }, member) {
+      const { space, changeRequest } = await transaction(async (tx) => {
         const space = await lockSpace(tx, member.space.id);
         assertSpaceNotDeleted(space);
         const changeRequest = await insertChangeRequest(tx, services, {
@@ -92,15 +86,12 @@ export function changeRequestHandlers(
       return created(presentChangeRequest(changeRequest, space.revision_id, urls));
     },
 
-    async getChangeRequestById({ path, caller }) {
-      const { space, changeRequest } = await memberChangeRequest(path, caller.user.id);
+    async getChangeRequestById(_input, { space, changeRequest }) {
       return ok(presentChangeRequest(changeRequest, space.revision_id, urls));
     },
 
-    async updateChangeRequestById({ path, body, caller }) {
-      const member = await memberChangeRequest(path, caller.user.id);
-      authorize(canEditChangeRequests(member.role), "change change requests in this space");
-      const { space, changeRequest } = await db.transaction().execute(async (tx) => {
+    async updateChangeRequestById({ body }, member) {
+      const { space, changeRequest } = await transaction(async (tx) => {
         const space = await lockSpace(tx, member.space.id);
         const current = await changeRequestOf(tx, space.id, member.changeRequest.id);
         const changes = {
@@ -117,10 +108,10 @@ export function changeRequestHandlers(
       return ok(presentChangeRequest(changeRequest, space.revision_id, urls));
     },
 
-    async updateChangeRequestContent({ path, body, caller }) {
-      const member = await memberChangeRequest(path, caller.user.id);
-      authorize(canEditChangeRequests(member.role), "edit the content of change requests in this space");
-      const { space, changeRequest } = await db.transaction().execute((tx) =>
+    async updateChangeRequestContent({ body, caller }, member) {
+      // Read by the content engine before the transaction: its workers never hold the database.
+      const edit = await prepareContentEdit(body.changes);
+      const { space, changeRequest } = await transaction((tx) =>
         editChangeRequestContent(
           tx,
           { ids, now: now() },
@@ -128,49 +119,41 @@ export function changeRequestHandlers(
             spaceId: member.space.id,
             changeRequestId: member.changeRequest.id,
             userId: caller.user.id,
-            changes: body.changes,
+            edit,
           },
         ),
       );
       return ok(presentChangeRequest(changeRequest, space.revision_id, urls));
     },
 
-    async mergeChangeRequest({ path, caller }) {
-      const { revision } = await pullOrMerge(path, caller.user.id, "merge", mergeChangeRequest);
+    async mergeChangeRequest(_input, member) {
+      const { revision } = await pullOrMerge(member, mergeChangeRequest);
       return ok({ revision, result: "merge" as const });
     },
 
-    async updateChangeRequest({ path, caller }) {
-      const { revision } = await pullOrMerge(path, caller.user.id, "update", updateChangeRequestFromMain);
+    async updateChangeRequest(_input, member) {
+      const { revision } = await pullOrMerge(member, updateChangeRequestFromMain);
       return ok({ revision, result: "update" as const });
     },
 
-    async getRevisionOfChangeRequestById({ path, caller }) {
-      const { changeRequest, view } = await memberChangeRequest(path, caller.user.id);
-      return reads.revision(view, changeRequest.revision_id, {
-        spaceId: view.spaceId,
-        changeRequestId: changeRequest.id,
-      });
+    async getRevisionOfChangeRequestById(_input, member) {
+      return content.revision(viewOf(member), member.changeRequest.revision_id, scopeOf(member));
     },
 
-    async listPagesInChangeRequest({ path, caller }) {
-      const { changeRequest, view } = await memberChangeRequest(path, caller.user.id);
-      return reads.pages(view, changeRequest.revision_id);
+    async listPagesInChangeRequest(_input, member) {
+      return content.pages(viewOf(member), member.changeRequest.revision_id);
     },
 
-    async getPageInChangeRequestById({ path, query, caller }) {
-      const { changeRequest, view } = await memberChangeRequest(path, caller.user.id);
-      return reads.page(view, changeRequest.revision_id, path.pageId, query);
+    async getPageInChangeRequestById({ path, query }, member) {
+      return content.page(viewOf(member), member.changeRequest.revision_id, path.pageId, query);
     },
 
-    async listFilesInChangeRequestById({ path, query, caller }) {
-      const { changeRequest, view } = await memberChangeRequest(path, caller.user.id);
-      return reads.files({ spaceId: view.spaceId, changeRequestId: changeRequest.id }, query);
+    async listFilesInChangeRequestById({ query }, member) {
+      return content.files(scopeOf(member), query);
     },
 
-    async getFileInChangeRequestById({ path, caller }) {
-      const { changeRequest, view } = await memberChangeRequest(path, caller.user.id);
-      return reads.file({ spaceId: view.spaceId, changeRequestId: changeRequest.id }, path.fileId);
+    async getFileInChangeRequestById({ path }, member) {
+      return content.file(scopeOf(member), path.fileId);
     },
   };
 }

@@ -3,7 +3,14 @@
  * (`areas.ts`, `app.ts`, `cli`, `bench`) may use. Its other modules (`store.ts`, `tables.ts`, `presenter.ts`,
  * ...) are private: the root `biome.json` fails the lint on an import of one from another area.
  */
-export { editChangeRequestContent, type NewPage } from "./edits.js";
+export { type MemberChangeRequest, onChangeRequest } from "./access.js";
+export {
+  editChangeRequestContent,
+  type NewPage,
+  noContentEdit,
+  type PreparedEdit,
+  prepareContentEdit,
+} from "./edits.js";
 export { canEditChangeRequests } from "./policy.js";
 export {
   type ChangeRequestRow,

@@ -1,5 +1,6 @@
 import { SqliteAdapter, sql } from "kysely";
 import type { Clock, IdGenerator } from "../context.js";
+import { timestamp } from "../db/codecs.js";
 import type { Db } from "../db/database.js";
 import { preparedRead } from "../db/prepared.js";
 import type { SpaceTable } from "../db/schema.js";
@@ -119,7 +120,7 @@ export async function insertChangeRequest(
     .select((eb) => eb.fn.max("number").as("highest"))
     .where("space_id", "=", fields.space.id)
     .executeTakeFirstOrThrow();
-  const now = clock.now().toISOString();
+  const now = timestamp(clock.now());
   const id = ids.next();
   await tx
     .insertInto("change_requests")

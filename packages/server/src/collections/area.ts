@@ -1,5 +1,9 @@
 import { defineArea } from "../area.js";
-import { collectionHandlers } from "./handlers.js";
+import { collectionAccess, collectionHandlers } from "./handlers.js";
 
 /** Operations of `spec/collections.tsp`. */
-export const collectionsArea = defineArea({ name: "collections", handlers: collectionHandlers });
+export const collectionsArea = defineArea({
+  name: "collections",
+  access: collectionAccess,
+  handlers: collectionHandlers,
+});

@@ -1,5 +1,5 @@
-import { membershipOfPage, roleOnRow } from "../access.js";
-import { deleteCollection } from "../commands/delete-collection.js";
+import { roleOnRow } from "../access.js";
+import type { AccessMap, AreaHandlers } from "../area.js";
 import { transferCollection } from "../commands/transfer-content.js";
 import {
   assertMoveChangesSomething,
@@ -12,19 +12,15 @@ import {
 import { conflict, notFound } from "../http/errors.js";
 import { presentPage } from "../http/paging.js";
 import { created, noContent, ok } from "../http/results.js";
-import {
-  canTransferOut,
-  membershipIn,
-  organizationForCaller,
-  organizationRoleOf,
-} from "../organizations/index.js";
+import { canTransferOut, membershipIn, onOrganization } from "../organizations/index.js";
 import { authorize, canCreateContent, roleOnContent } from "../policy.js";
-import type { AreaHandlers, Services } from "../services.js";
+import type { Services } from "../services.js";
 import { listSpacesInCollection, presentSpaceFor } from "../spaces/index.js";
+import { onCollection } from "./access.js";
 import { canManageCollection } from "./policy.js";
 import { presentCollection } from "./presenter.js";
 import {
-  collectionForCaller,
+  deleteCollection,
   getCollection,
   insertCollection,
   listAllCollections,
@@ -32,39 +28,36 @@ import {
   updateCollection,
 } from "./store.js";
 
-export function collectionHandlers(
-  services: Services,
-): AreaHandlers<
-  | "listCollectionsInOrganizationById"
-  | "createCollection"
-  | "getCollectionById"
-  | "updateCollectionById"
-  | "deleteCollectionById"
-  | "listSpacesInCollectionById"
-  | "moveCollection"
-  | "transferCollection"
-> {
-  const { db, urls, ids, now } = services;
-  /** The collection, once the caller's role on it allows managing it (403 otherwise). */
-  const manageableCollection = async (collectionId: string, userId: string, action: string) => {
-    const member = await collectionForCaller(db, collectionId, userId);
-    authorize(canManageCollection(member.role), action);
-    return member;
-  };
+const manages = (action: string) => onCollection(action, ({ role }) => canManageCollection(role));
+
+export const collectionAccess = {
+  listCollectionsInOrganizationById: onOrganization("list its collections"),
+  // Where the collection may go (the top level or a collection) is checked against the caller's role there.
+  createCollection: onOrganization("create collections"),
+  getCollectionById: onCollection("read this collection"),
+  updateCollectionById: manages("update this collection"),
+  deleteCollectionById: manages("delete this collection"),
+  listSpacesInCollectionById: onCollection("list its spaces"),
+  moveCollection: manages("move this collection"),
+  transferCollection: onCollection("transfer content out of this organization", ({ organizationRole }) =>
+    canTransferOut(organizationRole),
+  ),
+} satisfies AccessMap;
+
+export function collectionHandlers(services: Services): AreaHandlers<typeof collectionAccess> {
+  const { db, urls, ids, now, transaction } = services;
 
   return {
-    async listCollectionsInOrganizationById({ path, query, caller }) {
+    async listCollectionsInOrganizationById({ path, query, caller }, { role }) {
       const args = { organizationId: path.organizationId, userId: caller.user.id };
       const list = (query.nested ?? true) ? listAllCollections : listTopLevelCollections;
       const page = await list(db, args, query);
-      const role = await membershipOfPage(page, () => organizationRoleOf(db, args));
       return ok(presentPage(page, (c) => presentCollection(c, roleOnRow(role, c), urls)));
     },
 
-    async createCollection({ path, body, caller }) {
-      const { organization, role } = await organizationForCaller(db, path.organizationId, caller.user.id);
+    async createCollection({ body }, { organization, role }) {
       const parentId = body.parent ?? null;
-      const collection = await db.transaction().execute(async (tx) => {
+      const collection = await transaction(async (tx) => {
         await lockContentTree(tx, [organization.id]);
         await authorizeCreateUnder(tx, organization.id, role, parentId);
         return insertCollection(tx, {
@@ -82,17 +75,11 @@ export function collectionHandlers(
       return created(presentCollection(collection, roleOnContent(role, collection.default_level), urls));
     },
 
-    async getCollectionById({ path, caller }) {
-      const { collection, role } = await collectionForCaller(db, path.collectionId, caller.user.id);
+    async getCollectionById(_input, { collection, role }) {
       return ok(presentCollection(collection, role, urls));
     },
 
-    async updateCollectionById({ path, body, caller }) {
-      const { collection, organizationRole } = await manageableCollection(
-        path.collectionId,
-        caller.user.id,
-        "update this collection",
-      );
+    async updateCollectionById({ body }, { collection, organizationRole }) {
       const changes = {
         ...(body.title !== undefined && { title: body.title }),
         ...(body.description !== undefined && { description: body.description }),
@@ -102,36 +89,22 @@ export function collectionHandlers(
       return ok(presentCollection(updated, roleOnContent(organizationRole, updated.default_level), urls));
     },
 
-    async deleteCollectionById({ path, caller }) {
-      const { collection } = await manageableCollection(
-        path.collectionId,
-        caller.user.id,
-        "delete this collection",
-      );
-      await db.transaction().execute((tx) => deleteCollection(tx, collection));
+    async deleteCollectionById(_input, { collection }) {
+      await transaction((tx) => deleteCollection(tx, collection));
       return noContent();
     },
 
-    async listSpacesInCollectionById({ path, query, caller }) {
+    async listSpacesInCollectionById({ path, query, caller }, { organizationRole }) {
       const args = { collectionId: path.collectionId, userId: caller.user.id };
       const page = await listSpacesInCollection(db, args, query);
-      const role = await membershipOfPage(page, async () => {
-        const { organizationRole } = await collectionForCaller(db, args.collectionId, args.userId);
-        return organizationRole;
-      });
-      return ok(presentPage(page, presentSpaceFor(role, urls)));
+      return ok(presentPage(page, presentSpaceFor(organizationRole, urls)));
     },
 
-    async moveCollection({ path, body, caller }) {
-      const { collection, role, organizationRole } = await manageableCollection(
-        path.collectionId,
-        caller.user.id,
-        "move this collection",
-      );
+    async moveCollection({ body }, { collection, role, organizationRole }) {
       assertMoveChangesSomething(body);
       const org = collection.organization_id;
       const parentId = body.parent === undefined ? collection.parent_id : body.parent;
-      await db.transaction().execute(async (tx) => {
+      await transaction(async (tx) => {
         await lockContentTree(tx, [org]);
         if (parentId !== collection.parent_id) {
           await assertNotIntoItself(tx, org, collection.id, parentId);
@@ -147,21 +120,16 @@ export function collectionHandlers(
       return ok(presentCollection(await getCollection(db, collection.id), role, urls));
     },
 
-    async transferCollection({ path, body, caller }) {
-      const { collection, organizationRole } = await collectionForCaller(
-        db,
-        path.collectionId,
-        caller.user.id,
-      );
-      authorize(canTransferOut(organizationRole), "transfer content out of this organization");
+    async transferCollection({ body, caller }, { collection }) {
       const target = body.organization;
       if (target === collection.organization_id) {
         throw conflict("The collection already belongs to that organization.", "already_done");
       }
+      // The target organization is in the body: the caller must be able to create content there.
       const targetRole = await membershipIn(db, target, caller.user.id);
       if (targetRole === undefined) throw notFound("Organization");
       authorize(canCreateContent(targetRole), "create content in the target organization");
-      await db.transaction().execute((tx) => transferCollection(tx, collection, target, now()));
+      await transaction((tx) => transferCollection(tx, collection, target, now()));
       const moved = await getCollection(db, collection.id);
       return ok(presentCollection(moved, roleOnContent(targetRole, moved.default_level), urls));
     },

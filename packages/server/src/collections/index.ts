@@ -3,4 +3,5 @@
  * `app.ts`, `cli`, `bench`) may use. Its other modules (`store.ts`, `tables.ts`, `presenter.ts`, ...) are
  * private: the root `biome.json` fails the lint on an import of one from another area.
  */
-export { collectionForCaller } from "./store.js";
+export { onCollection } from "./access.js";
+export { updateCollection } from "./store.js";

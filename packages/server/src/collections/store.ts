@@ -7,7 +7,8 @@ import {
   grantAware,
   listsContent,
 } from "../access.js";
-import type { Db } from "../db/database.js";
+import { promoteChildren } from "../content/tree.js";
+import type { Db, Transaction } from "../db/database.js";
 import { preparedRead } from "../db/prepared.js";
 import type { CollectionTable } from "../db/schema.js";
 import { updateById } from "../db/update.js";
@@ -74,7 +75,9 @@ export async function insertCollection(db: Db, row: CollectionTable): Promise<Co
 export function updateCollection(
   db: Db,
   collection: CollectionTable,
-  changes: Partial<Pick<CollectionTable, "title" | "description" | "default_level">>,
+  changes: Partial<
+    Pick<CollectionTable, "title" | "description" | "default_level" | "parent_id" | "position">
+  >,
   now: string,
 ): Promise<CollectionTable> {
   return updateById(db, "collections", collection, changes, now);
@@ -82,4 +85,13 @@ export function updateCollection(
 
 export async function getCollection(db: Db, id: string): Promise<CollectionTable> {
   return db.selectFrom("collections").selectAll().where("id", "=", id).executeTakeFirstOrThrow();
+}
+
+/**
+ * Deletes a collection without losing anything inside it: its child collections and spaces move up
+ * to its parent (see `promoteChildren`).
+ */
+export async function deleteCollection(tx: Transaction, collection: CollectionTable): Promise<void> {
+  await promoteChildren(tx, collection);
+  await tx.deleteFrom("collections").where("id", "=", collection.id).execute();
 }

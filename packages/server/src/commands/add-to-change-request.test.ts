@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { prepareContentEdit } from "../change-requests/index.js";
 import {
   type ContentScenario,
   createContentScenario,
@@ -7,7 +8,7 @@ import {
 } from "../change-requests/testing.js";
 import { pngOf } from "../files/testing.js";
 import { testFileSettings } from "../testing/harness.js";
-import { addToChangeRequest, changeRequestToEdit } from "./add-to-change-request.js";
+import { addToChangeRequest } from "./add-to-change-request.js";
 
 let s: ContentScenario;
 beforeAll(async () => {
@@ -23,6 +24,13 @@ describe("addToChangeRequest", () => {
     const cr = await space.createChangeRequest();
     const now = s.t.clock.now().toISOString();
     const ids = { parent: s.t.ids.next(), child: s.t.ids.next(), file: s.t.ids.next() };
+    const edit = await prepareContentEdit(
+      [],
+      [
+        { id: ids.parent, title: "Parent", parent: null, markdown: "![dot](/files/x)" },
+        { id: ids.child, title: "Child", parent: ids.parent, markdown: "Under it." },
+      ],
+    );
     const result = await s.t.db.transaction().execute((tx) =>
       addToChangeRequest(
         tx,
@@ -32,10 +40,7 @@ describe("addToChangeRequest", () => {
           changeRequestId: cr.id,
           userId: s.editor.user.id,
           files: [{ id: ids.file, name: "dot.png", contentType: "image/png", bytes: pngOf(1, 1) }],
-          pages: [
-            { id: ids.parent, title: "Parent", parent: null, markdown: "![dot](/files/x)" },
-            { id: ids.child, title: "Child", parent: ids.parent, markdown: "Under it." },
-          ],
+          edit,
         },
       ),
     );
@@ -74,23 +79,5 @@ describe("addToChangeRequest", () => {
       ),
     ).rejects.toMatchObject({ status: 409 });
     expect(await s.t.db.selectFrom("files").select("id").where("id", "=", fileId).execute()).toEqual([]);
-  });
-});
-
-describe("changeRequestToEdit", () => {
-  it("finds the change request for an editor, 403 for a reader, 404 for an outsider", async () => {
-    const space = await newSpaceContent(s);
-    const cr = await space.createChangeRequest();
-    const path = { spaceId: space.spaceId, changeRequestId: cr.id };
-    const now = s.t.clock.now();
-    const found = await changeRequestToEdit(s.t.db, now, path, s.editor.user.id, "edit");
-    expect(found.changeRequest.id).toBe(cr.id);
-    expect(found.space.id).toBe(space.spaceId);
-    await expect(changeRequestToEdit(s.t.db, now, path, s.reader.user.id, "edit")).rejects.toMatchObject({
-      status: 403,
-    });
-    await expect(changeRequestToEdit(s.t.db, now, path, s.outsider.user.id, "edit")).rejects.toMatchObject({
-      status: 404,
-    });
   });
 });

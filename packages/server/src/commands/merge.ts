@@ -15,7 +15,7 @@ import type { Transaction } from "../db/database.js";
 import type { SpaceTable } from "../db/schema.js";
 import { ApiError, conflict } from "../http/errors.js";
 import { indexMainContent } from "../search/index.js";
-import { assertSpaceNotDeleted } from "../spaces/index.js";
+import { assertSpaceNotDeleted, updateSpace } from "../spaces/index.js";
 
 /**
  * A merge or an update that conflicts: nothing was written. `details` is what the error body
@@ -130,11 +130,7 @@ export async function mergeChangeRequest(
     root,
     created_at: args.now,
   });
-  await tx
-    .updateTable("spaces")
-    .set({ revision_id: revision.id, updated_at: args.now })
-    .where("id", "=", space.id)
-    .execute();
+  await updateSpace(tx, space, { revision_id: revision.id }, args.now);
   await indexMainContent(tx, storage, revision);
   await updateChangeRequest(
     tx,

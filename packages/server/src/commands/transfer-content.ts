@@ -1,7 +1,10 @@
-import { endPosition, lockContentTree, subtreeCollectionIds } from "../content/tree.js";
+import { updateCollection } from "../collections/index.js";
+import { endPosition, lockContentTree, moveToOrganization, subtreeCollectionIds } from "../content/tree.js";
+import { dropSpaceFieldValues } from "../custom-fields/index.js";
 import type { Transaction } from "../db/database.js";
 import type { CollectionTable, SpaceTable } from "../db/schema.js";
-import { unlinkSpaces } from "../site-spaces/index.js";
+import { unlinkSpaces } from "../sites/index.js";
+import { updateSpace } from "../spaces/index.js";
 
 /**
  * Custom fields and sites belong to an organization: a space that leaves it leaves their values and
@@ -9,7 +12,7 @@ import { unlinkSpaces } from "../site-spaces/index.js";
  */
 async function dropOrganizationSettings(tx: Transaction, spaceIds: readonly string[]): Promise<void> {
   if (spaceIds.length === 0) return;
-  await tx.deleteFrom("space_custom_field_values").where("space_id", "in", spaceIds).execute();
+  await dropSpaceFieldValues(tx, spaceIds);
   await unlinkSpaces(tx, spaceIds);
 }
 
@@ -26,26 +29,8 @@ export async function transferCollection(
   await lockContentTree(tx, [collection.organization_id, targetOrganizationId]);
   const subtree = await subtreeCollectionIds(tx, collection.organization_id, collection.id);
   const position = await endPosition(tx, targetOrganizationId, null);
-  await tx
-    .updateTable("collections")
-    .set({ organization_id: targetOrganizationId })
-    .where("id", "in", subtree)
-    .execute();
-  const moved = await tx
-    .updateTable("spaces")
-    .set({ organization_id: targetOrganizationId })
-    .where("parent_id", "in", subtree)
-    .returning("id")
-    .execute();
-  await dropOrganizationSettings(
-    tx,
-    moved.map(({ id }) => id),
-  );
-  await tx
-    .updateTable("collections")
-    .set({ parent_id: null, position, updated_at: now })
-    .where("id", "=", collection.id)
-    .execute();
+  await dropOrganizationSettings(tx, await moveToOrganization(tx, subtree, targetOrganizationId));
+  await updateCollection(tx, collection, { parent_id: null, position }, now);
 }
 
 /** Moves a space to the top level of another organization. */
@@ -57,15 +42,6 @@ export async function transferSpace(
 ): Promise<SpaceTable> {
   await lockContentTree(tx, [space.organization_id, targetOrganizationId]);
   await dropOrganizationSettings(tx, [space.id]);
-  return tx
-    .updateTable("spaces")
-    .set({
-      organization_id: targetOrganizationId,
-      parent_id: null,
-      position: await endPosition(tx, targetOrganizationId, null),
-      updated_at: now,
-    })
-    .where("id", "=", space.id)
-    .returningAll()
-    .executeTakeFirstOrThrow();
+  const position = await endPosition(tx, targetOrganizationId, null);
+  return updateSpace(tx, space, { organization_id: targetOrganizationId, parent_id: null, position }, now);
 }

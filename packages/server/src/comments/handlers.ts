@@ -1,13 +1,15 @@
 import type { HandlerInput, Schema } from "@quire/api-types";
+import type { AccessMap, AreaHandlers } from "../area.js";
 import type { Caller } from "../auth/caller.js";
-import { changeRequestOf } from "../change-requests/index.js";
-import type { Role, SpaceTable } from "../db/schema.js";
+import type { Transaction } from "../db/database.js";
+import type { Role } from "../db/schema.js";
 import { badRequest } from "../http/errors.js";
 import { presentPage } from "../http/paging.js";
 import { created, noContent, ok } from "../http/results.js";
 import { authorize } from "../policy.js";
-import type { AreaHandlers, Services } from "../services.js";
-import { assertSpaceNotDeleted, spaceForCaller } from "../spaces/index.js";
+import type { Services } from "../services.js";
+import { assertSpaceNotDeleted } from "../spaces/index.js";
+import { commentRules, type MemberComment, type MemberParent } from "./access.js";
 import { canComment, canDeleteText, canEditText } from "./policy.js";
 import { presentComment, presentReply } from "./presenter.js";
 import {
@@ -47,6 +49,59 @@ type SpaceOperation =
   | "updateCommentReplyInSpace"
   | "deleteCommentReplyInSpace";
 
+const COMMENT = "comment in this space";
+const EDIT = "change the text of a comment or reply you did not write";
+const DELETE = "delete a comment or reply you did not write";
+
+/** The access rules of the comment operations under one kind of parent. */
+function accessUnder(kind: "space" | "change request") {
+  const on = commentRules(kind);
+  const comments = ({ role }: { role: Role }) => canComment(role);
+  return {
+    list: on.parent("read its comments"),
+    post: on.parent(COMMENT, comments),
+    get: on.comment("read this comment"),
+    // The handler checks each part of the change: only the author changes the text, and who may comment
+    // resolves, reopens and reacts; a change asking for nothing is allowed to any reader.
+    update: on.comment("change this comment"),
+    // The handler checks that the caller wrote the comment or is an admin of the space.
+    delete: on.comment("delete this comment"),
+    listReplies: on.comment("read this comment"),
+    postReply: on.comment(COMMENT, comments),
+    getReply: on.comment("read this comment"),
+    // As for a comment, the handler checks each part of the change against the reply's author.
+    updateReply: on.comment("change a reply of this comment"),
+    // The handler checks that the caller wrote the reply or is an admin of the space.
+    deleteReply: on.comment("delete a reply of this comment"),
+  };
+}
+
+const inSpace = accessUnder("space");
+const inChangeRequest = accessUnder("change request");
+
+export const commentAccess = {
+  listCommentsInSpace: inSpace.list,
+  listCommentsInChangeRequest: inChangeRequest.list,
+  postCommentInSpace: inSpace.post,
+  postCommentInChangeRequest: inChangeRequest.post,
+  getCommentInSpace: inSpace.get,
+  getCommentInChangeRequest: inChangeRequest.get,
+  updateCommentInSpace: inSpace.update,
+  updateCommentInChangeRequest: inChangeRequest.update,
+  deleteCommentInSpace: inSpace.delete,
+  deleteCommentInChangeRequest: inChangeRequest.delete,
+  listCommentRepliesInSpace: inSpace.listReplies,
+  listCommentRepliesInChangeRequest: inChangeRequest.listReplies,
+  postCommentReplyInSpace: inSpace.postReply,
+  postCommentReplyInChangeRequest: inChangeRequest.postReply,
+  getCommentReplyInSpace: inSpace.getReply,
+  getCommentReplyInChangeRequest: inChangeRequest.getReply,
+  updateCommentReplyInSpace: inSpace.updateReply,
+  updateCommentReplyInChangeRequest: inChangeRequest.updateReply,
+  deleteCommentReplyInSpace: inSpace.deleteReply,
+  deleteCommentReplyInChangeRequest: inChangeRequest.deleteReply,
+} satisfies AccessMap;
+
 /** The Markdown of a body sent in either form: Markdown, or GitBook's document envelope holding it. */
 const markdownOf = (body: Schema<"CommentBodyInput">) => ("document" in body ? body.document : body).markdown;
 
@@ -58,50 +113,17 @@ interface ChangeParts {
   removedReactions?: string[];
 }
 
-interface Member {
-  parent: ParentView;
-  space: SpaceTable;
-  role: Role;
-}
-
-const COMMENT = "comment in this space";
-const EDIT = "change the text of a comment or reply you did not write";
-const DELETE = "delete a comment or reply you did not write";
-
 /**
  * The comment operations, written once: a space's main content and a change request each hold
  * threads, and every operation takes either parent's path.
  */
 function commentOperations(services: Services) {
-  const { db, urls, clock, ids, now } = services;
-
-  /** The parent with the caller's role on its space: 404 when the caller cannot see it. */
-  const memberOf = async (path: ParentPath, userId: string): Promise<Member> => {
-    const { space, role } = await spaceForCaller(db, path.spaceId, userId, clock.now());
-    const spacePath = `spaces/${space.id}`;
-    if (!("changeRequestId" in path)) {
-      const parent = {
-        spaceId: space.id,
-        changeRequestId: null,
-        revisionId: space.revision_id,
-        path: spacePath,
-      };
-      return { space, role, parent };
-    }
-    const changeRequest = await changeRequestOf(db, space.id, path.changeRequestId);
-    const parent = {
-      spaceId: space.id,
-      changeRequestId: changeRequest.id,
-      revisionId: changeRequest.revision_id,
-      path: `${spacePath}/change-requests/${changeRequest.id}`,
-    };
-    return { space, role, parent };
-  };
+  const { db, urls, ids, now, transaction } = services;
 
   /** A write, once the space may change (409 while it is deleted), in one transaction. */
-  const write = <T>(member: Member, work: (tx: typeof db) => Promise<T>) => {
+  const write = <T>(member: MemberParent, work: (tx: Transaction) => Promise<T>) => {
     assertSpaceNotDeleted(member.space);
-    return db.transaction().execute(work);
+    return transaction(work);
   };
 
   const presentOne = async (parent: ParentView, commentId: string) => {
@@ -122,16 +144,15 @@ function commentOperations(services: Services) {
    * Checks each part of a change to a comment or reply written by `authorId` before any applies, so
    * that one forbidden part refuses the whole request. False when the change asks for nothing.
    */
-  const authorizeChange = (member: Member, callerId: string, authorId: string, change: ChangeParts) => {
+  const authorizeChange = (role: Role, callerId: string, authorId: string, change: ChangeParts) => {
     const reacts = (change.addedReactions?.length ?? 0) + (change.removedReactions?.length ?? 0) > 0;
-    if (change.body !== undefined) authorize(canEditText(member.role, callerId, authorId), EDIT);
-    if (change.resolved !== undefined || reacts) authorize(canComment(member.role), COMMENT);
+    if (change.body !== undefined) authorize(canEditText(role, callerId, authorId), EDIT);
+    if (change.resolved !== undefined || reacts) authorize(canComment(role), COMMENT);
     return change.body !== undefined || change.resolved !== undefined || reacts;
   };
 
   return {
-    async list({ path, query, caller }: Input<"listCommentsInSpace">) {
-      const { parent } = await memberOf(path, caller.user.id);
+    async list({ query }: Input<"listCommentsInSpace">, { parent }: MemberParent) {
       const page = await listComments(
         db,
         parent,
@@ -142,10 +163,8 @@ function commentOperations(services: Services) {
       return ok(presentPage(page, (row) => presentComment(row, view)));
     },
 
-    async post({ path, body, caller }: Input<"postCommentInSpace">) {
-      const member = await memberOf(path, caller.user.id);
+    async post({ body, caller }: Input<"postCommentInSpace">, member: MemberParent) {
       const { parent } = member;
-      authorize(canComment(member.role), COMMENT);
       if (body.node !== undefined && body.page === undefined)
         throw badRequest("A comment on a node names the node's `page` too.");
       if (body.page !== undefined && !(await pageTrees(db, parent.spaceId)(parent.revisionId)).get(body.page))
@@ -171,16 +190,13 @@ function commentOperations(services: Services) {
       return created(await presentOne(parent, id));
     },
 
-    async get({ path, caller }: Input<"getCommentInSpace">) {
-      const { parent } = await memberOf(path, caller.user.id);
-      return ok(await presentOne(parent, path.commentId));
+    async get(_input: Input<"getCommentInSpace">, { parent, comment }: MemberComment) {
+      return ok(presentComment(comment, await commentsView(db, urls, parent, [comment])));
     },
 
-    async update({ path, body, caller }: Input<"updateCommentInSpace">) {
-      const member = await memberOf(path, caller.user.id);
-      const { parent } = member;
-      const comment = await commentOf(db, parent, path.commentId);
-      if (authorizeChange(member, caller.user.id, comment.posted_by, body))
+    async update({ body, caller }: Input<"updateCommentInSpace">, member: MemberComment) {
+      const { parent, comment } = member;
+      if (authorizeChange(member.role, caller.user.id, comment.posted_by, body))
         await write(member, async (tx) => {
           const current = await lockComment(tx, parent, comment.id);
           await updateComment(tx, current, {
@@ -197,29 +213,24 @@ function commentOperations(services: Services) {
       return ok(await presentOne(parent, comment.id));
     },
 
-    async delete({ path, caller }: Input<"deleteCommentInSpace">) {
-      const member = await memberOf(path, caller.user.id);
-      const comment = await commentOf(db, member.parent, path.commentId);
+    async delete({ caller }: Input<"deleteCommentInSpace">, member: MemberComment) {
+      const { parent, comment } = member;
       authorize(canDeleteText(member.role, caller.user.id, comment.posted_by), DELETE);
-      await write(member, async (tx) => deleteComment(tx, await lockComment(tx, member.parent, comment.id)));
+      await write(member, async (tx) => deleteComment(tx, await lockComment(tx, parent, comment.id)));
       return noContent();
     },
 
-    async listReplies({ path, query, caller }: Input<"listCommentRepliesInSpace">) {
-      const { parent } = await memberOf(path, caller.user.id);
-      const comment = await commentOf(db, parent, path.commentId);
+    async listReplies({ query }: Input<"listCommentRepliesInSpace">, { parent, comment }: MemberComment) {
       const page = await listReplies(db, { commentId: comment.id }, query);
       const view = await repliesView(db, urls, parent, page.rows);
       return ok(presentPage(page, (row) => presentReply(row, view)));
     },
 
-    async postReply({ path, body, caller }: Input<"postCommentReplyInSpace">) {
-      const member = await memberOf(path, caller.user.id);
-      const comment = await commentOf(db, member.parent, path.commentId);
-      authorize(canComment(member.role), COMMENT);
+    async postReply({ body, caller }: Input<"postCommentReplyInSpace">, member: MemberComment) {
+      const { parent, comment } = member;
       const id = ids.next();
       await write(member, async (tx) => {
-        await lockComment(tx, member.parent, comment.id);
+        await lockComment(tx, parent, comment.id);
         await insertReply(tx, {
           id,
           comment_id: comment.id,
@@ -229,30 +240,29 @@ function commentOperations(services: Services) {
           edited_at: null,
         });
       });
-      return created(await presentOneReply(member.parent, comment.id, id));
+      return created(await presentOneReply(parent, comment.id, id));
     },
 
-    async getReply({ path, caller }: Input<"getCommentReplyInSpace">) {
-      const { parent } = await memberOf(path, caller.user.id);
-      const comment = await commentOf(db, parent, path.commentId);
+    async getReply({ path }: Input<"getCommentReplyInSpace">, { parent, comment }: MemberComment) {
       return ok(await presentOneReply(parent, comment.id, path.commentReplyId));
     },
 
     /** A reply in a change request may also resolve or reopen its thread (`resolved`). */
-    async updateReply({
-      path,
-      body,
-      caller,
-    }: Omit<Input<"updateCommentReplyInSpace">, "body"> & {
-      body: Schema<"UpdateCommentReplyRequest"> & { resolved?: boolean };
-    }) {
-      const member = await memberOf(path, caller.user.id);
-      const { parent } = member;
-      const comment = await commentOf(db, parent, path.commentId);
+    async updateReply(
+      {
+        path,
+        body,
+        caller,
+      }: Omit<Input<"updateCommentReplyInSpace">, "body"> & {
+        body: Schema<"UpdateCommentReplyRequest"> & { resolved?: boolean };
+      },
+      member: MemberComment,
+    ) {
+      const { parent, comment } = member;
       const reply = await replyOf(db, comment.id, path.commentReplyId);
       // Only the change request's contract resolves a thread from a reply; a space's ignores `resolved`.
       const resolved = parent.changeRequestId === null ? undefined : body.resolved;
-      if (authorizeChange(member, caller.user.id, reply.posted_by, { ...body, resolved }))
+      if (authorizeChange(member.role, caller.user.id, reply.posted_by, { ...body, resolved }))
         await write(member, async (tx) => {
           const current = await lockComment(tx, parent, comment.id);
           // Under the thread's lock: 404 if the reply was deleted meanwhile.
@@ -269,13 +279,12 @@ function commentOperations(services: Services) {
       return ok(await presentOneReply(parent, comment.id, reply.id));
     },
 
-    async deleteReply({ path, caller }: Input<"deleteCommentReplyInSpace">) {
-      const member = await memberOf(path, caller.user.id);
-      const comment = await commentOf(db, member.parent, path.commentId);
+    async deleteReply({ path, caller }: Input<"deleteCommentReplyInSpace">, member: MemberComment) {
+      const { parent, comment } = member;
       const reply = await replyOf(db, comment.id, path.commentReplyId);
       authorize(canDeleteText(member.role, caller.user.id, reply.posted_by), DELETE);
       await write(member, async (tx) => {
-        await lockComment(tx, member.parent, comment.id);
+        await lockComment(tx, parent, comment.id);
         await deleteReply(tx, reply.id);
       });
       return noContent();
@@ -283,21 +292,7 @@ function commentOperations(services: Services) {
   };
 }
 
-export function commentHandlers(
-  services: Services,
-): AreaHandlers<
-  | SpaceOperation
-  | "listCommentsInChangeRequest"
-  | "postCommentInChangeRequest"
-  | "getCommentInChangeRequest"
-  | "updateCommentInChangeRequest"
-  | "deleteCommentInChangeRequest"
-  | "listCommentRepliesInChangeRequest"
-  | "postCommentReplyInChangeRequest"
-  | "getCommentReplyInChangeRequest"
-  | "updateCommentReplyInChangeRequest"
-  | "deleteCommentReplyInChangeRequest"
-> {
+export function commentHandlers(services: Services): AreaHandlers<typeof commentAccess> {
   const ops = commentOperations(services);
   return {
     listCommentsInSpace: ops.list,

@@ -38,3 +38,14 @@ export async function insertRevision(
   await tx.insertInto("revisions").values(revision).execute();
   return revision;
 }
+
+/** The empty first revision of a new space (no pages, no files): nothing to flush. */
+export async function insertFirstRevision(
+  tx: Db,
+  { id, spaceId, now }: { id: string; spaceId: string; now: string },
+): Promise<void> {
+  await tx
+    .insertInto("revisions")
+    .values({ id, space_id: spaceId, parent_id: null, type: "edits", created_at: now })
+    .execute();
+}

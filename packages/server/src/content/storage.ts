@@ -1,31 +1,8 @@
-import { createHash } from "node:crypto";
 import type { Db } from "../db/database.js";
+import { contentHash } from "./hash.js";
 import { saveDocumentLinks } from "./links.js";
+import { RecentlyUsed } from "./recently-used.js";
 import { decodeNode, type NodeStore, type TrieNode } from "./trie.js";
-
-/** The id of stored content: its SHA-256, 132 bits of it in base64url. */
-export function contentHash(text: string): string {
-  return createHash("sha256").update(text).digest("base64url").slice(0, 22);
-}
-
-/** A map that forgets the least recently used entries past `limit`. */
-class RecentlyUsed<V> {
-  readonly #entries = new Map<string, V>();
-  constructor(readonly limit: number) {}
-  get(key: string): V | undefined {
-    const value = this.#entries.get(key);
-    if (value !== undefined) {
-      this.#entries.delete(key);
-      this.#entries.set(key, value);
-    }
-    return value;
-  }
-  set(key: string, value: V): void {
-    this.#entries.delete(key);
-    this.#entries.set(key, value);
-    if (this.#entries.size > this.limit) this.#entries.delete(this.#entries.keys().next().value as string);
-  }
-}
 
 /**
  * Nodes never change once written, and a node's hash is its content: every process may keep the

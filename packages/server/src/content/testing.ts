@@ -1,4 +1,4 @@
-import { contentHash } from "./storage.js";
+import { contentHash } from "./hash.js";
 import { decodeNode, type NodeStore, type TrieNode } from "./trie.js";
 
 /** Nodes and bodies kept in memory, for tests of the content logic without a database. */

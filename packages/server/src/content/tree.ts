@@ -1,6 +1,7 @@
 import type { Schema } from "@quire/api-types";
 import { SqliteAdapter, sql } from "kysely";
-import type { Db } from "../db/database.js";
+import type { Db, Transaction } from "../db/database.js";
+import type { CollectionTable } from "../db/schema.js";
 import { badRequest, conflict } from "../http/errors.js";
 import {
   authorize,
@@ -191,4 +192,53 @@ export async function assertNotIntoItself(
   ) {
     throw badRequest("A collection cannot be moved into itself or one of its descendants.");
   }
+}
+
+/**
+ * Moves the children of a collection about to be deleted up to its parent, after the parent's other
+ * children, in their order: deleting a collection loses nothing inside it. Takes `lockContentTree`.
+ */
+export async function promoteChildren(tx: Transaction, collection: CollectionTable): Promise<void> {
+  const organizationId = collection.organization_id;
+  await lockContentTree(tx, [organizationId]);
+  let position = await endPosition(tx, organizationId, collection.parent_id);
+  for (const table of ["collections", "spaces"] as const) {
+    const children = await tx
+      .selectFrom(table)
+      .select("id")
+      .where("parent_id", "=", collection.id)
+      .orderBy("position")
+      .execute();
+    for (const child of children) {
+      await tx
+        .updateTable(table)
+        .set({ parent_id: collection.parent_id, position: position++ })
+        .where("id", "=", child.id)
+        .execute();
+    }
+  }
+}
+
+/**
+ * Moves the collections `collectionIds`, and every space directly inside one of them, into the content
+ * tree of organization `organizationId` (the caller places the subtree's root there); returns the ids of
+ * the spaces moved. Under `lockContentTree` of both organizations.
+ */
+export async function moveToOrganization(
+  tx: Transaction,
+  collectionIds: readonly string[],
+  organizationId: string,
+): Promise<string[]> {
+  await tx
+    .updateTable("collections")
+    .set({ organization_id: organizationId })
+    .where("id", "in", collectionIds)
+    .execute();
+  const moved = await tx
+    .updateTable("spaces")
+    .set({ organization_id: organizationId })
+    .where("parent_id", "in", collectionIds)
+    .returning("id")
+    .execute();
+  return moved.map(({ id }) => id);
 }

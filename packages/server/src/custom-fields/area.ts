@@ -1,5 +1,9 @@
 import { defineArea } from "../area.js";
-import { customFieldHandlers } from "./handlers.js";
+import { customFieldAccess, customFieldHandlers } from "./handlers.js";
 
 /** Operations of `spec/custom-fields.tsp`. */
-export const customFieldsArea = defineArea({ name: "custom-fields", handlers: customFieldHandlers });
+export const customFieldsArea = defineArea({
+  name: "custom-fields",
+  access: customFieldAccess,
+  handlers: customFieldHandlers,
+});

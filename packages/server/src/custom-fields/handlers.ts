@@ -1,16 +1,15 @@
-import { membershipOfPage } from "../access.js";
+import type { AccessMap, AreaHandlers } from "../area.js";
 import { badRequest, conflict } from "../http/errors.js";
 import { presentPage } from "../http/paging.js";
 import { created, noContent, ok } from "../http/results.js";
-import { organizationForCaller, organizationRoleOf } from "../organizations/index.js";
-import { authorize, type OrganizationRole } from "../policy.js";
-import type { AreaHandlers, Services } from "../services.js";
-import { assertSpaceNotDeleted, canManageSpace, spaceForCaller } from "../spaces/index.js";
+import { onOrganization } from "../organizations/index.js";
+import type { Services } from "../services.js";
+import { assertSpaceNotDeleted, canManageSpace, onSpace } from "../spaces/index.js";
+import { onCustomField } from "./access.js";
 import { canManageCustomFields, canViewCustomFields } from "./policy.js";
 import { presentCustomField, presentCustomFieldFor, presentSpaceValueFor } from "./presenter.js";
 import {
   customFieldExists,
-  customFieldForCaller,
   customFieldsNamed,
   customFieldsOfSpace,
   deleteCustomField,
@@ -24,42 +23,29 @@ import { checkOptions, checkValue } from "./values.js";
 const MANAGE = "manage the custom fields of this organization";
 const VIEW = "view the custom fields of this organization";
 
-export function customFieldHandlers(
-  services: Services,
-): AreaHandlers<
-  | "listOrganizationCustomFields"
-  | "createOrganizationCustomField"
-  | "getOrganizationCustomFieldByName"
-  | "updateOrganizationCustomField"
-  | "deleteOrganizationCustomField"
-  | "getSpaceCustomFields"
-  | "updateSpaceCustomFields"
-> {
-  const { db, urls, ids, clock, now } = services;
-  /** The field, once the caller's organization role allows `allowed` (403 otherwise). */
-  const fieldFor = async (
-    path: { organizationId: string; fieldName: string },
-    userId: string,
-    allowed: (role: OrganizationRole) => boolean,
-    action: string,
-  ) => {
-    const member = await customFieldForCaller(db, path.organizationId, path.fieldName, userId);
-    authorize(allowed(member.role), action);
-    return member;
-  };
+const managesField = onCustomField(MANAGE, ({ role }) => canManageCustomFields(role));
+
+export const customFieldAccess = {
+  listOrganizationCustomFields: onOrganization(VIEW, ({ role }) => canViewCustomFields(role)),
+  createOrganizationCustomField: onOrganization(MANAGE, ({ role }) => canManageCustomFields(role)),
+  getOrganizationCustomFieldByName: onCustomField(VIEW, ({ role }) => canViewCustomFields(role)),
+  updateOrganizationCustomField: managesField,
+  deleteOrganizationCustomField: managesField,
+  getSpaceCustomFields: onSpace("see the custom fields of this space"),
+  updateSpaceCustomFields: onSpace("set the custom fields of this space", ({ role }) => canManageSpace(role)),
+} satisfies AccessMap;
+
+export function customFieldHandlers(services: Services): AreaHandlers<typeof customFieldAccess> {
+  const { db, urls, ids, now, transaction } = services;
 
   return {
-    async listOrganizationCustomFields({ path, query, caller }) {
+    async listOrganizationCustomFields({ path, query, caller }, { role }) {
       const args = { organizationId: path.organizationId, userId: caller.user.id };
       const page = await listCustomFields(db, args, query);
-      const role = await membershipOfPage(page, () => organizationRoleOf(db, args));
-      authorize(canViewCustomFields(role), VIEW);
       return ok(presentPage(page, presentCustomFieldFor(role, urls)));
     },
 
-    async createOrganizationCustomField({ path, body, caller }) {
-      const { organization, role } = await organizationForCaller(db, path.organizationId, caller.user.id);
-      authorize(canManageCustomFields(role), MANAGE);
+    async createOrganizationCustomField({ body }, { organization, role }) {
       const options = checkOptions(body.type, body.options);
       // A concurrent create of the same name fails on the unique key instead, also with 409.
       if (await customFieldExists(db, organization.id, body.name))
@@ -82,31 +68,27 @@ export function customFieldHandlers(
       return created(presentCustomField(field, role, urls));
     },
 
-    async getOrganizationCustomFieldByName({ path, caller }) {
-      const { field, role } = await fieldFor(path, caller.user.id, canViewCustomFields, VIEW);
+    async getOrganizationCustomFieldByName(_input, { field, role }) {
       return ok(presentCustomField(field, role, urls));
     },
 
-    async updateOrganizationCustomField({ path, body, caller }) {
-      const { field, role } = await fieldFor(path, caller.user.id, canManageCustomFields, MANAGE);
+    async updateOrganizationCustomField({ body }, { field, role }) {
       const changes = {
         ...(body.title !== undefined && { title: body.title }),
         ...(body.description !== undefined && { description: body.description }),
         ...(body.placeholder !== undefined && { placeholder: body.placeholder }),
         ...(body.options !== undefined && { options: checkOptions(field.type, body.options) }),
       };
-      const updated = await db.transaction().execute((tx) => updateCustomField(tx, field, changes, now()));
+      const updated = await transaction((tx) => updateCustomField(tx, field, changes, now()));
       return ok(presentCustomField(updated, role, urls));
     },
 
-    async deleteOrganizationCustomField({ path, caller }) {
-      const { field } = await fieldFor(path, caller.user.id, canManageCustomFields, MANAGE);
+    async deleteOrganizationCustomField(_input, { field }) {
       await deleteCustomField(db, field);
       return noContent();
     },
 
-    async getSpaceCustomFields({ path, caller }) {
-      const { space, organizationRole } = await spaceForCaller(db, path.spaceId, caller.user.id, clock.now());
+    async getSpaceCustomFields(_input, { space, organizationRole }) {
       const rows = await customFieldsOfSpace(db, {
         organizationId: space.organization_id,
         spaceId: space.id,
@@ -114,11 +96,9 @@ export function customFieldHandlers(
       return ok(rows.map(presentSpaceValueFor(organizationRole, urls)));
     },
 
-    async updateSpaceCustomFields({ path, body, caller }) {
-      const { space, role } = await spaceForCaller(db, path.spaceId, caller.user.id, clock.now());
-      authorize(canManageSpace(role), "set the custom fields of this space");
+    async updateSpaceCustomFields({ body }, { space }) {
       const entries = Object.entries(body.values);
-      await db.transaction().execute(async (tx) => {
+      await transaction(async (tx) => {
         const fields = await customFieldsNamed(
           tx,
           space.organization_id,

@@ -1,8 +1,9 @@
 import type { Schema } from "@quire/api-types";
+import { fromJson } from "../db/codecs.js";
 import type { OrganizationRole } from "../policy.js";
 import type { Urls } from "../urls.js";
 import { customFieldPermissions } from "./policy.js";
-import type { CustomFieldTable } from "./tables.js";
+import type { CustomFieldTable, SpaceCustomFieldValueTable } from "./tables.js";
 
 export function presentCustomField(
   row: CustomFieldTable,
@@ -16,7 +17,7 @@ export function presentCustomField(
     description: row.description,
     type: row.type,
     placeholder: row.placeholder,
-    ...(row.options !== null && { options: JSON.parse(row.options) as string[] }),
+    ...(row.options !== null && { options: fromJson(row.options) }),
     createdAt: row.created_at,
     updatedAt: row.updated_at,
     urls: { location: urls.api(`orgs/${row.organization_id}/custom-fields/${row.name}`) },
@@ -30,10 +31,12 @@ export const presentCustomFieldFor =
   (row: CustomFieldTable): Schema<"CustomField"> =>
     presentCustomField(row, role, urls);
 
-/** A field with the value (JSON) a space gives it, or null when it has none. */
+/** A field with the value a space gives it, or null when it has none. */
 export const presentSpaceValueFor =
   (role: OrganizationRole, urls: Urls) =>
-  (row: CustomFieldTable & { value: string | null }): Schema<"CustomFieldValue"> => ({
+  (
+    row: CustomFieldTable & { value: SpaceCustomFieldValueTable["value"] | null },
+  ): Schema<"CustomFieldValue"> => ({
     customField: presentCustomField(row, role, urls),
-    ...(row.value !== null && { value: JSON.parse(row.value) as Schema<"CustomFieldValueData"> }),
+    ...(row.value !== null && { value: fromJson(row.value) }),
   });

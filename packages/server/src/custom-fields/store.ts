@@ -1,9 +1,10 @@
 import type { Schema } from "@quire/api-types";
 import { SqliteAdapter } from "kysely";
-import { callerMembership, listsAllContent, membershipOf } from "../access.js";
+import { callerMembership, listsAllContent } from "../access.js";
+import { fromJson, toJson } from "../db/codecs.js";
 import type { Db } from "../db/database.js";
+import { memberLookup } from "../db/member-lookup.js";
 import { preparedRead } from "../db/prepared.js";
-import { notFound } from "../http/errors.js";
 import { keysetList } from "../http/paging.js";
 import type { OrganizationRole } from "../policy.js";
 import type { CustomFieldTable } from "./tables.js";
@@ -33,14 +34,10 @@ const fieldWithMembership = preparedRead(
  */
 export async function customFieldForCaller(
   db: Db,
-  organizationId: string,
-  name: string,
-  userId: string,
+  args: { organizationId: string; name: string; userId: string },
 ): Promise<MemberCustomField> {
-  const [found] = await fieldWithMembership(db, { organizationId, name, userId });
-  const role = membershipOf(found?.caller_membership);
-  if (!found || role === undefined) throw notFound("Custom field");
-  const { caller_membership: _selected, ...field } = found;
+  const [found] = await fieldWithMembership(db, args);
+  const { row: field, role } = memberLookup(found, "Custom field");
   return { field, role };
 }
 
@@ -101,17 +98,17 @@ export async function updateCustomField(
     .where("custom_field_id", "=", field.id)
     .execute();
   for (const row of stored) {
-    const kept = keepOptions(field, JSON.parse(row.value) as Value, options);
+    const kept = keepOptions(field, fromJson(row.value), options);
     if (kept === undefined)
       await tx
         .deleteFrom("space_custom_field_values")
         .where("space_id", "=", row.space_id)
         .where("custom_field_id", "=", field.id)
         .execute();
-    else if (JSON.stringify(kept) !== row.value)
+    else if (toJson(kept) !== row.value)
       await tx
         .updateTable("space_custom_field_values")
-        .set({ value: JSON.stringify(kept) })
+        .set({ value: toJson(kept) })
         .where("space_id", "=", row.space_id)
         .where("custom_field_id", "=", field.id)
         .execute();
@@ -124,7 +121,7 @@ export async function deleteCustomField(db: Db, field: CustomFieldTable): Promis
   await db.deleteFrom("custom_fields").where("id", "=", field.id).execute();
 }
 
-/** Every field of an organization, oldest first, with the space's value (JSON) when it has one. */
+/** Every field of an organization, oldest first, with the space's value when it has one. */
 export const customFieldsOfSpace = preparedRead((db, args: { organizationId: string; spaceId: string }) =>
   db
     .selectFrom("custom_fields")
@@ -165,7 +162,7 @@ export async function setSpaceValues(
 ): Promise<void> {
   const cleared = values.filter((v) => v.value === null).map((v) => v.field.id);
   const set = values.flatMap(({ field, value }) =>
-    value === null ? [] : [{ space_id: spaceId, custom_field_id: field.id, value: JSON.stringify(value) }],
+    value === null ? [] : [{ space_id: spaceId, custom_field_id: field.id, value: toJson(value) }],
   );
   if (cleared.length > 0)
     await tx
@@ -183,4 +180,9 @@ export async function setSpaceValues(
           .doUpdateSet((eb) => ({ value: eb.ref("excluded.value") })),
       )
       .execute();
+}
+
+/** Drops every custom field value of these spaces (they left the organization that defines the fields). */
+export async function dropSpaceFieldValues(db: Db, spaceIds: readonly string[]): Promise<void> {
+  await db.deleteFrom("space_custom_field_values").where("space_id", "in", spaceIds).execute();
 }

@@ -1,4 +1,5 @@
 import type { Schema } from "@quire/api-types";
+import type { JsonText } from "../db/codecs.js";
 
 /**
  * Row types of the tables of this area, joined into `Database` (src/db/schema.ts). Booleans are 0/1
@@ -19,8 +20,8 @@ export interface CustomFieldTable {
   /** Never changes, so stored values always have the field's shape. */
   type: Schema<"CustomFieldType">;
   placeholder: string;
-  /** JSON array of strings for select fields, null for the other types. */
-  options: string | null;
+  /** Set for select fields, null for the other types. */
+  options: JsonText<string[]> | null;
   created_at: string;
   updated_at: string;
 }
@@ -28,8 +29,8 @@ export interface CustomFieldTable {
 export interface SpaceCustomFieldValueTable {
   space_id: string;
   custom_field_id: string;
-  /** JSON of the value, in the shape of the field's type. */
-  value: string;
+  /** In the shape of the field's type. */
+  value: JsonText<Schema<"CustomFieldValueData">>;
 }
 
 declare module "../db/schema.js" {

@@ -1,4 +1,5 @@
 import type { Schema } from "@quire/api-types";
+import { fromJson, type JsonText, toJson } from "../db/codecs.js";
 import { badRequest } from "../http/errors.js";
 import type { CustomFieldTable } from "./tables.js";
 
@@ -8,19 +9,22 @@ type Value = Schema<"CustomFieldValueData">;
 const isSelect = (type: CustomFieldType) => type === "select:single" || type === "select:multi";
 
 export const optionsOf = (field: CustomFieldTable): string[] =>
-  field.options === null ? [] : (JSON.parse(field.options) as string[]);
+  field.options === null ? [] : fromJson(field.options);
 
 /**
  * The options a field of `type` is given, as stored: select fields need them (400 when missing),
  * other types take none. Options are what a space picks by name, so two equal ones are refused.
  */
-export function checkOptions(type: CustomFieldType, options: string[] | undefined): string | null {
+export function checkOptions(
+  type: CustomFieldType,
+  options: string[] | undefined,
+): JsonText<string[]> | null {
   if (!isSelect(type)) {
     if (options !== undefined) throw badRequest(`A field of type \`${type}\` takes no options.`);
     return null;
   }
   if (options === undefined) throw badRequest(`A field of type \`${type}\` needs options.`);
-  return JSON.stringify(options);
+  return toJson(options);
 }
 
 const unique = (list: string[]) => [...new Set(list)];

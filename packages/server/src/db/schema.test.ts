@@ -13,8 +13,6 @@ import { limitsColumns } from "../limits/tables.columns.js";
 import { membersColumns } from "../members/tables.columns.js";
 import { openApiSpecsColumns } from "../openapi-specs/tables.columns.js";
 import { searchColumns } from "../search/tables.columns.js";
-import { siteSectionsColumns } from "../site-sections/tables.columns.js";
-import { siteSpacesColumns } from "../site-spaces/tables.columns.js";
 import { sitesColumns } from "../sites/tables.columns.js";
 import { ssoColumns } from "../sso/tables.columns.js";
 import { teamsColumns } from "../teams/tables.columns.js";
@@ -42,8 +40,6 @@ const areaColumns = {
   ...contentColumns,
   ...commentsColumns,
   ...sitesColumns,
-  ...siteSectionsColumns,
-  ...siteSpacesColumns,
   ...searchColumns,
 };
 

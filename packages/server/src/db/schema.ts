@@ -3,11 +3,13 @@ import type { ContentTables } from "../content/tables.js";
 import type { IdempotencyTables } from "../idempotency/tables.js";
 import type { JobsTables } from "../jobs/tables.js";
 import type { LimitsTables } from "../limits/tables.js";
+import type { Flag, JsonText } from "./codecs.js";
 
 /**
- * Row types of every table. Booleans are stored as 0/1 integers and timestamps as ISO 8601 text so
- * that SQLite and PostgreSQL hold (and sort) them the same way. Here are the tables the kernel writes
- * or reads; each area adds its own from its `tables.ts` by declaration merging
+ * Row types of every table. Booleans are stored as 0/1 integers (`Flag`), JSON as text (`JsonText`)
+ * and timestamps as ISO 8601 text, so that SQLite and PostgreSQL hold (and sort) them the same way;
+ * db/codecs.ts converts them. Here are the tables the kernel writes or reads; each area adds its own
+ * from its `tables.ts` by declaration merging
  * (`declare module "../db/schema.js" { interface Database extends ... {} }`), so that db/ imports no area.
  */
 export interface Database
@@ -49,13 +51,12 @@ export interface OrganizationTable {
   use_case: string | null;
   community_type: string | null;
   hostname: string | null;
-  /** JSON array of strings. */
-  email_domains: string;
+  email_domains: JsonText<string[]>;
   default_role: Role | null;
   default_content_site: string | null;
-  sso: number;
-  ai: number;
-  invite_links: number;
+  sso: Flag;
+  ai: Flag;
+  invite_links: Flag;
   plan: string;
   logo_url: string | null;
   trial_status: string;

@@ -1,6 +1,11 @@
 import { defineArea } from "../area.js";
-import { fileHandlers } from "./handlers.js";
+import { fileAccess, fileHandlers } from "./handlers.js";
 import { fileRoutes } from "./routes.js";
 
 /** Files' bytes: their upload into a change request and their download URLs (reads are in space-content). */
-export const filesArea = defineArea({ name: "files", handlers: fileHandlers, routes: fileRoutes });
+export const filesArea = defineArea({
+  name: "files",
+  access: fileAccess,
+  handlers: fileHandlers,
+  routes: fileRoutes,
+});

@@ -1,6 +1,8 @@
-import { addToChangeRequest, changeRequestToEdit } from "../commands/add-to-change-request.js";
+import type { AccessMap, AreaHandlers } from "../area.js";
+import { canEditChangeRequests, onChangeRequest } from "../change-requests/index.js";
+import { addToChangeRequest } from "../commands/add-to-change-request.js";
 import { badRequest } from "../http/errors.js";
-import type { AreaHandlers, Services } from "../services.js";
+import type { Services } from "../services.js";
 import { inspectFile } from "./inspect.js";
 import { presentFile } from "./presenter.js";
 
@@ -14,21 +16,20 @@ function fileName(raw: string): string {
   return name;
 }
 
-export function fileHandlers(services: Services): AreaHandlers<"uploadFileInChangeRequest"> {
-  const { db, ids, now, urls, secretKey, clock, files } = services;
+export const fileAccess = {
+  uploadFileInChangeRequest: onChangeRequest("add files to change requests in this space", ({ role }) =>
+    canEditChangeRequests(role),
+  ),
+} satisfies AccessMap;
+
+export function fileHandlers(services: Services): AreaHandlers<typeof fileAccess> {
+  const { ids, now, urls, secretKey, files, transaction } = services;
   return {
     /**
      * One file into an open change request: the form's `file` part carries the bytes, the file name
      * and the media type (`application/octet-stream` lets the bytes decide).
      */
-    async uploadFileInChangeRequest({ path, body, caller }) {
-      const { space, changeRequest } = await changeRequestToEdit(
-        db,
-        clock.now(),
-        path,
-        caller.user.id,
-        "add files to change requests in this space",
-      );
+    async uploadFileInChangeRequest({ body, caller }, { space, changeRequest }) {
       const { file: upload } = await body();
       const name = fileName(upload.name);
       if (upload.bytes.byteLength === 0) throw badRequest("The file is empty.");
@@ -38,7 +39,7 @@ export function fileHandlers(services: Services): AreaHandlers<"uploadFileInChan
       await files.blobs.put(upload.bytes);
       const {
         files: [file],
-      } = await db.transaction().execute((tx) =>
+      } = await transaction((tx) =>
         addToChangeRequest(
           tx,
           { ids, now: now(), blobs: files.blobs },

@@ -1,4 +1,5 @@
 import { hash } from "node:crypto";
+import { fromJson, timestamp, toJson } from "../db/codecs.js";
 import type { Db } from "../db/database.js";
 import { type Answer, ApiError, conflict } from "../http/errors.js";
 
@@ -33,7 +34,7 @@ export function idempotentRequests(db: Db, now: () => Date): IdempotentRequests 
       "base64url",
     );
     const at = now();
-    await db.deleteFrom("idempotency_keys").where("expires_at", "<=", at.toISOString()).execute();
+    await db.deleteFrom("idempotency_keys").where("expires_at", "<=", timestamp(at)).execute();
     const inserted = await db
       .insertInto("idempotency_keys")
       .values({
@@ -42,8 +43,8 @@ export function idempotentRequests(db: Db, now: () => Date): IdempotentRequests 
         fingerprint,
         status: null,
         answer: null,
-        created_at: at.toISOString(),
-        expires_at: new Date(at.getTime() + IDEMPOTENCY_KEY_TTL_MS).toISOString(),
+        created_at: timestamp(at),
+        expires_at: timestamp(at, IDEMPOTENCY_KEY_TTL_MS),
       })
       .onConflict((oc) => oc.columns(["user_id", "key"]).doNothing())
       .executeTakeFirst();
@@ -62,7 +63,7 @@ export function idempotentRequests(db: Db, now: () => Date): IdempotentRequests 
           "The first request with this Idempotency-Key is still running: retry when it has been answered.",
           "idempotency_in_progress",
         );
-      const { headers, body } = JSON.parse(first.answer ?? "{}") as Omit<Answer, "status">;
+      const { headers, body } = first.answer === null ? {} : fromJson(first.answer);
       return { status: first.status, headers: { ...headers, "idempotent-replayed": "true" }, body };
     }
 
@@ -71,7 +72,7 @@ export function idempotentRequests(db: Db, now: () => Date): IdempotentRequests 
         .updateTable("idempotency_keys")
         .set({
           status: answer.status,
-          answer: JSON.stringify({ headers: answer.headers, body: answer.body }),
+          answer: toJson({ headers: answer.headers, body: answer.body }),
         })
         .where("user_id", "=", userId)
         .where("key", "=", key)

@@ -1,3 +1,6 @@
+import type { JsonText } from "../db/codecs.js";
+import type { Answer } from "../http/errors.js";
+
 /** Row types of the idempotency keys' table, joined into `Database` (src/db/schema.ts). */
 export interface IdempotencyTables {
   idempotency_keys: IdempotencyKeyTable;
@@ -12,8 +15,8 @@ export interface IdempotencyKeyTable {
   fingerprint: string;
   /** Null while the first request runs. */
   status: number | null;
-  /** JSON of the answer's headers and body, once answered. */
-  answer: string | null;
+  /** The answer's headers and body, once answered. */
+  answer: JsonText<Omit<Answer, "status">> | null;
   created_at: string;
   expires_at: string;
 }

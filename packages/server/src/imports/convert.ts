@@ -19,11 +19,17 @@ export interface ConvertedPage {
   markdown: string;
 }
 
-/** A parsed HTML document: what the crawl reads (links, images) before the conversion. */
-export type HtmlDocument = ReturnType<typeof parseHTML>["document"];
+/**
+ * What an import reads of a fetched page, in a worker thread of the content engine's pool (parsing
+ * HTML costs as much as the page is large and nested): its links and images, then its conversion.
+ */
 
-export function parseDocument(html: string): HtmlDocument {
-  return parseHTML(html).document;
+type HtmlDocument = ReturnType<typeof parseHTML>["document"];
+
+/** A fetched HTML page and the URL it came from, which its relative URLs resolve against. */
+export interface HtmlPage {
+  html: string;
+  base: string;
 }
 
 /** `value` as an absolute http(s) URL, relative to `base`; undefined for anything else. */
@@ -38,11 +44,17 @@ export function resolveUrl(value: string | null, base: string): URL | undefined 
 }
 
 /** The absolute http(s) URLs of the document's `selector` elements' `attribute`, relative to `base`. */
-export function urlsIn(document: HtmlDocument, selector: string, attribute: string, base: string): URL[] {
+function urlsIn(document: HtmlDocument, selector: string, attribute: string, base: string): string[] {
   return Array.from(document.querySelectorAll(selector)).flatMap((element) => {
     const url = resolveUrl(element.getAttribute(attribute), base);
-    return url ? [url] : [];
+    return url ? [url.href] : [];
   });
+}
+
+/** The absolute http(s) URLs a page links to and the images it shows, in document order. */
+export function readReferences({ html, base }: HtmlPage): { links: string[]; images: string[] } {
+  const { document } = parseHTML(html);
+  return { links: urlsIn(document, "a[href]", "href", base), images: urlsIn(document, "img", "src", base) };
 }
 
 /** What frames a page rather than being its content. */
@@ -55,17 +67,19 @@ const textOf = (document: HtmlDocument, selector: string) =>
  * The page of an HTML document: the title from its first `<h1>` or else its `<title>`, the body
  * without navigation, headers, footers and scripts, through Readability (which drops what else is
  * not the article), converted to markdown without the title heading it starts with.
- * `imageSource` gives each image's new `src` (a file of the change request), or undefined to drop it.
+ * `imageSources` gives each image's new `src` (a file of the change request) by its URL; an image
+ * without one is dropped.
  */
-export function convertDocument(
-  document: HtmlDocument,
-  base: string,
-  imageSource: (url: string) => string | undefined,
-): ConvertedPage {
+export function convertHtml({
+  html,
+  base,
+  imageSources,
+}: HtmlPage & { imageSources: Readonly<Record<string, string>> }): ConvertedPage {
+  const { document } = parseHTML(html);
   const title = textOf(document, "h1") || textOf(document, "title") || new URL(base).pathname;
   for (const image of Array.from(document.querySelectorAll("img"))) {
     const url = resolveUrl(image.getAttribute("src"), base);
-    const source = url && imageSource(url.href);
+    const source = url && imageSources[url.href];
     if (source) image.setAttribute("src", source);
     else image.remove();
   }
@@ -77,8 +91,8 @@ export function convertDocument(
   // Site chrome goes first: Readability keeps it on a page too short for it to find an article.
   for (const chrome of Array.from(document.querySelectorAll(CHROME))) chrome.remove();
   const article = new Readability(document as unknown as Document, { keepClasses: true }).parse();
-  const html = article?.content ?? document.body?.innerHTML ?? "";
-  let markdown = String(toMarkdown.processSync(html)).trim();
+  const content = article?.content ?? document.body?.innerHTML ?? "";
+  let markdown = String(toMarkdown.processSync(content)).trim();
   // The title is the page's own: a copy of it as the first heading would show twice.
   const heading = /^#{1,6} +(.*)\n*/.exec(markdown);
   if (heading && heading[1]?.trim() === title) markdown = markdown.slice(heading[0].length);

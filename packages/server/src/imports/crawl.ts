@@ -1,8 +1,10 @@
 import type { Schema } from "@quire/api-types";
+import { contentEngine } from "../content/engine/index.js";
 import { fileMarkdownUrl, inspectFile } from "../files/index.js";
 import { badRequest } from "../http/errors.js";
 import { FetchError, type Fetcher } from "../net/fetch.js";
-import { convertDocument, convertMarkdown, type HtmlDocument, parseDocument, urlsIn } from "./convert.js";
+import { siblingModule } from "../workers/pool.js";
+import { type ConvertedPage, convertMarkdown, type HtmlPage } from "./convert.js";
 import { robotsRules } from "./robots.js";
 
 /** GitBook's limits for one import: at most 20 pages and 20 files. */
@@ -44,7 +46,20 @@ export interface Imported {
 
 interface FetchedPage {
   url: URL;
-  document: HtmlDocument;
+  html: string;
+  /** The http(s) URLs it links to and the images it shows. */
+  links: string[];
+  images: string[];
+}
+
+const convertModule = siblingModule(import.meta.url, "convert");
+
+/** Runs a function of convert.ts on a page in the content engine's pool (422 for a page too complex to read). */
+function inPool<Result>(
+  name: "readReferences" | "convertHtml",
+  input: HtmlPage & { imageSources?: Readonly<Record<string, string>> },
+): Promise<Result> {
+  return contentEngine().process<Result>("content", convertModule, name, input, { what: "imported page" });
 }
 
 const withoutHash = (url: URL) => {
@@ -84,7 +99,9 @@ async function fetchHtml(
     const fetched = await fetcher.bytes(url.href, { ...PAGE_LIMITS, signal });
     if (fetched.contentType !== "" && !HTML_TYPES.has(fetched.contentType))
       return { failure: `it answered ${fetched.contentType}, not HTML` };
-    return { url: new URL(fetched.url), document: parseDocument(fetched.bytes.toString("utf8")) };
+    const page = { html: fetched.bytes.toString("utf8"), base: fetched.url };
+    const references = await inPool<{ links: string[]; images: string[] }>("readReferences", page);
+    return { url: new URL(fetched.url), html: page.html, ...references };
   } catch (err) {
     if (err instanceof FetchError) return { failure: err.message };
     if (signal.aborted) return { failure: `the import took longer than ${IMPORT_BUDGET_MS / 1000} s` };
@@ -121,8 +138,8 @@ async function crawl(fetcher: Fetcher, start: URL, signal: AbortSignal): Promise
       continue;
     }
     result.pages.push(page);
-    for (const link of urlsIn(page.document, "a[href]", "href", page.url.href)) {
-      const next = withoutHash(link);
+    for (const link of page.links) {
+      const next = withoutHash(new URL(link));
       if (next.origin !== start.origin || !next.pathname.startsWith(directory) || seen.has(next.href))
         continue;
       seen.add(next.href);
@@ -149,11 +166,7 @@ async function fetchImages(
   nextId: () => string,
   signal: AbortSignal,
 ): Promise<{ files: Map<string, ImportedFile>; tried: number }> {
-  const urls = [
-    ...new Set(
-      pages.flatMap((page) => urlsIn(page.document, "img", "src", page.url.href).map((u) => u.href)),
-    ),
-  ];
+  const urls = [...new Set(pages.flatMap((page) => page.images))];
   const files = new Map<string, ImportedFile>();
   let tried = 0;
   for (const url of urls.slice(0, MAX_FILES)) {
@@ -210,15 +223,20 @@ export async function readImport(
       `Nothing could be imported from ${url.href}: ${(fetched.failure ?? "no page could be read.").replace(/\.?$/, ".")}`,
     );
   const images = await fetchImages(fetcher, fetched.pages, maxFileBytes, nextId, signal);
-  const imageSource = (src: string) => {
-    const file = images.files.get(src);
-    return file && fileMarkdownUrl(file);
-  };
+  const imageSources = Object.fromEntries(
+    [...images.files].map(([src, file]) => [src, fileMarkdownUrl(file)] as const),
+  );
+  const pages: ImportedPage[] = [];
+  for (const page of fetched.pages) {
+    const converted = await inPool<ConvertedPage>("convertHtml", {
+      html: page.html,
+      base: page.url.href,
+      imageSources,
+    });
+    pages.push({ url: page.url, ...converted });
+  }
   return {
-    pages: fetched.pages.map((page) => ({
-      url: page.url,
-      ...convertDocument(page.document, page.url.href, imageSource),
-    })),
+    pages,
     files: [...images.files.values()],
     total: fetched.tried + images.tried,
   };

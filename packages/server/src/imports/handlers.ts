@@ -1,25 +1,31 @@
-import type { NewPage } from "../change-requests/index.js";
-import { addToChangeRequest, changeRequestToEdit } from "../commands/add-to-change-request.js";
+import type { AccessMap, AreaHandlers } from "../area.js";
+import {
+  canEditChangeRequests,
+  type NewPage,
+  onChangeRequest,
+  prepareContentEdit,
+} from "../change-requests/index.js";
+import { addToChangeRequest } from "../commands/add-to-change-request.js";
 import { badRequest, conflict } from "../http/errors.js";
-import type { AreaHandlers, Services } from "../services.js";
+import type { Services } from "../services.js";
 import { nestPages, readImport } from "./crawl.js";
 
-export function importHandlers(services: Services): AreaHandlers<"importContentInChangeRequest"> {
-  const { db, ids, now, clock, urls, files, fetcher } = services;
+export const importAccess = {
+  importContentInChangeRequest: onChangeRequest(
+    "import content into change requests in this space",
+    ({ role }) => canEditChangeRequests(role),
+  ),
+} satisfies AccessMap;
+
+export function importHandlers(services: Services): AreaHandlers<typeof importAccess> {
+  const { ids, now, urls, files, fetcher, transaction } = services;
   return {
     /**
      * Pages (and their images) from a URL, appended to the change request's content as one revision.
      * Everything is fetched first, with no lock held; then one transaction writes the files and the
      * revision, or nothing.
      */
-    async importContentInChangeRequest({ path, body, caller }) {
-      const { space, changeRequest } = await changeRequestToEdit(
-        db,
-        clock.now(),
-        path,
-        caller.user.id,
-        "import content into change requests in this space",
-      );
+    async importContentInChangeRequest({ body, caller }, { space, changeRequest }) {
       // Refused before anything is fetched (the transaction checks again).
       if (changeRequest.status === "merged" || changeRequest.status === "archived")
         throw conflict(
@@ -44,7 +50,9 @@ export function importHandlers(services: Services): AreaHandlers<"importContentI
           markdown: page.markdown,
         };
       });
-      const { revisionId: revision } = await db.transaction().execute((tx) =>
+      // Read by the content engine before the transaction: its workers never hold the database.
+      const edit = await prepareContentEdit([], pages);
+      const { revisionId: revision } = await transaction((tx) =>
         addToChangeRequest(
           tx,
           { ids, now: now(), blobs: files.blobs },
@@ -53,7 +61,7 @@ export function importHandlers(services: Services): AreaHandlers<"importContentI
             changeRequestId: changeRequest.id,
             userId: caller.user.id,
             files: imported.files,
-            pages,
+            edit,
           },
         ),
       );

@@ -1,10 +1,11 @@
 import { defineArea } from "../area.js";
 import { integrationAssetRoutes } from "./assets.js";
-import { integrationHandlers } from "./handlers.js";
+import { integrationAccess, integrationHandlers } from "./handlers.js";
 
 /** Operations of `spec/integrations.tsp`. */
 export const integrationsArea = defineArea({
   name: "integrations",
+  access: integrationAccess,
   handlers: integrationHandlers,
   routes: integrationAssetRoutes,
 });

@@ -1,5 +1,6 @@
 import type { Schema } from "@quire/api-types";
 import { Ajv2020, type ErrorObject } from "ajv/dist/2020.js";
+import { fromJson, type JsonText } from "../db/codecs.js";
 import { badRequest } from "../http/errors.js";
 
 type Property = Schema<"IntegrationConfigurationProperty">;
@@ -98,8 +99,8 @@ export function checkConfigurations(configurations: Schema<"IntegrationConfigura
 }
 
 /** The schema of the organization-level configuration, from the stored `configurations`. */
-export function accountSchemaOf(configurations: string | null): ConfigurationSchema | undefined {
-  return configurations === null
-    ? undefined
-    : (JSON.parse(configurations) as { account?: ConfigurationSchema }).account;
+export function accountSchemaOf(
+  configurations: JsonText<Schema<"IntegrationConfigurations">> | null,
+): ConfigurationSchema | undefined {
+  return configurations === null ? undefined : fromJson(configurations).account;
 }

@@ -1,9 +1,12 @@
+import { type AccessMap, type AreaHandlers, anyCaller } from "../area.js";
+import { toJson } from "../db/codecs.js";
 import { badRequest, conflict, forbidden } from "../http/errors.js";
 import { presentPage } from "../http/paging.js";
 import { created, noContent, ok } from "../http/results.js";
 import { type OrganizationRow, organizationForCaller } from "../organizations/index.js";
 import { authorize } from "../policy.js";
-import type { AreaHandlers, Services } from "../services.js";
+import type { Services } from "../services.js";
+import { onInstallation, onIntegration } from "./access.js";
 import { accountSchemaOf, statusOf, validConfiguration } from "./configuration.js";
 import {
   canListInstallations,
@@ -21,9 +24,7 @@ import {
   deleteIntegration,
   getInstallation,
   insertInstallation,
-  installationForCaller,
   installationOn,
-  integrationForCaller,
   integrationNamed,
   listInstallations,
   listIntegrations,
@@ -40,20 +41,30 @@ const containing = (text: string) => `%${text.replace(/[\\%_]/g, "\\$&")}%`;
 const booleanFilter = (value: boolean | undefined): "true" | "false" | null =>
   value === undefined ? null : value ? "true" : "false";
 
-export function integrationHandlers(
-  services: Services,
-): AreaHandlers<
-  | "listIntegrations"
-  | "getIntegrationByName"
-  | "publishIntegration"
-  | "unpublishIntegration"
-  | "listIntegrationInstallations"
-  | "installIntegration"
-  | "getIntegrationInstallationById"
-  | "updateIntegrationInstallation"
-  | "uninstallIntegration"
-> {
-  const { db, urls, ids, now, secretKey } = services;
+const managesInstallation = (action: string) =>
+  onInstallation(action, ({ membership }) => canManageInstallations(membership));
+
+export const integrationAccess = {
+  listIntegrations: anyCaller,
+  getIntegrationByName: onIntegration("see this integration"),
+  // The name may be new: the organization to publish for is in the body, and the handler checks it.
+  publishIntegration: anyCaller,
+  unpublishIntegration: onIntegration("unpublish this integration", ({ ownerMembership }) =>
+    canManageIntegration(ownerMembership),
+  ),
+  listIntegrationInstallations: onIntegration(
+    "see installations: you administer no organization",
+    canListInstallations,
+  ),
+  // The organization to install into is in the body: the handler checks the caller's role there.
+  installIntegration: onIntegration("install this integration"),
+  getIntegrationInstallationById: onInstallation("see this installation", canViewInstallation),
+  updateIntegrationInstallation: managesInstallation("configure this installation"),
+  uninstallIntegration: managesInstallation("uninstall this integration"),
+} satisfies AccessMap;
+
+export function integrationHandlers(services: Services): AreaHandlers<typeof integrationAccess> {
+  const { db, urls, ids, now, secretKey, transaction } = services;
 
   return {
     async listIntegrations({ query, caller }) {
@@ -61,7 +72,7 @@ export function integrationHandlers(
         userId: caller.user.id,
         search: query.search === undefined ? null : containing(query.search.toLowerCase()),
         // Categories are stored as a JSON array of enum values, none a part of another.
-        category: query.category === undefined ? null : containing(JSON.stringify(query.category)),
+        category: query.category === undefined ? null : containing(toJson(query.category)),
         blockDomain: query.blockDomain?.toLowerCase() ?? null,
         blocks: booleanFilter(query.blocks),
         contentSources: booleanFilter(query.contentSources),
@@ -80,18 +91,18 @@ export function integrationHandlers(
       );
     },
 
-    async getIntegrationByName({ path, caller }) {
-      const access = await integrationForCaller(db, path.integrationName, caller.user.id);
+    async getIntegrationByName(_input, access) {
       const owners = await organizationsById(db, [access.integration.owner_organization_id]);
       const owner = owners.get(access.integration.owner_organization_id) as OrganizationRow;
       return ok(presentIntegration(access, owner, urls));
     },
 
     async publishIntegration({ path, body, caller }) {
+      // Declared for any caller: they must administer the organization the body names.
       const { organization, role } = await publisherForCaller(db, body.organization, caller.user.id);
       authorize(canManageIntegration(role), "publish integrations for this organization");
       const publication = publicationOf(body);
-      const integration = await db.transaction().execute(async (tx) => {
+      const integration = await transaction(async (tx) => {
         const existing = await integrationNamed(tx, path.integrationName);
         if (existing && existing.owner_organization_id !== organization.id)
           throw conflict(
@@ -112,20 +123,12 @@ export function integrationHandlers(
       return ok(presentIntegration(access, organization, urls));
     },
 
-    async unpublishIntegration({ path, caller }) {
-      const { integration, ownerMembership } = await integrationForCaller(
-        db,
-        path.integrationName,
-        caller.user.id,
-      );
-      authorize(canManageIntegration(ownerMembership), "unpublish this integration");
+    async unpublishIntegration(_input, { integration }) {
       await deleteIntegration(db, integration.id);
       return noContent();
     },
 
-    async listIntegrationInstallations({ path, query, caller }) {
-      const access = await integrationForCaller(db, path.integrationName, caller.user.id);
-      authorize(canListInstallations(access), "see installations: you administer no organization");
+    async listIntegrationInstallations({ path, query, caller }, access) {
       const args = {
         integrationId: access.integration.id,
         ownerOrganizationId: access.integration.owner_organization_id,
@@ -136,8 +139,8 @@ export function integrationHandlers(
       return ok(presentPage(page, presentInstallationOf(path.integrationName, urls)));
     },
 
-    async installIntegration({ path, body, caller }) {
-      const { integration } = await integrationForCaller(db, path.integrationName, caller.user.id);
+    async installIntegration({ body, caller }, { integration }) {
+      // The rule found the integration; the caller must administer the organization the body names.
       const { organization, role } = await organizationForCaller(db, body.organization, caller.user.id);
       authorize(canManageInstallations(role), "install integrations on this organization");
       if (!installableInto(integration, organization.id))
@@ -154,8 +157,8 @@ export function integrationHandlers(
         // Nothing is covered until the organization chooses.
         space_selection: "selected",
         site_selection: "selected",
-        configuration: JSON.stringify(configuration),
-        external_ids: "[]",
+        configuration: toJson(configuration),
+        external_ids: toJson([]),
         created_at: now(),
         updated_at: now(),
       };
@@ -163,25 +166,11 @@ export function integrationHandlers(
       return created(presentInstallationOf(integration.name, urls)({ ...installation, spaces: 0 }));
     },
 
-    async getIntegrationInstallationById({ path, caller }) {
-      const access = await installationForCaller(
-        db,
-        path.integrationName,
-        path.installationId,
-        caller.user.id,
-      );
-      authorize(canViewInstallation(access), "see this installation");
-      return ok(presentInstallationOf(path.integrationName, urls)(access.installation));
+    async getIntegrationInstallationById({ path }, { installation }) {
+      return ok(presentInstallationOf(path.integrationName, urls)(installation));
     },
 
-    async updateIntegrationInstallation({ path, body, caller }) {
-      const { installation, integration, membership } = await installationForCaller(
-        db,
-        path.integrationName,
-        path.installationId,
-        caller.user.id,
-      );
-      authorize(canManageInstallations(membership), "configure this installation");
+    async updateIntegrationInstallation({ path, body }, { installation, integration }) {
       const changes: Parameters<typeof updateInstallation>[2] = {
         ...(body.space_selection !== undefined && { space_selection: body.space_selection }),
         ...(body.site_selection !== undefined && { site_selection: body.site_selection }),
@@ -189,7 +178,7 @@ export function integrationHandlers(
       if (body.configuration !== undefined) {
         const schema = accountSchemaOf(integration.configurations);
         const configuration = validConfiguration(schema, body.configuration);
-        changes.configuration = JSON.stringify(configuration);
+        changes.configuration = toJson(configuration);
         changes.status = statusOf(schema, configuration);
       }
       const { externalIds } = body;
@@ -198,21 +187,12 @@ export function integrationHandlers(
       // An empty change writes nothing, so `updatedAt` moves only when something does.
       if (Object.keys(changes).length === 0 && externalIds === undefined)
         return ok(presentInstallationOf(path.integrationName, urls)(installation));
-      await db
-        .transaction()
-        .execute((tx) => updateInstallation(tx, installation.id, changes, externalIds, now()));
+      await transaction((tx) => updateInstallation(tx, installation.id, changes, externalIds, now()));
       const updated = await getInstallation(db, installation.id);
       return ok(presentInstallationOf(path.integrationName, urls)(updated));
     },
 
-    async uninstallIntegration({ path, caller }) {
-      const { installation, membership } = await installationForCaller(
-        db,
-        path.integrationName,
-        path.installationId,
-        caller.user.id,
-      );
-      authorize(canManageInstallations(membership), "uninstall this integration");
+    async uninstallIntegration(_input, { installation }) {
       await deleteInstallation(db, installation.id);
       return noContent();
     },

@@ -1,4 +1,5 @@
 import type { Schema } from "@quire/api-types";
+import { fromJson, isSet } from "../db/codecs.js";
 import { type OrganizationRow, presentOrganization } from "../organizations/index.js";
 import type { Urls } from "../urls.js";
 import { integrationPermissions } from "./policy.js";
@@ -33,18 +34,16 @@ export function presentIntegration(
     title: row.title,
     description: row.description,
     ...(row.summary !== null && { summary: row.summary }),
-    previewImages: (JSON.parse(row.preview_images) as string[]).map(image),
+    previewImages: fromJson(row.preview_images).map(image),
     target: row.target,
     visibility: row.visibility,
-    verified: row.verified === 1,
-    scopes: JSON.parse(row.scopes) as Schema<"IntegrationScope">[],
-    categories: JSON.parse(row.categories) as Schema<"IntegrationCategory">[],
-    blocks: JSON.parse(row.blocks) as Schema<"IntegrationBlock">[],
-    contentSources: JSON.parse(row.content_sources) as Schema<"IntegrationContentSource">[],
-    ...(row.configurations !== null && {
-      configurations: JSON.parse(row.configurations) as Schema<"IntegrationConfigurations">,
-    }),
-    externalLinks: JSON.parse(row.external_links) as Schema<"IntegrationExternalLink">[],
+    verified: isSet(row.verified),
+    scopes: fromJson(row.scopes),
+    categories: fromJson(row.categories),
+    blocks: fromJson(row.blocks),
+    contentSources: fromJson(row.content_sources),
+    ...(row.configurations !== null && { configurations: fromJson(row.configurations) }),
+    externalLinks: fromJson(row.external_links),
     owner: presentOwner(owner, access, urls),
     urls: {
       location,
@@ -74,6 +73,6 @@ export const presentInstallationOf =
     site_selection: row.site_selection,
     spaces: Number(row.spaces),
     // The generated type of an open object (`Record<unknown>` in the contract) admits no value.
-    configuration: JSON.parse(row.configuration) as Schema<"Installation">["configuration"],
-    externalIds: JSON.parse(row.external_ids) as string[],
+    configuration: fromJson(row.configuration) as Schema<"Installation">["configuration"],
+    externalIds: fromJson(row.external_ids),
   });

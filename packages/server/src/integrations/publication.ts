@@ -1,5 +1,6 @@
 import { createHash } from "node:crypto";
 import type { Schema } from "@quire/api-types";
+import { toJson } from "../db/codecs.js";
 import { badRequest } from "../http/errors.js";
 import { checkConfigurations } from "./configuration.js";
 import type { IntegrationTable } from "./tables.js";
@@ -78,16 +79,16 @@ export function publicationOf(body: Schema<"PublishIntegrationRequest">): Public
       summary: body.summary ?? null,
       visibility: body.visibility ?? "private",
       target: body.target ?? "all",
-      scopes: JSON.stringify(body.scopes),
-      categories: JSON.stringify(body.categories ?? []),
-      blocks: JSON.stringify(blocks),
-      content_sources: JSON.stringify(body.contentSources ?? []),
-      external_links: JSON.stringify(body.externalLinks ?? []),
-      configurations: body.configurations ? JSON.stringify(body.configurations) : null,
+      scopes: toJson(body.scopes),
+      categories: toJson(body.categories ?? []),
+      blocks: toJson(blocks),
+      content_sources: toJson(body.contentSources ?? []),
+      external_links: toJson(body.externalLinks ?? []),
+      configurations: body.configurations ? toJson(body.configurations) : null,
       content_security_policy: body.contentSecurityPolicy ?? null,
       script: body.script,
       icon: icon?.hash ?? null,
-      preview_images: JSON.stringify(previews.map((image) => image.hash)),
+      preview_images: toJson(previews.map((image) => image.hash)),
     },
     images: [...images.values()],
     domains: blockDomains(blocks),

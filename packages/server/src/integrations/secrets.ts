@@ -1,4 +1,5 @@
 import { createCipheriv, createDecipheriv, hkdfSync, randomBytes } from "node:crypto";
+import { type JsonText, toJson } from "../db/codecs.js";
 
 /**
  * Integration secrets at rest: AES-256-GCM under a key derived from `QUIRE_SECRET_KEY` by HKDF, a
@@ -50,13 +51,13 @@ export function decryptSecret(
   );
 }
 
-/** Every secret of a publication, encrypted for storage: the JSON of the `secrets` column. */
+/** Every secret of a publication, encrypted for storage: the `secrets` column. */
 export function encryptSecrets(
   secretKey: string,
   integrationId: string,
   secrets: Record<string, string>,
-): string {
-  return JSON.stringify(
+): JsonText<Record<string, string>> {
+  return toJson(
     Object.fromEntries(
       Object.entries(secrets).map(([name, value]) => [
         name,

@@ -1,6 +1,8 @@
 import { type Expression, type SqlBool, sql } from "kysely";
 import { callerMembership, membershipOf } from "../access.js";
+import { type Flag, isSet, toJson } from "../db/codecs.js";
 import type { Db } from "../db/database.js";
+import { memberLookup } from "../db/member-lookup.js";
 import { preparedRead } from "../db/prepared.js";
 import { conflict, notFound } from "../http/errors.js";
 import { keysetList } from "../http/paging.js";
@@ -23,16 +25,16 @@ export interface IntegrationAccess {
 /** The selected columns `accessOf` reads. */
 interface AccessColumns {
   caller_membership: string | null;
-  caller_admin_anywhere: number | string;
+  caller_admin_anywhere: Flag;
 }
 
 /** The caller's membership of the integration's owner (see `callerMembership`). */
 const ownerMembership = (userId: string) =>
   callerMembership(userId, sql.ref("integrations.owner_organization_id"));
 
-/** 1 when the caller is an admin of some organization: the organizations they may install into. */
+/** Set when the caller is an admin of some organization: the organizations they may install into. */
 const adminAnywhere = (userId: string) =>
-  sql<number | string>`case when exists (select 1 from memberships m
+  sql<Flag>`case when exists (select 1 from memberships m
     where m.user_id = ${userId} and m.role = 'admin') then 1 else 0 end`.as("caller_admin_anywhere");
 
 export function accessOf<Row extends IntegrationTable & AccessColumns>(found: Row): IntegrationAccess {
@@ -40,7 +42,7 @@ export function accessOf<Row extends IntegrationTable & AccessColumns>(found: Ro
   return {
     integration: integration as IntegrationTable,
     ownerMembership: membershipOf(caller_membership),
-    adminAnywhere: Number(caller_admin_anywhere) === 1,
+    adminAnywhere: isSet(caller_admin_anywhere),
   };
 }
 
@@ -145,9 +147,7 @@ export async function publisherForCaller(db: Db, idOrHostname: string, userId: s
     .where((eb) => eb.or([eb("id", "=", idOrHostname), eb("hostname", "=", idOrHostname)]))
     .execute();
   const found = rows.find((row) => row.id === idOrHostname) ?? rows[0];
-  const role = membershipOf(found?.caller_membership);
-  if (!found || role === undefined) throw notFound("Organization");
-  const { caller_membership: _selected, ...organization } = found;
+  const { row: organization, role } = memberLookup(found, "Organization");
   return { organization, role };
 }
 
@@ -317,14 +317,14 @@ export async function updateInstallation(
   changes: Partial<
     Pick<InstallationTable, "status" | "space_selection" | "site_selection" | "configuration">
   >,
-  externalIds: readonly string[] | undefined,
+  externalIds: string[] | undefined,
   now: string,
 ): Promise<void> {
   await db
     .updateTable("integration_installations")
     .set({
       ...changes,
-      ...(externalIds && { external_ids: JSON.stringify(externalIds) }),
+      ...(externalIds && { external_ids: toJson(externalIds) }),
       updated_at: now,
     })
     .where("id", "=", id)

@@ -1,3 +1,6 @@
+import type { Schema } from "@quire/api-types";
+import type { Flag, JsonText } from "../db/codecs.js";
+
 /**
  * Row types of the tables of this area, joined into `Database` (src/db/schema.ts). Booleans are 0/1
  * integers and timestamps ISO 8601 text, as everywhere.
@@ -24,23 +27,23 @@ export interface IntegrationTable {
   summary: string | null;
   visibility: "public" | "private" | "unlisted";
   target: "all" | "site" | "space" | "organization";
-  verified: number;
-  /** JSON arrays: scopes, categories, blocks, content sources and external links as published. */
-  scopes: string;
-  categories: string;
-  blocks: string;
-  content_sources: string;
-  external_links: string;
-  /** JSON `IntegrationConfigurations`, or null when none was published. */
-  configurations: string | null;
+  verified: Flag;
+  /** As published. */
+  scopes: JsonText<Schema<"IntegrationScope">[]>;
+  categories: JsonText<Schema<"IntegrationCategory">[]>;
+  blocks: JsonText<Schema<"IntegrationBlock">[]>;
+  content_sources: JsonText<Schema<"IntegrationContentSource">[]>;
+  external_links: JsonText<Schema<"IntegrationExternalLink">[]>;
+  /** Null when none was published. */
+  configurations: JsonText<Schema<"IntegrationConfigurations">> | null;
   content_security_policy: string | null;
   script: string;
-  /** JSON object: each secret's name to its value encrypted by `secrets.ts`; never shown. */
-  secrets: string;
+  /** Each secret's name to its value encrypted by `secrets.ts`; never shown. */
+  secrets: JsonText<Record<string, string>>;
   /** SHA-256 of the icon in `integration_images`, or null without one. */
   icon: string | null;
-  /** JSON array of the SHA-256 of each preview image in `integration_images`, in order. */
-  preview_images: string;
+  /** The SHA-256 of each preview image in `integration_images`, in order. */
+  preview_images: JsonText<string[]>;
   created_at: string;
   updated_at: string;
 }
@@ -69,10 +72,10 @@ export interface InstallationTable {
   status: "active" | "pending" | "paused";
   space_selection: "all" | "selected";
   site_selection: "all" | "selected";
-  /** JSON object, valid against the integration's `configurations.account`. */
-  configuration: string;
-  /** JSON array of strings, in the order they were given; indexed by the next table. */
-  external_ids: string;
+  /** Valid against the integration's `configurations.account`. */
+  configuration: JsonText<Record<string, unknown>>;
+  /** In the order they were given; indexed by the next table. */
+  external_ids: JsonText<string[]>;
   created_at: string;
   updated_at: string;
 }

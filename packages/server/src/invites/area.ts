@@ -1,8 +1,9 @@
 import { defineArea } from "../area.js";
-import { inviteHandlers } from "./handlers.js";
+import { inviteAccess, inviteHandlers } from "./handlers.js";
 
 /** Operations of `spec/invites.tsp`. */
 export const invitesArea = defineArea({
   name: "invites",
+  access: inviteAccess,
   handlers: inviteHandlers,
 });

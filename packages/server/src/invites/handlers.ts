@@ -1,11 +1,12 @@
-import { membershipOfPage } from "../access.js";
-import { badRequest, notFound, preconditionFailed } from "../http/errors.js";
+import { type AccessMap, type AreaHandlers, anyCaller } from "../area.js";
+import { isSet } from "../db/codecs.js";
+import { badRequest, preconditionFailed } from "../http/errors.js";
 import { presentPage } from "../http/paging.js";
 import { noContent, ok } from "../http/results.js";
 import { lockMemberships } from "../members/index.js";
-import { organizationForCaller, organizationRoleOf } from "../organizations/index.js";
-import { authorize } from "../policy.js";
-import type { AreaHandlers, Services } from "../services.js";
+import { onOrganization } from "../organizations/index.js";
+import type { Services } from "../services.js";
+import { onInvite } from "./access.js";
 import { canManageInvites } from "./policy.js";
 import { presentInvite, presentInviteFor } from "./presenter.js";
 import {
@@ -21,33 +22,29 @@ import {
 const MANAGE = "manage the invitations of this organization";
 const LINKS_OFF = "Invite links are turned off in this organization.";
 
-export function inviteHandlers(
-  services: Services,
-): AreaHandlers<
-  | "inviteUsersToOrganization"
-  | "joinOrganizationWithInvite"
-  | "listOrganizationInviteLinks"
-  | "createOrganizationInvite"
-  | "getOrganizationInviteLink"
-  | "updateOrganizationInviteById"
-  | "deleteOrganizationInviteById"
-> {
-  const { db, urls, ids, now } = services;
-  /** The invite, for an admin of its organization (404 for others outside it, 403 inside). */
-  const managedInvite = async (path: { organizationId: string; inviteId: string }, callerId: string) => {
-    const found = await inviteForCaller(db, { ...path, callerId });
-    if (found.callerRole === undefined) throw notFound("Invite");
-    authorize(canManageInvites(found.callerRole), MANAGE);
-    return found;
-  };
+const managesInvites = onOrganization(MANAGE, ({ role }) => canManageInvites(role));
+const managesInvite = onInvite(MANAGE, ({ role }) => canManageInvites(role));
+
+export const inviteAccess = {
+  inviteUsersToOrganization: managesInvites,
+  // The caller joins an organization they are not yet a member of: the invite is their access.
+  joinOrganizationWithInvite: anyCaller,
+  listOrganizationInviteLinks: managesInvites,
+  createOrganizationInvite: managesInvites,
+  // Any member reads a link, to see whether it would give them more (`redundant`).
+  getOrganizationInviteLink: onInvite("see this invite"),
+  updateOrganizationInviteById: managesInvite,
+  deleteOrganizationInviteById: managesInvite,
+} satisfies AccessMap;
+
+export function inviteHandlers(services: Services): AreaHandlers<typeof inviteAccess> {
+  const { db, urls, ids, now, transaction } = services;
 
   return {
-    async inviteUsersToOrganization({ path, body, caller }) {
-      const { organization, role } = await organizationForCaller(db, path.organizationId, caller.user.id);
-      authorize(canManageInvites(role), MANAGE);
+    async inviteUsersToOrganization({ body }, { organization }) {
       // The contract checked each address; one person is invited once, whatever the case.
       const emails = [...new Set(body.emails.map((email) => email.toLowerCase()))];
-      const result = await db.transaction().execute(async (tx) => {
+      const result = await transaction(async (tx) => {
         await lockMemberships(tx, organization.id);
         return inviteByEmail(tx, services, organization.id, emails, {
           role: body.role ?? organization.default_role,
@@ -67,27 +64,21 @@ export function inviteHandlers(
         callerId: caller.user.id,
       });
       if (!inviteLinks) throw preconditionFailed(LINKS_OFF, "invite_links_disabled");
-      await db.transaction().execute(async (tx) => {
+      await transaction(async (tx) => {
         await lockMemberships(tx, invite.organization_id);
         await joinWithRole(tx, invite.organization_id, caller.user.id, invite.role, callerRole, now());
       });
       return { status: 200 as const, body: {} };
     },
 
-    async listOrganizationInviteLinks({ path, query, caller }) {
+    async listOrganizationInviteLinks({ path, query, caller }, { role }) {
       const args = { organizationId: path.organizationId, callerId: caller.user.id };
       const page = await listInvites(db, args, query);
-      const role = await membershipOfPage(page, () =>
-        organizationRoleOf(db, { organizationId: path.organizationId, userId: caller.user.id }),
-      );
-      authorize(canManageInvites(role), MANAGE);
       return ok(presentPage(page, presentInviteFor(role)));
     },
 
-    async createOrganizationInvite({ path, body, caller }) {
-      const { organization, role } = await organizationForCaller(db, path.organizationId, caller.user.id);
-      authorize(canManageInvites(role), MANAGE);
-      if (organization.invite_links !== 1) throw preconditionFailed(LINKS_OFF, "invite_links_disabled");
+    async createOrganizationInvite({ body, caller }, { organization, role }) {
+      if (!isSet(organization.invite_links)) throw preconditionFailed(LINKS_OFF, "invite_links_disabled");
       const invite = {
         id: ids.next(),
         organization_id: organization.id,
@@ -104,23 +95,18 @@ export function inviteHandlers(
       };
     },
 
-    async getOrganizationInviteLink({ path, caller }) {
-      // Any member reads a link, to see whether it would give them more (`redundant`).
-      const { invite, callerRole } = await inviteForCaller(db, { ...path, callerId: caller.user.id });
-      if (callerRole === undefined) throw notFound("Invite");
-      return ok(presentInvite(invite, callerRole));
+    async getOrganizationInviteLink(_input, { invite, role }) {
+      return ok(presentInvite(invite, role));
     },
 
-    async updateOrganizationInviteById({ path, body, caller }) {
-      const { invite, callerRole } = await managedInvite(path, caller.user.id);
+    async updateOrganizationInviteById({ body }, { invite, role }) {
       // Content invites (a `level` on a space or collection) do not exist in Quire.
       if (!("role" in body)) throw badRequest("An organization invite has a `role`, not a `level`.");
       await setInviteRole(db, invite.id, body.role);
-      return ok(presentInvite({ ...invite, role: body.role }, callerRole));
+      return ok(presentInvite({ ...invite, role: body.role }, role));
     },
 
-    async deleteOrganizationInviteById({ path, caller }) {
-      const { invite } = await managedInvite(path, caller.user.id);
+    async deleteOrganizationInviteById(_input, { invite }) {
       await deleteInvite(db, invite.id);
       return noContent();
     },

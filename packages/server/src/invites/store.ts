@@ -1,6 +1,7 @@
 import { sql } from "kysely";
 import { callerMembership, membershipOf } from "../access.js";
 import type { Clock, IdGenerator } from "../context.js";
+import { isSet, timestamp } from "../db/codecs.js";
 import type { Db } from "../db/database.js";
 import { preparedRead } from "../db/prepared.js";
 import type { Role } from "../db/schema.js";
@@ -40,7 +41,7 @@ export async function inviteForCaller(
   const [found] = await inviteWithCaller(db, args);
   if (!found) throw notFound("Invite");
   const { caller_membership, invite_links, ...invite } = found;
-  return { invite, callerRole: membershipOf(caller_membership), inviteLinks: invite_links === 1 };
+  return { invite, callerRole: membershipOf(caller_membership), inviteLinks: isSet(invite_links) };
 }
 
 /** The invite links of an organization, newest first, each with the caller's membership. */
@@ -103,7 +104,7 @@ export async function inviteByEmail(
   emails: readonly string[],
   options: { role: Role | null; sso: boolean },
 ): Promise<EmailInvites> {
-  const now = services.clock.now().toISOString();
+  const now = timestamp(services.clock.now());
   const result: EmailInvites = { users: [], failedSSOEmails: [] };
   for (const email of emails) {
     const user =

@@ -1,4 +1,5 @@
 import type { Clock, IdGenerator } from "../context.js";
+import { timestamp, toJson } from "../db/codecs.js";
 import type { Db } from "../db/database.js";
 
 /** A kind of job: the name of the task that runs it, typed by the payload it takes. */
@@ -20,13 +21,13 @@ export async function enqueue<Payload>(
   type: JobType<Payload>,
   payload: Payload,
 ): Promise<void> {
-  const now = clock.now().toISOString();
+  const now = timestamp(clock.now());
   await db
     .insertInto("jobs")
     .values({
       id: ids.next(),
       task: type.name,
-      payload: JSON.stringify(payload),
+      payload: toJson(payload),
       run_at: now,
       interval_ms: null,
       attempts: 0,

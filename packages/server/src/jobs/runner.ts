@@ -1,6 +1,7 @@
 import { SqliteAdapter, type Updateable } from "kysely";
 import { type Logger, pino } from "pino";
 import { type Clock, type IdGenerator, systemClock, timeOrderedIds } from "../context.js";
+import { fromJson, timestamp, toJson } from "../db/codecs.js";
 import type { Db } from "../db/database.js";
 import type { JobType } from "./queue.js";
 import type { JobTable } from "./tables.js";
@@ -97,8 +98,8 @@ export function createJobRunner(options: JobRunnerOptions): JobRunner {
   const logger = options.logger ?? pino({ level: "silent" });
   const tasks = new Map(options.tasks.map((task) => [task.type.name, task]));
   const postgres = !(db.getExecutor().adapter instanceof SqliteAdapter);
-  const now = () => clock.now().toISOString();
-  const after = (ms: number) => new Date(clock.now().getTime() + ms).toISOString();
+  const now = () => timestamp(clock.now());
+  const after = (ms: number) => timestamp(clock.now(), ms);
 
   let periodicScheduled = false;
   async function schedulePeriodic() {
@@ -110,7 +111,7 @@ export function createJobRunner(options: JobRunnerOptions): JobRunner {
         .values({
           id: `every:${task.type.name}`,
           task: task.type.name,
-          payload: "{}",
+          payload: toJson({}),
           run_at: now(),
           interval_ms: task.everyMs,
           attempts: 0,
@@ -218,7 +219,7 @@ export function createJobRunner(options: JobRunnerOptions): JobRunner {
       },
     };
     try {
-      await task.run(JSON.parse(job.payload) as never, context);
+      await task.run(fromJson(job.payload) as never, context);
       if (!committed) await complete(db, job);
     } catch (err) {
       try {

@@ -1,3 +1,5 @@
+import type { JsonText } from "../db/codecs.js";
+
 /**
  * Row types of the background job tables, joined into `Database` (src/db/schema.ts). Booleans are
  * 0/1 integers and timestamps ISO 8601 text, as everywhere.
@@ -12,8 +14,8 @@ export interface JobTable {
   id: string;
   /** The name of the task that runs it. */
   task: string;
-  /** JSON of the task's payload. */
-  payload: string;
+  /** The task's payload, of the type its `JobType` gives. */
+  payload: JsonText<unknown>;
   /**
    * When the job may next be claimed: when it is due, or, once claimed, when the claim's lease
    * expires and another runner may take it over.

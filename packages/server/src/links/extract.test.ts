@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest";
-import { extractLinks } from "../content/links.js";
+import { contentEngine } from "../content/engine/index.js";
 import { relativePagePath } from "./resolve.js";
 
-describe("extractLinks", () => {
-  it("finds links, images, autolinks and definitions in document order, and nothing in code", () => {
+describe("the links the content engine reads from a body", () => {
+  it("finds links, images, autolinks and definitions in document order, and nothing in code", async () => {
     const markdown = [
       "See [a](./a.md) and ![logo](/files/f1).",
       "",
@@ -17,11 +17,16 @@ describe("extractLinks", () => {
       "",
       "[r]: ../b.md",
     ].join("\n");
-    expect(extractLinks(markdown)).toEqual(["./a.md", "/files/f1", "https://example.com", "../b.md"]);
+    expect((await contentEngine().analyze(markdown)).links).toEqual([
+      "./a.md",
+      "/files/f1",
+      "https://example.com",
+      "../b.md",
+    ]);
   });
 
-  it("finds nothing in a body without links", () => {
-    expect(extractLinks("# Title\n\nJust text.\n")).toEqual([]);
+  it("finds nothing in a body without links", async () => {
+    expect((await contentEngine().analyze("# Title\n\nJust text.\n")).links).toEqual([]);
   });
 });
 

@@ -1,27 +1,41 @@
-import { changeRequestOf } from "../change-requests/index.js";
+import type { AccessMap, AreaHandlers } from "../area.js";
+import { type MemberChangeRequest, onChangeRequest } from "../change-requests/index.js";
 import { revisionOf, treeOf } from "../content/revisions.js";
 import { ContentStorage } from "../content/storage.js";
 import { type FileScope, publicBase, visibleFilesById } from "../files/index.js";
 import { notFound } from "../http/errors.js";
 import { ok } from "../http/results.js";
 import { presentOrganization } from "../organizations/index.js";
-import type { AreaHandlers, Services } from "../services.js";
+import type { Services } from "../services.js";
 import type { ContentView } from "../space-content/index.js";
-import { presentSpace, spaceForCaller } from "../spaces/index.js";
+import { onSpace, presentSpace } from "../spaces/index.js";
 import { pageOf } from "./paging.js";
 import { presentLink, presentPageReference, type ReferenceContext } from "./presenter.js";
 import { pagesInOrder, type ResolvedLink, type RevisionIndex, resolveLinks } from "./resolve.js";
 import { linksOfDocuments } from "./store.js";
+
+export const linksAccess = {
+  listSpaceLinks: onSpace("read this space"),
+  listPageLinksInChangeRequest: onChangeRequest("read this change request"),
+  listChangeRequestFileBacklinks: onChangeRequest("read this change request"),
+} satisfies AccessMap;
+
+/** What the caller's standing on a space gives the presentation of references: the space and their roles. */
+type Member = Pick<MemberChangeRequest, "space" | "role" | "organizationRole">;
 
 /** Counts of a list of link targets (`LinkStats`). */
 function statsOf(links: readonly ResolvedLink[]) {
   return { total: links.length, broken: { total: links.filter((link) => link.status === "broken").length } };
 }
 
-export function linksHandlers(
-  services: Services,
-): AreaHandlers<"listSpaceLinks" | "listPageLinksInChangeRequest" | "listChangeRequestFileBacklinks"> {
-  const { db, urls, clock, secretKey } = services;
+/** A change request's view (from its space, at its number in the app) and file scope. */
+function changeRequestContent({ space, changeRequest }: MemberChangeRequest) {
+  const view = { spaceId: space.id, appPath: `spaces/${space.id}/change-requests/${changeRequest.number}` };
+  return { view, scope: { spaceId: space.id, changeRequestId: changeRequest.id } };
+}
+
+export function linksHandlers(services: Services): AreaHandlers<typeof linksAccess> {
+  const { db, urls, secretKey } = services;
   const base = publicBase(urls);
 
   /** A revision's pages and files, and the links of its pages' bodies (stored when they were written). */
@@ -34,40 +48,27 @@ export function linksHandlers(
     return { index, pages, links: await linksOfDocuments(db, spaceId, documents) };
   };
 
-  /** The space as the caller sees it (404 otherwise), and how its references are presented. */
-  const member = async (spaceId: string, userId: string) => {
-    const found = await spaceForCaller(db, spaceId, userId, clock.now());
+  /** How the space's references are presented to the caller. */
+  const referencesOf = async ({ space, role, organizationRole }: Member) => {
     const organization = await db
       .selectFrom("organizations")
       .selectAll()
-      .where("id", "=", found.space.organization_id)
+      .where("id", "=", space.organization_id)
       .executeTakeFirstOrThrow();
-    const context = (tree: ReferenceContext["tree"], view: ContentView): ReferenceContext => ({
-      organization: presentOrganization(organization, found.organizationRole, urls),
-      space: presentSpace(found.space, found.role, urls),
+    return (tree: ReferenceContext["tree"], view: ContentView): ReferenceContext => ({
+      organization: presentOrganization(organization, organizationRole, urls),
+      space: presentSpace(space, role, urls),
       tree,
       view,
       urls,
       secretKey,
     });
-    return { ...found, context };
-  };
-
-  /** A change request of the space, seen by the caller, with its view and file scope. */
-  const memberChangeRequest = async (path: { spaceId: string; changeRequestId: string }, userId: string) => {
-    const found = await member(path.spaceId, userId);
-    const changeRequest = await changeRequestOf(db, found.space.id, path.changeRequestId);
-    const view = {
-      spaceId: found.space.id,
-      appPath: `spaces/${found.space.id}/change-requests/${changeRequest.number}`,
-    };
-    const scope = { spaceId: found.space.id, changeRequestId: changeRequest.id };
-    return { ...found, changeRequest, view, scope };
   };
 
   return {
-    async listSpaceLinks({ path, query, caller }) {
-      const { space, context } = await member(path.spaceId, caller.user.id);
+    async listSpaceLinks({ query }, member) {
+      const { space } = member;
+      const context = await referencesOf(member);
       const { index, pages, links } = await open(space.id, space.revision_id, {
         spaceId: space.id,
         changeRequestId: null,
@@ -83,8 +84,10 @@ export function linksHandlers(
       });
     },
 
-    async listPageLinksInChangeRequest({ path, query, caller }) {
-      const { changeRequest, view, scope, context } = await memberChangeRequest(path, caller.user.id);
+    async listPageLinksInChangeRequest({ path, query }, member) {
+      const { changeRequest } = member;
+      const context = await referencesOf(member);
+      const { view, scope } = changeRequestContent(member);
       const { index, links } = await open(view.spaceId, changeRequest.revision_id, scope);
       const entry = index.tree.get(path.pageId);
       if (!entry) throw notFound("Page");
@@ -115,8 +118,10 @@ export function linksHandlers(
       });
     },
 
-    async listChangeRequestFileBacklinks({ path, query, caller }) {
-      const { changeRequest, view, scope, context } = await memberChangeRequest(path, caller.user.id);
+    async listChangeRequestFileBacklinks({ path, query }, member) {
+      const { changeRequest } = member;
+      const context = await referencesOf(member);
+      const { view, scope } = changeRequestContent(member);
       const { index, pages, links } = await open(view.spaceId, changeRequest.revision_id, scope);
       if (!index.files.has(path.fileId)) throw notFound("File");
       const target = resolveLinks(index, pages, links).find((link) => link.key === `file:${path.fileId}`);

@@ -1,8 +1,9 @@
 import { defineArea } from "../area.js";
-import { memberHandlers } from "./handlers.js";
+import { memberAccess, memberHandlers } from "./handlers.js";
 
 /** Operations of `spec/members.tsp`. */
 export const membersArea = defineArea({
   name: "members",
+  access: memberAccess,
   handlers: memberHandlers,
 });

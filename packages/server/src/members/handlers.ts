@@ -1,13 +1,16 @@
-import { membershipOfPage, roleOnRow } from "../access.js";
+import { roleOnRow } from "../access.js";
+import type { AccessMap, AreaHandlers } from "../area.js";
 import { removeMember } from "../commands/remove-member.js";
-import { conflict, notFound } from "../http/errors.js";
+import { isSet } from "../db/codecs.js";
+import { conflict } from "../http/errors.js";
 import { presentPage } from "../http/paging.js";
 import { noContent, ok } from "../http/results.js";
-import { organizationRoleOf } from "../organizations/index.js";
+import { onOrganization } from "../organizations/index.js";
 import { authorize } from "../policy.js";
-import type { AreaHandlers, Services } from "../services.js";
+import type { Services } from "../services.js";
 import { presentSpaceFor } from "../spaces/index.js";
 import { listTeamsOfMember, presentTeam } from "../teams/index.js";
+import { onMember } from "./access.js";
 import { canManageMembers, canViewMemberSpaces, canViewMembers } from "./policy.js";
 import { presentMember, presentMemberFor } from "./presenter.js";
 import {
@@ -28,26 +31,29 @@ const VIEW = "see the members of this organization";
 const MANAGE = "manage the members of this organization";
 const LAST_ADMIN = "An organization needs at least one admin: make another member admin first.";
 
-export function memberHandlers(
-  services: Services,
-): AreaHandlers<
-  | "listMembersInOrganizationById"
-  | "getMemberInOrganizationById"
-  | "updateMemberInOrganizationById"
-  | "removeMemberFromOrganizationById"
-  | "updateOrganizationMemberLastSeenAt"
-  | "setUserAsSSOMemberForOrganization"
-  | "listSpacesForOrganizationMember"
-  | "listTeamsForOrganizationMember"
-> {
-  const { db, urls, now } = services;
-  const lookup = (path: { organizationId: string; userId: string }, callerId: string) =>
-    existingMember(db, { ...path, callerId });
+const manages = onMember(MANAGE, ({ callerRole }) => canManageMembers(callerRole));
+
+export const memberAccess = {
+  listMembersInOrganizationById: onOrganization(VIEW, ({ role }) => canViewMembers(role)),
+  // Any member, guests too, as each sees themself: the handler refuses a guest another member.
+  getMemberInOrganizationById: onMember(VIEW),
+  updateMemberInOrganizationById: manages,
+  // Any member, as each may leave: the handler refuses removing another to all but admins.
+  removeMemberFromOrganizationById: onMember(MANAGE),
+  updateOrganizationMemberLastSeenAt: onOrganization("record activity in this organization"),
+  setUserAsSSOMemberForOrganization: manages,
+  // Any member, as each sees their own: the handler refuses another's spaces to all but admins.
+  listSpacesForOrganizationMember: onMember("see this member's spaces"),
+  listTeamsForOrganizationMember: onMember(VIEW, ({ callerRole }) => canViewMembers(callerRole)),
+} satisfies AccessMap;
+
+export function memberHandlers(services: Services): AreaHandlers<typeof memberAccess> {
+  const { db, urls, now, transaction } = services;
   /** The member re-read after a change, as the API shows it. */
   const reread = async (
     path: { organizationId: string; userId: string },
     callerId: string,
-  ): Promise<MemberRow> => (await lookup(path, callerId)).member;
+  ): Promise<MemberRow> => (await existingMember(db, { ...path, callerId })).member;
 
   return {
     async listMembersInOrganizationById({ path, query, caller }) {
@@ -62,26 +68,18 @@ export function memberHandlers(
         args,
         query,
       );
-      const role = await membershipOfPage(page, () =>
-        organizationRoleOf(db, { organizationId: path.organizationId, userId: caller.user.id }),
-      );
-      authorize(canViewMembers(role), VIEW);
       return ok(presentPage(page, presentMemberFor(urls)));
     },
 
-    async getMemberInOrganizationById({ path, caller }) {
-      const self = path.userId === caller.user.id;
-      const { callerRole, member } = await lookup(path, caller.user.id);
-      authorize(self || canViewMembers(callerRole), VIEW);
+    async getMemberInOrganizationById({ path, caller }, { callerRole, member }) {
+      authorize(path.userId === caller.user.id || canViewMembers(callerRole), VIEW);
       return ok(presentMember(member, urls));
     },
 
     async updateMemberInOrganizationById({ path, body, caller }) {
-      const { callerRole } = await lookup(path, caller.user.id);
-      authorize(canManageMembers(callerRole), MANAGE);
       if (body.role !== undefined) {
         const role = body.role;
-        await db.transaction().execute(async (tx) => {
+        await transaction(async (tx) => {
           await lockMemberships(tx, path.organizationId);
           if (role !== "admin" && (await otherAdmins(tx, path.organizationId, path.userId)) === 0)
             throw conflict(LAST_ADMIN, "last_admin");
@@ -91,10 +89,9 @@ export function memberHandlers(
       return ok(presentMember(await reread(path, caller.user.id), urls));
     },
 
-    async removeMemberFromOrganizationById({ path, caller }) {
-      const { callerRole } = await lookup(path, caller.user.id);
+    async removeMemberFromOrganizationById({ path, caller }, { callerRole }) {
       authorize(path.userId === caller.user.id || canManageMembers(callerRole), MANAGE);
-      await db.transaction().execute(async (tx) => {
+      await transaction(async (tx) => {
         await lockMemberships(tx, path.organizationId);
         if ((await otherAdmins(tx, path.organizationId, path.userId)) === 0)
           throw conflict(LAST_ADMIN, "last_admin");
@@ -103,17 +100,13 @@ export function memberHandlers(
       return noContent();
     },
 
-    async updateOrganizationMemberLastSeenAt({ path, caller }) {
-      // Any member, guests too: 404 for everyone else.
-      if (!(await touchMember(db, path.organizationId, caller.user.id, now())))
-        throw notFound("Organization");
+    async updateOrganizationMemberLastSeenAt({ caller }, { organization }) {
+      await touchMember(db, organization.id, caller.user.id, now());
       return ok({});
     },
 
-    async setUserAsSSOMemberForOrganization({ path, caller }) {
-      const { callerRole, member } = await lookup(path, caller.user.id);
-      authorize(canManageMembers(callerRole), MANAGE);
-      if (member.sso !== 1) {
+    async setUserAsSSOMemberForOrganization({ path, caller }, { member }) {
+      if (!isSet(member.sso)) {
         if (await inOtherOrganization(db, path.organizationId, path.userId))
           throw conflict(
             "This user belongs to another organization: they cannot become a single sign-on member.",
@@ -123,8 +116,7 @@ export function memberHandlers(
       return ok(presentMember(await reread(path, caller.user.id), urls));
     },
 
-    async listSpacesForOrganizationMember({ path, query, caller }) {
-      const { callerRole, member } = await lookup(path, caller.user.id);
+    async listSpacesForOrganizationMember({ path, query, caller }, { callerRole, member }) {
       authorize(canViewMemberSpaces(callerRole, path.userId === caller.user.id), "see this member's spaces");
       const page = await listSpacesOfMember(query.order ?? "desc")(
         db,
@@ -144,9 +136,7 @@ export function memberHandlers(
       );
     },
 
-    async listTeamsForOrganizationMember({ path, query, caller }) {
-      const { callerRole, member } = await lookup(path, caller.user.id);
-      authorize(canViewMembers(callerRole), VIEW);
+    async listTeamsForOrganizationMember({ path, query, caller }, { callerRole, member }) {
       const page = await listTeamsOfMember(
         db,
         {

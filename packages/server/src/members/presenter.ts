@@ -1,4 +1,5 @@
 import type { Schema } from "@quire/api-types";
+import { isSet } from "../db/codecs.js";
 import type { Urls } from "../urls.js";
 import { presentUser } from "../users/index.js";
 import type { MemberRow } from "./store.js";
@@ -12,7 +13,7 @@ export function presentMember(row: MemberRow, urls: Urls): Schema<"Member"> {
     disabled: false,
     joinedAt: row.joined_at,
     ...(row.last_seen_at !== null && { lastSeenAt: row.last_seen_at }),
-    sso: row.sso === 1,
+    sso: isSet(row.sso),
     spaces: Number(row.space_count),
     teams: Number(row.team_count),
   };

@@ -1,6 +1,8 @@
 import { type Expression, SqliteAdapter, sql } from "kysely";
-import { callerMembership, grantedRank, listsContent, membershipOf } from "../access.js";
+import { callerMembership, grantedRank, listsContent } from "../access.js";
+import { type Flag, flag } from "../db/codecs.js";
 import type { Db } from "../db/database.js";
+import { memberLookup } from "../db/member-lookup.js";
 import { preparedRead } from "../db/prepared.js";
 import type { Role, SpaceTable, UserTable } from "../db/schema.js";
 import { notFound } from "../http/errors.js";
@@ -14,7 +16,7 @@ export interface MemberRow extends UserTable {
   role: Role | null;
   joined_at: string;
   last_seen_at: string | null;
-  sso: number;
+  sso: Flag;
   team_count: number | string;
   space_count: number | string;
 }
@@ -72,9 +74,7 @@ export async function memberForCaller(
   args: { organizationId: string; userId: string; callerId: string },
 ): Promise<MemberLookup> {
   const [found] = await memberWithCaller(db, args);
-  const callerRole = membershipOf(found?.caller_membership);
-  if (!found || callerRole === undefined) throw notFound("Organization");
-  const { caller_membership: _selected, ...member } = found;
+  const { row: member, role: callerRole } = memberLookup(found, "Organization");
   return { callerRole, member: member.user_id === null ? undefined : (member as MemberRow) };
 }
 
@@ -193,7 +193,7 @@ export async function addMembership(
     user_id: membership.userId,
     role: membership.role,
     joined_at: membership.joinedAt,
-    ...(membership.sso !== undefined && { sso: membership.sso ? 1 : 0 }),
+    ...(membership.sso !== undefined && { sso: flag(membership.sso) }),
   });
   if (options.ifAbsent)
     insert = insert.onConflict((c) => c.columns(["organization_id", "user_id"]).doNothing());

@@ -1,4 +1,5 @@
 import type { Generated } from "kysely";
+import type { Flag } from "../db/codecs.js";
 import type { Role } from "../db/schema.js";
 
 /**
@@ -18,8 +19,8 @@ export interface MembershipTable {
   joined_at: string;
   /** Null until the member's first ping. */
   last_seen_at: Generated<string | null>;
-  /** 1 when the member signs in through single sign-on; 0 unless set. */
-  sso: Generated<number>;
+  /** Set when the member signs in through single sign-on; unset unless given. */
+  sso: Generated<Flag>;
 }
 
 /**

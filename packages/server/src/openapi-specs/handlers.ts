@@ -1,14 +1,14 @@
 import type { Schema } from "@quire/api-types";
-import { membershipOfPage } from "../access.js";
+import type { AccessMap, AreaHandlers } from "../area.js";
 import { badRequest, conflict } from "../http/errors.js";
 import { presentPage } from "../http/paging.js";
 import { created, noContent, ok } from "../http/results.js";
-import { organizationForCaller, organizationRoleOf } from "../organizations/index.js";
-import { authorize } from "../policy.js";
-import type { AreaHandlers, Services } from "../services.js";
+import { onOrganization } from "../organizations/index.js";
+import type { Services } from "../services.js";
+import { onSpec } from "./access.js";
 import { canEditSpecs, canViewSpecs } from "./policy.js";
 import { presentSpec } from "./presenter.js";
-import { deleteSpec, insertSpec, listSpecs, replaceSource, type SpecSource, specForCaller } from "./store.js";
+import { deleteSpec, insertSpec, listSpecs, replaceSource, type SpecSource } from "./store.js";
 
 /** `OpenAPISpecSlug` of the contract, checked here for the PUT path, which takes any text. */
 const isSlug = (slug: string) => slug.length <= 100 && /^[a-z0-9]+(?:-[a-z0-9]+)*$/.test(slug);
@@ -24,60 +24,51 @@ function sourceOf(source: Schema<"OpenAPISpecSource">): SpecSource {
   return { source_url: source.url, source_text: null };
 }
 
-export function openApiSpecHandlers(
-  services: Services,
-): AreaHandlers<
-  | "listOpenAPISpecs"
-  | "createOpenAPISpec"
-  | "getOpenAPISpecBySlug"
-  | "createOrUpdateOpenAPISpecBySlug"
-  | "deleteOpenAPISpecBySlug"
-> {
-  const { db, urls } = services;
-  /** The caller's role once it allows changing the organization's specifications (403 otherwise). */
-  const editorRole = async (organizationId: string, userId: string, action: string) => {
-    const { role } = await organizationForCaller(db, organizationId, userId);
-    authorize(canEditSpecs(role), action);
-    return role;
-  };
-  const callerSpec = (path: { organizationId: string; specSlug: string }, userId: string) =>
-    specForCaller(db, { organizationId: path.organizationId, slug: path.specSlug, userId });
+/** Changing the organization's specifications: its members who create content. */
+const editors = (action: string) => onOrganization(action, ({ role }) => canEditSpecs(role));
+
+export const openApiSpecAccess = {
+  listOpenAPISpecs: onOrganization("list the OpenAPI specifications of this organization", ({ role }) =>
+    canViewSpecs(role),
+  ),
+  createOpenAPISpec: editors("add OpenAPI specifications"),
+  getOpenAPISpecBySlug: onSpec("view this OpenAPI specification", ({ role }) => canViewSpecs(role)),
+  createOrUpdateOpenAPISpecBySlug: editors("add or change OpenAPI specifications"),
+  deleteOpenAPISpecBySlug: onSpec("delete this OpenAPI specification", ({ role }) => canEditSpecs(role)),
+} satisfies AccessMap;
+
+export function openApiSpecHandlers(services: Services): AreaHandlers<typeof openApiSpecAccess> {
+  const { db, urls, transaction } = services;
 
   return {
-    async listOpenAPISpecs({ path, query, caller }) {
+    async listOpenAPISpecs({ path, query, caller }, { role }) {
       const args = { organizationId: path.organizationId, userId: caller.user.id };
       const page = await listSpecs(db, args, query);
-      const role = await membershipOfPage(page, () => organizationRoleOf(db, args));
-      authorize(canViewSpecs(role), "list the OpenAPI specifications of this organization");
       return ok(presentPage(page, (spec) => presentSpec(spec, role, urls)));
     },
 
-    async createOpenAPISpec({ path, body, caller }) {
-      const role = await editorRole(path.organizationId, caller.user.id, "add OpenAPI specifications");
+    async createOpenAPISpec({ path, body }, { role }) {
       const source = sourceOf(body.source);
-      const spec = await db
-        .transaction()
-        .execute((tx) => insertSpec(tx, services, path.organizationId, body.slug, source));
+      const spec = await transaction((tx) =>
+        insertSpec(tx, services, path.organizationId, body.slug, source),
+      );
       if (!spec)
         throw conflict(`An OpenAPI specification with the slug "${body.slug}" already exists.`, "slug_taken");
       return created(presentSpec(spec, role, urls));
     },
 
-    async getOpenAPISpecBySlug({ path, caller }) {
-      const { spec, role } = await callerSpec(path, caller.user.id);
-      authorize(canViewSpecs(role), "view this OpenAPI specification");
+    async getOpenAPISpecBySlug(_input, { spec, role }) {
       return ok(presentSpec(spec, role, urls));
     },
 
-    async createOrUpdateOpenAPISpecBySlug({ path, body, caller }) {
+    async createOrUpdateOpenAPISpecBySlug({ path, body }, { role }) {
       const { organizationId, specSlug } = path;
-      const role = await editorRole(organizationId, caller.user.id, "add or change OpenAPI specifications");
       if (!isSlug(specSlug))
         throw badRequest(
           "A slug is at most 100 lowercase letters and digits, in words joined by single hyphens.",
         );
       const source = sourceOf(body.source);
-      const put = await db.transaction().execute(async (tx) => {
+      const put = await transaction(async (tx) => {
         // A concurrent PUT may create the slug between the two statements: the next round replaces it.
         for (;;) {
           const replaced = await replaceSource(tx, services, organizationId, specSlug, source);
@@ -90,9 +81,7 @@ export function openApiSpecHandlers(
       return put.isNew ? created(presented) : ok(presented);
     },
 
-    async deleteOpenAPISpecBySlug({ path, caller }) {
-      const { spec, role } = await callerSpec(path, caller.user.id);
-      authorize(canEditSpecs(role), "delete this OpenAPI specification");
+    async deleteOpenAPISpecBySlug(_input, { spec }) {
       await deleteSpec(db, spec.id);
       return noContent();
     },

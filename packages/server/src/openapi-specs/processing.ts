@@ -1,3 +1,4 @@
+import { timestamp } from "../db/codecs.js";
 import { jobType } from "../jobs/queue.js";
 import { type AnyTask, defineTask } from "../jobs/runner.js";
 import { FetchError, type Fetcher } from "../net/fetch.js";
@@ -70,7 +71,7 @@ export function openApiSpecTasks({ fetcher, fetchTimeoutMs = 30_000 }: Processin
     defineTask(refreshOpenApiSpecs, {
       everyMs: REFRESH_CHECK_EVERY_MS,
       async run(_payload, job) {
-        const cutoff = new Date(job.clock.now().getTime() - REFRESH_AFTER_MS).toISOString();
+        const cutoff = timestamp(job.clock.now(), -REFRESH_AFTER_MS);
         // In batches, so that no transaction holds many rows for long.
         let queued: number;
         do {

@@ -1,10 +1,11 @@
 import { createHash } from "node:crypto";
 import { SqliteAdapter, sql } from "kysely";
-import { callerMembership, membershipOf } from "../access.js";
+import { callerMembership } from "../access.js";
 import type { Clock, IdGenerator } from "../context.js";
+import { timestamp } from "../db/codecs.js";
 import type { Db } from "../db/database.js";
+import { memberLookup } from "../db/member-lookup.js";
 import { preparedRead } from "../db/prepared.js";
-import { notFound } from "../http/errors.js";
 import { keysetList } from "../http/paging.js";
 import { enqueue, jobType } from "../jobs/queue.js";
 import type { OrganizationRole } from "../policy.js";
@@ -34,9 +35,7 @@ export async function specForCaller(
   args: { organizationId: string; slug: string; userId: string },
 ): Promise<{ spec: OpenApiSpecTable; role: OrganizationRole }> {
   const [found] = await specWithMembership(db, args);
-  const role = membershipOf(found?.caller_membership);
-  if (!found || role === undefined) throw notFound("OpenAPI specification");
-  const { caller_membership: _selected, ...spec } = found;
+  const { row: spec, role } = memberLookup(found, "OpenAPI specification");
   return { spec, role };
 }
 
@@ -63,7 +62,7 @@ export async function insertSpec(
   slug: string,
   source: SpecSource,
 ): Promise<OpenApiSpecTable | undefined> {
-  const now = deps.clock.now().toISOString();
+  const now = timestamp(deps.clock.now());
   const spec = await tx
     .insertInto("openapi_specs")
     .values({
@@ -100,7 +99,7 @@ export async function replaceSource(
       ...source,
       source_revision: eb("source_revision", "+", 1),
       processing_state: "pending",
-      updated_at: deps.clock.now().toISOString(),
+      updated_at: timestamp(deps.clock.now()),
     }))
     .where("organization_id", "=", organizationId)
     .where("slug", "=", slug)
@@ -152,7 +151,7 @@ export async function recordOutcome(
     .$if(!(tx.getExecutor().adapter instanceof SqliteAdapter), (query) => query.forUpdate())
     .executeTakeFirst();
   if (current?.source_revision !== revision) return;
-  const now = deps.clock.now().toISOString();
+  const now = timestamp(deps.clock.now());
   let lastVersion = current.last_version_id;
   if (outcome.ok) {
     const digest = createHash("sha256").update(outcome.content).digest("hex");

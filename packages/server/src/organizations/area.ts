@@ -1,5 +1,9 @@
 import { defineArea } from "../area.js";
-import { organizationHandlers } from "./handlers.js";
+import { organizationAccess, organizationHandlers } from "./handlers.js";
 
 /** Operations of `spec/organizations.tsp`. */
-export const organizationsArea = defineArea({ name: "organizations", handlers: organizationHandlers });
+export const organizationsArea = defineArea({
+  name: "organizations",
+  access: organizationAccess,
+  handlers: organizationHandlers,
+});

@@ -1,28 +1,24 @@
+import { type AccessMap, type AreaHandlers, anyCaller } from "../area.js";
 import { createOrganization } from "../commands/create-organization.js";
+import { flag, toJson } from "../db/codecs.js";
 import { badRequest, conflict } from "../http/errors.js";
 import { presentPage } from "../http/paging.js";
-import { authorize } from "../policy.js";
-import type { AreaHandlers, Services } from "../services.js";
+import type { Services } from "../services.js";
+import { onOrganization } from "./access.js";
 import { canUpdateOrganization } from "./policy.js";
 import { presentOrganization } from "./presenter.js";
-import {
-  hostnameTaken,
-  listOrganizationsOfUser,
-  type OrganizationRow,
-  organizationForCaller,
-  updateOrganization,
-} from "./store.js";
+import { hostnameTaken, listOrganizationsOfUser, type OrganizationRow, updateOrganization } from "./store.js";
 
-const flag = (value: boolean) => (value ? 1 : 0);
+export const organizationAccess = {
+  listOrganizationsForAuthenticatedUser: anyCaller,
+  createOrganization: anyCaller,
+  getOrganizationById: onOrganization("see this organization"),
+  updateOrganizationById: onOrganization("update this organization", ({ role }) =>
+    canUpdateOrganization(role),
+  ),
+} satisfies AccessMap;
 
-export function organizationHandlers(
-  services: Services,
-): AreaHandlers<
-  | "listOrganizationsForAuthenticatedUser"
-  | "createOrganization"
-  | "getOrganizationById"
-  | "updateOrganizationById"
-> {
+export function organizationHandlers(services: Services): AreaHandlers<typeof organizationAccess> {
   const { db, urls } = services;
   return {
     async listOrganizationsForAuthenticatedUser({ query, caller }) {
@@ -39,14 +35,11 @@ export function organizationHandlers(
       return { status: 201, headers: { location: presented.urls.location }, body: presented };
     },
 
-    async getOrganizationById({ path, caller }) {
-      const { organization, role } = await organizationForCaller(db, path.organizationId, caller.user.id);
+    async getOrganizationById(_input, { organization, role }) {
       return { status: 200, body: presentOrganization(organization, role, urls) };
     },
 
-    async updateOrganizationById({ path, body, caller }) {
-      const { organization, role } = await organizationForCaller(db, path.organizationId, caller.user.id);
-      authorize(canUpdateOrganization(role), "update this organization");
+    async updateOrganizationById({ body }, { organization, role }) {
       if (body.hostname !== undefined && (await hostnameTaken(db, body.hostname, organization.id))) {
         throw conflict(
           `The hostname "${body.hostname}" is already used by another organization.`,
@@ -59,7 +52,7 @@ export function organizationHandlers(
       }
       const changes: Partial<OrganizationRow> = {
         ...(body.title !== undefined && { title: body.title }),
-        ...(body.emailDomains !== undefined && { email_domains: JSON.stringify(body.emailDomains) }),
+        ...(body.emailDomains !== undefined && { email_domains: toJson(body.emailDomains) }),
         ...(body.hostname !== undefined && { hostname: body.hostname }),
         ...(body.defaultRole !== undefined && { default_role: body.defaultRole }),
         ...(body.defaultContent === null && { default_content_site: null }),

@@ -3,6 +3,7 @@
  * `app.ts`, `cli`, `bench`) may use. Its other modules (`store.ts`, `tables.ts`, `presenter.ts`, ...) are
  * private: the root `biome.json` fails the lint on an import of one from another area.
  */
+export { onOrganization } from "./access.js";
 export { canTransferOut } from "./policy.js";
 export { presentOrganization } from "./presenter.js";
 export {
@@ -13,5 +14,4 @@ export {
   newOrganization,
   type OrganizationRow,
   organizationForCaller,
-  organizationRoleOf,
 } from "./store.js";

@@ -1,4 +1,5 @@
 import type { Schema } from "@quire/api-types";
+import { fromJson, isSet } from "../db/codecs.js";
 import type { OrganizationRole } from "../policy.js";
 import type { Urls } from "../urls.js";
 import { organizationPermissions } from "./policy.js";
@@ -14,7 +15,7 @@ export function presentOrganization(
     id: row.id,
     title: row.title,
     createdAt: row.created_at,
-    emailDomains: JSON.parse(row.email_domains) as string[],
+    emailDomains: fromJson(row.email_domains),
     ...(row.hostname !== null && { hostname: row.hostname }),
     type: row.type,
     ...(row.use_case !== null && { useCase: row.use_case as Schema<"OrganizationUseCase"> }),
@@ -25,9 +26,9 @@ export function presentOrganization(
     ...(row.default_content_site !== null && {
       defaultContent: { type: "site", site: row.default_content_site },
     }),
-    sso: row.sso === 1,
-    ai: row.ai === 1,
-    inviteLinks: row.invite_links === 1,
+    sso: isSet(row.sso),
+    ai: isSet(row.ai),
+    inviteLinks: isSet(row.invite_links),
     plan: row.plan as Schema<"BillingPlan">,
     urls: {
       location: urls.api(`orgs/${row.id}`),

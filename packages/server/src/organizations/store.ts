@@ -1,11 +1,12 @@
 import { sql } from "kysely";
-import { callerMembership, membershipOf } from "../access.js";
+import { callerMembership } from "../access.js";
 import type { Clock, IdGenerator } from "../context.js";
+import { timestamp, toJson } from "../db/codecs.js";
 import type { Db } from "../db/database.js";
+import { memberLookup } from "../db/member-lookup.js";
 import { preparedRead } from "../db/prepared.js";
 import type { OrganizationTable } from "../db/schema.js";
 import { updateById } from "../db/update.js";
-import { notFound } from "../http/errors.js";
 import { keysetList } from "../http/paging.js";
 import type { Membership, OrganizationRole } from "../policy.js";
 
@@ -34,15 +35,8 @@ export async function organizationForCaller(
   userId: string,
 ): Promise<MemberOrganization> {
   const [found] = await organizationWithMembership(db, { organizationId, userId });
-  const role = membershipOf(found?.caller_membership);
-  if (!found || role === undefined) throw notFound("Organization");
-  const { caller_membership: _selected, ...organization } = found;
+  const { row: organization, role } = memberLookup(found, "Organization");
   return { organization, role };
-}
-
-/** The caller's role in an organization; 404 for a non-member. */
-export async function organizationRoleOf(db: Db, args: { organizationId: string; userId: string }) {
-  return (await organizationForCaller(db, args.organizationId, args.userId)).role;
 }
 
 /** What the caller is in an organization (see `Membership`). */
@@ -81,7 +75,7 @@ export function newOrganization(
   { clock, ids }: { clock: Clock; ids: IdGenerator },
   input: NewOrganization,
 ): OrganizationRow {
-  const now = clock.now().toISOString();
+  const now = timestamp(clock.now());
   return {
     id: ids.next(),
     title: input.title,
@@ -89,7 +83,7 @@ export function newOrganization(
     use_case: null,
     community_type: null,
     hostname: null,
-    email_domains: JSON.stringify(input.emailDomains ?? []),
+    email_domains: toJson(input.emailDomains ?? []),
     default_role: "read",
     default_content_site: null,
     sso: 0,

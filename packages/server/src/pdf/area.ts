@@ -1,6 +1,11 @@
 import { defineArea } from "../area.js";
-import { pdfHandlers } from "./handlers.js";
+import { pdfAccess, pdfHandlers } from "./handlers.js";
 import { pdfRoutes } from "./routes.js";
 
 /** Change requests exported as PDF: the operation gives a signed URL, which the area's route serves. */
-export const pdfArea = defineArea({ name: "pdf", handlers: pdfHandlers, routes: pdfRoutes });
+export const pdfArea = defineArea({
+  name: "pdf",
+  access: pdfAccess,
+  handlers: pdfHandlers,
+  routes: pdfRoutes,
+});

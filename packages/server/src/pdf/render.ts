@@ -9,6 +9,12 @@ import { unified } from "unified";
 
 const parser = unified().use(remarkParse).use(remarkGfm);
 
+/** What a PDF shows: its title and its pages, in reading order. */
+export interface PdfContent {
+  title: string;
+  pages: readonly PdfPage[];
+}
+
 /** One page of the export, in reading order. */
 export interface PdfPage {
   title: string;
@@ -126,7 +132,7 @@ function blocks(nodes: readonly RootContent[]): Content[] {
  * The pages as one A4 PDF: each page's title as a heading (a new sheet for each top-level page),
  * then its body, markdown parsed (with GFM tables and strikethrough) and laid out by pdfmake.
  */
-export async function renderPdf(title: string, pages: readonly PdfPage[]): Promise<Buffer> {
+export async function renderPdf({ title, pages }: PdfContent): Promise<Buffer> {
   const content: Content[] = pages.flatMap((page, i): Content[] => [
     {
       text: page.title,

@@ -1,13 +1,17 @@
 import type { Router } from "express";
 import { changeRequestOf } from "../change-requests/index.js";
+import { contentEngine } from "../content/engine/index.js";
 import { revisionOf, treeOf } from "../content/revisions.js";
 import { ContentStorage } from "../content/storage.js";
 import type { Db } from "../db/database.js";
 import { errorBody, send } from "../http/errors.js";
 import type { Services } from "../services.js";
+import { siblingModule } from "../workers/pool.js";
 import { exportedPages } from "./pages.js";
+import type { PdfContent } from "./render.js";
 import { type PdfExport, verifyPdfToken } from "./token.js";
-import { renderPdfInWorker } from "./worker.js";
+
+const renderModule = siblingModule(import.meta.url, "render");
 
 /**
  * Whether the export's revision is one of its change request's own, in its space: on the change
@@ -59,14 +63,21 @@ export function pdfRoutes(router: Router, { db, clock, secretKey }: Services): v
     const bodies = await storage.documents(
       pages.flatMap(({ entry }) => (entry.document ? [entry.document] : [])),
     );
-    const bytes = await renderPdfInWorker(
-      changeRequest.subject || `Change request #${changeRequest.number}`,
-      pages.map(({ entry, depth }) => ({
+    const content: PdfContent = {
+      title: changeRequest.subject || `Change request #${changeRequest.number}`,
+      pages: pages.map(({ entry, depth }) => ({
         title: entry.title,
         depth,
         markdown: entry.document ? (bodies.get(entry.document) ?? "") : "",
       })),
-    );
+    };
+    // Laid out in the engine's PDF pool, within its limits, once per content: a link's every GET
+    // after the first is served from the engine's cache.
+    const rendered = await contentEngine().process<Uint8Array>("pdf", renderModule, "renderPdf", content, {
+      bodies: content.pages.map((page) => page.markdown),
+      what: "PDF export",
+    });
+    const bytes = Buffer.from(rendered.buffer, rendered.byteOffset, rendered.byteLength);
     res
       .status(200)
       .set({

@@ -1,36 +1,77 @@
 import type { Schema } from "@quire/api-types";
 import type { ContentAccess } from "../access.js";
-import { collectionForCaller } from "../collections/index.js";
+import type { AccessMap, AreaHandlers } from "../area.js";
+import { onCollection } from "../collections/index.js";
 import type { Role } from "../db/schema.js";
 import { badRequest, notFound } from "../http/errors.js";
 import { presentPage } from "../http/paging.js";
 import { noContent, ok } from "../http/results.js";
 import { authorize } from "../policy.js";
-import type { AreaHandlers, Services } from "../services.js";
-import { spaceForCaller } from "../spaces/index.js";
+import type { Services } from "../services.js";
+import { onSpace } from "../spaces/index.js";
 import { nonMembers, unknownIds } from "../teams/index.js";
 import { canGrant, canViewGrants } from "./policy.js";
 import { presentAccessFor, presentTeamGrantFor, presentUserGrantFor } from "./presenter.js";
 import { type GrantedContent, listAccess, listTeamGrants, listUserGrants, setGrants } from "./store.js";
 
-type Access = Omit<ContentAccess<unknown>, "row"> & { content: GrantedContent };
+/** The caller's roles on a space or collection, as its access rule loaded them. */
+type Standing = Omit<ContentAccess<unknown>, "row">;
+type Access = Standing & { content: GrantedContent };
+type ContentRow = { id: string; organization_id: string; parent_id: string | null; default_level: Role };
 
 const VIEW = "see who has access to this content";
 const GRANT = "give this role on this content";
 
-/**
- * The handlers of one kind of content (spaces or collections): the same six operations, each given
- * the content and the caller's access by `lookup`.
- */
-function grantHandlers(services: Services, lookup: (id: string, userId: string) => Promise<Access>) {
-  const { db, urls, now } = services;
+const viewsGrants = ({ organizationRole }: Standing) => canViewGrants(organizationRole);
+// Giving some role there; whether the caller may give the role the body names is the handler's check.
+const grantsSome = ({ role }: Standing) => canGrant(role, null);
 
-  /** Gives or removes roles, after checking the grantees and the caller's right to give `role`. */
+export const permissionAccess = {
+  inviteToSpace: onSpace(GRANT, grantsSome),
+  listUserPermissionsInSpace: onSpace(VIEW, viewsGrants),
+  listTeamPermissionsInSpace: onSpace(VIEW, viewsGrants),
+  updateUserPermissionInSpace: onSpace(GRANT, grantsSome),
+  updateTeamPermissionInSpace: onSpace(GRANT, grantsSome),
+  listPermissionsAggregateInSpace: onSpace(VIEW, viewsGrants),
+  inviteToCollection: onCollection(GRANT, grantsSome),
+  listUserPermissionsInCollection: onCollection(VIEW, viewsGrants),
+  listTeamPermissionsInCollection: onCollection(VIEW, viewsGrants),
+  updateUserPermissionInCollection: onCollection(GRANT, grantsSome),
+  updateTeamPermissionInCollection: onCollection(GRANT, grantsSome),
+  listPermissionsAggregateInCollection: onCollection(VIEW, viewsGrants),
+} satisfies AccessMap;
+
+function grantedContent(kind: GrantedContent["kind"], row: ContentRow): GrantedContent {
+  return {
+    kind,
+    id: row.id,
+    organizationId: row.organization_id,
+    parentId: row.parent_id,
+    defaultLevel: row.default_level,
+  };
+}
+
+const ofSpace = ({ space, ...standing }: Standing & { space: ContentRow }): Access => ({
+  ...standing,
+  content: grantedContent("space", space),
+});
+
+const ofCollection = ({ collection, ...standing }: Standing & { collection: ContentRow }): Access => ({
+  ...standing,
+  content: grantedContent("collection", collection),
+});
+
+/** The six operations on the grants of one space or collection, whose access rule passed. */
+function grantHandlers(services: Services) {
+  const { db, urls, now, transaction } = services;
+
+  /** Gives or removes roles, after checking the caller's right to give `role` and the grantees. */
   const grant = async (
     access: Access,
     grantees: { users: readonly string[]; teams: readonly string[] },
     role: Role | null,
   ) => {
+    // The access rule allowed giving some role; none above the caller's own.
     authorize(canGrant(access.role, role), GRANT);
     const { organizationId } = access.content;
     const strangers = [
@@ -38,18 +79,11 @@ function grantHandlers(services: Services, lookup: (id: string, userId: string) 
       ...(await unknownIds(db, organizationId, "teams", grantees.teams)),
     ];
     if (strangers.length > 0) throw notFound(`User or team ${strangers.join(", ")}`);
-    await db.transaction().execute((tx) => setGrants(tx, access.content, grantees, role, now()));
-  };
-
-  const viewable = async (id: string, userId: string) => {
-    const access = await lookup(id, userId);
-    authorize(canViewGrants(access.organizationRole), VIEW);
-    return access;
+    await transaction((tx) => setGrants(tx, access.content, grantees, role, now()));
   };
 
   return {
-    async invite(id: string, userId: string, body: Schema<"InviteUsersAndTeams">) {
-      const access = await lookup(id, userId);
+    async invite(access: Access, body: Schema<"InviteUsersAndTeams">) {
       const grantees = { users: [...new Set(body.users ?? [])], teams: [...new Set(body.teams ?? [])] };
       if (grantees.users.length + grantees.teams.length === 0)
         throw badRequest("Give at least one user or team.");
@@ -57,37 +91,34 @@ function grantHandlers(services: Services, lookup: (id: string, userId: string) 
       return noContent();
     },
 
-    async listUsers(id: string, userId: string, query: { page?: string; limit?: number }) {
-      const { content } = await viewable(id, userId);
+    async listUsers({ content }: Access, query: { page?: string; limit?: number }) {
       const page = await listUserGrants(db, { contentId: content.id }, query);
       return ok(presentPage(page, presentUserGrantFor(urls)));
     },
 
-    async listTeams(id: string, userId: string, query: { page?: string; limit?: number }) {
-      const { content, organizationRole } = await viewable(id, userId);
+    async listTeams(
+      { content, organizationRole }: Access,
+      userId: string,
+      query: { page?: string; limit?: number },
+    ) {
       const page = await listTeamGrants(db, { contentId: content.id, callerId: userId }, query);
       return ok(presentPage(page, presentTeamGrantFor(organizationRole)));
     },
 
     async update(
-      id: string,
-      userId: string,
+      access: Access,
       grantee: { user: string } | { team: string },
       body: Schema<"UpdateContentPermissionRequest">,
     ) {
-      const access = await lookup(id, userId);
+      // No role given changes nothing: giving some role, which the access rule checked, is enough.
+      if (body.role === undefined) return noContent();
       const grantees =
         "user" in grantee ? { users: [grantee.user], teams: [] } : { users: [], teams: [grantee.team] };
-      if (body.role === undefined) {
-        authorize(canGrant(access.role, null), GRANT);
-        return noContent();
-      }
       await grant(access, grantees, body.role);
       return noContent();
     },
 
-    async listAccess(id: string, userId: string, query: { page?: string; limit?: number; role?: Role }) {
-      const { content } = await viewable(id, userId);
+    async listAccess({ content }: Access, query: { page?: string; limit?: number; role?: Role }) {
       const page = await listAccess(
         db,
         {
@@ -104,69 +135,28 @@ function grantHandlers(services: Services, lookup: (id: string, userId: string) 
   };
 }
 
-export function permissionHandlers(
-  services: Services,
-): AreaHandlers<
-  | "inviteToSpace"
-  | "listUserPermissionsInSpace"
-  | "listTeamPermissionsInSpace"
-  | "updateUserPermissionInSpace"
-  | "updateTeamPermissionInSpace"
-  | "listPermissionsAggregateInSpace"
-  | "inviteToCollection"
-  | "listUserPermissionsInCollection"
-  | "listTeamPermissionsInCollection"
-  | "updateUserPermissionInCollection"
-  | "updateTeamPermissionInCollection"
-  | "listPermissionsAggregateInCollection"
-> {
-  const { db, clock } = services;
-  const spaces = grantHandlers(services, async (id, userId) => {
-    const { space, ...access } = await spaceForCaller(db, id, userId, clock.now());
-    const content: GrantedContent = {
-      kind: "space",
-      id: space.id,
-      organizationId: space.organization_id,
-      parentId: space.parent_id,
-      defaultLevel: space.default_level,
-    };
-    return { ...access, content };
-  });
-  const collections = grantHandlers(services, async (id, userId) => {
-    const { collection, ...access } = await collectionForCaller(db, id, userId);
-    const content: GrantedContent = {
-      kind: "collection",
-      id: collection.id,
-      organizationId: collection.organization_id,
-      parentId: collection.parent_id,
-      defaultLevel: collection.default_level,
-    };
-    return { ...access, content };
-  });
+export function permissionHandlers(services: Services): AreaHandlers<typeof permissionAccess> {
+  const grants = grantHandlers(services);
 
   return {
-    inviteToSpace: ({ path, body, caller }) => spaces.invite(path.spaceId, caller.user.id, body),
-    listUserPermissionsInSpace: ({ path, query, caller }) =>
-      spaces.listUsers(path.spaceId, caller.user.id, query),
-    listTeamPermissionsInSpace: ({ path, query, caller }) =>
-      spaces.listTeams(path.spaceId, caller.user.id, query),
-    updateUserPermissionInSpace: ({ path, body, caller }) =>
-      spaces.update(path.spaceId, caller.user.id, { user: path.userId }, body),
-    updateTeamPermissionInSpace: ({ path, body, caller }) =>
-      spaces.update(path.spaceId, caller.user.id, { team: path.teamId }, body),
-    listPermissionsAggregateInSpace: ({ path, query, caller }) =>
-      spaces.listAccess(path.spaceId, caller.user.id, query),
-    inviteToCollection: ({ path, body, caller }) =>
-      collections.invite(path.collectionId, caller.user.id, body),
-    listUserPermissionsInCollection: ({ path, query, caller }) =>
-      collections.listUsers(path.collectionId, caller.user.id, query),
-    listTeamPermissionsInCollection: ({ path, query, caller }) =>
-      collections.listTeams(path.collectionId, caller.user.id, query),
-    updateUserPermissionInCollection: ({ path, body, caller }) =>
-      collections.update(path.collectionId, caller.user.id, { user: path.userId }, body),
-    updateTeamPermissionInCollection: ({ path, body, caller }) =>
-      collections.update(path.collectionId, caller.user.id, { team: path.teamId }, body),
-    listPermissionsAggregateInCollection: ({ path, query, caller }) =>
-      collections.listAccess(path.collectionId, caller.user.id, query),
+    inviteToSpace: ({ body }, standing) => grants.invite(ofSpace(standing), body),
+    listUserPermissionsInSpace: ({ query }, standing) => grants.listUsers(ofSpace(standing), query),
+    listTeamPermissionsInSpace: ({ query, caller }, standing) =>
+      grants.listTeams(ofSpace(standing), caller.user.id, query),
+    updateUserPermissionInSpace: ({ path, body }, standing) =>
+      grants.update(ofSpace(standing), { user: path.userId }, body),
+    updateTeamPermissionInSpace: ({ path, body }, standing) =>
+      grants.update(ofSpace(standing), { team: path.teamId }, body),
+    listPermissionsAggregateInSpace: ({ query }, standing) => grants.listAccess(ofSpace(standing), query),
+    inviteToCollection: ({ body }, standing) => grants.invite(ofCollection(standing), body),
+    listUserPermissionsInCollection: ({ query }, standing) => grants.listUsers(ofCollection(standing), query),
+    listTeamPermissionsInCollection: ({ query, caller }, standing) =>
+      grants.listTeams(ofCollection(standing), caller.user.id, query),
+    updateUserPermissionInCollection: ({ path, body }, standing) =>
+      grants.update(ofCollection(standing), { user: path.userId }, body),
+    updateTeamPermissionInCollection: ({ path, body }, standing) =>
+      grants.update(ofCollection(standing), { team: path.teamId }, body),
+    listPermissionsAggregateInCollection: ({ query }, standing) =>
+      grants.listAccess(ofCollection(standing), query),
   };
 }

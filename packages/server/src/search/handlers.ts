@@ -1,16 +1,20 @@
+import type { AccessMap, AreaHandlers } from "../area.js";
 import { ok } from "../http/results.js";
-import { organizationRoleOf } from "../organizations/index.js";
-import type { AreaHandlers, Services } from "../services.js";
+import { onOrganization } from "../organizations/index.js";
+import type { Services } from "../services.js";
 import { searchOrganization } from "./search.js";
 
-export function searchHandlers(services: Services): AreaHandlers<"searchOrganizationContent"> {
+export const searchAccess = {
+  // Any member may search (what each reads is filtered there); others get 404, before any work.
+  searchOrganizationContent: onOrganization("search its content"),
+} satisfies AccessMap;
+
+export function searchHandlers(services: Services): AreaHandlers<typeof searchAccess> {
   const { db, urls } = services;
   return {
-    async searchOrganizationContent({ path, query, caller }) {
-      const args = { organizationId: path.organizationId, userId: caller.user.id };
-      // Any member may search (what each reads is filtered there); others get 404, before any work.
-      await organizationRoleOf(db, args);
-      return ok(await searchOrganization(db, urls, { ...args, text: query.query }, query));
+    async searchOrganizationContent({ query, caller }, { organization }) {
+      const args = { organizationId: organization.id, userId: caller.user.id, text: query.query };
+      return ok(await searchOrganization(db, urls, args, query));
     },
   };
 }

@@ -1,10 +1,10 @@
 import { lockSpace } from "../change-requests/index.js";
+import { contentEngine } from "../content/engine/index.js";
 import type { PageTree } from "../content/pages.js";
 import { revisionOf, treeOf } from "../content/revisions.js";
 import { ContentStorage } from "../content/storage.js";
 import type { RevisionTable } from "../content/tables.js";
 import type { Db } from "../db/database.js";
-import { sectionsOf } from "./sections.js";
 import type { SearchSectionTable } from "./tables.js";
 
 /** What a page's index rows depend on: when none of it changed, its rows stay. */
@@ -72,10 +72,14 @@ export async function indexMainContent(
   const bodies = await storage.documents(
     changed.flatMap(([, page]) => (page.document ? [page.document] : [])),
   );
+  // A body the engine refuses (stored before today's limits) is found by its page's title alone.
+  const analyses = await contentEngine().analyzeAll(
+    changed.map(([, page]) => (page.document ? (bodies.get(page.document) ?? "") : "")),
+    { whenRefused: () => ({ links: [], sections: [{ anchor: "", heading: "", text: "" }] }) },
+  );
   const rows: SearchSectionTable[] = [];
-  for (const [pageId, page] of changed) {
-    const markdown = page.document ? (bodies.get(page.document) ?? "") : "";
-    for (const [position, section] of sectionsOf(markdown).entries())
+  for (const [i, [pageId, page]] of changed.entries()) {
+    for (const [position, section] of (analyses[i]?.sections ?? []).entries())
       rows.push({
         space_id: spaceId,
         page_id: pageId,

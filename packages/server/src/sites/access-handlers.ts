@@ -1,39 +1,38 @@
+import type { AccessMap, AreaHandlers } from "../area.js";
+import { flag } from "../db/codecs.js";
 import { presentPage } from "../http/paging.js";
 import { noContent, ok } from "../http/results.js";
-import type { AreaHandlers, Services } from "../services.js";
+import type { Services } from "../services.js";
+import { administersSite } from "./access.js";
 import { siteHandling } from "./context.js";
-import { canManageSiteSettings } from "./policy.js";
 import { presentPublishingAuth, presentShareLink } from "./presenter.js";
-import { getSite, likePattern, listShareLinks, searchShareLinks, shareLinkOf, updateSite } from "./store.js";
+import { getSite, likePattern, listShareLinks, searchShareLinks, shareLinkOf, updateRow } from "./store.js";
 import { newShareKey, newVisitorAuthKey, sealVisitorAuthKey } from "./visitor-auth.js";
 
-const ACCESS = "manage who can access this site";
+const administers = administersSite("manage who can access this site");
 
 /**
  * Who can open a published site: its share links (`share-link` visibility) and its visitor
  * authentication (`visitor-auth`). Keys are secrets: only administrators read them.
  */
-export function siteAccessHandlers(
-  services: Services,
-): AreaHandlers<
-  | "listSiteShareLinks"
-  | "createSiteShareLink"
-  | "updateSiteShareLinkById"
-  | "deleteSiteShareLinkById"
-  | "getSitePublishingAuthById"
-  | "updateSitePublishingAuthById"
-  | "regenerateSitePublishingAuthById"
-> {
+export const visitorAccess = {
+  // Share links: who opens a site of `share-link` visibility.
+  listSiteShareLinks: administers,
+  createSiteShareLink: administers,
+  updateSiteShareLinkById: administers,
+  deleteSiteShareLinkById: administers,
+  // Visitor authentication: its key signs visitors' tokens.
+  getSitePublishingAuthById: administers,
+  updateSitePublishingAuthById: administers,
+  regenerateSitePublishingAuthById: administers,
+} satisfies AccessMap;
+
+export function siteAccessHandlers(services: Services): AreaHandlers<typeof visitorAccess> {
   const { db, urls, ids, secretKey } = services;
   const sites = siteHandling(services);
-  const administered = (
-    path: { organizationId: string; siteId: string },
-    caller: Parameters<typeof sites.site>[1],
-  ) => sites.site(path, caller, canManageSiteSettings, ACCESS);
 
   return {
-    async listSiteShareLinks({ path, query, caller }) {
-      const { site } = await administered(path, caller);
+    async listSiteShareLinks({ query }, { site }) {
       const page =
         query.search === undefined
           ? await listShareLinks(db, { siteId: site.id }, query)
@@ -45,15 +44,14 @@ export function siteAccessHandlers(
       return ok(presentPage(page, (link) => presentShareLink(link, urls, site)));
     },
 
-    async createSiteShareLink({ path, body, caller }) {
-      const { site } = await administered(path, caller);
+    async createSiteShareLink({ path, body }, { site }) {
       const now = sites.now();
       const link = {
         id: ids.next(),
         site_id: site.id,
         name: body.name,
         share_key: newShareKey(),
-        active: 1,
+        active: flag(true),
         created_at: now,
         updated_at: now,
       };
@@ -64,38 +62,30 @@ export function siteAccessHandlers(
       );
     },
 
-    async updateSiteShareLinkById({ path, body, caller }) {
-      const { site } = await administered(path, caller);
+    async updateSiteShareLinkById({ path, body }, { site }) {
       const link = await shareLinkOf(db, site.id, path.shareLinkId);
       const changes = {
         ...(body.name !== undefined && { name: body.name }),
-        ...(body.active !== undefined && { active: body.active ? 1 : 0 }),
+        ...(body.active !== undefined && { active: flag(body.active) }),
       };
-      if (Object.keys(changes).length > 0)
-        await db
-          .updateTable("site_share_links")
-          .set({ ...changes, updated_at: sites.now() })
-          .where("id", "=", link.id)
-          .execute();
+      await updateRow(db, "site_share_links", link.id, changes, sites.now());
       return ok(presentShareLink(await shareLinkOf(db, site.id, link.id), urls, site));
     },
 
-    async deleteSiteShareLinkById({ path, caller }) {
-      const { site } = await administered(path, caller);
+    async deleteSiteShareLinkById({ path }, { site }) {
       const link = await shareLinkOf(db, site.id, path.shareLinkId);
       await db.deleteFrom("site_share_links").where("id", "=", link.id).execute();
       return noContent();
     },
 
-    async getSitePublishingAuthById({ path, caller }) {
-      const { site } = await administered(path, caller);
+    async getSitePublishingAuthById(_input, { site }) {
       return ok(presentPublishingAuth(site, secretKey));
     },
 
-    async updateSitePublishingAuthById({ path, body, caller }) {
-      const { site } = await administered(path, caller);
-      await updateSite(
+    async updateSitePublishingAuthById({ body }, { site }) {
+      await updateRow(
         db,
+        "sites",
         site.id,
         {
           auth_backend: body.backend,
@@ -107,10 +97,9 @@ export function siteAccessHandlers(
       return ok(presentPublishingAuth(await getSite(db, site.id), secretKey));
     },
 
-    async regenerateSitePublishingAuthById({ path, caller }) {
-      const { site } = await administered(path, caller);
+    async regenerateSitePublishingAuthById(_input, { site }) {
       const sealed = sealVisitorAuthKey(secretKey, site.id, newVisitorAuthKey());
-      await updateSite(db, site.id, { auth_key: sealed }, sites.now());
+      await updateRow(db, "sites", site.id, { auth_key: sealed }, sites.now());
       return ok(presentPublishingAuth(await getSite(db, site.id), secretKey));
     },
   };

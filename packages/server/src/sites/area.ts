@@ -1,12 +1,20 @@
 import { defineArea } from "../area.js";
 import type { Services } from "../services.js";
-import { siteAccessHandlers } from "./access-handlers.js";
-import { siteHandlers } from "./handlers.js";
+import { siteAccessHandlers, visitorAccess } from "./access-handlers.js";
+import { siteAccess, siteHandlers } from "./handlers.js";
+import { sectionAccess, siteSectionHandlers } from "./sections/handlers.js";
 import { publishedSiteRoutes } from "./serve.js";
+import { siteSpaceAccess, siteSpaceHandlers } from "./site-spaces/handlers.js";
 
-/** Operations of `spec/sites.tsp`, and the published sites themselves, served as HTML. */
+/** Operations of `spec/sites/`, and the published sites themselves, served as HTML. */
 export const sitesArea = defineArea({
   name: "sites",
-  handlers: (services: Services) => ({ ...siteHandlers(services), ...siteAccessHandlers(services) }),
+  access: { ...siteAccess, ...visitorAccess, ...sectionAccess, ...siteSpaceAccess },
+  handlers: (services: Services) => ({
+    ...siteHandlers(services),
+    ...siteAccessHandlers(services),
+    ...siteSectionHandlers(services),
+    ...siteSpaceHandlers(services),
+  }),
   routes: publishedSiteRoutes,
 });

@@ -1,9 +1,8 @@
-import type { Caller } from "../auth/caller.js";
 import type { Db } from "../db/database.js";
-import { authorize, type OrganizationRole } from "../policy.js";
+import { type PageResult, presentPage } from "../http/paging.js";
 import type { Services } from "../services.js";
-import type { SitePresentation } from "../site-spaces/index.js";
-import { activeShareLink, getSite, lockSite, type MemberSite, type SiteRow, siteForCaller } from "./store.js";
+import type { SitePresentation } from "./site-spaces/presenter.js";
+import { activeShareLink, lockSite, type MemberSite } from "./store.js";
 import { loadSiteStructure, type SiteStructure } from "./structure.js";
 import { publishedUrls } from "./urls.js";
 
@@ -14,16 +13,14 @@ export interface SitePath {
 }
 
 /** A change to a site's structure, made under the site's lock on the structure as it stands. */
-export interface StructureChange {
+interface StructureChange {
   tx: Db;
   structure: SiteStructure;
-  /** 403 unless the caller's organization role passes `allowed`; call once the items named are found. */
-  authorize(allowed: (role: OrganizationRole) => boolean, action: string): void;
 }
 
-/** What the handlers of sites, sections and site spaces share: finding the site, presenting, changing. */
+/** What the handlers of sites, sections and site spaces share: presenting the site, changing it. */
 export function siteHandling(services: Services) {
-  const { db, urls, now } = services;
+  const { db, urls, now, transaction } = services;
 
   /** How to present the site's items to this caller; an active share link's key goes into published URLs. */
   async function presentation(member: MemberSite, shareKey?: string): Promise<SitePresentation> {
@@ -31,47 +28,56 @@ export function siteHandling(services: Services) {
     return { role: member.role, urls, published: publishedUrls(urls, member.site, link?.share_key) };
   }
 
+  /**
+   * Runs `change` in a transaction holding the site's lock, then reads the structure again for the
+   * answer, so that what is presented is what was stored.
+   */
+  async function changeStructure<T>(
+    member: MemberSite,
+    change: (context: StructureChange) => Promise<T>,
+  ): Promise<{ result: T; structure: SiteStructure }> {
+    const result = await transaction(async (tx) => {
+      await lockSite(tx, member.site.id);
+      return change({ tx, structure: await loadSiteStructure(tx, member.site) });
+    });
+    return { result, structure: await loadSiteStructure(db, member.site) };
+  }
+
   return {
     now,
     presentation,
 
-    /** The site with the caller's role (404, or 403 for a guest), and the role allowing `allowed` when given. */
-    async site(
-      path: SitePath,
-      caller: Caller,
-      allowed?: (role: OrganizationRole) => boolean,
-      action = "",
-    ): Promise<MemberSite> {
-      const member = await siteForCaller(db, path, caller.user.id);
-      if (allowed) authorize(allowed(member.role), action);
-      return member;
+    /**
+     * A page of the site's items (sections, groups, site spaces) whose ids `page` holds in order,
+     * found by id in the whole structure by `byId` and presented with it.
+     */
+    async presentPageOf<Item, Shown>(
+      member: MemberSite,
+      page: PageResult<{ id: string }>,
+      byId: (structure: SiteStructure) => ReadonlyMap<string, Item>,
+      present: (item: Item, structure: SiteStructure, presentation: SitePresentation) => Shown,
+      shareKey?: string,
+    ) {
+      const [structure, shown] = await Promise.all([
+        loadSiteStructure(db, member.site),
+        presentation(member, shareKey),
+      ]);
+      const items = byId(structure);
+      return presentPage({ ...page, rows: page.rows.flatMap((row) => items.get(row.id) ?? []) }, (item) =>
+        present(item, structure, shown),
+      );
     },
 
-    /** The site as it is now, as stored. */
-    reread: (siteId: string): Promise<SiteRow> => getSite(db, siteId),
-
-    /** The whole structure of the site, for reads. */
-    structure: (member: MemberSite) => loadSiteStructure(db, member.site),
+    changeStructure,
 
     /**
-     * Runs `change` in a transaction holding the site's lock, then reads the structure again for
-     * the answer, so that what is presented is what was stored.
+     * How to change one item of the site's structure: `find` picks it by id in the structure as it
+     * stands under the lock (404), then `change` runs as in `changeStructure`.
      */
-    async changeStructure<T>(
-      member: MemberSite,
-      change: (context: StructureChange) => Promise<T>,
-    ): Promise<{ result: T; structure: SiteStructure }> {
-      const result = await db.transaction().execute(async (tx) => {
-        await lockSite(tx, member.site.id);
-        const structure = await loadSiteStructure(tx, member.site);
-        return change({
-          tx,
-          structure,
-          authorize: (allowed, action) => authorize(allowed(member.role), action),
-        });
-      });
-      return { result, structure: await loadSiteStructure(db, member.site) };
-    },
+    itemChange:
+      <Item>(find: (structure: SiteStructure, id: string) => Item) =>
+      <T>(member: MemberSite, id: string, change: (item: Item, context: StructureChange) => Promise<T>) =>
+        changeStructure(member, (context) => change(find(context.structure, id), context)),
 
     /** 201 with the `Location` of an item whose contract shape carries no API URL. */
     createdWithLocation<Body>(path: string, body: Body) {

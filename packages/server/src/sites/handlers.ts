@@ -1,49 +1,49 @@
-import { membershipOfPage } from "../access.js";
-import type { Caller } from "../auth/caller.js";
+import type { AccessMap, AreaHandlers } from "../area.js";
 import { authorizeCreateUnder, endPosition, lockContentTree } from "../content/tree.js";
+import { flag, isSet, toJson } from "../db/codecs.js";
 import type { Db } from "../db/database.js";
 import type { SpaceTable } from "../db/schema.js";
 import { badRequest, conflict } from "../http/errors.js";
 import { presentPage } from "../http/paging.js";
 import { created, noContent, ok } from "../http/results.js";
-import {
-  forgetDefaultContentSite,
-  organizationForCaller,
-  organizationRoleOf,
-} from "../organizations/index.js";
-import { authorize, type OrganizationRole } from "../policy.js";
-import type { AreaHandlers, Services } from "../services.js";
-import { setDefaultSection } from "../site-sections/index.js";
-import { linkableSpace, linkSpace, setDefaultSiteSpace } from "../site-spaces/index.js";
+import { forgetDefaultContentSite, onOrganization } from "../organizations/index.js";
+import type { OrganizationRole } from "../policy.js";
+import type { Services } from "../services.js";
 import { insertSpace } from "../spaces/index.js";
+import { administersSite, onSite, readsSite } from "./access.js";
 import { checkAdaptiveSchema } from "./adaptive-schema.js";
-import { type SitePath, siteHandling } from "./context.js";
-import { canCreateSite, canManageSiteSettings } from "./policy.js";
+import { siteHandling } from "./context.js";
+import { canCreateSite, canReadSites } from "./policy.js";
 import { presentAdaptiveSchema, presentSiteFor } from "./presenter.js";
 import { publishedContentSite } from "./published.js";
-import { getSite, insertSite, listSites, updateSite } from "./store.js";
+import { setDefaultSection } from "./sections/store.js";
+import { linkableSpace, linkSpace, setDefaultSiteSpace } from "./site-spaces/store.js";
+import { getSite, insertSite, listSites, type MemberSite, updateRow } from "./store.js";
 import { assertPathSegment, siteSpacesIn } from "./structure.js";
 import type { SiteTable } from "./tables.js";
 import { newVisitorAuthKey, sealVisitorAuthKey } from "./visitor-auth.js";
 
-const SETTINGS = "change the settings of this site";
 const SPACE_TITLE_MAX = 50;
 
-export function siteHandlers(
-  services: Services,
-): AreaHandlers<
-  | "listSites"
-  | "createSite"
-  | "getSiteById"
-  | "updateSiteById"
-  | "deleteSiteById"
-  | "getSiteAdaptiveSchema"
-  | "updateSiteAdaptiveSchema"
-  | "getPublishedContentSite"
-  | "publishSite"
-  | "unpublishSite"
-> {
-  const { db, urls, ids, secretKey } = services;
+const settings = administersSite("change the settings of this site");
+const publishing = administersSite("publish or unpublish this site");
+
+export const siteAccess = {
+  listSites: onOrganization("see the sites of this organization", ({ role }) => canReadSites(role)),
+  // Which spaces the new site may link (or create) is checked against the caller's role on them.
+  createSite: onOrganization("create sites in this organization", ({ role }) => canCreateSite(role)),
+  getSiteById: readsSite,
+  updateSiteById: settings,
+  deleteSiteById: onSite("delete this site", ({ role }) => canCreateSite(role)),
+  getSiteAdaptiveSchema: readsSite,
+  updateSiteAdaptiveSchema: settings,
+  getPublishedContentSite: readsSite,
+  publishSite: publishing,
+  unpublishSite: publishing,
+} satisfies AccessMap;
+
+export function siteHandlers(services: Services): AreaHandlers<typeof siteAccess> {
+  const { db, urls, ids, secretKey, transaction } = services;
   const sites = siteHandling(services);
   const present = presentSiteFor(urls);
 
@@ -63,25 +63,19 @@ export function siteHandlers(
     });
   }
 
-  /** Sets a site's published flag, as its administrators may. */
-  async function setPublished(path: SitePath, caller: Caller, published: 0 | 1) {
-    const { site } = await sites.site(path, caller, canManageSiteSettings, "publish or unpublish this site");
-    await updateSite(db, site.id, { published }, sites.now());
+  /** Sets a site's published flag. */
+  async function setPublished({ site }: MemberSite, published: boolean) {
+    await updateRow(db, "sites", site.id, { published: flag(published) }, sites.now());
     return ok(present(await getSite(db, site.id)));
   }
 
   return {
-    async listSites({ path, query, caller }) {
-      const args = { organizationId: path.organizationId, userId: caller.user.id };
-      const page = await listSites(db, args, query, query);
-      const role = await membershipOfPage(page, () => organizationRoleOf(db, args));
-      authorize(role !== null, "see the sites of this organization");
+    async listSites({ query }, { organization }) {
+      const page = await listSites(db, organization.id, query, query);
       return ok(presentPage(page, present));
     },
 
-    async createSite({ path, body, caller }) {
-      const { organization, role } = await organizationForCaller(db, path.organizationId, caller.user.id);
-      authorize(canCreateSite(role), "create sites in this organization");
+    async createSite({ body }, { organization, role }) {
       const now = sites.now();
       const title = body.title ?? "Untitled site";
       const id = ids.next();
@@ -93,8 +87,8 @@ export function siteHandlers(
         basename: null,
         proxy_origin: null,
         visibility: body.visibility ?? "public",
-        published: 0,
-        adaptive_content: 0,
+        published: flag(false),
+        adaptive_content: flag(false),
         adaptive_schema: null,
         adaptive_schema_updated_at: null,
         auth_backend: "custom",
@@ -104,7 +98,7 @@ export function siteHandlers(
         created_at: now,
         updated_at: now,
       };
-      await db.transaction().execute(async (tx) => {
+      await transaction(async (tx) => {
         let spaces: SpaceTable[] = [];
         if (Array.isArray(body.spaces)) {
           for (const spaceId of new Set(body.spaces))
@@ -120,13 +114,11 @@ export function siteHandlers(
       return created(present(await getSite(db, site.id)));
     },
 
-    async getSiteById({ path, caller }) {
-      const { site } = await sites.site(path, caller);
+    async getSiteById(_input, { site }) {
       return ok(present(site));
     },
 
-    async updateSiteById({ path, body, caller }) {
-      const member = await sites.site(path, caller, canManageSiteSettings, SETTINGS);
+    async updateSiteById({ body }, member) {
       const { site } = member;
       await sites.changeStructure(member, async ({ tx, structure }) => {
         if (body.basename !== undefined && body.basename !== site.basename) {
@@ -152,7 +144,7 @@ export function siteHandlers(
           if (clash)
             throw conflict(`The proxy URL "${body.proxy}" already serves another site.`, "proxy_taken");
         }
-        let defaultSection = structure.sections.find((s) => s.is_default === 1);
+        let defaultSection = structure.sections.find((s) => isSet(s.is_default));
         if (body.defaultSiteSection !== undefined) {
           defaultSection = structure.sections.find((s) => s.id === body.defaultSiteSection);
           if (!defaultSection)
@@ -167,15 +159,16 @@ export function siteHandlers(
             );
           await setDefaultSiteSpace(tx, site.id, container, body.defaultSiteSpace);
         }
-        await updateSite(
+        await updateRow(
           tx,
+          "sites",
           site.id,
           {
             ...(body.title !== undefined && { title: body.title }),
             ...(body.visibility !== undefined && { visibility: body.visibility }),
             ...(body.basename !== undefined && { basename: body.basename }),
             ...(body.adaptiveContent !== undefined && {
-              adaptive_content: body.adaptiveContent.enabled ? 1 : 0,
+              adaptive_content: flag(body.adaptiveContent.enabled),
             }),
             ...(body.proxy !== undefined && { proxy_origin: body.proxy }),
           },
@@ -185,9 +178,8 @@ export function siteHandlers(
       return ok(present(await getSite(db, site.id)));
     },
 
-    async deleteSiteById({ path, caller }) {
-      const { site } = await sites.site(path, caller, canCreateSite, "delete this site");
-      await db.transaction().execute(async (tx) => {
+    async deleteSiteById(_input, { site }) {
+      await transaction(async (tx) => {
         // An organization no longer opens on a site that is gone.
         await forgetDefaultContentSite(tx, site.id);
         // Sections, groups, site spaces and share links go by cascade; spaces stay.
@@ -196,32 +188,30 @@ export function siteHandlers(
       return noContent();
     },
 
-    async getSiteAdaptiveSchema({ path, caller }) {
-      const { site } = await sites.site(path, caller);
+    async getSiteAdaptiveSchema(_input, { site }) {
       return ok(presentAdaptiveSchema(site));
     },
 
-    async updateSiteAdaptiveSchema({ path, body, caller }) {
-      const { site } = await sites.site(path, caller, canManageSiteSettings, SETTINGS);
+    async updateSiteAdaptiveSchema({ body }, { site }) {
       checkAdaptiveSchema(body.jsonSchema);
       const now = sites.now();
-      await updateSite(
+      await updateRow(
         db,
+        "sites",
         site.id,
-        { adaptive_schema: JSON.stringify(body.jsonSchema), adaptive_schema_updated_at: now },
+        { adaptive_schema: toJson(body.jsonSchema), adaptive_schema_updated_at: now },
         now,
       );
       return ok(presentAdaptiveSchema(await getSite(db, site.id)));
     },
 
-    async getPublishedContentSite({ path, query, caller }) {
-      const member = await sites.site(path, caller);
+    async getPublishedContentSite({ query }, member) {
       return ok(
         await publishedContentSite(db, member.site, await sites.presentation(member, query.shareKey)),
       );
     },
 
-    publishSite: ({ path, caller }) => setPublished(path, caller, 1),
-    unpublishSite: ({ path, caller }) => setPublished(path, caller, 0),
+    publishSite: (_input, member) => setPublished(member, true),
+    unpublishSite: (_input, member) => setPublished(member, false),
   };
 }

@@ -1,7 +1,7 @@
 import type { Schema } from "@quire/api-types";
+import { fromJson, isSet } from "../db/codecs.js";
 import { conflict } from "../http/errors.js";
 import type { Urls } from "../urls.js";
-import type { AdaptiveJsonSchema } from "./adaptive-schema.js";
 import { DEFAULT_ADAPTIVE_SCHEMA } from "./adaptive-schema.js";
 import type { SiteRow } from "./store.js";
 import type { SiteShareLinkTable, SiteTable } from "./tables.js";
@@ -75,10 +75,10 @@ export function presentSite(row: SiteRow, urls: Urls, published: PublishedUrls):
     ...(row.basename !== null && { basename: row.basename }),
     ...(row.proxy_origin !== null && { proxy: { origin: row.proxy_origin, target: published.root } }),
     visibility: row.visibility,
-    published: row.published === 1,
+    published: isSet(row.published),
     siteSpaces: Number(row.site_space_count),
     createdAt: row.created_at,
-    adaptiveContent: { enabled: row.adaptive_content === 1 },
+    adaptiveContent: { enabled: isSet(row.adaptive_content) },
     ads: { status: "pending" },
     features: featuresOf(row.type),
     urls: {
@@ -94,10 +94,7 @@ export const presentSiteFor = (urls: Urls) => (row: SiteRow) =>
   presentSite(row, urls, publishedUrls(urls, row));
 
 export function presentAdaptiveSchema(site: SiteTable): Schema<"SiteAdaptiveSchema"> {
-  const jsonSchema =
-    site.adaptive_schema === null
-      ? DEFAULT_ADAPTIVE_SCHEMA
-      : (JSON.parse(site.adaptive_schema) as AdaptiveJsonSchema);
+  const jsonSchema = site.adaptive_schema === null ? DEFAULT_ADAPTIVE_SCHEMA : fromJson(site.adaptive_schema);
   return {
     object: "site-adaptive-schema",
     jsonSchema,
@@ -106,13 +103,13 @@ export function presentAdaptiveSchema(site: SiteTable): Schema<"SiteAdaptiveSche
 }
 
 export function presentShareLink(link: SiteShareLinkTable, urls: Urls, site: SiteTable): Schema<"ShareLink"> {
-  const at = link.active === 1 ? publishedUrls(urls, site, link.share_key).at([]) : undefined;
+  const at = isSet(link.active) ? publishedUrls(urls, site, link.share_key).at([]) : undefined;
   return {
     object: "share-link",
     id: link.id,
     createdAt: link.created_at,
     name: link.name,
-    active: link.active === 1,
+    active: isSet(link.active),
     urls: { ...(at !== undefined && { published: at }) },
   };
 }

@@ -1,9 +1,10 @@
 import type { Schema } from "@quire/api-types";
+import { flag, isSet } from "../db/codecs.js";
 import type { Db } from "../db/database.js";
-import { presentSection } from "../site-sections/index.js";
-import { presentSiteSpace, type SitePresentation } from "../site-spaces/index.js";
 import { type Claims, conditionHolds } from "./conditions.js";
 import { presentSite } from "./presenter.js";
+import { presentSection } from "./sections/presenter.js";
+import { presentSiteSpace, type SitePresentation } from "./site-spaces/presenter.js";
 import type { SiteRow } from "./store.js";
 import { loadSiteStructure, type SiteStructure } from "./structure.js";
 
@@ -27,15 +28,15 @@ function withDefault<T>(items: T[], isDefault: (item: T) => boolean, markDefault
  * conditions are kept as data.
  */
 export function publishedStructure(structure: SiteStructure, visitor?: Visitor): SiteStructure {
-  const claims = structure.site.adaptive_content === 1 ? (visitor?.claims ?? {}) : {};
+  const claims = isSet(structure.site.adaptive_content) ? (visitor?.claims ?? {}) : {};
   const shown = (condition: string | null) => visitor === undefined || conditionHolds(condition, claims);
   const siteSpaces = structure.siteSpaces.filter((entry) => shown(entry.row.condition));
   const sections = withDefault(
     structure.sections.filter(
       (section) => shown(section.condition) && siteSpaces.some((e) => e.row.section_id === section.id),
     ),
-    (section) => section.is_default === 1,
-    (section) => ({ ...section, is_default: 1 }),
+    (section) => isSet(section.is_default),
+    (section) => ({ ...section, is_default: flag(true) }),
   );
   const containers = [null, ...sections.map((s) => s.id)];
   return {
@@ -47,8 +48,8 @@ export function publishedStructure(structure: SiteStructure, visitor?: Visitor):
     siteSpaces: containers.flatMap((container) =>
       withDefault(
         siteSpaces.filter((entry) => entry.row.section_id === container),
-        (entry) => entry.row.is_default === 1,
-        (entry) => ({ ...entry, row: { ...entry.row, is_default: 1 } }),
+        (entry) => isSet(entry.row.is_default),
+        (entry) => ({ ...entry, row: { ...entry.row, is_default: flag(true) } }),
       ),
     ),
   };

@@ -1,41 +1,11 @@
 import { createHash } from "node:crypto";
-import type { Element, ElementContent, Root } from "hast";
+import type { Element, ElementContent, Root, RootContent } from "hast";
 import { toHtml } from "hast-util-to-html";
 import { h } from "hastscript";
-import rehypeRaw from "rehype-raw";
-import rehypeSanitize, { defaultSchema } from "rehype-sanitize";
-import remarkGfm from "remark-gfm";
-import remarkParse from "remark-parse";
-import remarkRehype from "remark-rehype";
-import { unified } from "unified";
 import type { PageTree } from "../content/pages.js";
 import type { PageEntry } from "../content/trie.js";
-import type { SiteSectionTable } from "../site-sections/index.js";
 import type { SiteSpaceEntry } from "./structure.js";
-
-/**
- * Page bodies are written by a space's editors and read by anonymous visitors. HTML written in them
- * is parsed as HTML, then everything is sanitized (GitHub's rules: no scripts, no event handlers, no
- * `javascript:` URLs); elements it refuses are unwrapped, their text kept, except those listed in
- * `strip`, dropped whole: their content is code or markup source, which unwrapping would print.
- */
-const markdownToHtml = unified()
-  .use(remarkParse)
-  .use(remarkGfm)
-  .use(remarkRehype, { allowDangerousHtml: true })
-  .use(rehypeRaw)
-  .use(rehypeSanitize, {
-    ...defaultSchema,
-    strip: [
-      ...(defaultSchema.strip ?? []),
-      ...["style", "title", "textarea", "iframe", "noembed", "noframes", "noscript", "template", "xmp"],
-    ],
-  });
-
-async function renderMarkdown(markdown: string): Promise<ElementContent[]> {
-  const tree = (await markdownToHtml.run(markdownToHtml.parse(markdown))) as Root;
-  return tree.children.filter((node): node is ElementContent => node.type !== "doctype");
-}
+import type { SiteSectionTable } from "./tables.js";
 
 /** A link of the navigation: where it goes and whether it is where the visitor is. */
 export interface NavigationLink {
@@ -53,7 +23,11 @@ export interface PublishedPage {
   siteSpaces: NavigationLink[];
   tree: PageTree;
   page: PageEntry;
-  markdown: string;
+  /**
+   * The page's body as the content engine rendered it (sanitized HTML), or why it could not: a body
+   * past the server's limits is shown as that reason, under the site's navigation.
+   */
+  body: { html: string } | { refused: string };
   pageHref: (page: PageEntry) => string;
 }
 
@@ -128,11 +102,17 @@ function document(title: string, indexable: boolean, body: ElementContent[]): st
       ]),
     ],
   };
-  return toHtml(tree);
+  // The one raw node is the page body, which the content engine has sanitized.
+  return toHtml(tree, { allowDangerousHtml: true });
+}
+
+function bodyOf(view: PublishedPage): RootContent {
+  if ("refused" in view.body) return h("p", `This page cannot be shown: ${view.body.refused}`);
+  return { type: "raw", value: view.body.html } as unknown as RootContent;
 }
 
 /** The HTML of a page of a published site, with the site's navigation. */
-export async function renderPublishedPage(view: PublishedPage): Promise<string> {
+export function renderPublishedPage(view: PublishedPage): string {
   return document(`${view.page.title} | ${view.siteTitle}`, view.indexable, [
     h("header", [h("strong", view.siteTitle), linkList("Sections", view.sections)]),
     h("div", { class: "layout" }, [
@@ -140,7 +120,7 @@ export async function renderPublishedPage(view: PublishedPage): Promise<string> 
         linkList("Variants", view.siteSpaces),
         h("nav", { "aria-label": "Pages" }, pageList(view, null)),
       ]),
-      h("main", [h("h1", view.page.title), ...(await renderMarkdown(view.markdown))]),
+      h("main", [h("h1", view.page.title), bodyOf(view) as ElementContent]),
     ]),
   ]);
 }

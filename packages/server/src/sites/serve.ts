@@ -1,11 +1,13 @@
 import { parse as parseCookies, serialize as serializeCookie } from "cookie";
 import type { Request, Response, Router } from "express";
 import { errors as joseErrors, jwtVerify } from "jose";
+import { contentEngine } from "../content/engine/index.js";
 import { revisionOf, treeOf } from "../content/revisions.js";
 import { ContentStorage } from "../content/storage.js";
 import type { PageEntry } from "../content/trie.js";
+import { fromJson, isSet } from "../db/codecs.js";
+import { ApiError } from "../http/errors.js";
 import type { Services } from "../services.js";
-import type { SiteSectionTable } from "../site-sections/index.js";
 import { claimsProblem } from "./adaptive-schema.js";
 import type { Claims } from "./conditions.js";
 import { publishedStructure } from "./published.js";
@@ -18,6 +20,7 @@ import {
 } from "./render.js";
 import { activeShareLink, findSite, type SiteRow, siteAtHost } from "./store.js";
 import { loadSiteStructure, type SiteSpaceEntry, type SiteStructure } from "./structure.js";
+import type { SiteSectionTable } from "./tables.js";
 import {
   PUBLISHED_PREFIX,
   publishedRoot,
@@ -74,12 +77,12 @@ function placeOf(structure: SiteStructure, segments: readonly string[]): Place |
   if (structure.sections.length > 0) {
     section = structure.sections.find((s) => s.path === rest[0]);
     if (section) rest = rest.slice(1);
-    else section = structure.sections.find((s) => s.is_default === 1);
+    else section = structure.sections.find((s) => isSet(s.is_default));
   }
   const container = structure.siteSpaces.filter((entry) => entry.row.section_id === (section?.id ?? null));
   let siteSpace = container.find((entry) => entry.row.path === rest[0]);
   if (siteSpace) rest = rest.slice(1);
-  else siteSpace = container.find((entry) => entry.row.is_default === 1);
+  else siteSpace = container.find((entry) => isSet(entry.row.is_default));
   return siteSpace && { section, siteSpace, pagePath: rest.join("/") };
 }
 
@@ -125,7 +128,7 @@ export function publishedSiteRoutes(router: Router, services: Services): void {
         requiredClaims: ["exp"],
         currentDate: clock.now(),
       });
-      const schema = site.adaptive_schema === null ? undefined : (JSON.parse(site.adaptive_schema) as object);
+      const schema = site.adaptive_schema === null ? undefined : fromJson(site.adaptive_schema);
       return schema && claimsProblem(schema, payload) !== undefined
         ? undefined
         : { claims: payload, exp: payload.exp };
@@ -192,7 +195,7 @@ export function publishedSiteRoutes(router: Router, services: Services): void {
 
   async function serve(site: SiteRow, mount: Mount, req: Request, res: Response): Promise<void> {
     res.set({ "Content-Security-Policy": CONTENT_SECURITY_POLICY, "X-Content-Type-Options": "nosniff" });
-    if (site.published !== 1) return void answer(res, 404, "Not found", "There is no page here.");
+    if (!isSet(site.published)) return void answer(res, 404, "Not found", "There is no page here.");
     const visitor = await admit(site, mount, req, res);
     if (!visitor) return;
 
@@ -217,8 +220,17 @@ export function publishedSiteRoutes(router: Router, services: Services): void {
     };
     const markdown =
       page.document === null ? "" : ((await storage.documents([page.document])).get(page.document) ?? "");
+    const body = await contentEngine()
+      .renderHtml(markdown)
+      .then(
+        (html) => ({ html }),
+        (error: unknown) => {
+          if (error instanceof ApiError && error.status === 422) return { refused: error.message };
+          throw error;
+        },
+      );
     res.type("html").send(
-      await renderPublishedPage({
+      renderPublishedPage({
         siteTitle: site.title,
         indexable: site.visibility === "public",
         sections: sectionLinks(structure.sections, place.section, (section) => at([sectionUrlPath(section)])),
@@ -229,7 +241,7 @@ export function publishedSiteRoutes(router: Router, services: Services): void {
         ),
         tree,
         page,
-        markdown,
+        body,
         pageHref: (target: PageEntry) =>
           at([...siteSpaceSegments(place.siteSpace), ...tree.path(target).split("/")]),
       }),

@@ -1,6 +1,7 @@
 import type { Schema } from "@quire/api-types";
 import { SqliteAdapter, sql } from "kysely";
 import { callerMembership, membershipOf } from "../access.js";
+import { type Flag, flag } from "../db/codecs.js";
 import type { Db } from "../db/database.js";
 import { preparedRead } from "../db/prepared.js";
 import { forbidden, notFound } from "../http/errors.js";
@@ -8,7 +9,7 @@ import { keysetList, type PageQuery } from "../http/paging.js";
 import type { OrganizationRole } from "../policy.js";
 import { canReadSites } from "./policy.js";
 import { siteSpaceCount } from "./structure.js";
-import type { SiteShareLinkTable, SiteTable } from "./tables.js";
+import type { SiteShareLinkTable, SitesTables, SiteTable } from "./tables.js";
 
 /** A site with its number of shown site spaces (`Site.siteSpaces`), counted as it is read. */
 export type SiteRow = SiteTable & { site_space_count: number | string };
@@ -73,7 +74,7 @@ export interface SiteFilters {
   type?: Schema<"SiteType">[];
 }
 
-type ListArgs = { organizationId: string; userId: string } & Record<string, string | number>;
+type ListArgs = { organizationId: string } & Record<string, string | number>;
 
 /** `%` and `_` of a title filter match themselves. */
 export const likePattern = (text: string) => `%${text.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
@@ -82,15 +83,13 @@ export const likePattern = (text: string) => `%${text.toLowerCase().replace(/[\\
 function siteLister(filters: { space: boolean; title: boolean; published: boolean; types: number }) {
   return keysetList(
     (db: Db, a: ListArgs) => {
-      let q = siteColumns(db)
-        .select(callerMembership(a.userId, a.organizationId).as("caller_membership"))
-        .where("sites.organization_id", "=", a.organizationId);
+      let q = siteColumns(db).where("sites.organization_id", "=", a.organizationId);
       if (filters.space)
         q = q.where(
           sql<boolean>`exists (select 1 from site_spaces f where f.site_id = sites.id and f.space_id = ${a.space})`,
         );
       if (filters.title) q = q.where(sql<boolean>`lower(sites.title) like ${a.title} escape '\\'`);
-      if (filters.published) q = q.where("sites.published", "=", a.published as number);
+      if (filters.published) q = q.where("sites.published", "=", a.published as Flag);
       if (filters.types > 0)
         q = q.where(
           "sites.type",
@@ -106,15 +105,10 @@ function siteLister(filters: { space: boolean; title: boolean; published: boolea
 const listers = new Map<string, ReturnType<typeof siteLister>>();
 
 /**
- * Sites of an organization with the caller's membership, in creation order. Each combination of
+ * Sites of an organization, in creation order. Each combination of
  * filters is its own prepared statement, built on first use: a prepared read takes plain values.
  */
-export function listSites(
-  db: Db,
-  args: { organizationId: string; userId: string },
-  filters: SiteFilters,
-  query: PageQuery,
-) {
+export function listSites(db: Db, organizationId: string, filters: SiteFilters, query: PageQuery) {
   const types = [...new Set(filters.type ?? [])];
   const shape = {
     space: filters.space !== undefined,
@@ -129,10 +123,10 @@ export function listSites(
     listers.set(key, list);
   }
   const listArgs: ListArgs = {
-    ...args,
+    organizationId,
     ...(filters.space !== undefined && { space: filters.space }),
     ...(filters.title !== undefined && { title: likePattern(filters.title) }),
-    ...(filters.published !== undefined && { published: filters.published ? 1 : 0 }),
+    ...(filters.published !== undefined && { published: flag(filters.published) }),
     ...Object.fromEntries(types.map((type, i) => [`type${i}`, type])),
   };
   return list(db, listArgs, query);
@@ -142,17 +136,25 @@ export async function insertSite(db: Db, row: SiteTable): Promise<void> {
   await db.insertInto("sites").values(row).execute();
 }
 
-export async function updateSite(
+/**
+ * Applies `changes` to the row `id` of one of this area's tables and moves its `updated_at` to
+ * `now`. An empty change writes nothing, so `updated_at` moves only when something does.
+ */
+export async function updateRow<Table extends keyof SitesTables>(
   db: Db,
-  siteId: string,
-  changes: Partial<Omit<SiteTable, "id" | "organization_id" | "created_at" | "updated_at">>,
+  table: Table,
+  id: string,
+  changes: Partial<
+    Omit<SitesTables[Table], "id" | "organization_id" | "site_id" | "created_at" | "updated_at">
+  >,
   now: string,
 ): Promise<void> {
   if (Object.keys(changes).length === 0) return;
+  // Kysely types `set` per table; `changes` is typed by `Table` above.
   await db
-    .updateTable("sites")
-    .set({ ...changes, updated_at: now })
-    .where("id", "=", siteId)
+    .updateTable(table as keyof SitesTables)
+    .set({ ...changes, updated_at: now } as never)
+    .where("id", "=", id)
     .execute();
 }
 
@@ -206,6 +208,6 @@ export function activeShareLink(db: Db, siteId: string, key: string) {
     .selectAll()
     .where("site_id", "=", siteId)
     .where("share_key", "=", key)
-    .where("active", "=", 1)
+    .where("active", "=", flag(true))
     .executeTakeFirst();
 }

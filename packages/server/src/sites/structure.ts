@@ -2,11 +2,9 @@ import { slug } from "github-slugger";
 import { type Expression, type SqlBool, sql } from "kysely";
 import type { Db } from "../db/database.js";
 import type { SpaceTable } from "../db/schema.js";
-import { badRequest } from "../http/errors.js";
-import type { SiteSectionGroupTable, SiteSectionTable } from "../site-sections/index.js";
-import type { SiteSpaceTable } from "../site-spaces/index.js";
+import { badRequest, conflict } from "../http/errors.js";
 import { InvalidCondition, parseCondition } from "./conditions.js";
-import type { SiteTable } from "./tables.js";
+import type { SiteSectionGroupTable, SiteSectionTable, SiteSpaceTable, SiteTable } from "./tables.js";
 
 /**
  * The structure of a site, read whole: sites hold tens of items, and every rule about them
@@ -106,12 +104,16 @@ export async function loadSiteStructure(db: Db, site: SiteTable): Promise<SiteSt
 export const siteSpacesIn = (structure: SiteStructure, sectionId: string | null) =>
   structure.siteSpaces.filter((entry) => entry.row.section_id === sectionId);
 
-/** A move's anchor: the sibling to put the item next to. `before` wins when both are given. */
+/**
+ * A move's anchor for `placeInOrder`: the key (by `keyOf` its pointer) of the sibling to put the
+ * item next to. `before` wins when both are given.
+ */
 export function anchorOf<Pointer>(
   position: { before?: Pointer; after?: Pointer } | undefined,
-): { pointer: Pointer; before: boolean } | undefined {
-  if (position?.before) return { pointer: position.before, before: true };
-  if (position?.after) return { pointer: position.after, before: false };
+  keyOf: (pointer: Pointer) => string,
+): { key: string; before: boolean } | undefined {
+  if (position?.before) return { key: keyOf(position.before), before: true };
+  if (position?.after) return { key: keyOf(position.after), before: false };
   return undefined;
 }
 
@@ -185,7 +187,7 @@ export function generatedPath(title: string, fallback: string, taken: Iterable<s
  * A condition from a request body as it is stored: unchanged when omitted, removed with null,
  * otherwise kept exactly as written once it parses as a condition (400 if not).
  */
-export function checkedCondition(condition: string | null | undefined): string | null | undefined {
+function checkedCondition(condition: string | null | undefined): string | null | undefined {
   if (typeof condition !== "string") return condition;
   try {
     parseCondition(condition);
@@ -194,4 +196,28 @@ export function checkedCondition(condition: string | null | undefined): string |
     throw err;
   }
   return condition;
+}
+
+/**
+ * The `path` and `condition` a request body sets on an item of a container (a section of a site, a
+ * site space of a section or root), checked: 400 unless the path can be a URL segment and the
+ * condition parses, 409 when one of `siblings` has the new path (read only for a new path; `where`
+ * they are, for the message).
+ */
+export async function pathAndCondition(
+  body: { path?: string; condition?: string | null },
+  item: { path: string },
+  siblings: () => Promise<ReadonlyArray<{ path: string }>>,
+  where: string,
+): Promise<{ path?: string; condition?: string | null }> {
+  const condition = checkedCondition(body.condition);
+  if (body.path !== undefined && body.path !== item.path) {
+    assertPathSegment(body.path);
+    if ((await siblings()).some((s) => s.path === body.path))
+      throw conflict(`The path "${body.path}" is already taken ${where}.`, "path_taken");
+  }
+  return {
+    ...(body.path !== undefined && { path: body.path }),
+    ...(condition !== undefined && { condition }),
+  };
 }

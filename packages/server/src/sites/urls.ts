@@ -1,7 +1,6 @@
-import type { SiteSectionTable } from "../site-sections/index.js";
-import type { SiteSpaceTable } from "../site-spaces/index.js";
+import { isSet } from "../db/codecs.js";
 import type { Urls } from "../urls.js";
-import type { SiteTable } from "./tables.js";
+import type { SiteSectionTable, SiteSpaceTable, SiteTable } from "./tables.js";
 
 /**
  * Where a published site is served: `<public URL>/s/<site id>/`, then the section's path and the
@@ -23,7 +22,7 @@ export interface PublishedUrls {
 export function publishedUrls(urls: Urls, site: SiteTable, shareKey?: string): PublishedUrls {
   const root = publishedRoot(urls, site.id);
   const at = urlsUnder(root, shareKey);
-  return { root: root.toString(), at: (segments) => (site.published === 1 ? at(segments) : undefined) };
+  return { root: root.toString(), at: (segments) => (isSet(site.published) ? at(segments) : undefined) };
 }
 
 /** Where the server serves a site itself: `<public URL>/s/<site id>/`. */
@@ -47,8 +46,8 @@ export function urlsUnder(root: URL, shareKey?: string) {
 
 /** The path a site space's URLs take: none for the default one, served at its container's root. */
 export const siteSpaceUrlPath = (siteSpace: SiteSpaceTable) =>
-  siteSpace.is_default === 1 ? undefined : siteSpace.path;
+  isSet(siteSpace.is_default) ? undefined : siteSpace.path;
 
 /** The path a section's URLs take: none for the default section, served at the site's root. */
 export const sectionUrlPath = (section: SiteSectionTable) =>
-  section.is_default === 1 ? undefined : section.path;
+  isSet(section.is_default) ? undefined : section.path;

@@ -1,4 +1,5 @@
 import { randomBytes } from "node:crypto";
+import { fromJson, type JsonText } from "../db/codecs.js";
 import { decryptSecret, encryptSecrets } from "../integrations/index.js";
 
 /**
@@ -12,7 +13,11 @@ export function newVisitorAuthKey(): string {
   return randomBytes(32).toString("base64url");
 }
 
-export function sealVisitorAuthKey(secretKey: string, siteId: string, key: string): string {
+export function sealVisitorAuthKey(
+  secretKey: string,
+  siteId: string,
+  key: string,
+): JsonText<Record<string, string>> {
   return encryptSecrets(secretKey, siteId, { [KEY_NAME]: key });
 }
 
@@ -20,8 +25,12 @@ export function sealVisitorAuthKey(secretKey: string, siteId: string, key: strin
  * The site's visitor key, or undefined when this server's secret key cannot open it: it was sealed
  * under another one (`QUIRE_SECRET_KEY` changed), and only a regenerated key works again.
  */
-export function openVisitorAuthKey(secretKey: string, siteId: string, sealed: string): string | undefined {
-  const stored = (JSON.parse(sealed) as Record<string, string>)[KEY_NAME];
+export function openVisitorAuthKey(
+  secretKey: string,
+  siteId: string,
+  sealed: JsonText<Record<string, string>>,
+): string | undefined {
+  const stored = fromJson(sealed)[KEY_NAME];
   if (stored === undefined) throw new Error("The visitor authentication key of the site is missing.");
   try {
     return decryptSecret(secretKey, siteId, KEY_NAME, stored);

@@ -1,49 +1,51 @@
-import type { AreaHandlers, Services } from "../services.js";
-import { spaceForCaller } from "../spaces/index.js";
+import type { AccessMap, AreaHandlers } from "../area.js";
+import type { SpaceTable } from "../db/schema.js";
+import type { Services } from "../services.js";
+import { onSpace } from "../spaces/index.js";
 import { contentReads } from "./reads.js";
 
-export function spaceContentHandlers(
-  services: Services,
-): AreaHandlers<
-  "getCurrentRevision" | "getRevisionById" | "listPages" | "getPageById" | "listFiles" | "getFileById"
-> {
-  const { db, clock } = services;
-  const reads = contentReads(services);
-  /** The space's main content as the caller sees it (404 when they cannot), and its current revision. */
-  const mainContent = async (spaceId: string, userId: string) => {
-    const { space } = await spaceForCaller(db, spaceId, userId, clock.now());
-    return { view: { spaceId: space.id, appPath: `spaces/${space.id}` }, revisionId: space.revision_id };
-  };
+const reads = onSpace("read this space");
 
+export const spaceContentAccess = {
+  getCurrentRevision: reads,
+  getRevisionById: reads,
+  listPages: reads,
+  getPageById: reads,
+  listFiles: reads,
+  getFileById: reads,
+} satisfies AccessMap;
+
+/** How the space's main content is seen: from the space, in the app. */
+const viewOf = (space: SpaceTable) => ({ spaceId: space.id, appPath: `spaces/${space.id}` });
+
+/** The main content's file scope: the files of no change request. */
+const scopeOf = (space: SpaceTable) => ({ spaceId: space.id, changeRequestId: null });
+
+export function spaceContentHandlers(services: Services): AreaHandlers<typeof spaceContentAccess> {
+  const content = contentReads(services);
   return {
-    async getCurrentRevision({ path, caller }) {
-      const { view, revisionId } = await mainContent(path.spaceId, caller.user.id);
-      return reads.revision(view, revisionId, { spaceId: view.spaceId, changeRequestId: null });
+    async getCurrentRevision(_input, { space }) {
+      return content.revision(viewOf(space), space.revision_id, scopeOf(space));
     },
 
-    async getRevisionById({ path, caller }) {
-      const { view } = await mainContent(path.spaceId, caller.user.id);
-      return reads.revision(view, path.revisionId, { spaceId: view.spaceId, changeRequestId: null });
+    async getRevisionById({ path }, { space }) {
+      return content.revision(viewOf(space), path.revisionId, scopeOf(space));
     },
 
-    async listPages({ path, caller }) {
-      const { view, revisionId } = await mainContent(path.spaceId, caller.user.id);
-      return reads.pages(view, revisionId);
+    async listPages(_input, { space }) {
+      return content.pages(viewOf(space), space.revision_id);
     },
 
-    async getPageById({ path, query, caller }) {
-      const { view, revisionId } = await mainContent(path.spaceId, caller.user.id);
-      return reads.page(view, revisionId, path.pageId, query);
+    async getPageById({ path, query }, { space }) {
+      return content.page(viewOf(space), space.revision_id, path.pageId, query);
     },
 
-    async listFiles({ path, query, caller }) {
-      const { view } = await mainContent(path.spaceId, caller.user.id);
-      return reads.files({ spaceId: view.spaceId, changeRequestId: null }, query);
+    async listFiles({ query }, { space }) {
+      return content.files(scopeOf(space), query);
     },
 
-    async getFileById({ path, caller }) {
-      const { view } = await mainContent(path.spaceId, caller.user.id);
-      return reads.file({ spaceId: view.spaceId, changeRequestId: null }, path.fileId);
+    async getFileById({ path }, { space }) {
+      return content.file(scopeOf(space), path.fileId);
     },
   };
 }

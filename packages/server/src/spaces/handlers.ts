@@ -1,4 +1,4 @@
-import { membershipOfPage } from "../access.js";
+import type { AccessMap, AreaHandlers } from "../area.js";
 import { transferSpace } from "../commands/transfer-content.js";
 import {
   assertMoveChangesSomething,
@@ -10,17 +10,13 @@ import {
 import { conflict, notFound, preconditionFailed } from "../http/errors.js";
 import { presentPage } from "../http/paging.js";
 import { created, noContent, ok } from "../http/results.js";
-import {
-  canTransferOut,
-  membershipIn,
-  organizationForCaller,
-  organizationRoleOf,
-} from "../organizations/index.js";
+import { canTransferOut, membershipIn, onOrganization } from "../organizations/index.js";
 import { authorize, canCreateContent, roleOnContent } from "../policy.js";
-import type { AreaHandlers, Services } from "../services.js";
+import type { Services } from "../services.js";
+import { onSpace } from "./access.js";
 import { assertSpaceNotDeleted, canManageSpace } from "./policy.js";
 import { presentSpace, presentSpaceFor } from "./presenter.js";
-import { getSpace, insertSpace, listSpacesInOrganization, spaceForCaller, updateSpace } from "./store.js";
+import { getSpace, insertSpace, listSpacesInOrganization, updateSpace } from "./store.js";
 
 const SPACE_TITLE_MAX = 50;
 
@@ -35,40 +31,36 @@ function truncateTitle(title: string, max: number): string {
   return result;
 }
 
-export function spaceHandlers(
-  services: Services,
-): AreaHandlers<
-  | "listSpacesInOrganizationById"
-  | "createSpace"
-  | "getSpaceById"
-  | "updateSpaceById"
-  | "deleteSpaceById"
-  | "duplicateSpace"
-  | "restoreSpace"
-  | "moveSpace"
-  | "transferSpace"
-> {
-  const { db, urls, clock, now } = services;
-  const memberSpace = (spaceId: string, userId: string) => spaceForCaller(db, spaceId, userId, clock.now());
-  /** The space, once the caller's role on it allows managing it (403 otherwise). */
-  const manageableSpace = async (spaceId: string, userId: string, action: string) => {
-    const member = await memberSpace(spaceId, userId);
-    authorize(canManageSpace(member.role), action);
-    return member;
-  };
+const manages = (action: string) => onSpace(action, ({ role }) => canManageSpace(role));
+
+export const spaceAccess = {
+  listSpacesInOrganizationById: onOrganization("list its spaces"),
+  // Where the space may go (the top level or a collection) is checked against the caller's role there.
+  createSpace: onOrganization("create spaces"),
+  getSpaceById: onSpace("read this space"),
+  updateSpaceById: manages("update this space"),
+  deleteSpaceById: manages("delete this space"),
+  duplicateSpace: onSpace("duplicate this space"),
+  restoreSpace: manages("restore this space"),
+  moveSpace: manages("move this space"),
+  transferSpace: onSpace("transfer content out of this organization", ({ organizationRole }) =>
+    canTransferOut(organizationRole),
+  ),
+} satisfies AccessMap;
+
+export function spaceHandlers(services: Services): AreaHandlers<typeof spaceAccess> {
+  const { db, urls, now, transaction } = services;
 
   return {
-    async listSpacesInOrganizationById({ path, query, caller }) {
+    async listSpacesInOrganizationById({ path, query, caller }, { role }) {
       const args = { organizationId: path.organizationId, userId: caller.user.id };
       const page = await listSpacesInOrganization(db, args, query);
-      const role = await membershipOfPage(page, () => organizationRoleOf(db, args));
       return ok(presentPage(page, presentSpaceFor(role, urls)));
     },
 
-    async createSpace({ path, body, caller }) {
-      const { organization, role } = await organizationForCaller(db, path.organizationId, caller.user.id);
+    async createSpace({ body }, { organization, role }) {
       const parentId = body.parent ?? null;
-      const space = await db.transaction().execute(async (tx) => {
+      const space = await transaction(async (tx) => {
         await lockContentTree(tx, [organization.id]);
         await authorizeCreateUnder(tx, organization.id, role, parentId);
         return insertSpace(tx, services, {
@@ -85,13 +77,11 @@ export function spaceHandlers(
       return created(presentSpaceFor(role, urls)(space));
     },
 
-    async getSpaceById({ path, caller }) {
-      const { space, role } = await memberSpace(path.spaceId, caller.user.id);
+    async getSpaceById(_input, { space, role }) {
       return ok(presentSpace(space, role, urls));
     },
 
-    async updateSpaceById({ path, body, caller }) {
-      const member = await manageableSpace(path.spaceId, caller.user.id, "update this space");
+    async updateSpaceById({ body }, member) {
       assertSpaceNotDeleted(member.space);
       const changes = {
         ...(body.title !== undefined && { title: body.title }),
@@ -103,18 +93,15 @@ export function spaceHandlers(
       return ok(presentSpaceFor(member.organizationRole, urls)(updated));
     },
 
-    async deleteSpaceById({ path, caller }) {
-      const { space } = await manageableSpace(path.spaceId, caller.user.id, "delete this space");
+    async deleteSpaceById(_input, { space }) {
       // Deleting again keeps the first deletion time, so the restore window is not extended.
       if (space.deleted_at === null) await updateSpace(db, space, { deleted_at: now() }, now());
       return noContent();
     },
 
-    async duplicateSpace({ path, caller }) {
-      const member = await memberSpace(path.spaceId, caller.user.id);
-      assertSpaceNotDeleted(member.space);
-      const { space, organizationRole } = member;
-      const copy = await db.transaction().execute(async (tx) => {
+    async duplicateSpace(_input, { space, organizationRole }) {
+      assertSpaceNotDeleted(space);
+      const copy = await transaction(async (tx) => {
         await lockContentTree(tx, [space.organization_id]);
         await authorizeCreateUnder(tx, space.organization_id, organizationRole, space.parent_id);
         const duplicate = await insertSpace(tx, services, {
@@ -139,20 +126,17 @@ export function spaceHandlers(
       return created(presentSpaceFor(organizationRole, urls)(copy));
     },
 
-    async restoreSpace({ path, caller }) {
-      const { space, role } = await manageableSpace(path.spaceId, caller.user.id, "restore this space");
+    async restoreSpace(_input, { space, role }) {
       if (space.deleted_at === null) throw conflict("The space is not deleted.", "already_done");
       const restored = await updateSpace(db, space, { deleted_at: null }, now());
       return ok(presentSpace(restored, role, urls));
     },
 
-    async moveSpace({ path, body, caller }) {
-      const member = await manageableSpace(path.spaceId, caller.user.id, "move this space");
-      assertSpaceNotDeleted(member.space);
-      const { space, organizationRole } = member;
+    async moveSpace({ body }, { space, organizationRole, role }) {
+      assertSpaceNotDeleted(space);
       assertMoveChangesSomething(body);
       const parentId = body.parent === undefined ? space.parent_id : body.parent;
-      const moved = await db.transaction().execute(async (tx) => {
+      const moved = await transaction(async (tx) => {
         await lockContentTree(tx, [space.organization_id]);
         if (parentId !== space.parent_id)
           await authorizeCreateUnder(tx, space.organization_id, organizationRole, parentId);
@@ -166,12 +150,10 @@ export function spaceHandlers(
         );
         return getSpace(tx, space.id);
       });
-      return ok(presentSpace(moved, member.role, urls));
+      return ok(presentSpace(moved, role, urls));
     },
 
-    async transferSpace({ path, body, caller }) {
-      const { space, organizationRole } = await memberSpace(path.spaceId, caller.user.id);
-      authorize(canTransferOut(organizationRole), "transfer content out of this organization");
+    async transferSpace({ body, caller }, { space }) {
       const target = body.organization;
       if (target === space.organization_id)
         throw conflict("The space already belongs to that organization.", "already_done");
@@ -180,7 +162,7 @@ export function spaceHandlers(
       authorize(canCreateContent(targetRole), "create content in the target organization");
       if (space.deleted_at !== null)
         throw preconditionFailed("A deleted space cannot be transferred; restore it first.", "space_deleted");
-      const moved = await db.transaction().execute((tx) => transferSpace(tx, space, target, now()));
+      const moved = await transaction((tx) => transferSpace(tx, space, target, now()));
       return ok(presentSpace(moved, roleOnContent(targetRole, moved.default_level), urls));
     },
   };

@@ -7,6 +7,7 @@ import {
   grantAware,
   listsContent,
 } from "../access.js";
+import { insertFirstRevision } from "../content/revisions.js";
 import type { Clock, IdGenerator } from "../context.js";
 import type { Db } from "../db/database.js";
 import { preparedRead } from "../db/prepared.js";
@@ -115,10 +116,7 @@ export async function insertSpace(
     ...noActivity,
   };
   await db.insertInto("spaces").values(space).execute();
-  await db
-    .insertInto("revisions")
-    .values({ id: space.revision_id, space_id: space.id, parent_id: null, type: "edits", created_at: now })
-    .execute();
+  await insertFirstRevision(db, { id: space.revision_id, spaceId: space.id, now });
   return space;
 }
 

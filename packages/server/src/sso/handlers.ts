@@ -1,12 +1,14 @@
 import { X509Certificate } from "node:crypto";
 import type { Schema } from "@quire/api-types";
-import { membershipOf, membershipOfPage } from "../access.js";
+import { membershipOf } from "../access.js";
+import { type AccessMap, type AreaHandlers, anyCaller } from "../area.js";
 import type { Db } from "../db/database.js";
 import { badRequest } from "../http/errors.js";
 import { created, noContent, ok } from "../http/results.js";
-import { organizationForCaller, organizationRoleOf, presentOrganization } from "../organizations/index.js";
-import { authorize, type OrganizationRole } from "../policy.js";
-import type { AreaHandlers, Services } from "../services.js";
+import { onOrganization, presentOrganization } from "../organizations/index.js";
+import type { OrganizationRole } from "../policy.js";
+import type { Services } from "../services.js";
+import { onSamlProvider } from "./access.js";
 import { canManageSso } from "./policy.js";
 import { presentSamlProvider, samlServiceUrls } from "./presenter.js";
 import {
@@ -16,7 +18,6 @@ import {
   insertProvider,
   listProviders,
   organizationsForDomain,
-  providerForCaller,
   teamInOrganization,
   updateProvider,
 } from "./store.js";
@@ -47,17 +48,22 @@ async function checkedFields(db: Db, organizationId: string, body: ProviderField
   } satisfies Partial<SamlProviderTable>;
 }
 
-export function ssoHandlers(
-  services: Services,
-): AreaHandlers<
-  | "getOrganizationsForEmailDomain"
-  | "listSAMLProvidersInOrganizationById"
-  | "createOrganizationSAMLProvider"
-  | "getOrganizationSAMLProviderById"
-  | "updateOrganizationSAMLProvider"
-  | "deleteOrganizationSAMLProvider"
-  | "listSSOProviderLoginsInOrganization"
-> {
+const managesSso = onOrganization(MANAGE, ({ role }) => canManageSso(role));
+const managesProvider = onSamlProvider(MANAGE, ({ role }) => canManageSso(role));
+
+export const ssoAccess = {
+  // Any caller: for a domain not their own, the handler lists only the organizations they are in.
+  getOrganizationsForEmailDomain: anyCaller,
+  listSAMLProvidersInOrganizationById: managesSso,
+  createOrganizationSAMLProvider: managesSso,
+  getOrganizationSAMLProviderById: managesProvider,
+  updateOrganizationSAMLProvider: managesProvider,
+  deleteOrganizationSAMLProvider: managesProvider,
+  // Members only (guests too), like every organization id: others learn nothing from it.
+  listSSOProviderLoginsInOrganization: onOrganization("see how members sign in to this organization"),
+} satisfies AccessMap;
+
+export function ssoHandlers(services: Services): AreaHandlers<typeof ssoAccess> {
   const { db, urls, ids, now } = services;
 
   /** Providers as the API shows them to a caller with `role`, their default teams read at once. */
@@ -76,18 +82,6 @@ export function ssoHandlers(
       urls,
     );
   };
-  const managedProvider = async (
-    path: { organizationId: string; samlProviderId: string },
-    callerId: string,
-  ) => {
-    const found = await providerForCaller(db, {
-      organizationId: path.organizationId,
-      providerId: path.samlProviderId,
-      callerId,
-    });
-    authorize(canManageSso(found.callerRole), MANAGE);
-    return { provider: found.provider, role: found.callerRole ?? null };
-  };
 
   return {
     async getOrganizationsForEmailDomain({ path, caller }) {
@@ -104,20 +98,14 @@ export function ssoHandlers(
       });
     },
 
-    async listSAMLProvidersInOrganizationById({ path, query, caller }) {
+    async listSAMLProvidersInOrganizationById({ path, query, caller }, { role }) {
       const args = { organizationId: path.organizationId, callerId: caller.user.id };
       const page = await listProviders(db, args, query);
-      const role = await membershipOfPage(page, () =>
-        organizationRoleOf(db, { organizationId: path.organizationId, userId: caller.user.id }),
-      );
-      authorize(canManageSso(role), MANAGE);
       const items = await present(page.rows, role, caller.user.id);
       return ok({ count: page.count, items, ...(page.next && { next: page.next }) });
     },
 
-    async createOrganizationSAMLProvider({ path, body, caller }) {
-      const { organization, role } = await organizationForCaller(db, path.organizationId, caller.user.id);
-      authorize(canManageSso(role), MANAGE);
+    async createOrganizationSAMLProvider({ body, caller }, { organization, role }) {
       const fields = await checkedFields(db, organization.id, body);
       const row: SamlProviderTable = {
         id: ids.next(),
@@ -135,28 +123,23 @@ export function ssoHandlers(
       return created(await presentOne(row, role, caller.user.id));
     },
 
-    async getOrganizationSAMLProviderById({ path, caller }) {
-      const { provider, role } = await managedProvider(path, caller.user.id);
+    async getOrganizationSAMLProviderById({ caller }, { provider, role }) {
       return ok(await presentOne(provider, role, caller.user.id));
     },
 
-    async updateOrganizationSAMLProvider({ path, body, caller }) {
-      const { provider, role } = await managedProvider(path, caller.user.id);
+    async updateOrganizationSAMLProvider({ body, caller }, { provider, role }) {
       const changes = await checkedFields(db, provider.organization_id, body);
       await updateProvider(db, provider.id, changes);
       return ok(await presentOne({ ...provider, ...changes }, role, caller.user.id));
     },
 
-    async deleteOrganizationSAMLProvider({ path, caller }) {
-      const { provider } = await managedProvider(path, caller.user.id);
+    async deleteOrganizationSAMLProvider(_input, { provider }) {
       await deleteProvider(db, provider.id);
       return noContent();
     },
 
-    async listSSOProviderLoginsInOrganization({ path, caller }) {
-      // Members only (guests too), like every organization id: others learn nothing from it.
-      await organizationRoleOf(db, { organizationId: path.organizationId, userId: caller.user.id });
-      const rows = await activeProviders(db, path.organizationId);
+    async listSSOProviderLoginsInOrganization(_input, { organization }) {
+      const rows = await activeProviders(db, organization.id);
       return ok({
         items: rows.map((row) => ({
           id: row.id,

@@ -1,6 +1,8 @@
 import { sql } from "kysely";
-import { callerMembership, membershipOf } from "../access.js";
+import { callerMembership } from "../access.js";
+import { fromJson, toJson } from "../db/codecs.js";
 import type { Db } from "../db/database.js";
+import { memberLookup } from "../db/member-lookup.js";
 import { preparedRead } from "../db/prepared.js";
 import { notFound } from "../http/errors.js";
 import { keysetList } from "../http/paging.js";
@@ -29,9 +31,7 @@ export async function providerForCaller(
   args: { organizationId: string; providerId: string; callerId: string },
 ): Promise<{ provider: SamlProviderTable; callerRole: Membership }> {
   const [found] = await providerWithCaller(db, args);
-  const callerRole = membershipOf(found?.caller_membership);
-  if (!found || callerRole === undefined) throw notFound("Organization");
-  const { caller_membership: _selected, ...provider } = found;
+  const { row: provider, role: callerRole } = memberLookup(found, "Organization");
   if (provider.id === null) throw notFound("SAML provider");
   return { provider: provider as SamlProviderTable, callerRole };
 }
@@ -109,7 +109,7 @@ export async function deleteProvider(db: Db, id: string): Promise<void> {
  */
 export async function organizationsForDomain(db: Db, domain: string, callerId: string, everywhere: boolean) {
   // A first cut in SQL on the JSON text; the exact match is made on the parsed list.
-  const pattern = `%${JSON.stringify(domain).replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+  const pattern = `%${toJson(domain).replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
   let query = db
     .selectFrom("organizations")
     .selectAll()
@@ -122,7 +122,5 @@ export async function organizationsForDomain(db: Db, domain: string, callerId: s
       db.selectFrom("memberships").select("organization_id").where("user_id", "=", callerId),
     );
   const rows = await query.orderBy("id").execute();
-  return rows.filter((row) =>
-    (JSON.parse(row.email_domains) as string[]).some((d) => d.toLowerCase() === domain),
-  );
+  return rows.filter((row) => fromJson(row.email_domains).some((d) => d.toLowerCase() === domain));
 }

@@ -1,8 +1,9 @@
 import { defineArea } from "../area.js";
-import { teamHandlers } from "./handlers.js";
+import { teamAccess, teamHandlers } from "./handlers.js";
 
 /** Operations of `spec/teams.tsp`. */
 export const teamsArea = defineArea({
   name: "teams",
+  access: teamAccess,
   handlers: teamHandlers,
 });

@@ -1,6 +1,7 @@
 import { sql } from "kysely";
-import { callerMembership, grantedRank, grantHolders, membershipOf } from "../access.js";
+import { callerMembership, grantedRank, grantHolders } from "../access.js";
 import type { Db } from "../db/database.js";
+import { memberLookup } from "../db/member-lookup.js";
 import { preparedRead } from "../db/prepared.js";
 import { notFound } from "../http/errors.js";
 import { keysetList } from "../http/paging.js";
@@ -58,9 +59,7 @@ export async function teamForCaller(
   args: { organizationId: string; teamId: string; callerId: string },
 ): Promise<{ team: TeamRow; callerRole: OrganizationRole }> {
   const [found] = await teamWithCaller(db, args);
-  const callerRole = membershipOf(found?.caller_membership);
-  if (!found || callerRole === undefined) throw notFound("Organization");
-  const { caller_membership: _selected, ...team } = found;
+  const { row: team, role: callerRole } = memberLookup(found, "Organization");
   if (team.id === null) throw notFound("Team");
   return { team: team as TeamRow, callerRole };
 }

@@ -12,7 +12,7 @@ import { type Db, migrate, openDatabase } from "../db/database.js";
 import type { Role, UserTable } from "../db/schema.js";
 import { addMembership } from "../members/index.js";
 import { createFetcher, type NetworkPolicy, publicAddressesOnly } from "../net/fetch.js";
-import type { Services } from "../services.js";
+import { createServices, type Services } from "../services.js";
 import { urlsFor } from "../urls.js";
 import { createUser } from "../users/store.js";
 import { openTestDatabase } from "./database.js";
@@ -76,17 +76,15 @@ export const testFileSettings = ({
  * handlers and inspect them without serving a request.
  */
 export function inspectionServices(): Services {
-  const clock = systemClock;
-  return {
+  return createServices({
     db: openDatabase({ location: ":memory:" }),
-    clock,
+    clock: systemClock,
     ids: timeOrderedIds(),
     urls: urlsFor("http://quire.test"),
-    now: () => clock.now().toISOString(),
     secretKey: generateSecretKey(),
     files: testFileSettings(),
     fetcher: createFetcher(publicAddressesOnly),
-  };
+  });
 }
 
 /** The real app, with response validation on, over a fresh database of the project's kind. */

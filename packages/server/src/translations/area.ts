@@ -1,5 +1,9 @@
 import { defineArea } from "../area.js";
-import { translationHandlers } from "./handlers.js";
+import { translationAccess, translationHandlers } from "./handlers.js";
 
 /** Operations of `spec/translations.tsp`. */
-export const translationsArea = defineArea({ name: "translations", handlers: translationHandlers });
+export const translationsArea = defineArea({
+  name: "translations",
+  access: translationAccess,
+  handlers: translationHandlers,
+});

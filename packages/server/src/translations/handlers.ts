@@ -1,9 +1,10 @@
+import type { AccessMap, AreaHandlers } from "../area.js";
+import { toJson } from "../db/codecs.js";
 import { notFound } from "../http/errors.js";
 import { presentPage } from "../http/paging.js";
 import { created, noContent, ok } from "../http/results.js";
-import { organizationForCaller } from "../organizations/index.js";
-import { authorize } from "../policy.js";
-import type { AreaHandlers, Services } from "../services.js";
+import { onOrganization } from "../organizations/index.js";
+import type { Services } from "../services.js";
 import { canManageTranslations } from "./policy.js";
 import { presentTranslationSettings } from "./presenter.js";
 import {
@@ -14,52 +15,49 @@ import {
   updateTranslationSettings,
 } from "./store.js";
 
-export function translationHandlers(
-  services: Services,
-): AreaHandlers<
-  "listTranslations" | "createTranslation" | "getTranslation" | "updateTranslation" | "deleteTranslation"
-> {
+/** Translation settings are for organization admins alone: 404 to non-members, 403 below admin. */
+const admins = (action: string) => onOrganization(action, ({ role }) => canManageTranslations(role));
+
+export const translationAccess = {
+  listTranslations: admins("list translation settings"),
+  createTranslation: admins("create translation settings"),
+  getTranslation: admins("view translation settings"),
+  updateTranslation: admins("change translation settings"),
+  deleteTranslation: admins("delete translation settings"),
+} satisfies AccessMap;
+
+export function translationHandlers(services: Services): AreaHandlers<typeof translationAccess> {
   const { db, urls, ids, now } = services;
-  /** The caller's organization role, once it allows managing translations: 404 to non-members, 403 below admin. */
-  const adminRole = async (organizationId: string, userId: string, action: string) => {
-    const { role } = await organizationForCaller(db, organizationId, userId);
-    authorize(canManageTranslations(role), action);
-    return role;
-  };
 
   return {
-    async listTranslations({ path, query, caller }) {
-      const role = await adminRole(path.organizationId, caller.user.id, "list translation settings");
+    async listTranslations({ path, query }, { role }) {
       const page = await listTranslationSettings(db, { organizationId: path.organizationId }, query);
       return ok(presentPage(page, (row) => presentTranslationSettings(row, role, urls)));
     },
 
-    async createTranslation({ path, body, caller }) {
-      const role = await adminRole(path.organizationId, caller.user.id, "create translation settings");
+    async createTranslation({ path, body }, { role }) {
       const at = now();
       const settings = await insertTranslationSettings(db, {
         id: ids.next(),
         organization_id: path.organizationId,
         title: body.title,
-        languages: JSON.stringify(body.languages ?? []),
+        languages: toJson(body.languages ?? []),
         created_at: at,
         updated_at: at,
       });
       return created(presentTranslationSettings(settings, role, urls));
     },
 
-    async getTranslation({ path, caller }) {
-      const role = await adminRole(path.organizationId, caller.user.id, "view translation settings");
+    async getTranslation({ path }, { role }) {
       const settings = await findTranslationSettings(db, path.organizationId, path.translationSettingsId);
       if (!settings) throw notFound("Translation settings");
       return ok(presentTranslationSettings(settings, role, urls));
     },
 
-    async updateTranslation({ path, body, caller }) {
-      const role = await adminRole(path.organizationId, caller.user.id, "change translation settings");
+    async updateTranslation({ path, body }, { role }) {
       const changes = {
         title: body.title,
-        ...(body.languages !== undefined && { languages: JSON.stringify(body.languages) }),
+        ...(body.languages !== undefined && { languages: toJson(body.languages) }),
       };
       const settings = await updateTranslationSettings(
         db,
@@ -72,8 +70,7 @@ export function translationHandlers(
       return ok(presentTranslationSettings(settings, role, urls));
     },
 
-    async deleteTranslation({ path, caller }) {
-      await adminRole(path.organizationId, caller.user.id, "delete translation settings");
+    async deleteTranslation({ path }) {
       const deleted = await deleteTranslationSettings(db, path.organizationId, path.translationSettingsId);
       if (!deleted) throw notFound("Translation settings");
       return noContent();

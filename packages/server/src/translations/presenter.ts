@@ -1,4 +1,5 @@
 import type { Schema } from "@quire/api-types";
+import { fromJson } from "../db/codecs.js";
 import type { OrganizationRole } from "../policy.js";
 import type { Urls } from "../urls.js";
 import { translationSettingsPermissions } from "./policy.js";
@@ -13,7 +14,7 @@ export function presentTranslationSettings(
     object: "translation-settings",
     id: row.id,
     title: row.title,
-    languages: JSON.parse(row.languages) as Schema<"TranslationLanguage">[],
+    languages: fromJson(row.languages),
     createdAt: row.created_at,
     updatedAt: row.updated_at,
     permissions: translationSettingsPermissions(role),

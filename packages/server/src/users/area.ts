@@ -1,5 +1,5 @@
 import { defineArea } from "../area.js";
-import { userHandlers } from "./handlers.js";
+import { userAccess, userHandlers } from "./handlers.js";
 
 /** Operations of `spec/users.tsp`. */
-export const usersArea = defineArea({ name: "users", handlers: userHandlers });
+export const usersArea = defineArea({ name: "users", access: userAccess, handlers: userHandlers });

@@ -1,4 +1,5 @@
 import type { Clock, IdGenerator } from "../context.js";
+import { timestamp } from "../db/codecs.js";
 import type { Db } from "../db/database.js";
 import type { UserTable } from "../db/schema.js";
 
@@ -17,7 +18,7 @@ export async function createUser(
     display_name: input.displayName,
     email: input.email.toLowerCase(),
     photo_url: null,
-    created_at: clock.now().toISOString(),
+    created_at: timestamp(clock.now()),
   };
   await db.insertInto("users").values(user).execute();
   return user;

@@ -1,7 +1,9 @@
 import type { Schema } from "@quire/api-types";
-import { presentSiteSpace, type SitePresentation } from "../site-spaces/index.js";
-import { type SiteStructure, sectionUrlPath, siteSpacesIn } from "../sites/index.js";
-import type { SiteSectionGroupTable, SiteSectionTable } from "./tables.js";
+import { isSet } from "../../db/codecs.js";
+import { presentSiteSpace, type SitePresentation } from "../site-spaces/presenter.js";
+import { type SiteStructure, siteSpacesIn } from "../structure.js";
+import type { SiteSectionGroupTable, SiteSectionTable } from "../tables.js";
+import { sectionUrlPath } from "../urls.js";
 
 export function presentSection(
   section: SiteSectionTable,
@@ -15,7 +17,7 @@ export function presentSection(
     id: section.id,
     title: section.title,
     ...(section.description !== null && { description: section.description }),
-    default: section.is_default === 1,
+    default: isSet(section.is_default),
     path: section.path,
     ...(section.condition !== null && { condition: section.condition }),
     ...(section.group_id !== null && { sectionGroup: section.group_id }),

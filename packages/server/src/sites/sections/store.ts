@@ -1,11 +1,12 @@
 import { sql } from "kysely";
-import type { Db } from "../db/database.js";
-import type { SpaceTable } from "../db/schema.js";
-import { notFound } from "../http/errors.js";
-import { keysetList } from "../http/paging.js";
-import { linkSpace } from "../site-spaces/index.js";
-import { generatedPath, type SiteStructure, type SiteTable, topEnd } from "../sites/index.js";
-import type { SiteSectionTable } from "./tables.js";
+import { type Flag, flag } from "../../db/codecs.js";
+import type { Db } from "../../db/database.js";
+import type { SpaceTable } from "../../db/schema.js";
+import { notFound } from "../../http/errors.js";
+import { keysetList } from "../../http/paging.js";
+import { linkSpace } from "../site-spaces/store.js";
+import { generatedPath, type SiteStructure, topEnd } from "../structure.js";
+import type { SiteSectionTable, SiteTable } from "../tables.js";
 
 export function sectionIn(structure: SiteStructure, sectionId: string): SiteSectionTable {
   const section = structure.sections.find((s) => s.id === sectionId);
@@ -23,7 +24,7 @@ export function groupIn(structure: SiteStructure, groupId: string) {
 export async function setDefaultSection(tx: Db, siteId: string, sectionId: string): Promise<void> {
   await tx
     .updateTable("site_sections")
-    .set({ is_default: sql<number>`case when id = ${sectionId} then 1 else 0 end` })
+    .set({ is_default: sql<Flag>`case when id = ${sectionId} then 1 else 0 end` })
     .where("site_id", "=", siteId)
     .execute();
 }
@@ -54,7 +55,7 @@ async function insertSection(
     ),
     condition: null,
     icon: null,
-    is_default: section.isDefault ? 1 : 0,
+    is_default: flag(section.isDefault),
     position: topEnd(structure),
     created_at: section.now,
     updated_at: section.now,

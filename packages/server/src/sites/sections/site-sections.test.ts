@@ -1,12 +1,6 @@
 import type { Schema } from "@quire/api-types";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import {
-  buildSpaces,
-  createSite,
-  createSiteScenario,
-  type SiteScenario,
-  sitePath,
-} from "../sites/testing.js";
+import { buildSpaces, createSite, createSiteScenario, type SiteScenario, sitePath } from "../testing.js";
 
 let s: SiteScenario;
 beforeAll(async () => {

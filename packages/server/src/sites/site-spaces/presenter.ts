@@ -1,14 +1,10 @@
 import type { Schema } from "@quire/api-types";
-import { type OrganizationRole, roleOnContent } from "../policy.js";
-import {
-  type PublishedUrls,
-  type SiteSpaceEntry,
-  type SiteStructure,
-  sectionUrlPath,
-  siteSpaceUrlPath,
-} from "../sites/index.js";
-import { presentSpace } from "../spaces/index.js";
-import type { Urls } from "../urls.js";
+import { isSet } from "../../db/codecs.js";
+import { type OrganizationRole, roleOnContent } from "../../policy.js";
+import { presentSpace } from "../../spaces/index.js";
+import type { Urls } from "../../urls.js";
+import type { SiteSpaceEntry, SiteStructure } from "../structure.js";
+import { type PublishedUrls, sectionUrlPath, siteSpaceUrlPath } from "../urls.js";
 
 /** What presenting site spaces needs besides the rows: the caller, and where the site is published. */
 export interface SitePresentation {
@@ -34,7 +30,7 @@ export function presentSiteSpace(
   presentation: SitePresentation,
 ): Schema<"SiteSpace"> {
   const { row } = entry;
-  const isDefault = row.is_default === 1;
+  const isDefault = isSet(row.is_default);
   const section = structure.sections.find((s) => s.id === row.section_id);
   const published = presentation.published.at([section && sectionUrlPath(section), siteSpaceUrlPath(row)]);
   return {

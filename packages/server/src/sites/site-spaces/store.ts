@@ -1,11 +1,13 @@
 import { sql } from "kysely";
-import type { Db } from "../db/database.js";
-import type { SpaceTable } from "../db/schema.js";
-import { badRequest } from "../http/errors.js";
-import { keysetList } from "../http/paging.js";
-import { type OrganizationRole, roleOnContent } from "../policy.js";
-import { generatedPath, lockSite, siteSpaceShown } from "../sites/index.js";
-import type { SiteSpaceTable } from "./tables.js";
+import { type Flag, flag, isSet } from "../../db/codecs.js";
+import type { Db } from "../../db/database.js";
+import type { SpaceTable } from "../../db/schema.js";
+import { badRequest } from "../../http/errors.js";
+import { keysetList } from "../../http/paging.js";
+import { type OrganizationRole, roleOnContent } from "../../policy.js";
+import { lockSite } from "../store.js";
+import { generatedPath, siteSpaceShown } from "../structure.js";
+import type { SiteSpaceTable } from "../tables.js";
 
 /**
  * Every site space of a container (a section, or the site's root when null), in order, shown or
@@ -64,7 +66,7 @@ export async function linkSpace(
       siblings.map((s) => s.path),
     ),
     condition: null,
-    is_default: siblings.some((s) => s.is_default === 1) ? 0 : 1,
+    is_default: flag(!siblings.some((s) => isSet(s.is_default))),
     position: (siblings.at(-1)?.position ?? -1) + 1,
     created_at: link.now,
     updated_at: link.now,
@@ -82,7 +84,7 @@ export async function setDefaultSiteSpace(
 ): Promise<void> {
   await tx
     .updateTable("site_spaces")
-    .set({ is_default: sql<number>`case when id = ${siteSpaceId} then 1 else 0 end` })
+    .set({ is_default: sql<Flag>`case when id = ${siteSpaceId} then 1 else 0 end` })
     .where("site_id", "=", siteId)
     .where((eb) => (sectionId === null ? eb("section_id", "is", null) : eb("section_id", "=", sectionId)))
     .execute();
@@ -90,7 +92,7 @@ export async function setDefaultSiteSpace(
 
 /** When `removed` was its container's default, the site space after it becomes default (or the last one). */
 export async function passDefaultOn(tx: Db, removed: SiteSpaceTable): Promise<void> {
-  if (removed.is_default !== 1) return;
+  if (!isSet(removed.is_default)) return;
   const remaining = await containerRows(tx, removed.site_id, removed.section_id);
   const next = remaining.find((row) => row.position > removed.position) ?? remaining.at(-1);
   if (next) await setDefaultSiteSpace(tx, removed.site_id, removed.section_id, next.id);
@@ -150,7 +152,7 @@ export const listSiteSpaceIds = keysetList(
 
 /** Ids of the shown site spaces of a site that are (1) or are not (0) their container's default. */
 export const listSiteSpaceIdsByDefault = keysetList(
-  (db, args: { siteId: string; isDefault: number }) =>
+  (db, args: { siteId: string; isDefault: Flag }) =>
     inStructureOrder(db, args.siteId).where("is_default", "=", args.isDefault),
   STRUCTURE_ORDER,
 );

@@ -1,0 +1,70 @@
+import { afterAll, describe, expect, it } from "vitest";
+import { ApiError } from "../../http/errors.js";
+import { ContentEngine } from "./index.js";
+import { nestingDepth } from "./nesting.js";
+
+const engine = new ContentEngine({
+  maxNesting: 20,
+  pool: { threads: 1, maxQueue: 4, timeoutMs: 1_000, memoryMb: 64 },
+  pdf: { threads: 1, maxQueue: 1, timeoutMs: 1_000, memoryMb: 64 },
+  cacheBytes: 1024 * 1024,
+});
+afterAll(() => engine.close());
+
+/** Thousands of emphasis delimiters in one paragraph: the parser's time grows with their square. */
+const slowToParse = "*a**".repeat(40_000);
+
+describe("the content engine", { timeout: 30_000 }, () => {
+  it("reads a body's title, links and sections in one parse", async () => {
+    const analysis = await engine.analyze(
+      "# Guide\n\nSee [setup](./setup.md#install) and ![logo](/files/f1).\n\n## Install\n\nRun `x`.\n\n## Install\n\n[ref]: https://example.com\n",
+    );
+    expect(analysis.leadingTitle).toEqual({ title: "Guide", bodyStart: 9 });
+    expect(analysis.links).toEqual(["./setup.md#install", "/files/f1", "https://example.com"]);
+    expect(analysis.sections.map((s) => s.anchor)).toEqual(["", "guide", "install", "install-1"]);
+  });
+
+  it("renders sanitized HTML whose headings carry their sections' anchors", async () => {
+    const html = await engine.renderHtml(
+      '## Install\n\n<script>alert(1)</script>\n\n## Install\n\n<a href="javascript:x">x</a>',
+    );
+    expect(html).toContain('<h2 id="install">Install</h2>');
+    expect(html).toContain('<h2 id="install-1">Install</h2>');
+    expect(html).not.toContain("<script");
+    expect(html).not.toContain("javascript:");
+  });
+
+  it("refuses a body nesting past the limit before parsing it, with 422", async () => {
+    const refusal = await engine.analyze(`${"> ".repeat(21)}deep`).catch((error: unknown) => error);
+    expect(refusal).toBeInstanceOf(ApiError);
+    expect(refusal).toMatchObject({ status: 422, type: "content_too_complex" });
+    expect((refusal as ApiError).message).toContain("nests 21 levels deep");
+  });
+
+  it("refuses a body that takes longer than the limit, once: later requests get the same refusal at once", async () => {
+    const first = performance.now();
+    await expect(engine.renderHtml(slowToParse)).rejects.toMatchObject({ status: 422 });
+    expect(performance.now() - first).toBeLessThan(5_000);
+    const again = performance.now();
+    await expect(engine.renderHtml(slowToParse)).rejects.toThrow(/longer than the 1000 ms/);
+    expect(performance.now() - again).toBeLessThan(50);
+    await expect(engine.analyze("fine")).resolves.toMatchObject({ links: [] });
+  });
+
+  it("processes a body asked for by several requests at once only once", async () => {
+    const body = `# Shared\n\n${"text ".repeat(1000)}`;
+    const results = await Promise.all(Array.from({ length: 5 }, () => engine.renderHtml(body)));
+    expect(new Set(results).size).toBe(1);
+  });
+});
+
+describe("nestingDepth", () => {
+  it("counts quotes, list markers, indentation under them and brackets in a paragraph", () => {
+    expect(nestingDepth("plain\ntext")).toBe(0);
+    expect(nestingDepth("> > > quoted")).toBe(3);
+    expect(nestingDepth("- a\n  - b\n    - c")).toBe(3);
+    expect(nestingDepth("- - - - x")).toBe(4);
+    expect(nestingDepth("[[[x]]]\n\n[y]")).toBe(3);
+    expect(nestingDepth("\\[\\[\\[ escaped")).toBe(0);
+  });
+});

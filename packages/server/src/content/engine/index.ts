@@ -1,0 +1,187 @@
+import { ApiError } from "../../http/errors.js";
+import { PoolBusy, type PoolLimits, siblingModule, WorkerPool, WorkOverrun } from "../../workers/pool.js";
+import { contentHash } from "../hash.js";
+import { RecentlyUsed } from "../recently-used.js";
+import type { Analysis } from "./markdown.js";
+import { nestingDepth } from "./nesting.js";
+
+export type { Analysis, Section } from "./markdown.js";
+
+/** What a page body may cost the server. */
+export interface ContentLimits {
+  /** The deepest nesting of quotes, lists and brackets accepted (see `nestingDepth`). */
+  maxNesting: number;
+  /** The pool that parses, renders and converts bodies: its threads, queue, and per-body time and memory. */
+  pool: PoolLimits;
+  /** The pool that lays out PDFs, larger documents than a body: one at a time by default. */
+  pdf: PoolLimits;
+  /** Memory held by cached analyses and renders, in bytes. */
+  cacheBytes: number;
+}
+
+export const defaultContentLimits: ContentLimits = {
+  maxNesting: 100,
+  pool: { threads: 2, maxQueue: 64, timeoutMs: 5_000, memoryMb: 256 },
+  pdf: { threads: 1, maxQueue: 16, timeoutMs: 20_000, memoryMb: 384 },
+  cacheBytes: 64 * 1024 * 1024,
+};
+
+const markdownModule = siblingModule(import.meta.url, "markdown");
+
+type Outcome<T> = { value: T } | { refused: ApiError };
+
+/** What an outcome holds in memory, roughly. */
+function weightOf(outcome: Outcome<unknown>): number {
+  if (!("value" in outcome)) return 256;
+  const { value } = outcome;
+  if (value instanceof Uint8Array) return value.byteLength;
+  if (typeof value === "string") return value.length * 2;
+  return JSON.stringify(value).length * 2;
+}
+
+export type PoolName = "content" | "pdf";
+
+/**
+ * The one way the server reads page bodies: each body is parsed once, in a worker thread within the
+ * limits, and what it gave is kept by the body's hash (bodies never change under a hash), as is a
+ * refusal, so that visitors of a body that cannot be processed cost one attempt in all, and requests
+ * for a body already being processed wait for that one. Nothing here parses on the event loop.
+ */
+export class ContentEngine {
+  readonly #pools: Record<PoolName, WorkerPool>;
+  readonly #done: RecentlyUsed<Outcome<unknown>>;
+  readonly #running = new Map<string, Promise<Outcome<unknown>>>();
+
+  constructor(readonly limits: ContentLimits = defaultContentLimits) {
+    this.#pools = { content: new WorkerPool(limits.pool), pdf: new WorkerPool(limits.pdf) };
+    this.#done = new RecentlyUsed(limits.cacheBytes, weightOf);
+  }
+
+  /** Links, sections and leading title of a body. 422 when it cannot be processed within the limits. */
+  analyze(markdown: string): Promise<Analysis> {
+    return this.process("content", markdownModule, "analyze", markdown, { bodies: [markdown] });
+  }
+
+  /**
+   * The analyses of many bodies, in their order, never more at once than the pool has threads (so a
+   * large import queues behind no one's request and never fills the queue itself). A refused body
+   * fails the whole, unless `whenRefused` gives what stands for its analysis.
+   */
+  async analyzeAll(
+    bodies: readonly string[],
+    { whenRefused }: { whenRefused?: (refusal: ApiError) => Analysis } = {},
+  ): Promise<Analysis[]> {
+    const analyses: Analysis[] = new Array(bodies.length);
+    let next = 0;
+    const analyzed = (body: string) =>
+      whenRefused
+        ? this.analyze(body).catch((error: unknown) => {
+            if (error instanceof ApiError && error.status === 422) return whenRefused(error);
+            throw error;
+          })
+        : this.analyze(body);
+    const lane = async () => {
+      for (let i = next++; i < bodies.length; i = next++) analyses[i] = await analyzed(bodies[i] as string);
+    };
+    await Promise.all(Array.from({ length: Math.min(this.limits.pool.threads, bodies.length) }, lane));
+    return analyses;
+  }
+
+  /** The body as sanitized HTML, headings with their anchors as ids. 422 as `analyze`. */
+  renderHtml(markdown: string): Promise<string> {
+    return this.process("content", markdownModule, "renderHtml", markdown, { bodies: [markdown] });
+  }
+
+  /**
+   * The result of function `name` of `module` (an area's renderer or converter, which may parse) on
+   * `input`, computed in one of the engine's pools once per input, after the nesting of the page bodies
+   * in `bodies` is checked. 422 when the input (`what`, for the message) cannot be processed within the
+   * limits, 503 when the pool is full.
+   */
+  async process<Result>(
+    pool: PoolName,
+    module: URL,
+    name: string,
+    input: unknown,
+    { bodies = [], what = "page body" }: { bodies?: readonly string[]; what?: string } = {},
+  ): Promise<Result> {
+    const key = `${module.href} ${name} ${contentHash(typeof input === "string" ? input : JSON.stringify(input))}`;
+    let outcome = this.#done.get(key) ?? (await this.#running.get(key));
+    if (!outcome) {
+      const running = this.#attempt(this.#pools[pool], { module, name, input, bodies, what });
+      this.#running.set(key, running);
+      try {
+        outcome = await running;
+      } finally {
+        this.#running.delete(key);
+      }
+      this.#done.set(key, outcome);
+    }
+    if ("refused" in outcome) throw outcome.refused;
+    return outcome.value as Result;
+  }
+
+  /** 422 unless the body nests within the limit: a check of its text, made before anything parses it. */
+  assertNestingWithin(markdown: string): void {
+    const depth = nestingDepth(markdown);
+    if (depth > this.limits.maxNesting)
+      throw tooComplex(
+        `The page body nests ${depth} levels deep (quotes, lists or brackets); the server accepts up to ${this.limits.maxNesting}.`,
+      );
+  }
+
+  /** One attempt: its value or, when the body is at fault, its refusal (kept). A busy pool throws (not kept). */
+  async #attempt(
+    pool: WorkerPool,
+    task: { module: URL; name: string; input: unknown; bodies: readonly string[]; what: string },
+  ): Promise<Outcome<unknown>> {
+    const { module, name, input, bodies, what } = task;
+    try {
+      for (const body of bodies) this.assertNestingWithin(body);
+      return { value: await pool.run(module, name, input) };
+    } catch (error) {
+      if (error instanceof ApiError) return { refused: error };
+      if (error instanceof WorkOverrun) return { refused: overrunRefusal(error, what) };
+      if (error instanceof PoolBusy)
+        throw new ApiError(503, "The server is busy processing content; retry shortly.", {
+          headers: { "retry-after": String(error.retryAfterSeconds) },
+        });
+      throw error;
+    }
+  }
+
+  async close(): Promise<void> {
+    await Promise.all(Object.values(this.#pools).map((pool) => pool.close()));
+  }
+}
+
+function tooComplex(message: string): ApiError {
+  return new ApiError(422, message, { type: "content_too_complex" });
+}
+
+function overrunRefusal({ overrun, limits }: WorkOverrun, what: string): ApiError {
+  const why = {
+    time: `takes longer than the ${limits.timeoutMs} ms the server allows to process one`,
+    memory: `needs more than the ${limits.memoryMb} MiB the server allows to process one`,
+    stack: "nests too deeply to process",
+  }[overrun];
+  return tooComplex(`The ${what} ${why}; simplify it (split it, or nest less).`);
+}
+
+let engine: ContentEngine | undefined;
+
+/**
+ * The process's content engine: one pool and one cache for every consumer, whichever app or task asks.
+ * Built with the default limits on first use, unless `useContentLimits` set others first.
+ */
+export function contentEngine(): ContentEngine {
+  engine ??= new ContentEngine();
+  return engine;
+}
+
+/** Sets the limits of the process's content engine (at start-up, from the configuration; tests lower them). */
+export async function useContentLimits(limits: ContentLimits): Promise<void> {
+  const previous = engine;
+  engine = new ContentEngine(limits);
+  await previous?.close();
+}

@@ -1,8 +1,0 @@
-/**
- * The public entry of the `site-spaces` area: what other areas, `commands/` and the top level (`areas.ts`,
- * `app.ts`, `cli`, `bench`) may use. Its other modules (`store.ts`, `tables.ts`, `presenter.ts`, ...) are
- * private: the root `biome.json` fails the lint on an import of one from another area.
- */
-export { presentSiteSpace, type SitePresentation } from "./presenter.js";
-export { linkableSpace, linkSpace, setDefaultSiteSpace, unlinkSpaces } from "./store.js";
-export type { SiteSpaceTable } from "./tables.js";

@@ -1,0 +1,117 @@
+import { extname } from "node:path";
+import { fileURLToPath } from "node:url";
+import { Piscina } from "piscina";
+import type { WorkerTask } from "./worker.js";
+
+/** How much a pool may take: threads, waiting tasks, and per task time and memory. */
+export interface PoolLimits {
+  threads: number;
+  /** Tasks that may wait for a thread; one more is refused (`PoolBusy`). */
+  maxQueue: number;
+  /** How long a task may run, once it has a thread. */
+  timeoutMs: number;
+  /** The old-generation heap of each thread, in MiB: a task that needs more fails alone. */
+  memoryMb: number;
+}
+
+/** Why a task was stopped: it ran longer than the pool allows, ran out of memory or of stack. */
+export type Overrun = "time" | "memory" | "stack";
+
+/** A task that could not finish within the pool's limits; the pool and its other tasks go on. */
+export class WorkOverrun extends Error {
+  constructor(
+    readonly overrun: Overrun,
+    readonly limits: PoolLimits,
+  ) {
+    super(`the task overran the pool's ${overrun} limit`);
+  }
+}
+
+/** Every thread is busy and the queue is full: try again later. */
+export class PoolBusy extends Error {
+  constructor(readonly retryAfterSeconds: number) {
+    super("every worker thread is busy");
+  }
+}
+
+/**
+ * The module `name` beside the module at `base` (its `import.meta.url`), for a pool's threads to load:
+ * `name.ts` under the tests, which run the sources, `name.js` in the build.
+ */
+export function siblingModule(base: string, name: string): URL {
+  return new URL(`./${name}${extname(fileURLToPath(base))}`, base);
+}
+
+const workerFile = fileURLToPath(siblingModule(import.meta.url, "worker"));
+
+/**
+ * Worker threads for CPU-heavy or input-sized work (parsing, rendering, conversion), so that the event
+ * loop keeps answering. Piscina keeps the threads (started on demand, replaced when one dies); this
+ * class bounds what waits, and times each task from when it gets a thread, not from when it was
+ * queued, so that a task behind slow ones is never taken for one too heavy.
+ */
+export class WorkerPool {
+  readonly #piscina: Piscina<WorkerTask, unknown>;
+  readonly #waiting: (() => void)[] = [];
+  #running = 0;
+
+  constructor(readonly limits: PoolLimits) {
+    this.#piscina = new Piscina({
+      filename: workerFile,
+      minThreads: 0,
+      maxThreads: limits.threads,
+      idleTimeout: 30_000,
+      resourceLimits: {
+        maxOldGenerationSizeMb: limits.memoryMb,
+        maxYoungGenerationSizeMb: 16,
+        stackSizeMb: 4,
+      },
+    });
+  }
+
+  /** Calls `name` of the module at `module` with `input` in a thread; its result comes back by structured clone. */
+  async run<Result>(module: URL, name: string, input: unknown): Promise<Result> {
+    await this.#thread();
+    try {
+      return (await this.#piscina.run(
+        { module: module.href, name, input },
+        { signal: AbortSignal.timeout(this.limits.timeoutMs) },
+      )) as Result;
+    } catch (error) {
+      throw this.#overrun(error) ?? error;
+    } finally {
+      this.#running--;
+      this.#waiting.shift()?.();
+    }
+  }
+
+  /** Waits for a free thread, or refuses at once when the queue is full. */
+  #thread(): Promise<void> {
+    if (this.#running < this.limits.threads) {
+      this.#running++;
+      return Promise.resolve();
+    }
+    if (this.#waiting.length >= this.limits.maxQueue)
+      return Promise.reject(new PoolBusy(Math.max(1, Math.ceil(this.limits.timeoutMs / 1000))));
+    return new Promise((resolve) =>
+      this.#waiting.push(() => {
+        this.#running++;
+        resolve();
+      }),
+    );
+  }
+
+  #overrun(error: unknown): WorkOverrun | undefined {
+    const { name, code, message } = (error ?? {}) as { name?: string; code?: string; message?: string };
+    if (name === "AbortError" || code === "ABORT_ERR") return new WorkOverrun("time", this.limits);
+    if (code === "ERR_WORKER_OUT_OF_MEMORY") return new WorkOverrun("memory", this.limits);
+    if (name === "RangeError" && message?.includes("call stack"))
+      return new WorkOverrun("stack", this.limits);
+    return undefined;
+  }
+
+  /** Stops the threads (at shutdown). */
+  close(): Promise<void> {
+    return this.#piscina.destroy();
+  }
+}
