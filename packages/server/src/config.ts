@@ -1,4 +1,5 @@
 import { join, resolve } from "node:path";
+import { type ContentLimits, defaultContentLimits } from "./content/engine/index.js";
 import { type NetworkPolicy, parseAddressList } from "./net/fetch.js";
 
 export interface Config {
@@ -20,6 +21,8 @@ export interface Config {
   rateLimitPerMinute: number;
   /** Where uploaded files' bytes go, and how large one may be. */
   files: FilesConfig;
+  /** What reading and rendering page bodies may cost (see `ContentEngine`). */
+  content: ContentLimits;
 }
 
 /** Storage of file bytes: a directory, or an S3-compatible bucket when `s3` is given. */
@@ -49,6 +52,39 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): Config {
     network: { allowedPrivateAddresses: allowedPrivateAddressesFrom(env) },
     rateLimitPerMinute: rateLimitFrom(env),
     files: filesFrom(env),
+    content: contentLimitsFrom(env),
+  };
+}
+
+/** A positive whole number from `env[name]`, or `fallback` when it is not set. */
+function positiveInteger(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
+  const value = Number(env[name] ?? fallback);
+  if (!Number.isInteger(value) || value <= 0)
+    throw new Error(`${name} must be a positive whole number, not "${env[name]}"`);
+  return value;
+}
+
+/**
+ * `QUIRE_CONTENT_THREADS`, `QUIRE_CONTENT_TIMEOUT_MS` and `QUIRE_CONTENT_MEMORY_MB` (the pool reading and
+ * rendering page bodies: threads, and per body time and heap), `QUIRE_CONTENT_MAX_NESTING`,
+ * `QUIRE_PDF_TIMEOUT_MS` and `QUIRE_PDF_MEMORY_MB` (the PDF pool, one thread).
+ */
+function contentLimitsFrom(env: NodeJS.ProcessEnv): ContentLimits {
+  const { pool, pdf, maxNesting, cacheBytes } = defaultContentLimits;
+  return {
+    maxNesting: positiveInteger(env, "QUIRE_CONTENT_MAX_NESTING", maxNesting),
+    pool: {
+      ...pool,
+      threads: positiveInteger(env, "QUIRE_CONTENT_THREADS", pool.threads),
+      timeoutMs: positiveInteger(env, "QUIRE_CONTENT_TIMEOUT_MS", pool.timeoutMs),
+      memoryMb: positiveInteger(env, "QUIRE_CONTENT_MEMORY_MB", pool.memoryMb),
+    },
+    pdf: {
+      ...pdf,
+      timeoutMs: positiveInteger(env, "QUIRE_PDF_TIMEOUT_MS", pdf.timeoutMs),
+      memoryMb: positiveInteger(env, "QUIRE_PDF_MEMORY_MB", pdf.memoryMb),
+    },
+    cacheBytes,
   };
 }
 

@@ -6,6 +6,7 @@ import { resolveSecretKey } from "./auth/secret-key.js";
 import { fileSettingsFrom } from "./blobs/settings.js";
 import { bootstrapOwner } from "./bootstrap.js";
 import { configFromEnv, databaseForLog } from "./config.js";
+import { contentEngine, useContentLimits } from "./content/engine/index.js";
 import { systemClock, timeOrderedIds } from "./context.js";
 import { migrate, openDatabase } from "./db/database.js";
 import { createJobRunner } from "./jobs/runner.js";
@@ -15,6 +16,7 @@ import { serverLogger } from "./logging.js";
 const SHUTDOWN_GRACE_MS = 10_000;
 
 const config = configFromEnv();
+await useContentLimits(config.content);
 const logger = serverLogger(config.logLevel);
 const db = openDatabase({ location: config.database, logger });
 await migrate(db);
@@ -92,7 +94,7 @@ async function shutdown(signal: NodeJS.Signals) {
   await Promise.all([closed, jobs.stop(SHUTDOWN_GRACE_MS)]);
   clearInterval(sweep);
   clearTimeout(cut);
-  await db.destroy();
+  await Promise.all([db.destroy(), contentEngine().close()]);
   logger.info("Quire stopped");
   // Explicit, so that a handle left open somewhere cannot keep a stopped server alive; the last
   // lines written first.

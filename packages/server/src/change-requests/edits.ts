@@ -131,6 +131,12 @@ export interface PreparedEdit {
   leadingTitles: ReadonlyMap<string, { title: string; body: string }>;
 }
 
+/** The body a change brings, in Quire's form (`markdown`) or GitBook's (`document.markdown`). */
+function bodyOf(change: ContentChange): string[] {
+  if ("type" in change) return "markdown" in change && change.markdown !== undefined ? [change.markdown] : [];
+  return "document" in change && change.document ? [change.document.markdown] : [];
+}
+
 export const noContentEdit: PreparedEdit = { changes: [], pages: [], leadingTitles: new Map() };
 
 /**
@@ -143,12 +149,7 @@ export async function prepareContentEdit(
   pages: readonly NewPage[] = [],
 ): Promise<PreparedEdit> {
   const engine = contentEngine();
-  const bodies = [
-    ...changes.flatMap((change) =>
-      "document" in change && change.document ? [change.document.markdown] : [],
-    ),
-    ...pages.map((page) => page.markdown),
-  ];
+  const bodies = [...changes.flatMap(bodyOf), ...pages.map((page) => page.markdown)];
   const analyses = await engine.analyzeAll(bodies);
   const headingOf = new Map(bodies.map((body, i) => [body, analyses[i]?.leadingTitle]));
   const leadingTitles = new Map<string, { title: string; body: string }>();

@@ -51,10 +51,16 @@ export class ContentEngine {
   readonly #pools: Record<PoolName, WorkerPool>;
   readonly #done: RecentlyUsed<Outcome<unknown>>;
   readonly #running = new Map<string, Promise<Outcome<unknown>>>();
+  #attempts = 0;
 
   constructor(readonly limits: ContentLimits = defaultContentLimits) {
     this.#pools = { content: new WorkerPool(limits.pool), pdf: new WorkerPool(limits.pdf) };
     this.#done = new RecentlyUsed(limits.cacheBytes, weightOf);
+  }
+
+  /** How many tasks the engine has given its pools: what its cache and sharing did not spare. */
+  get attempts(): number {
+    return this.#attempts;
   }
 
   /** Links, sections and leading title of a body. 422 when it cannot be processed within the limits. */
@@ -106,16 +112,19 @@ export class ContentEngine {
     { bodies = [], what = "page body" }: { bodies?: readonly string[]; what?: string } = {},
   ): Promise<Result> {
     const key = `${module.href} ${name} ${contentHash(typeof input === "string" ? input : JSON.stringify(input))}`;
-    let outcome = this.#done.get(key) ?? (await this.#running.get(key));
+    let outcome = this.#done.get(key);
     if (!outcome) {
-      const running = this.#attempt(this.#pools[pool], { module, name, input, bodies, what });
-      this.#running.set(key, running);
-      try {
-        outcome = await running;
-      } finally {
-        this.#running.delete(key);
+      let running = this.#running.get(key);
+      if (!running) {
+        running = this.#attempt(this.#pools[pool], { module, name, input, bodies, what }).then((settled) => {
+          this.#done.set(key, settled);
+          return settled;
+        });
+        const ran = running;
+        this.#running.set(key, ran);
+        void ran.finally(() => this.#running.delete(key)).catch(() => {});
       }
-      this.#done.set(key, outcome);
+      outcome = await running;
     }
     if ("refused" in outcome) throw outcome.refused;
     return outcome.value as Result;
@@ -138,6 +147,7 @@ export class ContentEngine {
     const { module, name, input, bodies, what } = task;
     try {
       for (const body of bodies) this.assertNestingWithin(body);
+      this.#attempts++;
       return { value: await pool.run(module, name, input) };
     } catch (error) {
       if (error instanceof ApiError) return { refused: error };

@@ -1,0 +1,115 @@
+import supertest from "supertest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import {
+  type ContentScenario,
+  createContentScenario,
+  expectError,
+  insertPage,
+  newSpaceContent,
+} from "./change-requests/testing.js";
+import { type ContentLimits, contentEngine, useContentLimits } from "./content/engine/index.js";
+
+/**
+ * The attacks of issue 23, at sizes that run fast against lowered limits: a body that nests past the
+ * limit, one whose parse takes longer than the time limit, a PDF too large to lay out in time, a
+ * published page that cannot be rendered. Each is refused with 422 and changes nothing, the server
+ * answers other requests meanwhile, and what was refused is not attempted again.
+ */
+const limits: ContentLimits = {
+  maxNesting: 30,
+  pool: { threads: 1, maxQueue: 8, timeoutMs: 1_000, memoryMb: 128 },
+  pdf: { threads: 1, maxQueue: 4, timeoutMs: 1_500, memoryMb: 192 },
+  cacheBytes: 8 * 1024 * 1024,
+};
+
+/** Thousands of emphasis delimiters in one paragraph: the parser's time grows with their square. */
+const slowToParse = "*a**".repeat(30_000);
+
+let s: ContentScenario;
+beforeAll(async () => {
+  await useContentLimits(limits);
+  s = await createContentScenario();
+});
+afterAll(async () => {
+  await s.t.close();
+  await contentEngine().close();
+});
+
+describe("page bodies past the content limits", { timeout: 60_000 }, () => {
+  it("refuses a body nesting deeper than the limit with 422, storing nothing", async () => {
+    const space = await newSpaceContent(s);
+    const cr = await space.createChangeRequest();
+    const res = await space.edit(cr.number, [insertPage("Deep", `${"> ".repeat(31)}x`)], s.admin, 422);
+    expectError(res.body, 422, "nests 31 levels deep", "content_too_complex");
+    expect(await space.pages(cr.number)).toEqual([]);
+    expect((await space.getChangeRequest(cr.number)).revision).toBe(cr.revision);
+  });
+
+  it("refuses a body that takes longer than the limit to read, answering other requests meanwhile", async () => {
+    const space = await newSpaceContent(s);
+    const cr = await space.createChangeRequest();
+    const finished: string[] = [];
+    const edit = space
+      .edit(cr.number, [insertPage("Slow", slowToParse)], s.admin, 422)
+      .then((res) => (finished.push("edit"), res));
+    const health = supertest(s.t.app)
+      .get("/health")
+      .expect(200)
+      .then(() => finished.push("health"));
+    const read = s.t.request
+      .get(`/v1/spaces/${space.spaceId}`)
+      .set(s.reader.auth)
+      .expect(200)
+      .then(() => finished.push("read"));
+    const [res] = await Promise.all([edit, health, read]);
+    expect(finished.indexOf("edit")).toBe(2);
+    expectError(res.body, 422, "takes longer than the 1000 ms", "content_too_complex");
+    expect(await space.pages(cr.number)).toEqual([]);
+    // The refusal is remembered: the same body again is refused without another attempt.
+    const attempts = contentEngine().attempts;
+    await space.edit(cr.number, [insertPage("Slow", slowToParse)], s.admin, 422);
+    expect(contentEngine().attempts).toBe(attempts);
+    await space.edit(cr.number, [insertPage("Fine", "Plain **text**.")]);
+    expect((await space.pages(cr.number)).map((page) => page.title)).toEqual(["Fine"]);
+  });
+
+  it("answers a PDF too large to lay out in time with 422, once", async () => {
+    const space = await newSpaceContent(s);
+    const cr = await space.createChangeRequest();
+    await space.edit(cr.number, [insertPage("Long", "word ".repeat(60_000))]);
+    const { body } = await s.t.request
+      .get(`/v1/spaces/${space.spaceId}/change-requests/${cr.id}/pdf`)
+      .set(s.admin.auth)
+      .expect(200);
+    const path = new URL(body.url).pathname;
+    const refused = await supertest(s.t.app).get(path).expect(422);
+    expectError(refused.body, 422, "PDF export takes longer than the 1500 ms", "content_too_complex");
+    const attempts = contentEngine().attempts;
+    await supertest(s.t.app).get(path).expect(422);
+    expect(contentEngine().attempts).toBe(attempts);
+  });
+
+  it("shows a published page that cannot be rendered as the reason, under the site's navigation, rendering it once", async () => {
+    const space = await newSpaceContent(s);
+    await space.seed([insertPage("Guide", "Some **bold** text.")]);
+    const api = (method: "post", path: string, body?: object) =>
+      s.t.request[method](`/v1/orgs/${s.organizationId}/sites${path}`).set(s.admin.auth).send(body);
+    const site = (await api("post", "", { title: "Handbook", spaces: [space.spaceId] }).expect(201)).body;
+    await api("post", `/${site.id}/publish`).expect(200);
+    // Limits no body meets: every render of the page overruns them.
+    await useContentLimits({ ...limits, pool: { ...limits.pool, timeoutMs: 1 } });
+    try {
+      const attempts = contentEngine().attempts;
+      for (let visit = 0; visit < 5; visit++) {
+        const page = await supertest(s.t.app).get(`/s/${site.id}/`).expect(200);
+        expect(page.text).toContain("This page cannot be shown: The page body takes longer than the 1 ms");
+        expect(page.text).toContain("<h1>Guide</h1>");
+      }
+      expect(contentEngine().attempts).toBe(attempts + 1);
+    } finally {
+      await useContentLimits(limits);
+    }
+    const page = await supertest(s.t.app).get(`/s/${site.id}/`).expect(200);
+    expect(page.text).toContain("Some <strong>bold</strong> text.");
+  });
+});
