@@ -1,35 +1,24 @@
-import { sql } from "kysely";
 import {
   type ContentAccess,
-  callerGrant,
   callerMembership,
   contentAccess,
+  contentGrant,
+  contentWithCaller,
   grantAware,
   listsContent,
 } from "../access.js";
 import { promoteChildren } from "../content/tree.js";
 import type { Db, Transaction } from "../db/database.js";
-import { preparedRead } from "../db/prepared.js";
 import type { CollectionTable } from "../db/schema.js";
 import { updateById } from "../db/update.js";
 import { keysetList } from "../http/paging.js";
 
-/** The highest role granted to the user on the collection of the row, or above it (see `grantedRank`). */
 const collectionGrant = (withGrants: boolean, userId: string) =>
-  callerGrant(withGrants, userId, sql.ref("collections.id"), sql.ref("collections.parent_id"));
+  contentGrant("collections", withGrants, userId);
 
 export type MemberCollection = Omit<ContentAccess<CollectionTable>, "row"> & { collection: CollectionTable };
 
-const collectionWithMembership = grantAware((withGrants) =>
-  preparedRead((db, args: { collectionId: string; userId: string }) =>
-    db
-      .selectFrom("collections")
-      .selectAll()
-      .select(callerMembership(args.userId, sql.ref("collections.organization_id")).as("caller_membership"))
-      .select(collectionGrant(withGrants, args.userId).as("caller_grant"))
-      .where("id", "=", args.collectionId),
-  ),
-);
+const collectionWithMembership = contentWithCaller("collections");
 
 /** The collection with the caller's role on it, in one statement; 404 when missing or not visible to the caller. */
 export async function collectionForCaller(
@@ -37,7 +26,7 @@ export async function collectionForCaller(
   collectionId: string,
   userId: string,
 ): Promise<MemberCollection> {
-  const [found] = await collectionWithMembership(db, { collectionId, userId });
+  const [found] = await collectionWithMembership(db, { id: collectionId, userId });
   const { row: collection, ...access } = contentAccess(found, "Collection");
   return { collection, ...access };
 }

@@ -1,16 +1,16 @@
 import { sql } from "kysely";
 import {
   type ContentAccess,
-  callerGrant,
   callerMembership,
   contentAccess,
+  contentGrant,
+  contentWithCaller,
   grantAware,
   listsContent,
 } from "../access.js";
 import { insertFirstRevision } from "../content/revisions.js";
 import type { Clock, IdGenerator } from "../context.js";
 import type { Db } from "../db/database.js";
-import { preparedRead } from "../db/prepared.js";
 import type { SpaceTable } from "../db/schema.js";
 import { updateById } from "../db/update.js";
 import { notFound } from "../http/errors.js";
@@ -22,26 +22,11 @@ export const DELETED_SPACE_RETENTION_MS = 7 * 24 * 60 * 60 * 1000;
 
 const retentionCutoff = (now: Date) => new Date(now.getTime() - DELETED_SPACE_RETENTION_MS).toISOString();
 
-/** The highest role granted to the user on the space of the row, or above it (see `grantedRank`). */
-const spaceGrant = (withGrants: boolean, userId: string) =>
-  callerGrant(withGrants, userId, sql.ref("spaces.id"), sql.ref("spaces.parent_id"));
+const spaceGrant = (withGrants: boolean, userId: string) => contentGrant("spaces", withGrants, userId);
 
 export type MemberSpace = Omit<ContentAccess<SpaceTable>, "row"> & { space: SpaceTable };
 
-/**
- * The space with the caller's role on it; 404 when missing, removed for good, or in an organization
- * the caller is not in. Deleted spaces still within their retention are returned.
- */
-const spaceWithMembership = grantAware((withGrants) =>
-  preparedRead((db, args: { spaceId: string; userId: string }) =>
-    db
-      .selectFrom("spaces")
-      .selectAll()
-      .select(callerMembership(args.userId, sql.ref("spaces.organization_id")).as("caller_membership"))
-      .select(spaceGrant(withGrants, args.userId).as("caller_grant"))
-      .where("id", "=", args.spaceId),
-  ),
-);
+const spaceWithMembership = contentWithCaller("spaces");
 
 /**
  * The space with the caller's role on it, in one statement; 404 when missing, removed for good, or
@@ -53,7 +38,7 @@ export async function spaceForCaller(
   userId: string,
   now: Date,
 ): Promise<MemberSpace> {
-  const [found] = await spaceWithMembership(db, { spaceId, userId });
+  const [found] = await spaceWithMembership(db, { id: spaceId, userId });
   // Past its retention a deleted space is gone, even before the hourly purge removes the row.
   const deletedAt = found?.deleted_at;
   if (deletedAt && Date.parse(deletedAt) <= now.getTime() - DELETED_SPACE_RETENTION_MS)
