@@ -4,7 +4,7 @@
  * first request of a fresh server process and then warm. Run after a build:
  * `node packages/server/dist/bench/content.js` (PAGES, ROUNDS and BODY_BYTES tune it).
  */
-import { type ChildProcess, fork } from "node:child_process";
+import type { ChildProcess } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -13,7 +13,7 @@ import { bootstrapOwner } from "../bootstrap.js";
 import { systemClock, timeOrderedIds } from "../context.js";
 import { type Db, migrate, openDatabase } from "../db/database.js";
 import { insertSpace } from "../spaces/index.js";
-import type { Target, TargetReply } from "./targets.js";
+import { startTarget } from "./server.js";
 
 const PAGES = Number(process.env.PAGES ?? 1000);
 const TOP_LEVEL = Math.ceil(PAGES / 10);
@@ -24,16 +24,10 @@ const BODY_BYTES = Number(process.env.BODY_BYTES ?? 600);
 const children: ChildProcess[] = [];
 
 /** A Quire server in a process of its own (see targets.ts); its base URL. */
-function startServer(database: string): Promise<string> {
-  const child = fork(new URL("./targets.js", import.meta.url), { stdio: "inherit" });
+async function startServer(database: string): Promise<string> {
+  const { child, url } = await startTarget({ kind: "quire", database, validateResponses: false });
   children.push(child);
-  return new Promise((resolve, reject) => {
-    child.once("exit", (code) => reject(new Error(`the server exited (code ${code})`)));
-    child.once("message", (reply: TargetReply) => {
-      if ("port" in reply) resolve(`http://127.0.0.1:${reply.port}`);
-    });
-    child.send({ kind: "quire", database, validateResponses: false } satisfies Target);
-  });
+  return url;
 }
 
 function stopServers() {

@@ -1,9 +1,7 @@
-import { type ChildProcess, execFileSync, spawn } from "node:child_process";
+import { type ChildProcess, execFileSync } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { availableParallelism, tmpdir } from "node:os";
 import { join } from "node:path";
-import { createInterface } from "node:readline";
-import { fileURLToPath } from "node:url";
 import autocannon from "autocannon";
 import { sql } from "kysely";
 import { bootstrapOwner } from "../bootstrap.js";
@@ -11,6 +9,7 @@ import { createOrganization } from "../commands/create-organization.js";
 import { systemClock, timeOrderedIds } from "../context.js";
 import { isPostgresLocation, migrate, openDatabase } from "../db/database.js";
 import { insertSpace } from "../spaces/index.js";
+import { startTarget } from "./server.js";
 import type { Target, TargetReply } from "./targets.js";
 
 const DURATION_S = Number(process.env.BENCH_DURATION ?? 5);
@@ -71,36 +70,15 @@ const pinning = (() => {
 const SERVER_CPU = 0;
 const LOAD_CPU = 1;
 
-/** A started target's replies, one JSON line each, in order; rejects if the target dies first. */
-function replies(child: ChildProcess): () => Promise<TargetReply> {
-  const lines = createInterface({ input: child.stdout as NodeJS.ReadableStream })[Symbol.asyncIterator]();
-  return () =>
-    new Promise((resolve, reject) => {
-      const onExit = (code: number | null) => reject(new Error(`a bench target exited (code ${code})`));
-      child.once("exit", onExit);
-      lines.next().then((line) => {
-        child.off("exit", onExit);
-        if (line.done) reject(new Error("a bench target closed its output"));
-        else resolve(JSON.parse(line.value) as TargetReply);
-      }, reject);
-    });
-}
-
 /** Every target started, to be stopped at the end whatever happens. */
 const children: ChildProcess[] = [];
 
 async function start(label: string, target: Target, fixture: Fixture): Promise<Running> {
-  const child = spawn(process.execPath, [fileURLToPath(new URL("./targets.js", import.meta.url))], {
-    stdio: ["pipe", "pipe", "inherit"],
-  });
+  const { child, next, url } = await startTarget(target);
   children.push(child);
-  const next = replies(child);
-  child.stdin?.end(JSON.stringify(target));
-  const reply = await next();
-  if (!("port" in reply)) throw new Error(`${label} did not report its port`);
   if (child.pid !== undefined) pinning?.(child.pid, SERVER_CPU);
   const cpuBound = target.kind !== "quire" || !isPostgresLocation(target.database);
-  return { label, child, next, url: `http://127.0.0.1:${reply.port}`, fixture, kind: target.kind, cpuBound };
+  return { label, child, next, url, fixture, kind: target.kind, cpuBound };
 }
 
 const quireOn = (database: string, validateResponses: boolean): Target => ({

@@ -1,0 +1,43 @@
+import { type ChildProcess, spawn } from "node:child_process";
+import { createInterface } from "node:readline";
+import { fileURLToPath } from "node:url";
+import type { Target, TargetReply } from "./targets.js";
+
+/** A bench target's server running in a process of its own (targets.ts). */
+export interface StartedTarget {
+  child: ChildProcess;
+  /** The target's next reply. */
+  next: () => Promise<TargetReply>;
+  url: string;
+}
+
+/** A started target's replies, one JSON line each, in order; rejects if the target dies first. */
+function replies(child: ChildProcess): () => Promise<TargetReply> {
+  const lines = createInterface({ input: child.stdout as NodeJS.ReadableStream })[Symbol.asyncIterator]();
+  return () =>
+    new Promise((resolve, reject) => {
+      const onExit = (code: number | null) => reject(new Error(`a bench target exited (code ${code})`));
+      child.once("exit", onExit);
+      lines.next().then((line) => {
+        child.off("exit", onExit);
+        if (line.done) reject(new Error("a bench target closed its output"));
+        else resolve(JSON.parse(line.value) as TargetReply);
+      }, reject);
+    });
+}
+
+/** Starts `target` in a process of its own and waits for its port. */
+export async function startTarget(
+  target: Target,
+  env: NodeJS.ProcessEnv = process.env,
+): Promise<StartedTarget> {
+  const child = spawn(process.execPath, [fileURLToPath(new URL("./targets.js", import.meta.url))], {
+    stdio: ["pipe", "pipe", "inherit"],
+    env,
+  });
+  const next = replies(child);
+  child.stdin?.end(JSON.stringify(target));
+  const reply = await next();
+  if (!("port" in reply)) throw new Error("a bench target did not report its port");
+  return { child, next, url: `http://127.0.0.1:${reply.port}` };
+}
