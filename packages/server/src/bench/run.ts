@@ -3,13 +3,12 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { availableParallelism, tmpdir } from "node:os";
 import { join } from "node:path";
 import autocannon from "autocannon";
-import { sql } from "kysely";
 import { bootstrapOwner } from "../bootstrap.js";
 import { createOrganization } from "../commands/create-organization.js";
 import { systemClock, timeOrderedIds } from "../context.js";
 import { isPostgresLocation, migrate, openDatabase } from "../db/database.js";
 import { insertSpace } from "../spaces/index.js";
-import { startTarget } from "./server.js";
+import { freshPostgresDatabase, startTarget } from "./server.js";
 import type { Target, TargetReply } from "./targets.js";
 
 const DURATION_S = Number(process.env.BENCH_DURATION ?? 5);
@@ -154,23 +153,6 @@ async function seed(database: string): Promise<Fixture> {
   await createOrganization(db, services, owner.user_id, { title: "Second organization" });
   await db.destroy();
   return { organizationId, token, spaceId: lastSpace };
-}
-
-/** A database of its own on the PostgreSQL server, dropped at the end: no other run's rows, no leftovers. */
-async function freshPostgresDatabase(serverUrl: string) {
-  const name = `quire_bench_${process.pid}_${Date.now()}`;
-  const admin = openDatabase({ location: serverUrl });
-  await sql`create database ${sql.id(name)}`.execute(admin);
-  const url = new URL(serverUrl);
-  url.pathname = `/${name}`;
-  return {
-    location: url.href,
-    async drop() {
-      // WITH (FORCE): the killed targets' connections may not be closed on the server side yet.
-      await sql`drop database if exists ${sql.id(name)} with (force)`.execute(admin);
-      await admin.destroy();
-    },
-  };
 }
 
 async function main() {

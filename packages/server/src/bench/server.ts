@@ -1,6 +1,8 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
+import { sql } from "kysely";
+import { openDatabase } from "../db/database.js";
 import type { Target, TargetReply } from "./targets.js";
 
 /** A bench target's server running in a process of its own (targets.ts). */
@@ -40,4 +42,21 @@ export async function startTarget(
   const reply = await next();
   if (!("port" in reply)) throw new Error("a bench target did not report its port");
   return { child, next, url: `http://127.0.0.1:${reply.port}` };
+}
+
+/** A database of its own on the PostgreSQL server, dropped at the end: no other run's rows, no leftovers. */
+export async function freshPostgresDatabase(serverUrl: string) {
+  const name = `quire_bench_${process.pid}_${Date.now()}`;
+  const admin = openDatabase({ location: serverUrl });
+  await sql`create database ${sql.id(name)}`.execute(admin);
+  const url = new URL(serverUrl);
+  url.pathname = `/${name}`;
+  return {
+    location: url.href,
+    async drop() {
+      // WITH (FORCE): the killed targets' connections may not be closed on the server side yet.
+      await sql`drop database if exists ${sql.id(name)} with (force)`.execute(admin);
+      await admin.destroy();
+    },
+  };
 }

@@ -22,11 +22,13 @@ export type TargetReply = { port: number } | { rss: number };
 async function handler(target: Target): Promise<RequestListener> {
   switch (target.kind) {
     case "quire": {
-      const [{ serverLogger }, { createApp }, { migrate, openDatabase }] = await Promise.all([
-        import("../logging.js"),
-        import("../app.js"),
-        import("../db/database.js"),
-      ]);
+      const [{ serverLogger }, { createApp }, { migrate, openDatabase }, { parseAddressList }] =
+        await Promise.all([
+          import("../logging.js"),
+          import("../app.js"),
+          import("../db/database.js"),
+          import("../net/fetch.js"),
+        ]);
       const db = openDatabase({ location: target.database });
       await migrate(db);
       // Request logs written as in production, so that their cost is counted.
@@ -36,6 +38,8 @@ async function handler(target: Target): Promise<RequestListener> {
         logger,
         validateResponses: target.validateResponses,
         secretKey: generateSecretKey(),
+        // As in production, URLs given by users reach private addresses only if the environment says so.
+        network: { allowedPrivateAddresses: parseAddressList(process.env.QUIRE_FETCH_ALLOW_PRIVATE ?? "") },
       });
     }
     case "express": {

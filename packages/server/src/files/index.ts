@@ -8,8 +8,6 @@ export { presentFile, publicBase } from "./presenter.js";
 export {
   addFile,
   type FileScope,
-  fileIdOfMarkdownUrl,
-  fileMarkdownUrl,
   fileScopeArgs,
   listVisibleFiles,
   type NewFile,

@@ -21,7 +21,7 @@ export interface NewFile {
  * Adds a file to a change request (or to main), inside the caller's transaction `tx`: the bytes go to
  * `blobs` (content-addressed by SHA-256, so the same bytes are stored once), the row to `files`.
  * Images are recognized from their bytes, which give `contentType` and the dimensions; a declared type
- * the bytes contradict throws a 400 `ApiError`. Answers the stored row; `fileMarkdownUrl(row)` is how a
+ * the bytes contradict throws a 400 `ApiError`. Answers the stored row; `fileMarkdownUrl(row.id)` (src/content/engine/references.ts) is how a
  * page's markdown refers to it. The caller checks the change request is open and the caller may edit it.
  * A rolled-back transaction leaves the blob unreferenced, which is harmless.
  */
@@ -42,20 +42,6 @@ export async function addFile(tx: Db, blobs: BlobStore, file: NewFile): Promise<
   };
   await tx.insertInto("files").values(row).execute();
   return row;
-}
-
-/**
- * The URL a page's markdown uses for a file: `[name](/files/<id>)` or `![alt](/files/<id>)`. Link
- * extraction (src/links) reads it back as a reference to that file of the revision.
- */
-export function fileMarkdownUrl(file: Pick<FileTable, "id">): string {
-  return `/files/${file.id}`;
-}
-
-/** The id of a file from a URL of `fileMarkdownUrl`'s form, or undefined. */
-export function fileIdOfMarkdownUrl(url: string): string | undefined {
-  const match = /^\/files\/([^/?#]+)\/?(?:[?#].*)?$/.exec(url);
-  return match?.[1] && decodeURIComponent(match[1]);
 }
 
 /** Which content the files are seen from: main (`changeRequestId` null) or a change request. */

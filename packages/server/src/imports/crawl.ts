@@ -1,6 +1,7 @@
 import type { Schema } from "@quire/api-types";
 import { contentEngine } from "../content/engine/index.js";
-import { fileMarkdownUrl, inspectFile } from "../files/index.js";
+import { fileMarkdownUrl } from "../content/engine/references.js";
+import { inspectFile } from "../files/index.js";
 import { badRequest } from "../http/errors.js";
 import { FetchError, type Fetcher } from "../net/fetch.js";
 import { siblingModule } from "../workers/pool.js";
@@ -224,7 +225,7 @@ export async function readImport(
     );
   const images = await fetchImages(fetcher, fetched.pages, maxFileBytes, nextId, signal);
   const imageSources = Object.fromEntries(
-    [...images.files].map(([src, file]) => [src, fileMarkdownUrl(file)] as const),
+    [...images.files].map(([src, file]) => [src, fileMarkdownUrl(file.id)] as const),
   );
   const pages: ImportedPage[] = [];
   for (const page of fetched.pages) {

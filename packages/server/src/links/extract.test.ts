@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { contentEngine } from "../content/engine/index.js";
-import { relativePagePath } from "./resolve.js";
+import { relativePagePath } from "../content/engine/references.js";
 
 describe("the links the content engine reads from a body", () => {
   it("finds links, images, autolinks and definitions in document order, and nothing in code", async () => {

@@ -1,5 +1,6 @@
 import type { AccessMap, AreaHandlers } from "../area.js";
 import { type MemberChangeRequest, onChangeRequest } from "../change-requests/index.js";
+import { pagesInOrder } from "../content/engine/references.js";
 import { revisionOf, treeOf } from "../content/revisions.js";
 import { ContentStorage } from "../content/storage.js";
 import { type FileScope, publicBase, visibleFilesById } from "../files/index.js";
@@ -11,7 +12,7 @@ import type { ContentView } from "../space-content/index.js";
 import { onSpace, presentSpace } from "../spaces/index.js";
 import { pageOf } from "./paging.js";
 import { presentLink, presentPageReference, type ReferenceContext } from "./presenter.js";
-import { pagesInOrder, type ResolvedLink, type RevisionIndex, resolveLinks } from "./resolve.js";
+import { type ResolvedLink, type RevisionIndex, resolveLinks } from "./resolve.js";
 import { linksOfDocuments } from "./store.js";
 
 export const linksAccess = {

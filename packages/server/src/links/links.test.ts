@@ -12,7 +12,7 @@ import {
   newSpaceContent,
   updatePage,
 } from "../change-requests/testing.js";
-import { fileMarkdownUrl } from "../files/store.js";
+import { fileMarkdownUrl } from "../content/engine/references.js";
 import { pngOf } from "../files/testing.js";
 
 const directory = mkdtempSync(join(tmpdir(), "quire-links-"));
@@ -180,7 +180,7 @@ describe("GET …/change-requests/{changeRequestId}/content/files/{fileId}/backl
       .attach("file", pngOf(4, 4), { filename: "logo.png", contentType: "image/png" })
       .expect(201);
     const file: Schema<"RevisionFile"> = upload.body;
-    const url = fileMarkdownUrl(file);
+    const url = fileMarkdownUrl(file.id);
     await space.edit(
       cr.number,
       [

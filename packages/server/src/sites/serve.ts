@@ -2,14 +2,17 @@ import { parse as parseCookies, serialize as serializeCookie } from "cookie";
 import type { Request, Response, Router } from "express";
 import { errors as joseErrors, jwtVerify } from "jose";
 import { contentEngine } from "../content/engine/index.js";
+import { References } from "../content/engine/references.js";
 import { revisionOf, treeOf } from "../content/revisions.js";
 import { ContentStorage } from "../content/storage.js";
 import type { PageEntry } from "../content/trie.js";
 import { fromJson, isSet } from "../db/codecs.js";
+import { publicBase, revisionFiles } from "../files/index.js";
 import { ApiError } from "../http/errors.js";
 import type { Services } from "../services.js";
 import { claimsProblem } from "./adaptive-schema.js";
 import type { Claims } from "./conditions.js";
+import { siteLinks } from "./page-links.js";
 import { publishedStructure } from "./published.js";
 import {
   CONTENT_SECURITY_POLICY,
@@ -90,7 +93,8 @@ function placeOf(structure: SiteStructure, segments: readonly string[]): Place |
 async function mainContent(db: Services["db"], siteSpace: SiteSpaceEntry) {
   const { space } = siteSpace;
   const storage = new ContentStorage(db, space.id);
-  return { storage, tree: await treeOf(storage, await revisionOf(db, space.id, space.revision_id)) };
+  const revision = await revisionOf(db, space.id, space.revision_id);
+  return { storage, revision, tree: await treeOf(storage, revision) };
 }
 
 /**
@@ -202,10 +206,9 @@ export function publishedSiteRoutes(router: Router, services: Services): void {
     const structure = publishedStructure(await loadSiteStructure(db, site), { claims: visitor.claims });
     const place = placeOf(structure, mount.segments);
     if (!place) return void answer(res, 404, site.title, "This site has no content to show yet.");
-    const { storage, tree } = await mainContent(db, place.siteSpace);
-    const page = place.pagePath
-      ? [...tree.entries()].find((entry) => tree.path(entry) === place.pagePath)
-      : tree.children(null)[0];
+    const { storage, revision, tree } = await mainContent(db, place.siteSpace);
+    const references = new References(tree, publicBase(urls));
+    const page = place.pagePath ? references.pageAt(place.pagePath) : tree.children(null)[0];
     if (!page) return void answer(res, 404, "Not found", "There is no page here.");
 
     // Links keep to the host the visitor came by: the path and query of each URL, without its origin.
@@ -218,10 +221,21 @@ export function publishedSiteRoutes(router: Router, services: Services): void {
       const section = structure.sections.find((s) => s.id === entry.row.section_id);
       return [section && sectionUrlPath(section), siteSpaceUrlPath(entry.row)];
     };
+    const pageHref = (target: PageEntry) =>
+      at([...siteSpaceSegments(place.siteSpace), ...tree.path(target).split("/")]);
     const markdown =
       page.document === null ? "" : ((await storage.documents([page.document])).get(page.document) ?? "");
-    const body = await contentEngine()
-      .renderHtml(markdown)
+    const engine = contentEngine();
+    const body = await engine
+      .analyze(markdown)
+      .then(async ({ links }) => {
+        const scope = { spaceId: revision.space_id, changeRequestId: null };
+        const files = new Map(
+          (await revisionFiles(db, scope, revision.created_at)).map((file) => [file.id, file]),
+        );
+        const context = { references, storage, files, urls, secretKey, pageHref };
+        return engine.renderHtml(markdown, await siteLinks(context, page, links));
+      })
       .then(
         (html) => ({ html }),
         (error: unknown) => {
@@ -242,8 +256,7 @@ export function publishedSiteRoutes(router: Router, services: Services): void {
         tree,
         page,
         body,
-        pageHref: (target: PageEntry) =>
-          at([...siteSpaceSegments(place.siteSpace), ...tree.path(target).split("/")]),
+        pageHref,
       }),
     );
   }

@@ -2,7 +2,7 @@ import { ApiError } from "../../http/errors.js";
 import { PoolBusy, type PoolLimits, siblingModule, WorkerPool, WorkOverrun } from "../../workers/pool.js";
 import { contentHash } from "../hash.js";
 import { RecentlyUsed } from "../recently-used.js";
-import type { Analysis } from "./markdown.js";
+import type { Analysis, RenderInput } from "./markdown.js";
 import { nestingDepth } from "./nesting.js";
 
 export type { Analysis, Section } from "./markdown.js";
@@ -21,8 +21,9 @@ export interface ContentLimits {
 
 export const defaultContentLimits: ContentLimits = {
   maxNesting: 100,
-  pool: { threads: 2, maxQueue: 64, timeoutMs: 5_000, memoryMb: 256 },
-  pdf: { threads: 1, maxQueue: 16, timeoutMs: 20_000, memoryMb: 384 },
+  // A refused body answers within 5 s: the time limit, and the rest of the request.
+  pool: { threads: 2, maxQueue: 64, timeoutMs: 4_000, memoryMb: 256 },
+  pdf: { threads: 1, maxQueue: 16, timeoutMs: 20_000, memoryMb: 256 },
   cacheBytes: 64 * 1024 * 1024,
 };
 
@@ -93,9 +94,20 @@ export class ContentEngine {
     return analyses;
   }
 
-  /** The body as sanitized HTML, headings with their anchors as ids. 422 as `analyze`. */
-  renderHtml(markdown: string): Promise<string> {
-    return this.process("content", markdownModule, "renderHtml", markdown, { bodies: [markdown] });
+  /**
+   * The body as sanitized HTML, headings with their anchors as ids, links and images where `rewrite`
+   * says (see `RenderInput`): kept per body and rewrite, the context a revision gives. 422 as `analyze`.
+   */
+  renderHtml(markdown: string, rewrite: Readonly<Record<string, string>> = {}): Promise<string> {
+    return this.process(
+      "content",
+      markdownModule,
+      "renderHtml",
+      { markdown, rewrite } satisfies RenderInput,
+      {
+        bodies: [markdown],
+      },
+    );
   }
 
   /**

@@ -39,6 +39,21 @@ export interface Analysis {
   links: string[];
   /** The body split at its headings, whatever their level, anchors as the rendered headings have them. */
   sections: Section[];
+  /**
+   * Every place a `#fragment` can land on the rendered page: the headings' anchors, and the ids and
+   * names written in its HTML (`<a id="…">`).
+   */
+  anchors: string[];
+}
+
+const EXPLICIT_ANCHOR = /\b(?:id|name)\s*=\s*(?:"([^"]+)"|'([^']+)')/gi;
+
+function explicitAnchors(tree: Root): string[] {
+  const anchors: string[] = [];
+  visit(tree, "html", (node) => {
+    for (const match of node.value.matchAll(EXPLICIT_ANCHOR)) anchors.push((match[1] ?? match[2]) as string);
+  });
+  return anchors;
 }
 
 function leadingTitleOf(markdown: string, tree: Root): Analysis["leadingTitle"] {
@@ -94,7 +109,9 @@ function sectionsOf(tree: Root): Section[] {
 export function analyze(markdown: string): Analysis {
   const tree = parser.parse(markdown);
   const leadingTitle = leadingTitleOf(markdown, tree);
-  return { ...(leadingTitle && { leadingTitle }), links: linksOf(tree), sections: sectionsOf(tree) };
+  const sections = sectionsOf(tree);
+  const anchors = [...sections.flatMap(({ anchor }) => (anchor ? [anchor] : [])), ...explicitAnchors(tree)];
+  return { ...(leadingTitle && { leadingTitle }), links: linksOf(tree), sections, anchors };
 }
 
 /**
@@ -110,6 +127,7 @@ const toSafeHtml = unified()
   .use(rehypeRaw)
   .use(rehypeSanitize, {
     ...defaultSchema,
+    clobberPrefix: "",
     strip: [
       ...(defaultSchema.strip ?? []),
       ...["style", "title", "textarea", "iframe", "noembed", "noframes", "noscript", "template", "xmp"],
@@ -118,12 +136,43 @@ const toSafeHtml = unified()
 
 const HEADING = /^h[1-6]$/;
 
+/** A body to render, and where its links and images go for the reader. */
+export interface RenderInput {
+  markdown: string;
+  /**
+   * URLs as written in the body (as `Analysis.links` lists them) → the URL the reader's link or image
+   * gets; an empty string takes the link away (its text stays) or the image (its alt text stays).
+   * URLs not listed stay as written.
+   */
+  rewrite?: Readonly<Record<string, string>>;
+}
+
+/** Points the body's links, images and reference definitions where `rewrite` says. */
+function rewriteUrls(tree: Root, rewrite: Readonly<Record<string, string>>): void {
+  visit(tree, (node, index, parent) => {
+    if (node.type !== "link" && node.type !== "image" && node.type !== "definition") return;
+    const to = rewrite[node.url.trim()];
+    if (to === undefined) return;
+    if (to !== "" || node.type === "definition" || !parent || index === undefined) {
+      node.url = to;
+      return;
+    }
+    const kept: Nodes[] =
+      node.type === "link" ? node.children : node.alt ? [{ type: "text", value: node.alt }] : [];
+    parent.children.splice(index, 1, ...(kept as typeof parent.children));
+    return index;
+  });
+}
+
 /**
- * The body as the HTML a reader is shown: sanitized, each heading with the id its section's anchor
- * has (given after sanitizing, which would prefix it), so that `#anchor` links and search results land.
+ * The body as the HTML a reader is shown: links and images pointed where `rewrite` says, sanitized
+ * (ids kept as written, no prefix: the pages run no script a clobbered id could mislead), and each
+ * heading with the id its section's anchor has, so that `#anchor` links and search results land.
  */
-export function renderHtml(markdown: string): string {
-  const tree = toSafeHtml.runSync(toSafeHtml.parse(markdown)) as HtmlRoot;
+export function renderHtml({ markdown, rewrite = {} }: RenderInput): string {
+  const source = toSafeHtml.parse(markdown);
+  rewriteUrls(source, rewrite);
+  const tree = toSafeHtml.runSync(source) as HtmlRoot;
   const slugger = new GithubSlugger();
   visit(tree, "element", (element) => {
     if (HEADING.test(element.tagName)) element.properties.id = slugger.slug(toText(element).trim());

@@ -1,0 +1,145 @@
+import type { PageTree } from "../pages.js";
+import type { PageEntry } from "../trie.js";
+
+/**
+ * The one resolver of what a page body points at, in a revision (behaviour §2.5): every consumer (the
+ * links API, the published site) turns a URL written in a body into a target here, and only here.
+ */
+
+/** What a URL written on a page points at. */
+export type Reference =
+  /** A page of the revision, and the fragment the URL named (`#…`, without the `#`), if any. */
+  | { kind: "page"; page: PageEntry; fragment?: string }
+  /** A file, by id (`/files/<id>`): whether the revision has it is the caller's to say. */
+  | { kind: "file"; fileId: string }
+  /** A place on the same page (`#…`). */
+  | { kind: "fragment"; fragment: string }
+  /** Anything else: an absolute URL, or a path of the server's own outside the content forms. */
+  | { kind: "url"; url: string; inApp: boolean }
+  /** A page the revision does not have, by what the URL named. */
+  | { kind: "missing-page"; wanted: string };
+
+const SCHEME = /^[a-z][a-z0-9+.-]*:/i;
+
+/** The URL of a file in a body: `/files/<id>`, the form uploads and imports write. */
+export function fileMarkdownUrl(fileId: string): string {
+  return `/files/${fileId}`;
+}
+
+/** The id of a file from a URL of `fileMarkdownUrl`'s form, or undefined. */
+export function fileIdOfUrl(url: string): string | undefined {
+  const match = /^\/files\/([^/?#]+)\/?(?:[?#].*)?$/.exec(url);
+  return match?.[1] && decodeURIComponent(match[1]);
+}
+
+/** A path without its `?query` and `#fragment`, decoded when it can be. */
+function bare(url: string): string {
+  const cut = url.search(/[?#]/);
+  const path = cut < 0 ? url : url.slice(0, cut);
+  try {
+    return decodeURIComponent(path);
+  } catch {
+    return path;
+  }
+}
+
+/** The fragment of a URL, decoded, without the `#`; undefined without one. */
+function fragmentOf(url: string): string | undefined {
+  const at = url.indexOf("#");
+  if (at < 0 || at === url.length - 1) return undefined;
+  try {
+    return decodeURIComponent(url.slice(at + 1));
+  } catch {
+    return url.slice(at + 1);
+  }
+}
+
+/**
+ * The page a relative Markdown link names, by path, GitBook's way: the page at path `a/b` is the file
+ * `a/b.md` (or `a/b/README.md`), so a link from it resolves against `a/`; `.md` and a final `README`
+ * are dropped, `.` and `..` segments applied. Undefined when it climbs above the top level.
+ */
+export function relativePagePath(fromPath: string, link: string): string | undefined {
+  const segments = fromPath.split("/").slice(0, -1);
+  for (const segment of bare(link).split("/")) {
+    if (segment === "" || segment === ".") continue;
+    if (segment === "..") {
+      if (segments.length === 0) return undefined;
+      segments.pop();
+    } else segments.push(segment);
+  }
+  let path = segments.join("/").replace(/\.md$/i, "");
+  path = path.replace(/(^|\/)README$/i, "");
+  return path;
+}
+
+/** The pages of the tree, depth first, in order. */
+export function pagesInOrder(tree: PageTree): PageEntry[] {
+  const ordered: PageEntry[] = [];
+  const walk = (parent: string | null) => {
+    for (const entry of tree.children(parent)) {
+      ordered.push(entry);
+      walk(entry.id);
+    }
+  };
+  walk(null);
+  return ordered;
+}
+
+/** Resolves URLs written in the pages of one revision. */
+export class References {
+  readonly #tree: PageTree;
+  readonly #publicBase: string;
+  #paths: Map<string, PageEntry> | undefined;
+
+  /** `publicBase`: the server's public URL; absolute URLs under it are the application's own. */
+  constructor(tree: PageTree, publicBase: string) {
+    this.#tree = tree;
+    this.#publicBase = publicBase;
+  }
+
+  /** Pages by path; the space's root (a top-level `README.md`) is its first page. */
+  #byPath(): Map<string, PageEntry> {
+    if (!this.#paths) {
+      const ordered = pagesInOrder(this.#tree);
+      this.#paths = new Map(ordered.map((entry) => [this.#tree.path(entry), entry]));
+      if (ordered[0]) this.#paths.set("", ordered[0]);
+    }
+    return this.#paths;
+  }
+
+  /** The page at `path` (slugs from the top level down, "" for the space's first page). */
+  pageAt(path: string): PageEntry | undefined {
+    return this.#byPath().get(path);
+  }
+
+  /**
+   * What `url`, written on page `from`, points at: `/pages/<id>` or `/pages/<path>` and relative paths
+   * (`./x.md`, `../x/README.md`, `x`) name a page, with an optional `#fragment`; `/files/<id>` a file;
+   * `#x` a place on the same page; any other absolute URL or server path is a URL, never fetched.
+   */
+  resolve(from: PageEntry, url: string): Reference {
+    if (url.startsWith("#")) return { kind: "fragment", fragment: fragmentOf(url) ?? "" };
+    if (SCHEME.test(url) || url.startsWith("//")) {
+      const inApp = url === this.#publicBase || url.startsWith(`${this.#publicBase}/`);
+      return { kind: "url", url, inApp };
+    }
+    const fileId = fileIdOfUrl(url);
+    if (fileId !== undefined) return { kind: "file", fileId };
+    let wanted: string | undefined;
+    let page: PageEntry | undefined;
+    if (url.startsWith("/pages/")) {
+      wanted = bare(url.slice("/pages/".length)).replace(/\/+$/, "");
+      page = this.#tree.get(wanted) ?? this.#byPath().get(wanted);
+    } else if (url.startsWith("/")) {
+      // A path of this server outside the content forms: a URL of the application, not a page.
+      return { kind: "url", url, inApp: true };
+    } else {
+      wanted = relativePagePath(this.#tree.path(from), url);
+      page = wanted === undefined ? undefined : this.#byPath().get(wanted);
+    }
+    if (!page) return { kind: "missing-page", wanted: wanted ?? url };
+    const fragment = fragmentOf(url);
+    return { kind: "page", page, ...(fragment !== undefined && { fragment }) };
+  }
+}

@@ -1,0 +1,86 @@
+import supertest from "supertest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import {
+  type ContentScenario,
+  createContentScenario,
+  insertPage,
+  newSpaceContent,
+} from "../change-requests/testing.js";
+import { pngOf } from "../files/testing.js";
+
+let s: ContentScenario;
+beforeAll(async () => {
+  s = await createContentScenario();
+});
+afterAll(() => s.t.close());
+
+const visit = (path: string) => supertest(s.t.app).get(path).redirects(0);
+
+/** Every `attribute` of `element` tags in the HTML, as written (entities decoded). */
+const attributes = (html: string, element: string, attribute: string) =>
+  [...html.matchAll(new RegExp(`<${element}\\b[^>]*\\s${attribute}="([^"]*)"`, "g"))].map((match) =>
+    (match[1] as string).replaceAll("&#x26;", "&").replaceAll("&amp;", "&"),
+  );
+
+describe("links, anchors and images of a published page", () => {
+  it("lead to the site's pages, to anchors that exist, and to images that load: none is dead", async () => {
+    const space = await newSpaceContent(s);
+    const cr = await space.createChangeRequest();
+    const upload = await s.t.request
+      .post(`/v1/spaces/${space.spaceId}/change-requests/${cr.id}/files`)
+      .set(s.admin.auth)
+      .attach("file", pngOf(2, 2), { filename: "logo.png", contentType: "image/png" })
+      .expect(201);
+    await space.edit(cr.number, [
+      insertPage(
+        "Guide",
+        [
+          "See [the install step](./guide/install.md#step-2), [the FAQ](faq.md), [a custom anchor](/pages/guide/install#custom),",
+          "[an anchor that is not there](faq.md#nowhere), [a page that is not there](./missing.md) and [below](#usage).",
+          "",
+          `![Logo](/files/${upload.body.id}) ![Gone](/files/no-such-file)`,
+          "",
+          "## Usage",
+          "",
+          "[External](https://example.com/docs)",
+        ].join("\n"),
+      ),
+      insertPage("FAQ", "## Why?\n\nBecause."),
+    ]);
+    const guide = (await space.pages(cr.number)).find((page) => page.title === "Guide");
+    await space.edit(cr.number, [
+      insertPage("Install", '## Step 2\n\nRun it.\n\n<a id="custom"></a>Here.', guide?.id),
+    ]);
+    await space.merge(cr.number);
+    const api = (method: "post", path: string, body?: object) =>
+      s.t.request[method](`/v1/orgs/${s.organizationId}/sites${path}`).set(s.admin.auth).send(body);
+    const site = (await api("post", "", { title: "Handbook", spaces: [space.spaceId] }).expect(201)).body;
+    await api("post", `/${site.id}/publish`).expect(200);
+
+    const html = (await visit(`/s/${site.id}/`).expect(200)).text;
+    const main = /<main>(.*)<\/main>/s.exec(html)?.[1] ?? "";
+    const hrefs = attributes(main, "a", "href");
+    expect(hrefs).toEqual([
+      `/s/${site.id}/guide/install/#step-2`,
+      `/s/${site.id}/faq/`,
+      `/s/${site.id}/guide/install/#custom`,
+      `/s/${site.id}/faq/`,
+      "#usage",
+      "https://example.com/docs",
+    ]);
+    // The missing page's link and the missing file's image are taken away; their text stays.
+    expect(main).toContain("a page that is not there");
+    expect(main).toContain("Gone");
+    expect(main).toContain('<h2 id="usage">Usage</h2>');
+
+    for (const href of hrefs.filter((href) => href.startsWith("/"))) {
+      const [path, fragment] = href.split("#") as [string, string | undefined];
+      const target = (await visit(path).expect(200)).text;
+      if (fragment) expect(target, href).toMatch(new RegExp(`id="${fragment}"`));
+    }
+    const images = attributes(main, "img", "src");
+    expect(images).toHaveLength(1);
+    const image = await visit(new URL(images[0] as string).pathname).expect(200);
+    expect(image.headers["content-type"]).toBe("image/png");
+  });
+});
