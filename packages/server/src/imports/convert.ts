@@ -68,13 +68,18 @@ const textOf = (document: HtmlDocument, selector: string) =>
  * without navigation, headers, footers and scripts, through Readability (which drops what else is
  * not the article), converted to markdown without the title heading it starts with.
  * `imageSources` gives each image's new `src` (a file of the change request) by its URL; an image
- * without one is dropped.
+ * without one is dropped. `pageSources` gives the page of the import each imported URL became (its
+ * `/pages/<id>`): a link to one of them goes to that page, its `#fragment` kept.
  */
 export function convertHtml({
   html,
   base,
   imageSources,
-}: HtmlPage & { imageSources: Readonly<Record<string, string>> }): ConvertedPage {
+  pageSources,
+}: HtmlPage & {
+  imageSources: Readonly<Record<string, string>>;
+  pageSources: Readonly<Record<string, string>>;
+}): ConvertedPage {
   const { document } = parseHTML(html);
   const title = textOf(document, "h1") || textOf(document, "title") || new URL(base).pathname;
   for (const image of Array.from(document.querySelectorAll("img"))) {
@@ -83,10 +88,12 @@ export function convertHtml({
     if (source) image.setAttribute("src", source);
     else image.remove();
   }
-  // Links stay absolute: a relative one would point into Quire.
+  // Links to other imported pages go to them; the rest stay absolute (a relative one would point into Quire).
   for (const link of Array.from(document.querySelectorAll("a[href]"))) {
     const url = resolveUrl(link.getAttribute("href"), base);
-    if (url) link.setAttribute("href", url.href);
+    if (!url) continue;
+    const page = pageSources[`${url.origin}${url.pathname}${url.search}`];
+    link.setAttribute("href", page ? `${page}${url.hash}` : url.href);
   }
   // Site chrome goes first: Readability keeps it on a page too short for it to find an article.
   for (const chrome of Array.from(document.querySelectorAll(CHROME))) chrome.remove();

@@ -23,8 +23,9 @@ const PAGE_LIMITS = {
 export const IMPORT_BUDGET_MS = 60_000;
 const HTML_TYPES = new Set(["text/html", "application/xhtml+xml"]);
 
-/** A page ready to insert: `url` decides where it nests. */
+/** A page ready to insert, with the id it gets: `url` decides where it nests. */
 export interface ImportedPage {
+  id: string;
   url: URL;
   title: string;
   markdown: string;
@@ -58,7 +59,10 @@ const convertModule = siblingModule(import.meta.url, "convert");
 /** Runs a function of convert.ts on a page in the content engine's pool (422 for a page too complex to read). */
 function inPool<Result>(
   name: "readReferences" | "convertHtml",
-  input: HtmlPage & { imageSources?: Readonly<Record<string, string>> },
+  input: HtmlPage & {
+    imageSources?: Readonly<Record<string, string>>;
+    pageSources?: Readonly<Record<string, string>>;
+  },
 ): Promise<Result> {
   return contentEngine().process<Result>("content", convertModule, name, input, { what: "imported page" });
 }
@@ -203,7 +207,8 @@ export async function readImport(
   if (source === "markdown") {
     try {
       const fetched = await fetcher.text(url.href, { ...PAGE_LIMITS, signal });
-      return { pages: [{ url, ...convertMarkdown(fetched.text, fetched.url) }], files: [], total: 1 };
+      const page = { id: nextId(), url, ...convertMarkdown(fetched.text, fetched.url) };
+      return { pages: [page], files: [], total: 1 };
     } catch (err) {
       if (err instanceof FetchError || signal.aborted)
         throw badRequest(
@@ -227,14 +232,19 @@ export async function readImport(
   const imageSources = Object.fromEntries(
     [...images.files].map(([src, file]) => [src, fileMarkdownUrl(file.id)] as const),
   );
+  const pageIds = fetched.pages.map(() => nextId());
+  const pageSources = Object.fromEntries(
+    fetched.pages.map((page, i) => [withoutHash(page.url).href, `/pages/${pageIds[i]}`] as const),
+  );
   const pages: ImportedPage[] = [];
-  for (const page of fetched.pages) {
+  for (const [i, page] of fetched.pages.entries()) {
     const converted = await inPool<ConvertedPage>("convertHtml", {
       html: page.html,
       base: page.url.href,
       imageSources,
+      pageSources,
     });
-    pages.push({ url: page.url, ...converted });
+    pages.push({ id: pageIds[i] as string, url: page.url, ...converted });
   }
   return {
     pages,

@@ -40,13 +40,12 @@ export function importHandlers(services: Services): AreaHandlers<typeof importAc
         maxFileBytes: files.maxUploadBytes,
         nextId: () => ids.next(),
       });
-      const pageIds = imported.pages.map(() => ids.next());
       const pages: NewPage[] = nestPages(imported.pages).map(({ index, parent }) => {
         const page = imported.pages[index] as (typeof imported.pages)[number];
         return {
-          id: pageIds[index] as string,
+          id: page.id,
           title: page.title,
-          parent: parent === null ? null : (pageIds[parent] as string),
+          parent: parent === null ? null : (imported.pages[parent]?.id ?? null),
           markdown: page.markdown,
         };
       });

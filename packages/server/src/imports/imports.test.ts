@@ -140,7 +140,11 @@ describe("POST …/change-requests/{changeRequestId}/content/import", () => {
     expect(welcome.markdown).not.toContain("missing.png");
     expect(welcome.markdown).not.toContain("Copyright nobody");
     expect(welcome.markdown).not.toMatch(/^# Welcome/);
+    // Links between imported pages go to the pages they became; others keep the source's absolute URL.
+    expect(welcome.markdown).toContain(`[A](/pages/${byTitle["Page A"]})`);
+    expect(welcome.markdown).toContain(`[outside](${server.origin}/outside.html)`);
     const a = await space.page(byTitle["Page A"] as string, cr.number);
+    expect(a.markdown).toContain(`[B](/pages/${byTitle["Page B"]})`);
     expect(a.markdown).toContain("```js\nlet a = 1;\n```");
     expect(a.markdown).toContain("- one\n- two");
     expect(a.markdown).toContain(`![Logo again](/files/${logo?.id})`);
