@@ -11,9 +11,9 @@ import { join } from "node:path";
 import { sql } from "kysely";
 import { bootstrapOwner } from "../bootstrap.js";
 import { systemClock, timeOrderedIds } from "../context.js";
-import { type Db, migrate, openDatabase } from "../db/database.js";
+import { type Db, isPostgresLocation, migrate, openDatabase } from "../db/database.js";
 import { insertSpace } from "../spaces/index.js";
-import { startTarget } from "./server.js";
+import { freshPostgresDatabase, startTarget } from "./server.js";
 
 const PAGES = Number(process.env.PAGES ?? 1000);
 const TOP_LEVEL = Math.ceil(PAGES / 10);
@@ -118,9 +118,10 @@ function summary(times: number[]) {
   return `median ${at(0.5)} ms, p95 ${at(0.95)} ms`;
 }
 
-async function main() {
-  const dir = mkdtempSync(join(tmpdir(), "quire-bench-content-"));
-  const db = openDatabase({ location: dir });
+/** The figures on one database: a SQLite directory, or a PostgreSQL URL (reads only: storage is SQLite's). */
+async function measure(location: string) {
+  const sqlite = !isPostgresLocation(location);
+  const db = openDatabase({ location });
   try {
     await migrate(db);
     const services = { clock: systemClock, ids: timeOrderedIds() };
@@ -136,13 +137,13 @@ async function main() {
       default_level: "read",
       position: 0,
     });
-    let call = client(await startServer(dir), firstRun.token);
+    let call = client(await startServer(location), firstRun.token);
     await seedPages(call, space.id);
     const { pages } = await call<{ pages: PageNode[] }>("GET", `spaces/${space.id}/content/pages`);
     const flat = (nodes: PageNode[]): PageNode[] => nodes.flatMap((n) => [n, ...flat(n.pages ?? [])]);
     const all = flat(pages);
     console.log(
-      `Content on SQLite: a space of ${all.length} pages (${pages.length} at the top level), bodies of about ${BODY_BYTES} bytes`,
+      `\nContent on ${sqlite ? "SQLite" : "PostgreSQL"}: a space of ${all.length} pages (${pages.length} at the top level), bodies of about ${BODY_BYTES} bytes`,
     );
 
     // One update_page in its change request, then the same change after each of 50 more.
@@ -153,24 +154,7 @@ async function main() {
           { type: "update_page", page: all[(i * 97) % all.length]?.id, markdown: body(`Edited ${i}`) },
         ],
       });
-    const before = await storedBytes(db);
-    await update(0);
-    const after = await storedBytes(db);
-    const added = after.nodes - before.nodes + (after.revisions - before.revisions);
-    console.log(
-      `\none update_page: ${added} bytes of page-tree nodes and revision row (${after.nodes - before.nodes} + ${
-        after.revisions - before.revisions
-      }), besides the new body (${after.documents - before.documents} bytes)`,
-    );
-    const fileBefore = await fileBytes(db);
-    const documentsBefore = (await storedBytes(db)).documents;
-    for (let i = 1; i <= UPDATES; i++) await update(i);
-    const growth = (await fileBytes(db)) - fileBefore;
-    const bodies = (await storedBytes(db)).documents - documentsBefore;
-    console.log(
-      `${UPDATES} more, one a request: the file grew ${(growth / UPDATES / 1024).toFixed(1)} KiB an update on average,` +
-        ` ${((growth - bodies) / UPDATES / 1024).toFixed(1)} KiB besides the bodies (indexes and page slack included)`,
-    );
+    if (sqlite) await storageFigures(db, update);
 
     // Reads: in a fresh server process whose HTTP path is warmed by another request, so that the first
     // read shows the cost of reading the content from the database (nothing cached), then warm.
@@ -179,7 +163,7 @@ async function main() {
     const getPage = () => call("GET", `spaces/${space.id}/content/page/${page}?format=markdown`);
     const cold = async (run: () => Promise<unknown>) => {
       stopServers();
-      call = client(await startServer(dir), firstRun.token);
+      call = client(await startServer(location), firstRun.token);
       for (let i = 0; i < 20; i++) await call("GET", `spaces/${space.id}`);
       return timed(run);
     };
@@ -198,15 +182,54 @@ async function main() {
     console.log(
       `getPageById (format=markdown): uncached ${coldPage.toFixed(1)} ms; then ${summary(warmPage)}`,
     );
-    console.log(
-      "(whole HTTP round trips on this machine, token check and JSON included; uncached: the first read of the" +
-        " content in a fresh server process, after other requests warmed its code)",
-    );
   } finally {
     stopServers();
     await db.destroy();
+  }
+}
+
+/** What one `update_page`, then 50 more, add to the SQLite file. */
+async function storageFigures(db: Db, update: (i: number) => Promise<unknown>) {
+  const before = await storedBytes(db);
+  await update(0);
+  const after = await storedBytes(db);
+  const added = after.nodes - before.nodes + (after.revisions - before.revisions);
+  console.log(
+    `\none update_page: ${added} bytes of page-tree nodes and revision row (${after.nodes - before.nodes} + ${
+      after.revisions - before.revisions
+    }), besides the new body (${after.documents - before.documents} bytes)`,
+  );
+  const fileBefore = await fileBytes(db);
+  const documentsBefore = (await storedBytes(db)).documents;
+  for (let i = 1; i <= UPDATES; i++) await update(i);
+  const growth = (await fileBytes(db)) - fileBefore;
+  const bodies = (await storedBytes(db)).documents - documentsBefore;
+  console.log(
+    `${UPDATES} more, one a request: the file grew ${(growth / UPDATES / 1024).toFixed(1)} KiB an update on average,` +
+      ` ${((growth - bodies) / UPDATES / 1024).toFixed(1)} KiB besides the bodies (indexes and page slack included)`,
+  );
+}
+
+async function main() {
+  const dir = mkdtempSync(join(tmpdir(), "quire-bench-content-"));
+  try {
+    await measure(dir);
+  } finally {
     rmSync(dir, { recursive: true, force: true });
   }
+  const postgresUrl = process.env.QUIRE_TEST_DATABASE_URL;
+  if (postgresUrl) {
+    const postgres = await freshPostgresDatabase(postgresUrl);
+    try {
+      await measure(postgres.location);
+    } finally {
+      await postgres.drop();
+    }
+  }
+  console.log(
+    "\n(whole HTTP round trips on this machine, token check and JSON included; uncached: the first read of the" +
+      " content in a fresh server process, after other requests warmed its code)",
+  );
 }
 
 await main();

@@ -42,6 +42,16 @@ function weightOf(outcome: Outcome<unknown>): number {
 
 export type PoolName = "content" | "pdf";
 
+/** A function of a module, its input, and the page bodies in it (their nesting checked first). */
+interface Task {
+  module: URL;
+  name: string;
+  input: unknown;
+  bodies: readonly string[];
+  /** What the input is, for a refusal's message. */
+  what: string;
+}
+
 /**
  * The one way the server reads page bodies: each body is parsed once, in a worker thread within the
  * limits, and what it gave is kept by the body's hash (bodies never change under a hash), as is a
@@ -124,22 +134,27 @@ export class ContentEngine {
     { bodies = [], what = "page body" }: { bodies?: readonly string[]; what?: string } = {},
   ): Promise<Result> {
     const key = `${module.href} ${name} ${contentHash(typeof input === "string" ? input : JSON.stringify(input))}`;
-    let outcome = this.#done.get(key);
-    if (!outcome) {
-      let running = this.#running.get(key);
-      if (!running) {
-        running = this.#attempt(this.#pools[pool], { module, name, input, bodies, what }).then((settled) => {
-          this.#done.set(key, settled);
-          return settled;
-        });
-        const ran = running;
-        this.#running.set(key, ran);
-        void ran.finally(() => this.#running.delete(key)).catch(() => {});
-      }
-      outcome = await running;
-    }
+    const task = { module, name, input, bodies, what };
+    const outcome = this.#done.get(key) ?? (await (this.#running.get(key) ?? this.#start(key, pool, task)));
     if ("refused" in outcome) throw outcome.refused;
     return outcome.value as Result;
+  }
+
+  /** Starts the one attempt for `key`, which every request for it waits on; its outcome is kept. */
+  #start(key: string, pool: PoolName, task: Task): Promise<Outcome<unknown>> {
+    const running = this.#attempt(this.#pools[pool], task).then(
+      (outcome) => {
+        this.#done.set(key, outcome);
+        this.#running.delete(key);
+        return outcome;
+      },
+      (error: unknown) => {
+        this.#running.delete(key);
+        throw error;
+      },
+    );
+    this.#running.set(key, running);
+    return running;
   }
 
   /** 422 unless the body nests within the limit: a check of its text, made before anything parses it. */
@@ -152,10 +167,7 @@ export class ContentEngine {
   }
 
   /** One attempt: its value or, when the body is at fault, its refusal (kept). A busy pool throws (not kept). */
-  async #attempt(
-    pool: WorkerPool,
-    task: { module: URL; name: string; input: unknown; bodies: readonly string[]; what: string },
-  ): Promise<Outcome<unknown>> {
+  async #attempt(pool: WorkerPool, task: Task): Promise<Outcome<unknown>> {
     const { module, name, input, bodies, what } = task;
     try {
       for (const body of bodies) this.assertNestingWithin(body);
