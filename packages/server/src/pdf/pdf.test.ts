@@ -1,6 +1,6 @@
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
-import { getDocument } from "pdfjs-dist/legacy/build/pdf.mjs";
+import { getDocument, OPS } from "pdfjs-dist/legacy/build/pdf.mjs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { generateSecretKey } from "../auth/secret-key.js";
 import {
@@ -12,8 +12,10 @@ import {
   newSpaceContent,
   updatePage,
 } from "../change-requests/testing.js";
+import { pngOf } from "../files/testing.js";
 import { guestOf } from "../testing/fixtures.js";
 import type { TestUser } from "../testing/harness.js";
+import { fallbackFonts } from "./fonts.js";
 import { PDF_URL_LIFETIME_MS, type PdfExport, signPdfToken } from "./token.js";
 
 let s: ContentScenario;
@@ -43,6 +45,20 @@ async function sheetsOf(bytes: Buffer): Promise<string[]> {
   }
   await document.cleanup();
   return sheets;
+}
+
+/** A PDF as pdf.js reads it. */
+const documentOf = (bytes: Buffer) =>
+  getDocument({ data: new Uint8Array(bytes), standardFontDataUrl }).promise;
+
+/** The runs of text of a sheet with where they stand: `x`, `y` from the sheet's bottom left. */
+async function runsOf(document: Awaited<ReturnType<typeof documentOf>>, sheet: number) {
+  const { items } = await (await document.getPage(sheet)).getTextContent();
+  return items.flatMap((item) =>
+    "str" in item && item.str.trim() !== ""
+      ? [{ str: item.str, x: item.transform[4] as number, y: item.transform[5] as number, width: item.width }]
+      : [],
+  );
 }
 
 function exportUrl(spaceId: string, cr: string, user: TestUser, query = "") {
@@ -198,6 +214,144 @@ describe("GET /v1/spaces/{spaceId}/change-requests/{changeRequestId}/pdf", () =>
     );
     await exportUrl(space.spaceId, cr.id, s.reader, "?only=maybe").expect(400);
   });
+});
+
+describe("a PDF worth printing", () => {
+  /** Guide (Install under it) and FAQ, with links between them, an image, code, a wide table and HTML. */
+  async function printable() {
+    const space = await newSpaceContent(s);
+    const cr = await space.createChangeRequest();
+    const upload = await s.t.request
+      .post(`/v1/spaces/${space.spaceId}/change-requests/${cr.id}/files`)
+      .set(s.admin.auth)
+      .attach("file", pngOf(40, 20), { filename: "logo.png", contentType: "image/png" })
+      .expect(201);
+    const columns = Array.from({ length: 9 }, (_, i) => `Column${i + 1}`);
+    await space.edit(cr.number, [
+      insertPage(
+        "Guide",
+        [
+          "See [the FAQ](faq.md), [its answers](faq.md#answers), [below](#usage),",
+          "[the web](https://example.com/docs) and [a page that is not there](./missing.md).",
+          "",
+          `![Logo](/files/${upload.body.id}) ![Gone](/files/no-such-file)`,
+          "",
+          "## Usage",
+          "",
+          "```js",
+          `const answer = 42; // ${"the answer to everything, ".repeat(2)}kept on one line`,
+          "    indented();",
+          "```",
+          "",
+          `| ${columns.join(" | ")} |`,
+          `| ${columns.map(() => "---").join(" | ")} |`,
+          `| ${columns.map((_, i) => `value${i + 1} of a wide table`).join(" | ")} |`,
+          "",
+          '<div>Kept <b>markup</b> text</div><script>alert("dropped")</script>',
+        ].join("\n"),
+      ),
+      insertPage(
+        "FAQ",
+        "Intro.\n\n## Answers\n\nBack to [the guide](/pages/guide). Armenian: Բարեւ. Emoji: 😀.",
+      ),
+    ]);
+    const ids = Object.fromEntries(flatten(await space.pages(cr.number)).map((p) => [p.title, p.id]));
+    await space.edit(cr.number, [insertPage("Install", `Read [the FAQ](/pages/${ids.FAQ}).`, ids.Guide)]);
+    const res = await fetchPdf(await exported(space.spaceId, cr.id));
+    expect(res.status).toBe(200);
+    return { bytes: res.body as Buffer, document: await documentOf(res.body) };
+  }
+
+  /**
+   * The links of a sheet: where each leads, inside the PDF (the sheet, and how high on it) or outside
+   * (the URL). pdfmake writes a link a word at a time: the words of one link count once.
+   */
+  async function linksOf(document: Awaited<ReturnType<typeof documentOf>>, sheet: number) {
+    const annotations = await (await document.getPage(sheet)).getAnnotations();
+    const targets = await Promise.all(
+      annotations
+        .filter((annotation) => annotation.subtype === "Link")
+        .map(async (annotation) => {
+          if (typeof annotation.dest !== "string") return { url: annotation.url as string };
+          const destination = await document.getDestination(annotation.dest);
+          const [ref, , , top] = destination as [{ num: number; gen: number }, unknown, number, number];
+          return { sheet: (await document.getPageIndex(ref)) + 1, top: Math.round(top) };
+        }),
+    );
+    return targets.filter((target, i) => JSON.stringify(target) !== JSON.stringify(targets[i - 1]));
+  }
+
+  it("links pages of the export inside the PDF, at their headings; other links lead out or stay text", async () => {
+    const { document } = await printable();
+    expect(document.numPages).toBe(2);
+    const guide = await linksOf(document, 1);
+    const faq = await linksOf(document, 2);
+    const sheetTop = Math.round((await document.getPage(1)).view[3] as number);
+    // The FAQ from its top, then at its heading (lower on its sheet); the Guide's own heading; the web.
+    expect(guide.slice(0, 4)).toEqual([
+      { sheet: 2, top: expect.any(Number) },
+      { sheet: 2, top: expect.any(Number) },
+      { sheet: 1, top: expect.any(Number) },
+      { url: "https://example.com/docs" },
+    ]);
+    const [toFaq, toAnswers, toUsage] = guide.map((link) => link.top ?? Number.NaN) as [
+      number,
+      number,
+      number,
+    ];
+    expect(toAnswers).toBeLessThan(toFaq);
+    expect(toFaq).toBeGreaterThan(sheetTop - 100);
+    expect(toUsage).toBeLessThan(sheetTop - 100);
+    // Install, on the Guide's sheet, links to the FAQ; the FAQ back to the Guide.
+    expect(guide.slice(4)).toEqual([{ sheet: 2, top: toFaq }]);
+    expect(faq).toEqual([{ sheet: 1, top: expect.any(Number) }]);
+    // The missing page's link is text alone.
+    expect((await sheetsOf(Buffer.from(await document.getData())))[0]).toContain("a page that is not there");
+  });
+
+  it("embeds the revision's images, shows the alt text of the others, and bookmarks the page tree", async () => {
+    const { document } = await printable();
+    const { fnArray } = await (await document.getPage(1)).getOperatorList();
+    expect(fnArray.filter((fn) => fn === OPS.paintImageXObject)).toHaveLength(1);
+    const text = (await sheetsOf(Buffer.from(await document.getData()))).join(" ");
+    expect(text).toContain("Gone");
+    expect(text).not.toContain("Logo");
+    const outline = await document.getOutline();
+    expect(outline.map(({ title, items }) => [title, items.map((item) => item.title)])).toEqual([
+      ["Guide", ["Install"]],
+      ["FAQ", []],
+    ]);
+  });
+
+  it("keeps each code line whole and fits a wide table to the sheet; keeps HTML's text, not its scripts", async () => {
+    const { document } = await printable();
+    const runs = await runsOf(document, 1);
+    const line = runs.filter((run) => run.y === runs.find((r) => r.str.includes("const"))?.y);
+    expect(line.map((run) => run.str).join(" ")).toMatch(/^const.*kept on one line$/);
+    const constX = (line[0] as { x: number }).x;
+    expect((runs.find((run) => run.str.includes("indented")) as { x: number }).x).toBeGreaterThan(constX);
+    const width = (await document.getPage(1)).view[2] as number;
+    const table = runs.filter((run) => /^(Column|value)\d/.test(run.str));
+    expect(table.filter((run) => run.str.startsWith("Column"))).toHaveLength(9);
+    for (const run of table) expect(run.x + run.width).toBeLessThan(width);
+    const text = (await sheetsOf(Buffer.from(await document.getData()))).join(" ");
+    expect(text).toContain("Kept markup text");
+    expect(text).not.toContain("dropped");
+    expect(text).not.toContain("<div>");
+  });
+
+  it.skipIf(!fallbackFonts.dejavu || !fallbackFonts.symbola)(
+    "sets what Roboto lacks in fonts that cover it: DejaVu Sans, Symbola for emoji",
+    async () => {
+      const { bytes, document } = await printable();
+      const raw = bytes.toString("latin1");
+      expect(raw).toContain("DejaVuSans");
+      expect(raw).toContain("Symbola");
+      const faq = (await sheetsOf(Buffer.from(await document.getData())))[1];
+      expect(faq).toContain("Բարեւ");
+      expect(faq).toContain("😀");
+    },
+  );
 });
 
 describe("GET /pdf/{token}", () => {

@@ -1,12 +1,15 @@
 import type { Router } from "express";
 import { changeRequestOf } from "../change-requests/index.js";
 import { contentEngine } from "../content/engine/index.js";
+import { References } from "../content/engine/references.js";
 import { revisionOf, treeOf } from "../content/revisions.js";
 import { ContentStorage } from "../content/storage.js";
 import type { Db } from "../db/database.js";
+import { publicBase, revisionFiles } from "../files/index.js";
 import { errorBody, send } from "../http/errors.js";
 import type { Services } from "../services.js";
 import { siblingModule } from "../workers/pool.js";
+import { embeddedImages, pdfLinks } from "./links.js";
 import { exportedPages } from "./pages.js";
 import type { PdfContent } from "./render.js";
 import { type PdfExport, verifyPdfToken } from "./token.js";
@@ -46,7 +49,7 @@ async function namesOwnRevision(db: Db, pdf: PdfExport): Promise<boolean> {
  * token, signed with the server's key, stands for the right to read one revision of one change
  * request until it expires: a token naming anything else is no URL of ours.
  */
-export function pdfRoutes(router: Router, { db, clock, secretKey }: Services): void {
+export function pdfRoutes(router: Router, { db, clock, secretKey, urls, files: { blobs } }: Services): void {
   router.get("/pdf/:token", async (req, res, next) => {
     const pdf = verifyPdfToken(secretKey, req.params.token);
     if (!pdf) return next();
@@ -57,24 +60,39 @@ export function pdfRoutes(router: Router, { db, clock, secretKey }: Services): v
     if (!(await namesOwnRevision(db, pdf))) return next();
     const changeRequest = await changeRequestOf(db, pdf.spaceId, pdf.changeRequestId);
     const storage = new ContentStorage(db, pdf.spaceId);
-    const tree = await treeOf(storage, await revisionOf(db, pdf.spaceId, pdf.revisionId));
+    const revision = await revisionOf(db, pdf.spaceId, pdf.revisionId);
+    const tree = await treeOf(storage, revision);
     const root = pdf.page === undefined ? undefined : tree.get(pdf.page);
     const pages = exportedPages(tree, root, pdf.only === true);
     const bodies = await storage.documents(
       pages.flatMap(({ entry }) => (entry.document ? [entry.document] : [])),
     );
+    const markdowns = pages.map(({ entry }) => (entry.document ? (bodies.get(entry.document) ?? "") : ""));
+    const engine = contentEngine();
+    const analyses = await engine.analyzeAll(markdowns);
+    const scope = { spaceId: pdf.spaceId, changeRequestId: pdf.changeRequestId };
+    const files = new Map(
+      (await revisionFiles(db, scope, revision.created_at)).map((file) => [file.id, file]),
+    );
+    const links = pdfLinks(
+      { references: new References(tree, publicBase(urls)), files, urls, secretKey },
+      pages.map(({ entry }) => entry),
+      analyses.map(({ links }) => links),
+    );
     const content: PdfContent = {
       title: changeRequest.subject || `Change request #${changeRequest.number}`,
-      pages: pages.map(({ entry, depth }) => ({
+      pages: pages.map(({ entry, depth }, i) => ({
         title: entry.title,
         depth,
-        markdown: entry.document ? (bodies.get(entry.document) ?? "") : "",
+        markdown: markdowns[i] ?? "",
+        links: links[i] ?? {},
       })),
+      images: await embeddedImages(blobs, files, links),
     };
     // Laid out in the engine's PDF pool, within its limits, once per content: a link's every GET
     // after the first is served from the engine's cache.
-    const rendered = await contentEngine().process<Uint8Array>("pdf", renderModule, "renderPdf", content, {
-      bodies: content.pages.map((page) => page.markdown),
+    const rendered = await engine.process<Uint8Array>("pdf", renderModule, "renderPdf", content, {
+      bodies: markdowns,
       what: "PDF export",
     });
     const bytes = Buffer.from(rendered.buffer, rendered.byteOffset, rendered.byteLength);
