@@ -248,6 +248,10 @@ describe("a PDF worth printing", () => {
           `| ${columns.map((_, i) => `value${i + 1} of a wide table`).join(" | ")} |`,
           "",
           '<div>Kept <b>markup</b> text</div><script>alert("dropped")</script>',
+          "",
+          '{% hint style="warning" %}',
+          "Hinted text.",
+          "{% endhint %}",
         ].join("\n"),
       ),
       insertPage(
@@ -338,6 +342,9 @@ describe("a PDF worth printing", () => {
     expect(text).toContain("Kept markup text");
     expect(text).not.toContain("dropped");
     expect(text).not.toContain("<div>");
+    // GitBook's blocks as the site reads them: their contents, never their tags.
+    expect(text).toContain("Hinted text.");
+    expect(text).not.toContain("{%");
   });
 
   it.skipIf(!fallbackFonts.dejavu || !fallbackFonts.symbola)(

@@ -5,11 +5,13 @@ import pdfmake from "pdfmake";
 import type { Content, ContentImage, TDocumentDefinitions } from "pdfmake/interfaces.js";
 import rehypeRaw from "rehype-raw";
 import rehypeRemark from "rehype-remark";
+import remarkFrontmatter from "remark-frontmatter";
 import remarkGfm from "remark-gfm";
 import remarkParse from "remark-parse";
 import remarkRehype from "remark-rehype";
 import { unified } from "unified";
 import { visit } from "unist-util-visit";
+import { remarkGitBook } from "../content/engine/gitbook.js";
 import { fontRuns, fonts, isFontFile } from "./fonts.js";
 
 /** What a PDF shows: its title, its pages in reading order, and the images they embed. */
@@ -37,12 +39,15 @@ export interface PdfPage {
 export type PdfLink = { page: number; anchor?: string } | { url: string; image?: string };
 
 /**
- * Raw HTML is read as the site reads it, then turned back into Markdown's nodes: its text and
- * structure stay, what the site never shows (scripts, styles) goes.
+ * A body is read as the site reads it (GitBook's blocks and alerts, front matter, raw HTML), then
+ * turned back into Markdown's nodes: the blocks' contents, the HTML's text and structure stay, their
+ * tags and what the site never shows (scripts, styles) go.
  */
 const toMarkdownTree = unified()
   .use(remarkParse)
   .use(remarkGfm)
+  .use(remarkFrontmatter)
+  .use(remarkGitBook)
   .use(remarkRehype, { allowDangerousHtml: true })
   .use(rehypeRaw)
   .use(rehypeRemark);

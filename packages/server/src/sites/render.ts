@@ -37,7 +37,12 @@ header nav a,aside a{color:inherit;text-decoration:none}
 [aria-current=page]{font-weight:600;color:#346DDB}
 .layout{display:flex}aside{width:260px;padding:16px 24px;border-right:1px solid #d0d7de}
 aside ul{list-style:none;padding-left:12px}main{padding:16px 32px;max-width:760px}
-pre{background:#f6f8fa;padding:12px;overflow:auto}table{border-collapse:collapse}td,th{border:1px solid #d0d7de;padding:4px 8px}`;
+pre{background:#f6f8fa;padding:12px;overflow:auto}table{border-collapse:collapse}td,th{border:1px solid #d0d7de;padding:4px 8px}
+.hint{border-left:4px solid #346DDB;background:#f0f5ff;padding:4px 16px;margin:16px 0}
+.hint-success{border-color:#1a7f37;background:#effaf2}.hint-warning{border-color:#bf8700;background:#fff8e5}
+.hint-danger{border-color:#cf222e;background:#fff0f0}
+.tab{border:1px solid #d0d7de;padding:0 16px;margin:8px 0}.tab-title,.code-title{font-weight:600}
+.content-ref{display:block;border:1px solid #d0d7de;border-radius:6px;padding:12px 16px;text-decoration:none}`;
 
 /**
  * The policy of every HTML answer of a published site. Pages run no scripts and submit no forms;

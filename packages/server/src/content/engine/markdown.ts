@@ -2,22 +2,32 @@ import GithubSlugger from "github-slugger";
 import type { Root as HtmlRoot } from "hast";
 import { toHtml } from "hast-util-to-html";
 import { toText } from "hast-util-to-text";
-import type { Nodes, Root } from "mdast";
+import type { Nodes, Root, RootContent } from "mdast";
 import { toString as textOf } from "mdast-util-to-string";
 import rehypeRaw from "rehype-raw";
-import rehypeSanitize, { defaultSchema } from "rehype-sanitize";
+import rehypeSanitize, { defaultSchema, type Options as SanitizeSchema } from "rehype-sanitize";
+import remarkFrontmatter from "remark-frontmatter";
 import remarkGfm from "remark-gfm";
 import remarkParse from "remark-parse";
 import remarkRehype from "remark-rehype";
 import { unified } from "unified";
 import { visit } from "unist-util-visit";
+import { BLOCK_CLASSES, type FrontMatter, remarkGitBook } from "./gitbook.js";
 
 /**
  * What the content engine reads from a page body, in a worker thread of its pool: these functions
  * parse, so the event loop never calls them (see `ContentEngine`).
  */
 
-const parser = unified().use(remarkParse).use(remarkGfm);
+/**
+ * Markdown as GitBook writes it: CommonMark, GFM, front matter, and GitBook's blocks and alerts. Its
+ * tree is what both the analysis and the HTML are made from.
+ */
+const parser = unified().use(remarkParse).use(remarkGfm).use(remarkFrontmatter).use(remarkGitBook);
+
+function parse(markdown: string): Root {
+  return parser.runSync(parser.parse(markdown));
+}
 
 /** A part of a page under one heading (the first one: before any heading). */
 export interface Section {
@@ -44,6 +54,8 @@ export interface Analysis {
    * names written in its HTML (`<a id="…">`).
    */
   anchors: string[];
+  /** What GitBook reads from the front matter, when the body opens with one. */
+  frontMatter?: FrontMatter;
 }
 
 const EXPLICIT_ANCHOR = /\b(?:id|name)\s*=\s*(?:"([^"]+)"|'([^']+)')/gi;
@@ -81,6 +93,11 @@ function linksOf(tree: Root): string[] {
   return urls;
 }
 
+/** The blocks of a body in order, GitBook's blocks opened: their headings are the page's too, as rendered. */
+function flowOf(nodes: readonly RootContent[]): RootContent[] {
+  return nodes.flatMap((node) => (node.type === "gitbookBlock" ? flowOf(node.children) : [node]));
+}
+
 // One slugger per page, as the page's rendered headings get theirs, so that a repeated heading gets `-1`, `-2`….
 function sectionsOf(tree: Root): Section[] {
   const slugger = new GithubSlugger();
@@ -91,7 +108,8 @@ function sectionsOf(tree: Root): Section[] {
     current.text = blocks.join("\n");
     sections.push(current);
   };
-  for (const node of tree.children) {
+  for (const node of flowOf(tree.children)) {
+    if (node.type === "yaml") continue;
     if (node.type === "heading") {
       close();
       const heading = textOf(node).trim();
@@ -107,11 +125,34 @@ function sectionsOf(tree: Root): Section[] {
 }
 
 export function analyze(markdown: string): Analysis {
-  const tree = parser.parse(markdown);
+  const tree = parse(markdown);
   const leadingTitle = leadingTitleOf(markdown, tree);
   const sections = sectionsOf(tree);
   const anchors = [...sections.flatMap(({ anchor }) => (anchor ? [anchor] : [])), ...explicitAnchors(tree)];
-  return { ...(leadingTitle && { leadingTitle }), links: linksOf(tree), sections, anchors };
+  const frontMatter = tree.data?.frontMatter;
+  return {
+    ...(leadingTitle && { leadingTitle }),
+    links: linksOf(tree),
+    sections,
+    anchors,
+    ...(frontMatter && { frontMatter }),
+  };
+}
+
+/** GitHub's attributes, with the classes GitBook's blocks carry (and their role, `note`) allowed too. */
+function attributesWithBlockClasses(): SanitizeSchema["attributes"] {
+  const attributes = { ...defaultSchema.attributes };
+  for (const [tagName, classes] of Object.entries(BLOCK_CLASSES)) {
+    const own = attributes[tagName] ?? [];
+    const allowed = own.find((definition) => Array.isArray(definition) && definition[0] === "className");
+    const others = own.filter((definition) => definition !== allowed);
+    attributes[tagName] = [
+      ...others,
+      ["className", ...(Array.isArray(allowed) ? allowed.slice(1) : []), ...classes],
+      ...(tagName === "div" ? [["role", "note"] as [string, string]] : []),
+    ];
+  }
+  return attributes;
 }
 
 /**
@@ -121,12 +162,11 @@ export function analyze(markdown: string): Analysis {
  * `strip`, dropped whole: their content is code or markup source, which unwrapping would print.
  */
 const toSafeHtml = unified()
-  .use(remarkParse)
-  .use(remarkGfm)
   .use(remarkRehype, { allowDangerousHtml: true })
   .use(rehypeRaw)
   .use(rehypeSanitize, {
     ...defaultSchema,
+    attributes: attributesWithBlockClasses(),
     clobberPrefix: "",
     strip: [
       ...(defaultSchema.strip ?? []),
@@ -170,7 +210,8 @@ function rewriteUrls(tree: Root, rewrite: Readonly<Record<string, string>>): voi
  * heading with the id its section's anchor has, so that `#anchor` links and search results land.
  */
 export function renderHtml({ markdown, rewrite = {} }: RenderInput): string {
-  const source = toSafeHtml.parse(markdown);
+  // GitBook's blocks made first: their links (content references, files) are rewritten as any.
+  const source = parse(markdown);
   rewriteUrls(source, rewrite);
   const tree = toSafeHtml.runSync(source) as HtmlRoot;
   const slugger = new GithubSlugger();

@@ -1,0 +1,479 @@
+import type { Literal, Paragraph, Parent, PhrasingContent, Root, RootContent, Text } from "mdast";
+import type { Extension as FromMarkdownExtension } from "mdast-util-from-markdown";
+import type { Code, Construct, Effects, State } from "micromark-util-types";
+import type { Plugin, Processor } from "unified";
+import { visit } from "unist-util-visit";
+import { parse as parseYaml } from "yaml";
+
+/**
+ * GitBook's own markdown, as its editor and Git Sync write it, read into the mdast tree so that the
+ * content engine's analysis and HTML both understand it: the `{% tag attrs %}…{% endtag %}` blocks
+ * (hints, tabs, content references, embeds, steppers, code titles, files, includes, API references),
+ * GitHub-style alerts (`> [!NOTE]`), and the front matter `remark-frontmatter` has parsed. A block
+ * that is not closed, or a tag GitBook does not have, stays the text it was written as.
+ */
+
+/** What GitBook reads from a page's front matter. */
+export interface FrontMatter {
+  description?: string;
+  icon?: string;
+  /** GitBook's page layout options (`title: { visible: false }`…), as written. */
+  layout?: Record<string, unknown>;
+  hidden?: boolean;
+}
+
+/** A block rendered as the element `data.hName` with its children: remark-rehype renders unknown nodes so. */
+export interface GitBookBlock extends Parent {
+  type: "gitbookBlock";
+  data: { hName: string; hProperties: { className: string[]; role?: string } };
+}
+
+/** A line that is one known tag, as parsed; the plugin's transform reads it, so no tree keeps one. */
+interface GitBookTagLine extends Literal {
+  type: "gitbookTagLine";
+}
+
+declare module "mdast" {
+  interface RootContentMap {
+    gitbookBlock: GitBookBlock;
+    gitbookTagLine: GitBookTagLine;
+  }
+  interface BlockContentMap {
+    gitbookBlock: GitBookBlock;
+    gitbookTagLine: GitBookTagLine;
+  }
+  interface RootData {
+    frontMatter?: FrontMatter;
+  }
+}
+
+declare module "micromark-util-types" {
+  interface TokenTypeMap {
+    gitbookTag: "gitbookTag";
+  }
+}
+
+/**
+ * The tags GitBook has, by how they end: a `required` block without its end tag stays text; an
+ * `optional` one stands alone without it (its body, when closed, is a caption or details); `none`
+ * have no end tag.
+ */
+const TAGS: Readonly<Record<string, "required" | "optional" | "none">> = {
+  hint: "required",
+  tabs: "required",
+  tab: "required",
+  "content-ref": "required",
+  stepper: "required",
+  step: "required",
+  code: "required",
+  "swagger-description": "required",
+  "swagger-parameter": "required",
+  "swagger-response": "required",
+  embed: "optional",
+  file: "optional",
+  swagger: "optional",
+  openapi: "optional",
+  "page-ref": "none",
+  include: "none",
+};
+
+/** The classes (and role) the blocks' HTML carries, by element: what the sanitizer must let through. */
+export const BLOCK_CLASSES: Readonly<Record<string, readonly string[]>> = {
+  div: [
+    "hint",
+    "hint-info",
+    "hint-success",
+    "hint-warning",
+    "hint-danger",
+    "tabs",
+    "embed",
+    "file",
+    "code-block",
+  ],
+  section: ["tab"],
+  p: ["tab-title", "code-title", "block-note", "block-label"],
+  ol: ["stepper"],
+  li: ["step"],
+  a: ["content-ref"],
+};
+
+const HINT_STYLES = new Set(["info", "success", "warning", "danger"]);
+
+interface Tag {
+  type: "tag";
+  name: string;
+  closing: boolean;
+  attributes: Record<string, string>;
+  /** The first value written without a name (`{% include "path" %}`). */
+  argument?: string;
+  raw: string;
+}
+
+// Never past the next `{%`: a text of many tags left open costs a scan of it, not one per tag.
+const TAG = /\{%\s*([a-z][\w-]*)((?:[^%{]|\{(?!%)|%(?!\}))*)%\}/g;
+const ATTRIBUTE = /(?:([\w-]+)\s*=\s*)?(?:"([^"]*)"|'([^']*)'|([^\s"'=]+))/g;
+
+/** Whether GitBook has the tag `name`: a block's, or the end tag of a block that has one. */
+function isKnown(name: string): boolean {
+  return TAGS[name] !== undefined || (name.startsWith("end") && (TAGS[name.slice(3)] ?? "none") !== "none");
+}
+
+/** The tag `match` of `TAG` is, unless GitBook has no such tag. */
+function tagOf(match: RegExpMatchArray): Tag | undefined {
+  const [raw, name = "", rest = ""] = match;
+  if (!isKnown(name)) return undefined;
+  const closing = TAGS[name] === undefined;
+  const tag: Tag = { type: "tag", name: closing ? name.slice(3) : name, closing, attributes: {}, raw };
+  for (const [, key, ...values] of rest.matchAll(ATTRIBUTE)) {
+    const value = values.find((v) => v !== undefined) ?? "";
+    if (key) tag.attributes[key] = value;
+    else tag.argument ??= value;
+  }
+  return tag;
+}
+
+function text(value: string): Text {
+  return { type: "text", value };
+}
+
+function asText(tag: Tag): Paragraph {
+  return { type: "paragraph", children: [text(tag.raw)] };
+}
+
+function block(hName: string, className: string[], children: RootContent[], role?: string): GitBookBlock {
+  return {
+    type: "gitbookBlock",
+    data: { hName, hProperties: { className, ...(role && { role }) } },
+    children,
+  };
+}
+
+/** A paragraph of plain text with a class, for the labels the blocks show (tab titles, captions…). */
+function label(className: string, value: string): Paragraph[] {
+  return value
+    ? [{ type: "paragraph", children: [text(value)], data: { hProperties: { className: [className] } } }]
+    : [];
+}
+
+function linkTo(url: string, children: PhrasingContent[], className?: string): Paragraph[] {
+  if (!url) return [];
+  const data = className ? { hProperties: { className: [className] } } : undefined;
+  return [{ type: "paragraph", children: [{ type: "link", url, children, ...(data && { data }) }] }];
+}
+
+function hint(style: string | undefined, children: RootContent[]): GitBookBlock {
+  return block("div", ["hint", `hint-${style && HINT_STYLES.has(style) ? style : "info"}`], children, "note");
+}
+
+/**
+ * A link card to `url`: its text is the body's link's, as GitBook writes it (`[Title](page.md)`), or
+ * the URL; a body that is more than one link is kept after the card.
+ */
+function contentRef(url: string, body: RootContent[]): RootContent[] {
+  const [only] = body;
+  const links =
+    only?.type === "paragraph" ? only.children.filter((c) => c.type !== "text" || c.value.trim()) : [];
+  const [link] = links;
+  if (body.length === 1 && links.length === 1 && link?.type === "link")
+    return linkTo(url || link.url, link.children, "content-ref");
+  return [...linkTo(url, [text(url)], "content-ref"), ...body];
+}
+
+/** The name a file's link shows: the last segment of its path, decoded when it can be. */
+function fileName(src: string): string {
+  const segment = src.split(/[?#]/)[0]?.split("/").pop() || src;
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return segment;
+  }
+}
+
+/** What a block is shown as: its HTML-rendering nodes, its body always among them. */
+function render(tag: Tag, body: RootContent[]): RootContent[] {
+  const { attributes: a } = tag;
+  switch (tag.name) {
+    case "hint":
+      return [hint(a.style, body)];
+    case "tabs":
+      return [block("div", ["tabs"], body)];
+    case "tab":
+      return [block("section", ["tab"], [...label("tab-title", a.title ?? ""), ...body])];
+    case "stepper":
+      return [block("ol", ["stepper"], body)];
+    case "step":
+      return [block("li", ["step"], body)];
+    case "content-ref":
+      return contentRef(a.url ?? "", body);
+    case "page-ref":
+      return contentRef(a.page ?? "", []);
+    case "embed":
+      return [block("div", ["embed"], [...linkTo(a.url ?? "", [text(a.url ?? "")]), ...body])];
+    case "file": {
+      const src = a.src ?? "";
+      const name = fileName(src);
+      return [block("div", ["file"], [...linkTo(src, [text(name)]), ...body])];
+    }
+    case "code":
+      return a.title ? [block("div", ["code-block"], [...label("code-title", a.title), ...body])] : body;
+    case "include":
+      return label("block-note", `Included content: ${tag.argument ?? a.src ?? ""}`);
+    case "swagger":
+    case "openapi": {
+      const what = [a.method?.toUpperCase(), a.path, a.src].filter(Boolean).join(" ");
+      return [hint("info", [...label("block-note", `API reference: ${what}`), ...body])];
+    }
+    case "swagger-parameter": {
+      const details = [a.in, a.type, a.required === "true" && "required"].filter(Boolean).join(", ");
+      return [...label("block-label", `${a.name ?? ""}${details && ` (${details})`}`), ...body];
+    }
+    case "swagger-response":
+      return [...label("block-label", `Response ${a.status ?? ""}`.trim()), ...body];
+    default:
+      return body;
+  }
+}
+
+type Item = RootContent | Tag;
+
+/** The paragraph as paragraphs and the known tags written in its text, in order. */
+function splitParagraph(paragraph: Paragraph): Item[] {
+  const items: Item[] = [];
+  let run: PhrasingContent[] = [];
+  const flush = () => {
+    const first = run[0];
+    const last = run.at(-1);
+    if (first?.type === "text") first.value = first.value.trimStart();
+    if (last?.type === "text") last.value = last.value.trimEnd();
+    run = run.filter((node) => node.type !== "text" || node.value !== "");
+    if (run.length > 0) items.push({ type: "paragraph", children: run });
+    run = [];
+  };
+  for (const child of paragraph.children) {
+    if (child.type !== "text") {
+      run.push(child);
+      continue;
+    }
+    let from = 0;
+    for (const match of child.value.matchAll(TAG)) {
+      const tag = tagOf(match);
+      if (!tag) continue;
+      run.push(text(child.value.slice(from, match.index)));
+      flush();
+      items.push(tag);
+      from = match.index + match[0].length;
+    }
+    run.push(text(child.value.slice(from)));
+  }
+  flush();
+  return items;
+}
+
+function hasTag(paragraph: Paragraph): boolean {
+  return paragraph.children.some(
+    (child) => child.type === "text" && [...child.value.matchAll(TAG)].some((match) => tagOf(match)),
+  );
+}
+
+/**
+ * Siblings with the tags among them made blocks: each end tag closes the nearest open block of its
+ * name, those opened after it left unclosed. One pass, so that many unclosed tags cost no more than
+ * their number.
+ */
+function group(items: Item[]): RootContent[] {
+  const out: RootContent[] = [];
+  const open: { tag: Tag; at: number }[] = [];
+  const openByName = new Map<string, number>();
+  const pop = () => {
+    const entry = open.pop() as { tag: Tag; at: number };
+    openByName.set(entry.tag.name, (openByName.get(entry.tag.name) ?? 1) - 1);
+    return entry;
+  };
+  // Its placeholder (its text) stays, unless the block may stand alone: then it renders, bodiless.
+  const leaveUnclosed = ({ tag, at }: { tag: Tag; at: number }) => {
+    if (TAGS[tag.name] === "optional") out.splice(at, 1, ...render(tag, []));
+  };
+  for (const item of items) {
+    if (item.type !== "tag") out.push(item);
+    else if (!item.closing && TAGS[item.name] === "none") out.push(...render(item, []));
+    else if (!item.closing) {
+      open.push({ tag: item, at: out.length });
+      openByName.set(item.name, (openByName.get(item.name) ?? 0) + 1);
+      out.push(asText(item));
+    } else if (!openByName.get(item.name)) out.push(asText(item));
+    else {
+      for (let entry = pop(); ; entry = pop()) {
+        if (entry.tag.name === item.name) {
+          const body = out.splice(entry.at + 1);
+          out.splice(entry.at, 1, ...render(entry.tag, body));
+          break;
+        }
+        leaveUnclosed(entry);
+      }
+    }
+  }
+  while (open.length > 0) leaveUnclosed(pop());
+  return out;
+}
+
+function groupBlocks(parent: Parent): void {
+  for (const child of parent.children) if ("children" in child) groupBlocks(child);
+  const tagged = (child: RootContent) =>
+    child.type === "gitbookTagLine" || (child.type === "paragraph" && hasTag(child));
+  if (!parent.children.some(tagged)) return;
+  parent.children = group(
+    parent.children.flatMap((child) => {
+      if (child.type === "gitbookTagLine")
+        return splitParagraph({ type: "paragraph", children: [text(child.value)] });
+      return child.type === "paragraph" ? splitParagraph(child) : [child];
+    }),
+  );
+}
+
+const ALERT = /^\[!(note|tip|important|warning|caution)\][ \t]*(?:\r?\n|$)/i;
+const ALERT_STYLE: Readonly<Record<string, string>> = {
+  note: "info",
+  tip: "success",
+  important: "info",
+  warning: "warning",
+  caution: "danger",
+};
+
+/** GitHub's alerts, blockquotes opened by a line `[!NOTE]`…, as hints of the matching style. */
+function alertsToHints(tree: Root): void {
+  visit(tree, "blockquote", (quote, index, parent) => {
+    const [first] = quote.children;
+    if (first?.type !== "paragraph" || !parent || index === undefined) return;
+    const [opening] = first.children;
+    const match = opening?.type === "text" ? ALERT.exec(opening.value) : null;
+    if (!match || opening?.type !== "text") return;
+    opening.value = opening.value.slice(match[0].length);
+    // `[!NOTE]` ended by a hard break rather than a line ending.
+    if (opening.value === "" && first.children[1]?.type === "break") first.children.splice(0, 2);
+    if (first.children.every((c) => c.type === "text" && c.value.trim() === "")) quote.children.shift();
+    // The quote's own children array, which the visit goes on into (alerts in alerts).
+    parent.children[index] = hint(ALERT_STYLE[match[1]?.toLowerCase() ?? ""], quote.children);
+  });
+}
+
+function isMapping(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+function pickFrontMatter(data: Record<string, unknown>): FrontMatter {
+  const { description, icon, layout, hidden } = data;
+  return {
+    ...(typeof description === "string" && { description }),
+    ...(typeof icon === "string" && { icon }),
+    ...(isMapping(layout) && { layout }),
+    ...(typeof hidden === "boolean" && { hidden }),
+  };
+}
+
+/**
+ * Front matter, whose node renders as nothing, read into `tree.data.frontMatter`; when it is not a
+ * YAML mapping it was not meant as front matter, and stays text.
+ */
+function readFrontMatter(tree: Root): void {
+  const [first] = tree.children;
+  if (first?.type !== "yaml") return;
+  let data: unknown;
+  try {
+    data = parseYaml(first.value);
+  } catch {
+    data = undefined;
+  }
+  if (data === null || isMapping(data)) {
+    tree.data = { ...tree.data, frontMatter: pickFrontMatter(data ?? {}) };
+    return;
+  }
+  tree.children[0] = { type: "paragraph", children: [text(`---\n${first.value}\n---`)] };
+}
+
+const LEFT_CURLY_BRACE = 123;
+const PERCENT = 37;
+const RIGHT_CURLY_BRACE = 125;
+
+/** Line endings and spaces as micromark codes them (`null` is the end of the input). */
+const atLineEnd = (code: Code) => code === null || code === -5 || code === -4 || code === -3;
+const isSpace = (code: Code) => code === -2 || code === -1 || code === 32;
+
+/**
+ * A line that is one known tag, `{% hint style="info" %}`, as its own block: GitBook writes its
+ * tags on lines of their own, and as a block the line ends the paragraph, list item or quote before
+ * it, where it would otherwise continue it (`- item\n{% endhint %}`).
+ */
+const tagLine: Construct = {
+  name: "gitbookTag",
+  tokenize(effects: Effects, ok: State, nok: State): State {
+    let name = "";
+    const afterClose: State = (code) => {
+      if (atLineEnd(code)) {
+        effects.exit("gitbookTag");
+        return ok(code);
+      }
+      if (!isSpace(code)) return nok(code);
+      effects.consume(code);
+      return afterClose;
+    };
+    const inside: State = (code) => {
+      if (atLineEnd(code)) return nok(code);
+      effects.consume(code);
+      return code === PERCENT ? percentInside : inside;
+    };
+    const percentInside: State = (code) => {
+      if (code !== RIGHT_CURLY_BRACE) return inside(code);
+      effects.consume(code);
+      return afterClose;
+    };
+    const inName: State = (code) => {
+      if (code !== null && /[\w-]/.test(String.fromCharCode(code)) && code > 0) {
+        name += String.fromCharCode(code);
+        effects.consume(code);
+        return inName;
+      }
+      return isKnown(name) ? inside(code) : nok(code);
+    };
+    const beforeName: State = (code) => {
+      if (!isSpace(code)) return inName(code);
+      effects.consume(code);
+      return beforeName;
+    };
+    const open: State = (code) => {
+      if (code !== PERCENT) return nok(code);
+      effects.consume(code);
+      return beforeName;
+    };
+    return (code) => {
+      effects.enter("gitbookTag");
+      effects.consume(code);
+      return open;
+    };
+  },
+};
+
+// Not a text node: remark-gfm's autolinking, which runs on text nodes once parsed, would link its URLs.
+const tagLineFromMarkdown: FromMarkdownExtension = {
+  enter: {
+    gitbookTag(token) {
+      this.enter({ type: "gitbookTagLine", value: this.sliceSerialize(token).trim() }, token);
+    },
+  },
+  exit: {
+    gitbookTag(token) {
+      this.exit(token);
+    },
+  },
+};
+
+/** The plugin, after remark-parse, remark-gfm and remark-frontmatter. */
+export const remarkGitBook: Plugin<[], Root> = function (this: Processor) {
+  const data = this.data();
+  data.micromarkExtensions = [...(data.micromarkExtensions ?? []), { flow: { [LEFT_CURLY_BRACE]: tagLine } }];
+  data.fromMarkdownExtensions = [...(data.fromMarkdownExtensions ?? []), tagLineFromMarkdown];
+  return (tree) => {
+    readFrontMatter(tree);
+    alertsToHints(tree);
+    groupBlocks(tree);
+  };
+};
