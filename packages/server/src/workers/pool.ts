@@ -60,7 +60,8 @@ export class WorkerPool {
       filename: workerFile,
       minThreads: 0,
       maxThreads: limits.threads,
-      idleTimeout: 30_000,
+      // An idle thread goes soon: its heap, grown by the last large body, is then given back.
+      idleTimeout: 5_000,
       resourceLimits: {
         maxOldGenerationSizeMb: limits.memoryMb,
         maxYoungGenerationSizeMb: 16,

@@ -23,7 +23,7 @@ export const defaultContentLimits: ContentLimits = {
   maxNesting: 100,
   // A refused body answers within 5 s: the time limit, and the rest of the request.
   pool: { threads: 2, maxQueue: 64, timeoutMs: 4_000, memoryMb: 256 },
-  pdf: { threads: 1, maxQueue: 16, timeoutMs: 20_000, memoryMb: 256 },
+  pdf: { threads: 1, maxQueue: 16, timeoutMs: 20_000, memoryMb: 192 },
   cacheBytes: 64 * 1024 * 1024,
 };
 
