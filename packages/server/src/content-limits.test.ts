@@ -112,4 +112,25 @@ describe("page bodies past the content limits", { timeout: 60_000 }, () => {
     const page = await supertest(s.t.app).get(`/s/${site.id}/`).expect(200);
     expect(page.text).toContain("Some <strong>bold</strong> text.");
   });
+
+  it("answers 503 with Retry-After once the pool's threads and queue are taken, and /health meanwhile", async () => {
+    const space = await newSpaceContent(s);
+    const cr = await space.createChangeRequest();
+    await useContentLimits({ ...limits, pool: { ...limits.pool, maxQueue: 0 } });
+    try {
+      // Sent now (a supertest request waits for its first `then`); a body of its own, not refused before.
+      const busy = space.edit(cr.number, [insertPage("Slow", `${slowToParse} `)], s.admin, 422).then();
+      // The one thread is taken once the engine has given that body to its pool.
+      while (contentEngine().attempts === 0) await new Promise((resolve) => setTimeout(resolve, 10));
+      const refused = await space.edit(cr.number, [insertPage("Other", "Another **body**.")], s.admin, 503);
+      expect(refused.headers["retry-after"]).toMatch(/^\d+$/);
+      expectError(refused.body, 503, "busy");
+      await supertest(s.t.app).get("/health").expect(200);
+      await busy;
+      // Nothing was kept of the busy answer: the same body is read once a thread is free.
+      await space.edit(cr.number, [insertPage("Other", "Another **body**.")]);
+    } finally {
+      await useContentLimits(limits);
+    }
+  });
 });
