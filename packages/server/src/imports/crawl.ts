@@ -64,7 +64,13 @@ function inPool<Result>(
     pageSources?: Readonly<Record<string, string>>;
   },
 ): Promise<Result> {
-  return contentEngine().process<Result>("content", convertModule, name, input, { what: "imported page" });
+  return contentEngine().process<Result>(
+    "content",
+    convertModule,
+    name,
+    { value: input },
+    { what: "imported page" },
+  );
 }
 
 const withoutHash = (url: URL) => {

@@ -79,7 +79,7 @@ export function pdfRoutes(router: Router, { db, clock, secretKey, urls, files: {
       pages.map(({ entry }) => entry),
       analyses.map(({ links }) => links),
     );
-    const content: PdfContent = {
+    const content: Omit<PdfContent, "images"> = {
       title: changeRequest.subject || `Change request #${changeRequest.number}`,
       pages: pages.map(({ entry, depth }, i) => ({
         title: entry.title,
@@ -87,14 +87,25 @@ export function pdfRoutes(router: Router, { db, clock, secretKey, urls, files: {
         markdown: markdowns[i] ?? "",
         links: links[i] ?? {},
       })),
-      images: await embeddedImages(blobs, files, links),
     };
-    // Laid out in the engine's PDF pool, within its limits, once per content: a link's every GET
-    // after the first is served from the engine's cache.
-    const rendered = await engine.process<Uint8Array>("pdf", renderModule, "renderPdf", content, {
-      bodies: markdowns,
-      what: "PDF export",
+    // Laid out in the engine's PDF pool, within its limits, once per content: a link's every GET after
+    // the first is served from the engine's cache, without reading the images again (their files'
+    // hashes stand for them).
+    const identity = JSON.stringify({
+      content,
+      files: [...files.values()].map(({ id, sha256 }) => [id, sha256]),
     });
+    const load = async (): Promise<PdfContent> => ({
+      ...content,
+      images: await embeddedImages(blobs, files, links),
+    });
+    const rendered = await engine.process<Uint8Array>(
+      "pdf",
+      renderModule,
+      "renderPdf",
+      { load, identity },
+      { bodies: markdowns, what: "PDF export" },
+    );
     const bytes = Buffer.from(rendered.buffer, rendered.byteOffset, rendered.byteLength);
     res
       .status(200)

@@ -46,7 +46,7 @@ export type PoolName = "content" | "pdf";
 interface Task {
   module: URL;
   name: string;
-  input: unknown;
+  input: { value: unknown } | { load: () => Promise<unknown> };
   bodies: readonly string[];
   /** What the input is, for a refusal's message. */
   what: string;
@@ -76,7 +76,7 @@ export class ContentEngine {
 
   /** Links, sections and leading title of a body. 422 when it cannot be processed within the limits. */
   analyze(markdown: string): Promise<Analysis> {
-    return this.process("content", markdownModule, "analyze", markdown, { bodies: [markdown] });
+    return this.process("content", markdownModule, "analyze", { value: markdown }, { bodies: [markdown] });
   }
 
   /**
@@ -113,7 +113,7 @@ export class ContentEngine {
       "content",
       markdownModule,
       "renderHtml",
-      { markdown, rewrite } satisfies RenderInput,
+      { value: { markdown, rewrite } satisfies RenderInput },
       {
         bodies: [markdown],
       },
@@ -124,16 +124,24 @@ export class ContentEngine {
    * The result of function `name` of `module` (an area's renderer or converter, which may parse) on
    * `input`, computed in one of the engine's pools once per input, after the nesting of the page bodies
    * in `bodies` is checked. 422 when the input (`what`, for the message) cannot be processed within the
-   * limits, 503 when the pool is full.
+   * limits, 503 when the pool is full. An input costly to gather (file bytes) may come as `load`, called
+   * only when the result is not kept yet, with `identity` standing for it in the cache (a text that
+   * differs whenever the input would).
    */
   async process<Result>(
     pool: PoolName,
     module: URL,
     name: string,
-    input: unknown,
+    input: { value: unknown } | { load: () => Promise<unknown>; identity: string },
     { bodies = [], what = "page body" }: { bodies?: readonly string[]; what?: string } = {},
   ): Promise<Result> {
-    const key = `${module.href} ${name} ${contentHash(typeof input === "string" ? input : JSON.stringify(input))}`;
+    const identity =
+      "identity" in input
+        ? input.identity
+        : typeof input.value === "string"
+          ? input.value
+          : JSON.stringify(input.value);
+    const key = `${module.href} ${name} ${contentHash(identity)}`;
     const task = { module, name, input, bodies, what };
     const outcome = this.#done.get(key) ?? (await (this.#running.get(key) ?? this.#start(key, pool, task)));
     if ("refused" in outcome) throw outcome.refused;
@@ -171,8 +179,9 @@ export class ContentEngine {
     const { module, name, input, bodies, what } = task;
     try {
       for (const body of bodies) this.assertNestingWithin(body);
+      const value = "load" in input ? await input.load() : input.value;
       this.#attempts++;
-      return { value: await pool.run(module, name, input) };
+      return { value: await pool.run(module, name, value) };
     } catch (error) {
       if (error instanceof ApiError) return { refused: error };
       if (error instanceof WorkOverrun) return { refused: overrunRefusal(error, what) };
