@@ -1,5 +1,6 @@
 import supertest from "supertest";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { prepareMerge } from "./change-requests/edits.js";
 import {
   type ContentScenario,
   createContentScenario,
@@ -132,5 +133,28 @@ describe("page bodies past the content limits", { timeout: 60_000 }, () => {
     } finally {
       await useContentLimits(limits);
     }
+  });
+
+  it("reads a change request's new bodies once, before a merge (as after a restart): the merge reads none again", async () => {
+    const space = await newSpaceContent(s);
+    const cr = await space.createChangeRequest();
+    await space.edit(cr.number, [insertPage("One", "First **body**."), insertPage("Two", "Second body.")]);
+    // A new engine, as after a restart: nothing kept.
+    await useContentLimits(limits);
+    const engine = contentEngine();
+    const { body } = await s.t.request
+      .get(`/v1/spaces/${space.spaceId}/change-requests/${cr.id}`)
+      .set(s.admin.auth)
+      .expect(200);
+    await prepareMerge(
+      s.t.db,
+      { id: space.spaceId, revision_id: (await space.space()).revision ?? "" },
+      {
+        revision_id: body.revision,
+      },
+    );
+    expect(engine.attempts).toBe(2);
+    await space.merge(cr.number);
+    expect(engine.attempts).toBe(2);
   });
 });

@@ -1,11 +1,11 @@
 import type { Schema } from "@quire/api-types";
 import { contentEngine } from "../content/engine/index.js";
-import { ContentDraft, InvalidChange, type Placement } from "../content/pages.js";
-import { insertRevision, revisionOf } from "../content/revisions.js";
+import { ContentDraft, InvalidChange, type PageTree, type Placement } from "../content/pages.js";
+import { insertRevision, revisionOf, treeOf } from "../content/revisions.js";
 import { ContentStorage } from "../content/storage.js";
 import { allEntries, updateTrie } from "../content/trie.js";
 import type { IdGenerator } from "../context.js";
-import type { Transaction } from "../db/database.js";
+import type { Db, Transaction } from "../db/database.js";
 import type { SpaceTable } from "../db/schema.js";
 import { badRequest, conflict } from "../http/errors.js";
 import { assertSpaceNotDeleted } from "../spaces/index.js";
@@ -162,6 +162,29 @@ export async function prepareContentEdit(
   }
   await engine.analyzeAll([...leadingTitles.values()].map(({ body }) => body));
   return { changes, pages, leadingTitles };
+}
+
+/**
+ * Reads, with the content engine, the bodies of the change request's pages that main does not have,
+ * before a merge's transaction opens: storing and indexing the merge then finds their analyses kept,
+ * instead of waiting for a worker while it holds the database (after a restart, say).
+ */
+export async function prepareMerge(
+  db: Db,
+  space: Pick<SpaceTable, "id" | "revision_id">,
+  changeRequest: Pick<ChangeRequestRow, "revision_id">,
+): Promise<void> {
+  const storage = new ContentStorage(db, space.id);
+  const treeAt = async (id: string): Promise<PageTree> => treeOf(storage, await revisionOf(db, space.id, id));
+  const [main, proposed] = await Promise.all([treeAt(space.revision_id), treeAt(changeRequest.revision_id)]);
+  const known = new Set([...main.entries()].map((page) => page.document));
+  const changed = [...proposed.entries()].flatMap((page) =>
+    page.document !== null && !known.has(page.document) ? [page.document] : [],
+  );
+  const bodies = await storage.documents(changed);
+  await contentEngine().analyzeAll([...bodies.values()], {
+    whenRefused: () => ({ links: [], sections: [], anchors: [] }),
+  });
 }
 
 /**

@@ -7,7 +7,7 @@ import type { Services } from "../services.js";
 import { contentReads } from "../space-content/index.js";
 import { assertSpaceNotDeleted, onSpace } from "../spaces/index.js";
 import { type MemberChangeRequest, onChangeRequest } from "./access.js";
-import { editChangeRequestContent, prepareContentEdit } from "./edits.js";
+import { editChangeRequestContent, prepareContentEdit, prepareMerge } from "./edits.js";
 import { canEditChangeRequests, canMergeChangeRequests } from "./policy.js";
 import { presentChangeRequest } from "./presenter.js";
 import {
@@ -56,11 +56,16 @@ export function changeRequestHandlers(services: Services): AreaHandlers<typeof c
   const { db, urls, ids, now, transaction } = services;
   const content = contentReads(services);
 
-  /** Merges the change request into main, or main into it. */
-  const pullOrMerge = ({ space, changeRequest }: MemberChangeRequest, command: typeof mergeChangeRequest) =>
-    transaction((tx) =>
+  /** Merges the change request into main, or main into it, its bodies read before the transaction. */
+  const pullOrMerge = async (
+    { space, changeRequest }: MemberChangeRequest,
+    command: typeof mergeChangeRequest,
+  ) => {
+    await prepareMerge(db, space, changeRequest);
+    return transaction((tx) =>
       command(tx, { spaceId: space.id, changeRequestId: changeRequest.id, now: now(), ids }),
     );
+  };
 
   return {
     async listChangeRequestsForSpace({ query }, { space }) {
