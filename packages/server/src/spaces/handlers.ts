@@ -53,7 +53,7 @@ export function spaceHandlers(services: Services): AreaHandlers<typeof spaceAcce
 
   return {
     async listSpacesInOrganizationById({ path, query, caller }, { role }) {
-      const args = { organizationId: path.organizationId, userId: caller.user.id };
+      const args = { organizationId: path.organizationId, userId: caller.user.id, role };
       const page = await listSpacesInOrganization(db, args, query);
       return ok(presentPage(page, presentSpaceFor(role, urls)));
     },
