@@ -23,8 +23,7 @@ import {
   deleteCollection,
   getCollection,
   insertCollection,
-  listAllCollections,
-  listTopLevelCollections,
+  listCollectionsInOrganization,
   updateCollection,
 } from "./store.js";
 
@@ -49,9 +48,16 @@ export function collectionHandlers(services: Services): AreaHandlers<typeof coll
 
   return {
     async listCollectionsInOrganizationById({ path, query, caller }, { role }) {
-      const args = { organizationId: path.organizationId, userId: caller.user.id };
-      const list = (query.nested ?? true) ? listAllCollections : listTopLevelCollections;
-      const page = await list(db, args, query);
+      const page = await listCollectionsInOrganization(
+        db,
+        {
+          organizationId: path.organizationId,
+          userId: caller.user.id,
+          role,
+          topLevelOnly: !(query.nested ?? true),
+        },
+        query,
+      );
       return ok(presentPage(page, (c) => presentCollection(c, roleOnRow(role, c), urls)));
     },
 

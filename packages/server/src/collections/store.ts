@@ -1,17 +1,11 @@
-import {
-  type ContentAccess,
-  callerMembership,
-  contentAccess,
-  contentGrant,
-  contentWithCaller,
-  grantAware,
-  listsContent,
-} from "../access.js";
+import { type SqlBool, sql } from "kysely";
+import { type ContentAccess, contentAccess, contentGrant, contentWithCaller, grantAware } from "../access.js";
 import { promoteChildren } from "../content/tree.js";
 import type { Db, Transaction } from "../db/database.js";
 import type { CollectionTable } from "../db/schema.js";
 import { updateById } from "../db/update.js";
-import { keysetList } from "../http/paging.js";
+import { keysetList, type PageQuery } from "../http/paging.js";
+import type { OrganizationRole } from "../policy.js";
 
 const collectionGrant = (withGrants: boolean, userId: string) =>
   contentGrant("collections", withGrants, userId);
@@ -31,29 +25,43 @@ export async function collectionForCaller(
   return { collection, ...access };
 }
 
-const collectionsListedBy =
-  (withGrants: boolean) => (db: Db, args: { organizationId: string; userId: string }) =>
-    db
-      .selectFrom("collections")
-      .selectAll()
-      .select(callerMembership(args.userId, args.organizationId).as("caller_membership"))
-      .select(collectionGrant(withGrants, args.userId).as("caller_grant"))
-      .where("organization_id", "=", args.organizationId)
-      .where(listsContent(args.userId, args.organizationId, collectionGrant(withGrants, args.userId)));
+/**
+ * The collections of an organization (at any depth, or at its top level only), by id, as listed by a
+ * member (all of them) or by a guest (those granted to them). The caller's role is known already (the
+ * access rule read it), so no row asks for it again.
+ */
+const collectionsListedBy = (guest: boolean, topLevel: boolean) =>
+  grantAware((withGrants) =>
+    keysetList(
+      (db, args: { organizationId: string; userId: string }) => {
+        let query = db
+          .selectFrom("collections")
+          .selectAll()
+          .select(collectionGrant(withGrants, args.userId).as("caller_grant"))
+          .where("organization_id", "=", args.organizationId);
+        if (topLevel) query = query.where("parent_id", "is", null);
+        return guest
+          ? query.where(sql<SqlBool>`${collectionGrant(withGrants, args.userId)} is not null`)
+          : query;
+      },
+      { id: "string" },
+    ),
+  );
+const listed = {
+  member: { all: collectionsListedBy(false, false), topLevel: collectionsListedBy(false, true) },
+  guest: { all: collectionsListedBy(true, false), topLevel: collectionsListedBy(true, true) },
+};
 
-/** Every collection of an organization the caller may list, at any depth, by id. */
-export const listAllCollections = grantAware((withGrants) =>
-  keysetList(collectionsListedBy(withGrants), { id: "string" }),
-);
-
-/** The collections at the top level of an organization the caller may list, by id. */
-export const listTopLevelCollections = grantAware((withGrants) =>
-  keysetList(
-    (db, args: { organizationId: string; userId: string }) =>
-      collectionsListedBy(withGrants)(db, args).where("parent_id", "is", null),
-    { id: "string" },
-  ),
-);
+/** The collections of an organization the caller lists, for their role there (null: a guest). */
+export function listCollectionsInOrganization(
+  db: Db,
+  args: { organizationId: string; userId: string; role: OrganizationRole; topLevelOnly: boolean },
+  query: PageQuery,
+) {
+  const { role, topLevelOnly, ...ids } = args;
+  const lists = role === null ? listed.guest : listed.member;
+  return (topLevelOnly ? lists.topLevel : lists.all)(db, ids, query);
+}
 
 export async function insertCollection(db: Db, row: CollectionTable): Promise<CollectionTable> {
   await db.insertInto("collections").values(row).execute();

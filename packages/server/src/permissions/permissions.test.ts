@@ -163,6 +163,11 @@ describe("collection permissions", () => {
   it("are inherited by what the collection contains", async () => {
     const s = await scenario();
     await t.request.get(`/v1/spaces/${s.space.id}`).set(s.guest.auth).expect(404);
+    const listedCollections = async (query = "") =>
+      (
+        await t.request.get(`/v1/orgs/${s.organizationId}/collections${query}`).set(s.guest.auth).expect(200)
+      ).body.items.map((i: { id: string }) => i.id);
+    expect(await listedCollections()).toEqual([]);
     await t.request
       .post(collectionUrl(s.collection.id))
       .set(s.admin.auth)
@@ -174,11 +179,8 @@ describe("collection permissions", () => {
     expect(space.body.permissions).toEqual(spacePermissions("review"));
     const listed = await t.request.get(`/v1/orgs/${s.organizationId}/spaces`).set(s.guest.auth).expect(200);
     expect(listed.body.items.map((i: { id: string }) => i.id)).toEqual([s.space.id]);
-    const collections = await t.request
-      .get(`/v1/orgs/${s.organizationId}/collections`)
-      .set(s.guest.auth)
-      .expect(200);
-    expect(collections.body.items.map((i: { id: string }) => i.id)).toEqual([s.collection.id]);
+    expect(await listedCollections()).toEqual([s.collection.id]);
+    expect(await listedCollections("?nested=false")).toEqual([s.collection.id]);
     await t.request
       .patch(`${collectionUrl(s.collection.id)}/users/${s.guest.user.id}`)
       .set(s.admin.auth)
