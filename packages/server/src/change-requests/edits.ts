@@ -182,9 +182,7 @@ export async function prepareMerge(
     page.document !== null && !known.has(page.document) ? [page.document] : [],
   );
   const bodies = await storage.documents(changed);
-  await contentEngine().analyzeAll([...bodies.values()], {
-    whenRefused: () => ({ links: [], sections: [], anchors: [] }),
-  });
+  await contentEngine().analyzeAll([...bodies.values()], { refusedAsEmpty: true });
 }
 
 /**

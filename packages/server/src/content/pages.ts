@@ -9,6 +9,8 @@ export class InvalidChange extends Error {}
 export class PageTree {
   protected readonly pages: Map<string, PageEntry>;
   #children: Map<string | null, PageEntry[]> | undefined;
+  #inOrder: PageEntry[] | undefined;
+  #byPath: Map<string, PageEntry> | undefined;
 
   constructor(entries: Iterable<PageEntry>) {
     this.pages = new Map([...entries].map((entry) => [entry.id, entry]));
@@ -41,6 +43,32 @@ export class PageTree {
     return this.#children.get(parent) ?? [];
   }
 
+  /** Every page, depth first (each page, then its children), in order. */
+  inOrder(): readonly PageEntry[] {
+    if (!this.#inOrder) {
+      const ordered: PageEntry[] = [];
+      const walk = (parent: string | null) => {
+        for (const entry of this.children(parent)) {
+          ordered.push(entry);
+          walk(entry.id);
+        }
+      };
+      walk(null);
+      this.#inOrder = ordered;
+    }
+    return this.#inOrder;
+  }
+
+  /** The page at `path` (slugs from the top level down); "" is the first page, the space's root. */
+  atPath(path: string): PageEntry | undefined {
+    if (!this.#byPath) {
+      const ordered = this.inOrder();
+      this.#byPath = new Map(ordered.map((entry) => [this.path(entry), entry]));
+      if (ordered[0]) this.#byPath.set("", ordered[0]);
+    }
+    return this.#byPath.get(path);
+  }
+
   /** The page's path: the slugs from the top level down to it. */
   path(entry: PageEntry): string {
     const slugs = [entry.slug];
@@ -62,6 +90,8 @@ export class PageTree {
 
   protected changed(): void {
     this.#children = undefined;
+    this.#inOrder = undefined;
+    this.#byPath = undefined;
   }
 }
 

@@ -33,7 +33,7 @@ export interface HtmlPage {
 }
 
 /** `value` as an absolute http(s) URL, relative to `base`; undefined for anything else. */
-export function resolveUrl(value: string | null, base: string): URL | undefined {
+function resolveUrl(value: string | null, base: string): URL | undefined {
   if (!value) return undefined;
   try {
     const url = new URL(value, base);
@@ -104,12 +104,4 @@ export function convertHtml({
   const heading = /^#{1,6} +(.*)\n*/.exec(markdown);
   if (heading && heading[1]?.trim() === title) markdown = markdown.slice(heading[0].length);
   return { title, markdown: markdown.trim() };
-}
-
-/** A markdown document as a page: its first `#` heading is the title, or else the URL's file name. */
-export function convertMarkdown(markdown: string, url: string): ConvertedPage {
-  const heading = /^\s*# +(.*)\n*/.exec(markdown);
-  if (heading?.[1]) return { title: heading[1].trim(), markdown: markdown.slice(heading[0].length).trim() };
-  const name = decodeURIComponent(new URL(url).pathname.split("/").at(-1) ?? "");
-  return { title: name.replace(/\.(md|markdown)$/i, "") || "Imported", markdown: markdown.trim() };
 }

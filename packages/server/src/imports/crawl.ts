@@ -5,7 +5,7 @@ import { inspectFile } from "../files/index.js";
 import { badRequest } from "../http/errors.js";
 import { FetchError, type Fetcher } from "../net/fetch.js";
 import { siblingModule } from "../workers/pool.js";
-import { type ConvertedPage, convertMarkdown, type HtmlPage } from "./convert.js";
+import type { ConvertedPage, HtmlPage } from "./convert.js";
 import { robotsRules } from "./robots.js";
 
 /** GitBook's limits for one import: at most 20 pages and 20 files. */
@@ -44,6 +44,17 @@ export interface Imported {
   files: ImportedFile[];
   /** Pages and files fetched or tried. */
   total: number;
+}
+
+/**
+ * A markdown document as a page: its first `#` heading is the title, or else the URL's file name. Its
+ * body is kept as written, so one match of its first line is all the reading done here, not in a pool.
+ */
+function convertMarkdown(markdown: string, url: string): ConvertedPage {
+  const heading = /^\s*# +(.*)\n*/.exec(markdown);
+  if (heading?.[1]) return { title: heading[1].trim(), markdown: markdown.slice(heading[0].length).trim() };
+  const name = decodeURIComponent(new URL(url).pathname.split("/").at(-1) ?? "");
+  return { title: name.replace(/\.(md|markdown)$/i, "") || "Imported", markdown: markdown.trim() };
 }
 
 interface FetchedPage {

@@ -1,6 +1,5 @@
 import type { AccessMap, AreaHandlers } from "../area.js";
 import { type MemberChangeRequest, onChangeRequest } from "../change-requests/index.js";
-import { pagesInOrder } from "../content/engine/references.js";
 import { revisionOf, treeOf } from "../content/revisions.js";
 import { ContentStorage } from "../content/storage.js";
 import { type FileScope, publicBase, visibleFilesById } from "../files/index.js";
@@ -44,7 +43,7 @@ export function linksHandlers(services: Services): AreaHandlers<typeof linksAcce
     const storage = new ContentStorage(db, spaceId);
     const tree = await treeOf(storage, await revisionOf(db, spaceId, revisionId));
     const index: RevisionIndex = { tree, files: await visibleFilesById(db, scope), publicBase: base };
-    const pages = pagesInOrder(tree);
+    const pages = tree.inOrder();
     const documents = pages.flatMap((page) => (page.document === null ? [] : [page.document]));
     return { index, pages, links: await linksOfDocuments(db, spaceId, documents) };
   };

@@ -1,6 +1,4 @@
-import GithubSlugger from "github-slugger";
 import type { Heading, PhrasingContent, Root, RootContent } from "mdast";
-import { toString as textOf } from "mdast-util-to-string";
 import pdfmake from "pdfmake";
 import type { Content, ContentImage, TDocumentDefinitions } from "pdfmake/interfaces.js";
 import rehypeRaw from "rehype-raw";
@@ -12,6 +10,7 @@ import remarkRehype from "remark-rehype";
 import { unified } from "unified";
 import { visit } from "unist-util-visit";
 import { remarkGitBook } from "../content/engine/gitbook.js";
+import { headingAnchors } from "../content/engine/markdown.js";
 import { fontRuns, fonts, isFontFile } from "./fonts.js";
 
 /** What a PDF shows: its title, its pages in reading order, and the images they embed. */
@@ -105,17 +104,14 @@ function pageLayout(page: PdfPage, index: number): PageLayout {
     node.url = to ? `pdf:${targets.push(to) - 1}` : "";
   });
   const tree = toMarkdownTree.runSync(source) as Root;
-  // One slugger per page, over its top-level headings, as the engine's analysis names sections.
-  const slugger = new GithubSlugger();
+  // The engine's names for its headings, as its analysis gives them to sections and the site to ids.
   const anchors = new Map<string, string>();
   const headingIds = new Map<Heading, string>();
-  for (const node of tree.children)
-    if (node.type === "heading") {
-      const anchor = slugger.slug(textOf(node).trim());
-      const id = `page-${index}-${anchor}`;
-      anchors.set(anchor, id);
-      headingIds.set(node, id);
-    }
+  for (const [node, anchor] of headingAnchors(tree)) {
+    const id = `page-${index}-${anchor}`;
+    anchors.set(anchor, id);
+    headingIds.set(node, id);
+  }
   return { tree, targets, anchors, headingIds };
 }
 

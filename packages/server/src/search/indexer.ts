@@ -75,7 +75,7 @@ export async function indexMainContent(
   // A body the engine refuses (stored before today's limits) is found by its page's title alone.
   const analyses = await contentEngine().analyzeAll(
     changed.map(([, page]) => (page.document ? (bodies.get(page.document) ?? "") : "")),
-    { whenRefused: () => ({ links: [], sections: [{ anchor: "", heading: "", text: "" }], anchors: [] }) },
+    { refusedAsEmpty: true },
   );
   const rows: SearchSectionTable[] = [];
   for (const [i, [pageId, page]] of changed.entries()) {

@@ -9,8 +9,8 @@ import type { Urls } from "../urls.js";
 export interface SiteLinkContext {
   references: References;
   storage: ContentStorage;
-  /** The files the revision shows, by id. */
-  files: ReadonlyMap<string, FileTable>;
+  /** The files the revision shows, by id: read only for a page that names a file. */
+  files: () => Promise<ReadonlyMap<string, FileTable>>;
   urls: Urls;
   secretKey: string;
   /** The site URL of a page of the revision. */
@@ -23,10 +23,9 @@ async function anchorsOf(
   pages: readonly PageEntry[],
 ): Promise<Map<string, Set<string>>> {
   const bodies = await storage.documents(pages.flatMap((page) => (page.document ? [page.document] : [])));
-  const engine = contentEngine();
-  const analyses = await engine.analyzeAll(
+  const analyses = await contentEngine().analyzeAll(
     pages.map((page) => (page.document ? (bodies.get(page.document) ?? "") : "")),
-    { whenRefused: () => ({ links: [], sections: [], anchors: [] }) },
+    { refusedAsEmpty: true },
   );
   return new Map(pages.map((page, i) => [page.id, new Set(analyses[i]?.anchors ?? [])]));
 }
@@ -46,7 +45,10 @@ export async function siteLinks(
   const linked = resolved.flatMap(({ reference }) =>
     reference.kind === "page" && reference.fragment !== undefined ? [reference.page] : [],
   );
-  const anchors = await anchorsOf(context.storage, [...new Set([page, ...linked])]);
+  const anchors = linked.length === 0 ? new Map() : await anchorsOf(context.storage, [...new Set(linked)]);
+  const files = resolved.some(({ reference }) => reference.kind === "file")
+    ? await context.files()
+    : new Map();
   const rewrite: Record<string, string> = {};
   for (const { url, reference } of resolved) {
     switch (reference.kind) {
@@ -58,7 +60,7 @@ export async function siteLinks(
         break;
       }
       case "file": {
-        const file = context.files.get(reference.fileId);
+        const file = files.get(reference.fileId);
         rewrite[url] = file ? presentFile(file, context.urls, context.secretKey).downloadURL : "";
         break;
       }

@@ -208,7 +208,7 @@ export function publishedSiteRoutes(router: Router, services: Services): void {
     if (!place) return void answer(res, 404, site.title, "This site has no content to show yet.");
     const { storage, revision, tree } = await mainContent(db, place.siteSpace);
     const references = new References(tree, publicBase(urls));
-    const page = place.pagePath ? references.pageAt(place.pagePath) : tree.children(null)[0];
+    const page = place.pagePath ? tree.atPath(place.pagePath) : tree.children(null)[0];
     if (!page) return void answer(res, 404, "Not found", "There is no page here.");
 
     // Links keep to the host the visitor came by: the path and query of each URL, without its origin.
@@ -230,9 +230,8 @@ export function publishedSiteRoutes(router: Router, services: Services): void {
       .analyze(markdown)
       .then(async ({ links }) => {
         const scope = { spaceId: revision.space_id, changeRequestId: null };
-        const files = new Map(
-          (await revisionFiles(db, scope, revision.created_at)).map((file) => [file.id, file]),
-        );
+        const files = async () =>
+          new Map((await revisionFiles(db, scope, revision.created_at)).map((file) => [file.id, file]));
         const context = { references, storage, files, urls, secretKey, pageHref };
         return engine.renderHtml(markdown, await siteLinks(context, page, links));
       })

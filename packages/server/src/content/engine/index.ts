@@ -29,6 +29,13 @@ export const defaultContentLimits: ContentLimits = {
 
 const markdownModule = siblingModule(import.meta.url, "markdown");
 
+/** What an empty body reads as (see `analyze` in markdown.ts), and a refused one with `refusedAsEmpty`. */
+const EMPTY_ANALYSIS: Analysis = {
+  links: [],
+  sections: [{ anchor: "", heading: "", text: "" }],
+  anchors: [],
+};
+
 type Outcome<T> = { value: T } | { refused: ApiError };
 
 /** What an outcome holds in memory, roughly. */
@@ -82,18 +89,19 @@ export class ContentEngine {
   /**
    * The analyses of many bodies, in their order, never more at once than the pool has threads (so a
    * large import queues behind no one's request and never fills the queue itself). A refused body
-   * fails the whole, unless `whenRefused` gives what stands for its analysis.
+   * fails the whole, unless `refusedAsEmpty`: then it reads as an empty body (no links, one untitled
+   * section), for readers of bodies stored before today's limits.
    */
   async analyzeAll(
     bodies: readonly string[],
-    { whenRefused }: { whenRefused?: (refusal: ApiError) => Analysis } = {},
+    { refusedAsEmpty = false }: { refusedAsEmpty?: boolean } = {},
   ): Promise<Analysis[]> {
     const analyses: Analysis[] = new Array(bodies.length);
     let next = 0;
     const analyzed = (body: string) =>
-      whenRefused
+      refusedAsEmpty
         ? this.analyze(body).catch((error: unknown) => {
-            if (error instanceof ApiError && error.status === 422) return whenRefused(error);
+            if (error instanceof ApiError && error.status === 422) return EMPTY_ANALYSIS;
             throw error;
           })
         : this.analyze(body);

@@ -2,7 +2,7 @@ import GithubSlugger from "github-slugger";
 import type { Root as HtmlRoot } from "hast";
 import { toHtml } from "hast-util-to-html";
 import { toText } from "hast-util-to-text";
-import type { Nodes, Root, RootContent } from "mdast";
+import type { Heading, Nodes, Root, RootContent } from "mdast";
 import { toString as textOf } from "mdast-util-to-string";
 import rehypeRaw from "rehype-raw";
 import rehypeSanitize, { defaultSchema, type Options as SanitizeSchema } from "rehype-sanitize";
@@ -98,9 +98,21 @@ function flowOf(nodes: readonly RootContent[]): RootContent[] {
   return nodes.flatMap((node) => (node.type === "gitbookBlock" ? flowOf(node.children) : [node]));
 }
 
-// One slugger per page, as the page's rendered headings get theirs, so that a repeated heading gets `-1`, `-2`….
-function sectionsOf(tree: Root): Section[] {
+/**
+ * The anchor of each heading of a body, in order (GitBook's blocks opened): one slugger per page, so
+ * that a repeated heading gets `-1`, `-2`…. What search sections, the site's heading ids and the PDF's
+ * destinations are named by.
+ */
+export function headingAnchors(tree: Root): Map<Heading, string> {
   const slugger = new GithubSlugger();
+  const anchors = new Map<Heading, string>();
+  for (const node of flowOf(tree.children))
+    if (node.type === "heading") anchors.set(node, slugger.slug(textOf(node).trim()));
+  return anchors;
+}
+
+function sectionsOf(tree: Root): Section[] {
+  const anchors = headingAnchors(tree);
   const sections: Section[] = [];
   let current: Section = { anchor: "", heading: "", text: "" };
   let blocks: string[] = [];
@@ -112,8 +124,7 @@ function sectionsOf(tree: Root): Section[] {
     if (node.type === "yaml") continue;
     if (node.type === "heading") {
       close();
-      const heading = textOf(node).trim();
-      current = { anchor: slugger.slug(heading), heading, text: "" };
+      current = { anchor: anchors.get(node) ?? "", heading: textOf(node).trim(), text: "" };
       blocks = [];
     } else {
       const text = textOf(node, { includeHtml: false }).trim();

@@ -73,44 +73,15 @@ export function relativePagePath(fromPath: string, link: string): string | undef
   return path;
 }
 
-/** The pages of the tree, depth first, in order. */
-export function pagesInOrder(tree: PageTree): PageEntry[] {
-  const ordered: PageEntry[] = [];
-  const walk = (parent: string | null) => {
-    for (const entry of tree.children(parent)) {
-      ordered.push(entry);
-      walk(entry.id);
-    }
-  };
-  walk(null);
-  return ordered;
-}
-
 /** Resolves URLs written in the pages of one revision. */
 export class References {
   readonly #tree: PageTree;
   readonly #publicBase: string;
-  #paths: Map<string, PageEntry> | undefined;
 
   /** `publicBase`: the server's public URL; absolute URLs under it are the application's own. */
   constructor(tree: PageTree, publicBase: string) {
     this.#tree = tree;
     this.#publicBase = publicBase;
-  }
-
-  /** Pages by path; the space's root (a top-level `README.md`) is its first page. */
-  #byPath(): Map<string, PageEntry> {
-    if (!this.#paths) {
-      const ordered = pagesInOrder(this.#tree);
-      this.#paths = new Map(ordered.map((entry) => [this.#tree.path(entry), entry]));
-      if (ordered[0]) this.#paths.set("", ordered[0]);
-    }
-    return this.#paths;
-  }
-
-  /** The page at `path` (slugs from the top level down, "" for the space's first page). */
-  pageAt(path: string): PageEntry | undefined {
-    return this.#byPath().get(path);
   }
 
   /**
@@ -130,13 +101,13 @@ export class References {
     let page: PageEntry | undefined;
     if (url.startsWith("/pages/")) {
       wanted = bare(url.slice("/pages/".length)).replace(/\/+$/, "");
-      page = this.#tree.get(wanted) ?? this.#byPath().get(wanted);
+      page = this.#tree.get(wanted) ?? this.#tree.atPath(wanted);
     } else if (url.startsWith("/")) {
       // A path of this server outside the content forms: a URL of the application, not a page.
       return { kind: "url", url, inApp: true };
     } else {
       wanted = relativePagePath(this.#tree.path(from), url);
-      page = wanted === undefined ? undefined : this.#byPath().get(wanted);
+      page = wanted === undefined ? undefined : this.#tree.atPath(wanted);
     }
     if (!page) return { kind: "missing-page", wanted: wanted ?? url };
     const fragment = fragmentOf(url);
