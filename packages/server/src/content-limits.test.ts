@@ -1,3 +1,4 @@
+import type { Schema } from "@quire/api-types";
 import supertest from "supertest";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { prepareMerge } from "./change-requests/edits.js";
@@ -6,7 +7,9 @@ import {
   createContentScenario,
   expectError,
   insertPage,
+  jsonDocument,
   newSpaceContent,
+  textBlock,
 } from "./change-requests/testing.js";
 import { type ContentLimits, contentEngine, useContentLimits } from "./content/engine/index.js";
 
@@ -46,13 +49,47 @@ describe("page bodies past the content limits", { timeout: 60_000 }, () => {
     expect((await space.getChangeRequest(cr.number)).revision).toBe(cr.revision);
   });
 
+  it("refuses GitBook's JSON documents nesting past the limit with 422, and ones too deep to read with 400, storing nothing", async () => {
+    const space = await newSpaceContent(s);
+    const cr = await space.createChangeRequest();
+    const nested = (depth: number) => {
+      let node: Schema<"DocumentBlock"> = textBlock("paragraph", "x");
+      for (let i = 0; i < depth; i++) node = { object: "block", type: "blockquote", nodes: [node] };
+      return { operation: "insert_page" as const, title: "Deep", document: { document: jsonDocument(node) } };
+    };
+    const deep = await space.edit(cr.number, [nested(121)], s.admin, 422);
+    expectError(
+      deep.body,
+      422,
+      "The document nests 123 nodes deep; the server accepts up to 120",
+      "content_too_complex",
+    );
+    // As deep as a 1 MB request can hold, written out (no serializer recurses that deep): refused
+    // before anything walks it, the server unharmed.
+    const levels = 20_000;
+    const quote = '{"object":"block","type":"blockquote","nodes":[';
+    const deepest = await s.t.request
+      .post(`/v1/spaces/${space.spaceId}/change-requests/${cr.number}/content`)
+      .set(s.admin.auth)
+      .set("content-type", "application/json")
+      .send(
+        `{"changes":[{"operation":"insert_page","title":"Deepest","document":{"document":{"object":"document","data":{},"nodes":[${quote.repeat(levels)}${"]}".repeat(levels)}]}}}]}`,
+      );
+    expect(deepest.status).toBe(400);
+    expectError(deepest.body, 400, "nest");
+    await supertest(s.t.app).get("/health").expect(200);
+    expect(await space.pages(cr.number)).toEqual([]);
+    expect((await space.getChangeRequest(cr.number)).revision).toBe(cr.revision);
+  });
+
   it("refuses a body that takes longer than the limit to read, answering other requests meanwhile", async () => {
     const space = await newSpaceContent(s);
     const cr = await space.createChangeRequest();
     const finished: string[] = [];
-    const edit = space
-      .edit(cr.number, [insertPage("Slow", slowToParse)], s.admin, 422)
-      .then((res) => (finished.push("edit"), res));
+    const edit = space.edit(cr.number, [insertPage("Slow", slowToParse)], s.admin, 422).then((res) => {
+      finished.push("edit");
+      return res;
+    });
     const health = supertest(s.t.app)
       .get("/health")
       .expect(200)

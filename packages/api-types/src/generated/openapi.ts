@@ -2650,12 +2650,12 @@ export interface components {
             /** @description The text, as Markdown. */
             markdown: string;
         };
-        /** @description The text of a new or changed comment or reply: Markdown, or the same in GitBook's document form. */
+        /** @description The text of a new or changed comment or reply: Markdown, or GitBook's document form. */
         CommentBodyInput: components["schemas"]["CommentBody"] | components["schemas"]["CommentDocumentBody"];
-        /** @description The text of a comment or a reply in GitBook's document envelope, with Markdown inside. */
+        /** @description The text of a comment or a reply in GitBook's form: its JSON document, or Markdown in the document envelope. */
         CommentDocumentBody: {
-            /** @description The document holding the text. */
-            document: components["schemas"]["CommentBody"];
+            /** @description The text, as GitBook's JSON document (stored as Markdown), or Markdown in GitBook's envelope. */
+            document: components["schemas"]["CommentBody"] | components["schemas"]["JSONDocument"];
         };
         /** @description One page of a list. */
         CommentPage: {
@@ -3243,6 +3243,105 @@ export interface components {
             /** @description Id of the page. */
             page: string;
         };
+        /** @description A block of a document: a paragraph, a heading, a list, a hint, a code block… */
+        DocumentBlock: {
+            /**
+             * @description Always `block`. (enum property replaced by openapi-typescript)
+             * @enum {string}
+             */
+            object: "block";
+            /**
+             * @description The kind of block, one of GitBook's: `paragraph`, `heading-1`, `heading-2`, `heading-3`,
+             *     `list-ordered`, `list-unordered`, `list-tasks`, `list-item`, `blockquote`, `hint`, `code`,
+             *     `code-line`, `divider`, `images`, `image`, `file`, `embed`, `tabs`, `tabs-item`, `content-ref`,
+             *     `stepper`, `stepper-step`, `expandable`, `math`, `table`, `swagger` or `reusable-content`.
+             */
+            type: string;
+            /** @description Identifier of the block within the document. */
+            key?: string;
+            /** @description Properties of the block, by kind (a hint's style, a code block's language…). */
+            data?: Record<string, never>;
+            /** @description The content of the block: blocks, inlines or texts. */
+            nodes?: components["schemas"]["DocumentNode"][];
+            /** @description Named parts of the block that are not its body (an image's caption, an expandable's title). */
+            fragments?: components["schemas"]["DocumentFragment"][];
+            /** @description True when the block holds no editable text (a divider, an image). */
+            isVoid?: boolean;
+            /** @description Further information about the block, outside its content. */
+            meta?: Record<string, never>;
+        };
+        /** @description A named part of a block that is not its body: an image's caption, an expandable's title and body. */
+        DocumentFragment: {
+            /**
+             * @description Always `fragment`.
+             * @enum {string}
+             */
+            object: "fragment";
+            /** @description Identifier of the fragment within the document. */
+            key?: string;
+            /** @description Name of the part of the block the fragment is. */
+            fragment: string;
+            /** @description The kind of fragment. */
+            type?: string;
+            /** @description The blocks of the fragment, in order. */
+            nodes: components["schemas"]["DocumentBlock"][];
+        };
+        /** @description An inline of a document, within the text of a block: a link, a mention, an inline image… */
+        DocumentInline: {
+            /**
+             * @description Always `inline`. (enum property replaced by openapi-typescript)
+             * @enum {string}
+             */
+            object: "inline";
+            /** @description The kind of inline, one of GitBook's (`link`, `emoji`, `inline-image`, `inline-math`…). */
+            type: string;
+            /** @description Identifier of the inline within the document. */
+            key?: string;
+            /** @description Properties of the inline, by kind (a link's target…). */
+            data?: Record<string, never>;
+            /** @description The content of the inline: inlines or texts. */
+            nodes?: components["schemas"]["DocumentNode"][];
+            /** @description True when the inline holds no editable text (an emoji, an inline image). */
+            isVoid?: boolean;
+        };
+        /** @description A piece of text with the same marks throughout. */
+        DocumentLeaf: {
+            /**
+             * @description Always `leaf`.
+             * @enum {string}
+             */
+            object: "leaf";
+            /** @description The text. */
+            text: string;
+            /** @description The formatting of the text. */
+            marks: components["schemas"]["DocumentMark"][];
+        };
+        /** @description A formatting of text, one of GitBook's (`bold`, `italic`, `strikethrough`, `code`, `color`…). */
+        DocumentMark: {
+            /**
+             * @description Always `mark`.
+             * @enum {string}
+             */
+            object: "mark";
+            /** @description The kind of formatting. */
+            type: string;
+            /** @description Properties of the formatting, by kind (a color's text and background…). */
+            data?: Record<string, never>;
+        };
+        /** @description A node of a document: a block, an inline or a text, told apart by `object`. */
+        DocumentNode: components["schemas"]["DocumentBlock"] | components["schemas"]["DocumentInline"] | components["schemas"]["DocumentText"];
+        /** @description A run of text of a document, as leaves that each carry their marks. */
+        DocumentText: {
+            /**
+             * @description Always `text`. (enum property replaced by openapi-typescript)
+             * @enum {string}
+             */
+            object: "text";
+            /** @description Identifier of the text within the document. */
+            key?: string;
+            /** @description The pieces of the text, in order, each with its own marks. */
+            leaves: components["schemas"]["DocumentLeaf"][];
+        };
         /**
          * Format: email
          * @description An email address.
@@ -3433,8 +3532,8 @@ export interface components {
              * @description Zero-based index among its siblings; at the end when omitted or past the end.
              */
             at?: number;
-            /** @description Body of the new page. */
-            document: components["schemas"]["MarkdownDocument"];
+            /** @description Body of the new page: Markdown in GitBook's envelope, or GitBook's JSON document. */
+            document: components["schemas"]["MarkdownDocument"] | components["schemas"]["JSONDocumentBody"];
         };
         /** @description GitBook's form of `update_page`: changes a page's title or body, or moves it. */
         GitBookUpdatePageChange: {
@@ -3447,8 +3546,11 @@ export interface components {
             page: string;
             /** @description New title; unchanged when omitted. The slug does not change. */
             title?: components["schemas"]["PageTitle"];
-            /** @description New body, replacing the whole body; unchanged when omitted. */
-            document?: components["schemas"]["MarkdownDocument"];
+            /**
+             * @description New body, replacing the whole body: Markdown in GitBook's envelope, or GitBook's JSON document
+             *     (whose blocks left as they were keep their text); unchanged when omitted.
+             */
+            document?: components["schemas"]["MarkdownDocument"] | components["schemas"]["JSONDocumentBody"];
             /** @description Id of the new parent page, or null for the top level; unchanged when omitted. */
             into?: string | null;
             /**
@@ -3873,6 +3975,26 @@ export interface components {
             invited: number;
             /** @description Emails invited, but not as single sign-on users because they belong to another organization. */
             failedSSOEmails?: string[];
+        };
+        /**
+         * @description GitBook's JSON document: the form GitBook's API reads and writes page bodies and comments in, a tree
+         *     of blocks, inlines and texts whose leaves carry marks.
+         */
+        JSONDocument: {
+            /**
+             * @description Always `document`.
+             * @enum {string}
+             */
+            object: "document";
+            /** @description Data of the document; empty in the documents Quire writes. */
+            data: Record<string, never>;
+            /** @description The blocks of the document, in order. */
+            nodes: components["schemas"]["DocumentBlock"][];
+        };
+        /** @description A page body as GitBook's JSON document. */
+        JSONDocumentBody: {
+            /** @description The body, as GitBook's JSON document. */
+            document: components["schemas"]["JSONDocument"];
         };
         /** @description Answer to joining an organization through an invite; it carries no fields. */
         JoinOrganizationResponse: Record<string, never>;
@@ -4713,6 +4835,8 @@ export interface components {
             updatedAt?: string;
             /** @description Body of the page as Markdown; present when Markdown output was asked for. */
             markdown?: string;
+            /** @description Body of the page as GitBook's JSON document: on a page read unless `format=markdown` was asked for. */
+            document?: components["schemas"]["JSONDocument"];
             /** @description The kind of page. */
             type: components["schemas"]["RevisionPageType"];
             /** @description URLs of the page. */

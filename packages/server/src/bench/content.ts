@@ -1,7 +1,8 @@
 /**
  * Content storage and read figures on SQLite, for a space of 1,000 pages: what one `update_page`
- * adds to the database besides its new body, and how long `listPages` and `getPageById` take, the
- * first request of a fresh server process and then warm. Run after a build:
+ * adds to the database besides its new body, and how long `listPages` and `getPageById` take (its body
+ * as Markdown, and as GitBook's document, the default), the first request of a fresh server process
+ * and then warm. Run after a build:
  * `node packages/server/dist/bench/content.js` (PAGES, ROUNDS and BODY_BYTES tune it).
  */
 import type { ChildProcess } from "node:child_process";
@@ -161,6 +162,8 @@ async function measure(location: string) {
     const page = all[Math.floor(all.length / 2)]?.id;
     const listPages = () => call("GET", `spaces/${space.id}/content/pages`);
     const getPage = () => call("GET", `spaces/${space.id}/content/page/${page}?format=markdown`);
+    // GitBook's default: the body as its JSON document, converted once per body by the content engine.
+    const getDocument = () => call("GET", `spaces/${space.id}/content/page/${page}`);
     const cold = async (run: () => Promise<unknown>) => {
       stopServers();
       call = client(await startServer(location), firstRun.token);
@@ -174,6 +177,8 @@ async function measure(location: string) {
     };
     const coldPage = await cold(getPage);
     const warmPage = await warm(getPage);
+    const coldDocument = await cold(getDocument);
+    const warmDocument = await warm(getDocument);
     const coldList = await cold(listPages);
     const warmList = await warm(listPages);
     console.log(
@@ -181,6 +186,9 @@ async function measure(location: string) {
     );
     console.log(
       `getPageById (format=markdown): uncached ${coldPage.toFixed(1)} ms; then ${summary(warmPage)}`,
+    );
+    console.log(
+      `getPageById (document): uncached ${coldDocument.toFixed(1)} ms; then ${summary(warmDocument)}`,
     );
   } finally {
     stopServers();

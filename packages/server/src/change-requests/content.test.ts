@@ -6,7 +6,9 @@ import {
   expectError,
   flatten,
   insertPage,
+  jsonDocument,
   newSpaceContent,
+  textBlock,
   updatePage,
 } from "./testing.js";
 
@@ -148,6 +150,84 @@ describe("POST …/change-requests/{changeRequestId}/content", () => {
       "Named:untitled",
       "Renamed:parent",
     ]);
+  });
+
+  it("accepts GitBook's JSON documents in insert_page and update_page, stored as Markdown", async () => {
+    const space = await newSpaceContent(s);
+    const cr = await space.createChangeRequest();
+    const hello = jsonDocument(textBlock("paragraph", "Hello"));
+    await space.edit(cr.number, [{ operation: "insert_page", title: "Doc", document: { document: hello } }]);
+    const [page] = await space.pages(cr.number);
+    const id = page?.id as string;
+    const read = async () =>
+      (
+        await s.t.request
+          .get(`/v1/spaces/${space.spaceId}/change-requests/${cr.number}/content/page/${id}`)
+          .set(s.admin.auth)
+          .expect(200)
+      ).body;
+    expect(await space.page(id, cr.number)).toMatchObject({ title: "Doc", markdown: "Hello\n" });
+    expect((await read()).document).toMatchObject(hello);
+
+    const title = jsonDocument(textBlock("heading-2", "Title"));
+    await space.edit(cr.number, [{ operation: "update_page", page: id, document: { document: title } }]);
+    expect(await space.page(id, cr.number)).toMatchObject({ title: "Doc", markdown: "## Title\n" });
+    expect((await read()).document).toMatchObject(title);
+  });
+
+  it("converts an update_page's document against the page's body: the blocks it left keep their text", async () => {
+    const space = await newSpaceContent(s);
+    const cr = await space.createChangeRequest();
+    await space.edit(cr.number, [insertPage("Mixed", "Keep   *this*  text.\n\nOld.\n")]);
+    const [page] = await space.pages(cr.number);
+    const id = page?.id as string;
+    const { document } = (
+      await s.t.request
+        .get(`/v1/spaces/${space.spaceId}/change-requests/${cr.number}/content/page/${id}`)
+        .set(s.admin.auth)
+        .expect(200)
+    ).body;
+    const changed = { ...document, nodes: [document.nodes[0], textBlock("paragraph", "New.")] };
+    await space.edit(cr.number, [{ operation: "update_page", page: id, document: { document: changed } }]);
+    const { markdown } = await space.page(id, cr.number);
+    expect(markdown.startsWith("Keep   *this*  text.\n\n")).toBe(true);
+    expect(markdown).toContain("New.");
+    expect(markdown).not.toContain("Old.");
+  });
+
+  it("rejects a JSON document that is not GitBook's with 400 naming the change, writing nothing", async () => {
+    const space = await newSpaceContent(s);
+    const cr = await space.createChangeRequest();
+    await space.edit(cr.number, [insertPage("Kept", "kept\n")]);
+    const before = await space.getChangeRequest(cr.number);
+    const [kept] = await space.pages(cr.number);
+    const invalid = { document: jsonDocument(textBlock("no-such-block", "x")) };
+    const valid = { document: jsonDocument(textBlock("paragraph", "Hello")) };
+    const attempts = [
+      {
+        changes: [{ operation: "insert_page" as const, document: invalid }],
+        text: "changes[0] (insert_page)",
+      },
+      {
+        changes: [
+          insertPage("New"),
+          { operation: "update_page" as const, page: kept?.id as string, document: invalid },
+        ],
+        text: "changes[1] (update_page)",
+      },
+      // A page not in the content: the document converts, and the change is refused as any update of it.
+      {
+        changes: [{ operation: "update_page" as const, page: "missing", document: valid }],
+        text: "changes[0] (update_page)",
+      },
+    ];
+    for (const { changes, text } of attempts) {
+      const res = await space.edit(cr.number, changes, s.admin, 400);
+      expectError(res.body, 400, text);
+    }
+    expect((await space.getChangeRequest(cr.number)).revision).toBe(before.revision);
+    expect((await space.pages(cr.number)).map((p) => p.title)).toEqual(["Kept"]);
+    expect((await space.page(kept?.id as string, cr.number)).markdown).toBe("kept\n");
   });
 
   it("rejects the whole batch with 400 naming the change when one cannot apply", async () => {

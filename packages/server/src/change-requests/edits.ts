@@ -7,7 +7,7 @@ import { allEntries, updateTrie } from "../content/trie.js";
 import type { IdGenerator } from "../context.js";
 import type { Db, Transaction } from "../db/database.js";
 import type { SpaceTable } from "../db/schema.js";
-import { badRequest, conflict } from "../http/errors.js";
+import { ApiError, badRequest, conflict } from "../http/errors.js";
 import { assertSpaceNotDeleted } from "../spaces/index.js";
 import {
   addContributor,
@@ -19,6 +19,21 @@ import {
 
 /** One change of `updateChangeRequestContent`, in Quire's form (`type`) or GitBook's (`operation`). */
 export type ContentChange = Schema<"ChangeRequestContentChange"> | Schema<"GitBookContentChange">;
+
+/** A GitBook change's body as Markdown, once `prepareContentEdit` converted a JSON document sent. */
+type MarkdownBody = Schema<"MarkdownDocument">;
+
+/** A GitBook change as prepared: its body, if any, as Markdown. */
+type PreparedGitBookChange =
+  | (Omit<Schema<"GitBookInsertPageChange">, "document"> & { document: MarkdownBody })
+  | (Omit<Schema<"GitBookUpdatePageChange">, "document"> & { document?: MarkdownBody })
+  | Schema<"GitBookDeletePageChange">;
+
+/** A change as `prepareContentEdit` leaves it: every body in it Markdown. */
+export type PreparedChange = Schema<"ChangeRequestContentChange"> | PreparedGitBookChange;
+
+/** The current body of a page of the edited content; undefined for a page it does not hold. */
+export type CurrentBody = (pageId: string) => Promise<string | undefined>;
 
 /** The title GitBook gives a page inserted with neither a title nor a leading heading. */
 const UNTITLED = "Untitled";
@@ -39,10 +54,15 @@ function applyChanges(
       else applyGitBookChange(draft, storage, ids, change, leadingTitles);
     } catch (err) {
       if (!(err instanceof InvalidChange)) throw err;
-      const kind = "type" in change ? change.type : change.operation;
-      throw badRequest(`changes[${index}] (${kind}): ${err.message}; no change was applied.`);
+      throw invalidChange(change, index, err.message);
     }
   }
+}
+
+/** The 400 for a change that cannot apply, naming it: the whole edit is refused. */
+function invalidChange(change: ContentChange | PreparedChange, index: number, why: string): ApiError {
+  const kind = "type" in change ? change.type : change.operation;
+  return badRequest(`changes[${index}] (${kind}): ${why}; no change was applied.`);
 }
 
 function applyQuireChange(
@@ -80,7 +100,7 @@ function applyGitBookChange(
   draft: ContentDraft,
   storage: ContentStorage,
   ids: IdGenerator,
-  change: Schema<"GitBookContentChange">,
+  change: PreparedGitBookChange,
   leadingTitles: PreparedEdit["leadingTitles"],
 ): void {
   switch (change.operation) {
@@ -125,14 +145,14 @@ export interface NewPage {
 
 /** An edit whose bodies the content engine has read (see `prepareContentEdit`); `noContentEdit` changes nothing. */
 export interface PreparedEdit {
-  changes: readonly ContentChange[];
+  changes: readonly PreparedChange[];
   pages: readonly NewPage[];
   /** The level-1 heading opening the body of a GitBook `insert_page`, which becomes its title, by body. */
   leadingTitles: ReadonlyMap<string, { title: string; body: string }>;
 }
 
 /** The body a change brings, in Quire's form (`markdown`) or GitBook's (`document.markdown`). */
-function bodyOf(change: ContentChange): string[] {
+function bodyOf(change: PreparedChange): string[] {
   if ("type" in change) return "markdown" in change && change.markdown !== undefined ? [change.markdown] : [];
   return "document" in change && change.document ? [change.document.markdown] : [];
 }
@@ -140,15 +160,47 @@ function bodyOf(change: ContentChange): string[] {
 export const noContentEdit: PreparedEdit = { changes: [], pages: [], leadingTitles: new Map() };
 
 /**
- * Reads every body the edit brings with the content engine, before any transaction opens: a body it
- * cannot process is a 422 before anything is locked, and storing the edit then finds each analysis
- * in the engine's cache instead of waiting for a worker while it holds the database.
+ * The change with the JSON document it sends, if any, converted to Markdown (an `update_page`'s
+ * against the page's `currentBody`, so the blocks it left as they were keep their text). A document
+ * that is not one of GitBook's is a 400 naming the change.
+ */
+async function preparedChange(
+  change: ContentChange,
+  index: number,
+  currentBody?: CurrentBody,
+): Promise<PreparedChange> {
+  if ("type" in change || change.operation === "delete_page") return change;
+  const markdownOf = async (sent: MarkdownBody | Schema<"JSONDocumentBody">): Promise<MarkdownBody> => {
+    if ("markdown" in sent) return sent;
+    const previous = change.operation === "update_page" ? await currentBody?.(change.page) : undefined;
+    try {
+      return { markdown: await contentEngine().fromDocument(sent.document, previous) };
+    } catch (err) {
+      if (!(err instanceof ApiError) || err.status !== 400) throw err;
+      throw invalidChange(change, index, err.message.replace(/\.$/, ""));
+    }
+  };
+  if (change.operation === "insert_page") return { ...change, document: await markdownOf(change.document) };
+  const { document, ...unchanged } = change;
+  return document === undefined ? unchanged : { ...unchanged, document: await markdownOf(document) };
+}
+
+/**
+ * Reads every body the edit brings with the content engine, before any transaction opens: GitBook's
+ * JSON documents become Markdown (an update's against its page's `currentBody`, when given), a body
+ * the engine cannot process is a 422 before anything is locked, and storing the edit then finds each
+ * analysis in the engine's cache instead of waiting for a worker while it holds the database.
  */
 export async function prepareContentEdit(
-  changes: readonly ContentChange[],
+  sent: readonly ContentChange[],
   pages: readonly NewPage[] = [],
+  currentBody?: CurrentBody,
 ): Promise<PreparedEdit> {
   const engine = contentEngine();
+  // One at a time: a batch of documents never fills the engine's queue ahead of other requests.
+  const changes: PreparedChange[] = [];
+  for (const [index, change] of sent.entries())
+    changes.push(await preparedChange(change, index, currentBody));
   const bodies = [...changes.flatMap(bodyOf), ...pages.map((page) => page.markdown)];
   const analyses = await engine.analyzeAll(bodies);
   const headingOf = new Map(bodies.map((body, i) => [body, analyses[i]?.leadingTitle]));
@@ -162,6 +214,22 @@ export async function prepareContentEdit(
   }
   await engine.analyzeAll([...leadingTitles.values()].map(({ body }) => body));
   return { changes, pages, leadingTitles };
+}
+
+/**
+ * The current bodies of the pages of a revision of the space (a change request's, for the documents
+ * its edit sends): its page tree read once, on the first page asked for.
+ */
+export function revisionBodies(db: Db, spaceId: string, revisionId: string): CurrentBody {
+  const storage = new ContentStorage(db, spaceId);
+  let tree: Promise<PageTree> | undefined;
+  return async (pageId) => {
+    tree ??= revisionOf(db, spaceId, revisionId).then((revision) => treeOf(storage, revision));
+    const entry = (await tree).get(pageId);
+    if (!entry) return undefined;
+    if (entry.document === null) return "";
+    return (await storage.documents([entry.document])).get(entry.document);
+  };
 }
 
 /**

@@ -7,7 +7,7 @@ import type { Services } from "../services.js";
 import { contentReads } from "../space-content/index.js";
 import { assertSpaceNotDeleted, onSpace } from "../spaces/index.js";
 import { type MemberChangeRequest, onChangeRequest } from "./access.js";
-import { editChangeRequestContent, prepareContentEdit, prepareMerge } from "./edits.js";
+import { editChangeRequestContent, prepareContentEdit, prepareMerge, revisionBodies } from "./edits.js";
 import { canEditChangeRequests, canMergeChangeRequests } from "./policy.js";
 import { presentChangeRequest } from "./presenter.js";
 import {
@@ -114,8 +114,10 @@ export function changeRequestHandlers(services: Services): AreaHandlers<typeof c
     },
 
     async updateChangeRequestContent({ body, caller }, member) {
-      // Read by the content engine before the transaction: its workers never hold the database.
-      const edit = await prepareContentEdit(body.changes);
+      // Read by the content engine before the transaction: its workers never hold the database. The
+      // JSON documents of updates convert against the pages' bodies in the change request.
+      const bodies = revisionBodies(db, member.space.id, member.changeRequest.revision_id);
+      const edit = await prepareContentEdit(body.changes, [], bodies);
       const { space, changeRequest } = await transaction((tx) =>
         editChangeRequestContent(
           tx,

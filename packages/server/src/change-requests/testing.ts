@@ -116,6 +116,20 @@ export const updatePage = (page: string, fields: { title?: string; markdown?: st
 
 export const deletePage = (page: string): Change => ({ type: "delete_page", page });
 
+/** A block of GitBook's JSON document holding one unmarked text: a `paragraph`, a `heading-2`… */
+export const textBlock = (type: string, text: string): Schema<"DocumentBlock"> => ({
+  object: "block",
+  type,
+  nodes: [{ object: "text", leaves: [{ object: "leaf", text, marks: [] }] }],
+});
+
+/** GitBook's JSON document of `blocks`. */
+export const jsonDocument = (...blocks: Schema<"DocumentBlock">[]): Schema<"JSONDocument"> => ({
+  object: "document",
+  data: {},
+  nodes: blocks,
+});
+
 /** Asserts an answer is the standard error of `status` and `type` (the status's generic one unless given), mentioning `text`. */
 export function expectError(body: unknown, status: number, text?: string, type?: ErrorType) {
   expect(body).toMatchObject({

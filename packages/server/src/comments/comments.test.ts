@@ -4,6 +4,8 @@ import {
   createContentScenario,
   deletePage,
   expectError,
+  jsonDocument,
+  textBlock,
 } from "../change-requests/testing.js";
 import type { TestUser } from "../testing/harness.js";
 import { newThreads, PARENTS } from "./testing.js";
@@ -82,6 +84,40 @@ describe.each(PARENTS)("comments of a %s", (kind) => {
         .set(s.commenter.auth)
         .send({ body: { document: { text: "no markdown" } } })
         .expect(400);
+      await p.expectOpen(1);
+    });
+
+    it("takes GitBook's JSON document as the body, kept and answered as Markdown; 400 for one not GitBook's", async () => {
+      const p = await newThreads(s, kind);
+      const hello = { body: { document: jsonDocument(textBlock("paragraph", "Hello")) } };
+      const title = { body: { document: jsonDocument(textBlock("heading-2", "Title")) } };
+      const comment = await p.post(hello, s.commenter);
+      expect(comment.body).toEqual({ markdown: "Hello\n" });
+      expect((await p.get(comment.id)).body).toEqual({ markdown: "Hello\n" });
+      expect((await p.update(comment.id, title, s.commenter)).body).toEqual({ markdown: "## Title\n" });
+      const reply = await s.t.request
+        .post(p.repliesUrl(comment.id))
+        .set(s.commenter.auth)
+        .send(hello)
+        .expect(201);
+      expect(reply.body.body).toEqual({ markdown: "Hello\n" });
+      const edited = await p.updateReply(comment.id, reply.body.id, title, s.commenter);
+      expect(edited.body).toEqual({ markdown: "## Title\n" });
+
+      // A document that is not GitBook's is refused, and nothing is written.
+      const invalid = { body: { document: jsonDocument(textBlock("no-such-block", "x")) } };
+      const refused = await s.t.request.post(p.commentsUrl).set(s.commenter.auth).send(invalid).expect(400);
+      expectError(refused.body, 400);
+      await s.t.request.put(p.commentUrl(comment.id)).set(s.commenter.auth).send(invalid).expect(400);
+      await s.t.request.post(p.repliesUrl(comment.id)).set(s.commenter.auth).send(invalid).expect(400);
+      await s.t.request
+        .put(p.replyUrl(comment.id, reply.body.id))
+        .set(s.commenter.auth)
+        .send(invalid)
+        .expect(400);
+      expect((await p.get(comment.id)).body).toEqual({ markdown: "## Title\n" });
+      expect((await p.list()).count).toBe(1);
+      expect((await p.replies(comment.id)).items.map((r) => r.body)).toEqual([{ markdown: "## Title\n" }]);
       await p.expectOpen(1);
     });
 

@@ -1,6 +1,7 @@
 import type { HandlerInput, Schema } from "@quire/api-types";
 import type { AccessMap, AreaHandlers } from "../area.js";
 import type { Caller } from "../auth/caller.js";
+import { contentEngine } from "../content/engine/index.js";
 import type { Transaction } from "../db/database.js";
 import type { Role } from "../db/schema.js";
 import { badRequest } from "../http/errors.js";
@@ -102,8 +103,16 @@ export const commentAccess = {
   deleteCommentReplyInChangeRequest: inChangeRequest.deleteReply,
 } satisfies AccessMap;
 
-/** The Markdown of a body sent in either form: Markdown, or GitBook's document envelope holding it. */
-const markdownOf = (body: Schema<"CommentBodyInput">) => ("document" in body ? body.document : body).markdown;
+/**
+ * The Markdown of a body sent in any form: Markdown, GitBook's JSON document, or GitBook's document
+ * envelope holding Markdown. A JSON document converts in the content engine's workers (400 when it is
+ * not one of GitBook's): await it before a transaction opens, never inside one.
+ */
+async function markdownOf(body: Schema<"CommentBodyInput">): Promise<string> {
+  if (!("document" in body)) return body.markdown;
+  const { document } = body;
+  return "markdown" in document ? document.markdown : contentEngine().fromDocument(document);
+}
 
 /** The parts of a change to a comment or reply, each allowed to a different caller. */
 interface ChangeParts {
@@ -169,6 +178,7 @@ function commentOperations(services: Services) {
         throw badRequest("A comment on a node names the node's `page` too.");
       if (body.page !== undefined && !(await pageTrees(db, parent.spaceId)(parent.revisionId)).get(body.page))
         throw badRequest(`Page "${body.page}" is not in this content.`);
+      const markdown = await markdownOf(body.body);
       const id = ids.next();
       await write(member, (tx) =>
         insertComment(tx, {
@@ -178,7 +188,7 @@ function commentOperations(services: Services) {
           status: "open",
           created_at: now(),
           posted_by: caller.user.id,
-          body_markdown: markdownOf(body.body),
+          body_markdown: markdown,
           edited_at: null,
           target_page_id: body.page ?? null,
           target_node_id: body.node ?? null,
@@ -196,11 +206,12 @@ function commentOperations(services: Services) {
 
     async update({ body, caller }: Input<"updateCommentInSpace">, member: MemberComment) {
       const { parent, comment } = member;
-      if (authorizeChange(member.role, caller.user.id, comment.posted_by, body))
+      if (authorizeChange(member.role, caller.user.id, comment.posted_by, body)) {
+        const markdown = body.body && (await markdownOf(body.body));
         await write(member, async (tx) => {
           const current = await lockComment(tx, parent, comment.id);
           await updateComment(tx, current, {
-            ...(body.body !== undefined && { body: { markdown: markdownOf(body.body), at: now() } }),
+            ...(markdown !== undefined && { body: { markdown, at: now() } }),
             resolved: resolution(body.resolved, caller.user.id),
           });
           await react(
@@ -210,6 +221,7 @@ function commentOperations(services: Services) {
             now(),
           );
         });
+      }
       return ok(await presentOne(parent, comment.id));
     },
 
@@ -228,6 +240,7 @@ function commentOperations(services: Services) {
 
     async postReply({ body, caller }: Input<"postCommentReplyInSpace">, member: MemberComment) {
       const { parent, comment } = member;
+      const markdown = await markdownOf(body.body);
       const id = ids.next();
       await write(member, async (tx) => {
         await lockComment(tx, parent, comment.id);
@@ -235,7 +248,7 @@ function commentOperations(services: Services) {
           id,
           comment_id: comment.id,
           posted_by: caller.user.id,
-          body_markdown: markdownOf(body.body),
+          body_markdown: markdown,
           created_at: now(),
           edited_at: null,
         });
@@ -262,12 +275,13 @@ function commentOperations(services: Services) {
       const reply = await replyOf(db, comment.id, path.commentReplyId);
       // Only the change request's contract resolves a thread from a reply; a space's ignores `resolved`.
       const resolved = parent.changeRequestId === null ? undefined : body.resolved;
-      if (authorizeChange(member.role, caller.user.id, reply.posted_by, { ...body, resolved }))
+      if (authorizeChange(member.role, caller.user.id, reply.posted_by, { ...body, resolved })) {
+        const markdown = body.body && (await markdownOf(body.body));
         await write(member, async (tx) => {
           const current = await lockComment(tx, parent, comment.id);
           // Under the thread's lock: 404 if the reply was deleted meanwhile.
           await replyOf(tx, comment.id, reply.id);
-          if (body.body !== undefined) await updateReplyBody(tx, reply.id, markdownOf(body.body), now());
+          if (markdown !== undefined) await updateReplyBody(tx, reply.id, markdown, now());
           await updateComment(tx, current, { resolved: resolution(resolved, caller.user.id) });
           await react(
             tx,
@@ -276,6 +290,7 @@ function commentOperations(services: Services) {
             now(),
           );
         });
+      }
       return ok(await presentOneReply(parent, comment.id, reply.id));
     },
 

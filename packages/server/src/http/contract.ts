@@ -105,6 +105,24 @@ function objectSchema(parameters: Parameter[]): JsonSchema {
 const UNSTORABLE = /[\u0000\p{Cs}]/u;
 export const UNSTORABLE_TEXT = "a NUL character or a lone surrogate";
 
+/**
+ * How deeply a request body may nest its arrays and objects. The validators and handlers walk a body
+ * by recursion; past this a body could exhaust the stack. GitBook's deepest documents the content
+ * engine accepts nest about half as deep.
+ */
+export const MAX_BODY_DEPTH = 1_000;
+
+/** Whether `value` nests arrays and objects deeper than `limit`, found without recursion. */
+export function nestsDeeperThan(value: unknown, limit: number): boolean {
+  const stack: { value: unknown; depth: number }[] = [{ value, depth: 0 }];
+  for (let entry = stack.pop(); entry; entry = stack.pop()) {
+    if (typeof entry.value !== "object" || entry.value === null) continue;
+    if (entry.depth >= limit) return true;
+    for (const item of Object.values(entry.value)) stack.push({ value: item, depth: entry.depth + 1 });
+  }
+  return false;
+}
+
 export function holdsUnstorableText(value: unknown): boolean {
   if (typeof value === "string") return UNSTORABLE.test(value);
   if (typeof value !== "object" || value === null) return false;

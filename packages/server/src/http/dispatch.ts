@@ -6,7 +6,13 @@ import type { Authenticate } from "../auth/authenticate.js";
 import type { Caller } from "../auth/caller.js";
 import type { IdempotentRequests } from "../idempotency/store.js";
 import type { RateLimiter } from "../limits/rate-limit.js";
-import { type CompiledOperation, holdsUnstorableText, UNSTORABLE_TEXT } from "./contract.js";
+import {
+  type CompiledOperation,
+  holdsUnstorableText,
+  MAX_BODY_DEPTH,
+  nestsDeeperThan,
+  UNSTORABLE_TEXT,
+} from "./contract.js";
 import { type Answer, ApiError, badRequest, preconditionFailed, send } from "./errors.js";
 import { readFormFiles } from "./form.js";
 import { entityTag, ifMatchHolds, KeyedQueue } from "./preconditions.js";
@@ -170,6 +176,10 @@ export function dispatcher({
         if (!JSON_TYPE.test(req.headers["content-type"] ?? ""))
           throw new ApiError(415, "The request body must be JSON (Content-Type: application/json).");
         const parsed = await readJson(req, res);
+        if (nestsDeeperThan(parsed, MAX_BODY_DEPTH))
+          throw badRequest(
+            `The request body nests deeper than the ${MAX_BODY_DEPTH} levels the server accepts.`,
+          );
         if (mayBeUnstorable.has(req) && holdsUnstorableText(parsed))
           throw badRequest(`body must not contain ${UNSTORABLE_TEXT}`);
         if (operation.body) body = parsed;

@@ -1,4 +1,5 @@
 import type { Schema } from "@quire/api-types";
+import type { JSONDocument } from "../content/engine/index.js";
 import type { PageTree } from "../content/pages.js";
 import type { RevisionTable } from "../content/tables.js";
 import type { PageEntry } from "../content/trie.js";
@@ -11,13 +12,13 @@ export interface ContentView {
   spaceId: string;
 }
 
-/** One page; with its child pages nested when `children`, and its body when given. */
+/** One page; with its child pages nested when `children`, and its body (Markdown or document) when given. */
 export function presentPage(
   tree: PageTree,
   entry: PageEntry,
   view: ContentView,
   urls: Urls,
-  options: { children: boolean; markdown?: string },
+  options: { children: boolean; markdown?: string; document?: JSONDocument },
 ): Schema<"RevisionPage"> {
   const path = tree.path(entry);
   return {
@@ -31,6 +32,8 @@ export function presentPage(
     createdAt: entry.createdAt,
     updatedAt: entry.updatedAt,
     ...(options.markdown !== undefined && { markdown: options.markdown }),
+    // The contract's open `data` records (`Record<unknown>`) generate as `Record<string, never>`.
+    ...(options.document !== undefined && { document: options.document as Schema<"JSONDocument"> }),
     ...(options.children && { pages: presentPages(tree, entry.id, view, urls) }),
   };
 }

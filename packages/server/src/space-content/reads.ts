@@ -1,4 +1,5 @@
 import type { QueryParams } from "@quire/api-types";
+import { contentEngine } from "../content/engine/index.js";
 import { revisionOf, treeOf } from "../content/revisions.js";
 import { ContentStorage } from "../content/storage.js";
 import {
@@ -50,13 +51,14 @@ export function contentReads({ db, urls, secretKey }: Pick<Services, "db" | "url
       const { tree, storage } = await open(view.spaceId, revisionId);
       const entry = tree.get(pageId);
       if (!entry) throw notFound("Page");
-      let markdown: string | undefined;
-      if (query.format === "markdown")
-        markdown =
-          entry.document === null ? "" : (await storage.documents([entry.document])).get(entry.document);
-      return ok(
-        presentPage(tree, entry, view, urls, { children: true, ...(markdown !== undefined && { markdown }) }),
-      );
+      const markdown =
+        entry.document === null
+          ? ""
+          : ((await storage.documents([entry.document])).get(entry.document) ?? "");
+      // GitBook answers a page's body as its JSON document unless Markdown is asked for.
+      const body =
+        query.format === "markdown" ? { markdown } : { document: await contentEngine().toDocument(markdown) };
+      return ok(presentPage(tree, entry, view, urls, { children: true, ...body }));
     },
 
     /** The files of main or of a change request (see `visibleFiles` in src/files/store.ts). */

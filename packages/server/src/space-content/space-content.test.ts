@@ -5,6 +5,7 @@ import {
   flatten,
   insertPage,
   newSpaceContent,
+  textBlock,
   updatePage,
 } from "../change-requests/testing.js";
 
@@ -99,7 +100,7 @@ describe("space content reads", () => {
     await s.t.request.get(url("nope")).set(s.admin.auth).expect(404);
   });
 
-  it("GET /content/page/{pageId}: the page with its children, and its body as Markdown when asked", async () => {
+  it("GET /content/page/{pageId}: the page with its children, its body as a document, or as Markdown when asked", async () => {
     const { space, ids } = await scenario();
     const url = `/v1/spaces/${space.spaceId}/content/page/${ids.Guide}`;
     const plain = (await s.t.request.get(url).set(s.reader.auth).expect(200)).body;
@@ -112,11 +113,13 @@ describe("space content reads", () => {
     });
     expect(plain.pages).toMatchObject([{ id: ids.Install }]);
     expect(plain.markdown).toBeUndefined();
-    expect(
-      (await s.t.request.get(`${url}?format=document`).set(s.reader.auth).expect(200)).body.markdown,
-    ).toBeUndefined();
+    expect(plain.document).toMatchObject({ object: "document", nodes: expect.any(Array) });
+    const asDocument = (await s.t.request.get(`${url}?format=document`).set(s.reader.auth).expect(200)).body;
+    expect(asDocument.markdown).toBeUndefined();
+    expect(asDocument.document).toEqual(plain.document);
     const markdown = (await s.t.request.get(`${url}?format=markdown`).set(s.reader.auth).expect(200)).body;
     expect(markdown.markdown).toBe("# Guide\n\nRead me.\n");
+    expect(markdown.document).toBeUndefined();
     expect(markdown.createdAt).toEqual(expect.any(String));
     await s.t.request.get(`${url}?format=html`).set(s.reader.auth).expect(400);
     // The change request's page is not in the main content.
@@ -125,6 +128,34 @@ describe("space content reads", () => {
       .get(`/v1/spaces/${space.spaceId}/content/page/${draft?.id}`)
       .set(s.reader.auth)
       .expect(404);
+  });
+
+  it("GET /content/page/{pageId}: GitBook's JSON document of the body by default; an empty page's has no nodes", async () => {
+    const space = await newSpaceContent(s);
+    const ids = await space.seed([
+      insertPage("Hello", "Hello\n"),
+      insertPage("Titled", "## Title\n"),
+      insertPage("Empty", ""),
+    ]);
+    const read = async (title: "Hello" | "Titled" | "Empty", query = "") =>
+      (
+        await s.t.request
+          .get(`/v1/spaces/${space.spaceId}/content/page/${ids[title]}${query}`)
+          .set(s.reader.auth)
+          .expect(200)
+      ).body;
+    const hello = await read("Hello");
+    expect(hello.markdown).toBeUndefined();
+    expect(hello.document).toMatchObject({
+      object: "document",
+      data: {},
+      nodes: [textBlock("paragraph", "Hello")],
+    });
+    expect((await read("Titled")).document.nodes[0]).toMatchObject(textBlock("heading-2", "Title"));
+    expect((await read("Empty")).document).toEqual({ object: "document", data: {}, nodes: [] });
+    const markdown = await read("Hello", "?format=markdown");
+    expect(markdown).toMatchObject({ markdown: "Hello\n" });
+    expect(markdown.document).toBeUndefined();
   });
 
   it("GET /content/files and /content/files/{fileId}: no file yet", async () => {
@@ -178,6 +209,11 @@ describe("change request content reads", () => {
         await s.t.request.get(`${base}/page/${ids.FAQ}?format=markdown`).set(s.reader.auth).expect(200)
       ).body;
       expect(page).toMatchObject({ title: "Questions", slug: "faq", markdown: "Ask." });
+      // A change request's page answers its body as a document too, unless Markdown is asked for.
+      const asDocument = (await s.t.request.get(`${base}/page/${ids.FAQ}`).set(s.reader.auth).expect(200))
+        .body;
+      expect(asDocument.markdown).toBeUndefined();
+      expect(asDocument.document.nodes[0]).toMatchObject({ object: "block", type: "paragraph" });
       expect((await s.t.request.get(`${base}/files`).set(s.reader.auth).expect(200)).body.count).toBe(0);
       await s.t.request.get(`${base}/files/f1`).set(s.reader.auth).expect(404);
       await s.t.request.get(`${base}/page/missing`).set(s.reader.auth).expect(404);

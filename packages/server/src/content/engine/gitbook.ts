@@ -2,6 +2,7 @@ import type { Literal, Paragraph, Parent, PhrasingContent, Root, RootContent, Te
 import type { Extension as FromMarkdownExtension } from "mdast-util-from-markdown";
 import type { Code, Construct, Effects, State } from "micromark-util-types";
 import type { Plugin, Processor } from "unified";
+import type { Position } from "unist";
 import { visit } from "unist-util-visit";
 import { parse as parseYaml } from "yaml";
 
@@ -28,6 +29,19 @@ export interface GitBookBlock extends Parent {
   data: { hName: string; hProperties: { className: string[]; role?: string } };
 }
 
+/**
+ * One of GitBook's blocks as written: its tag, attributes and body. What the plugin makes of the blocks
+ * with `{ blocks: "tags" }`, for converting a body to GitBook's document (see document.ts); positioned
+ * from its tag to its end tag when both were lines of their own.
+ */
+export interface GitBookTag extends Parent {
+  type: "gitbookTag";
+  name: string;
+  attributes: Record<string, string>;
+  /** The first value written without a name (`{% include "path" %}`). */
+  argument?: string;
+}
+
 /** A line that is one known tag, as parsed; the plugin's transform reads it, so no tree keeps one. */
 interface GitBookTagLine extends Literal {
   type: "gitbookTagLine";
@@ -36,10 +50,12 @@ interface GitBookTagLine extends Literal {
 declare module "mdast" {
   interface RootContentMap {
     gitbookBlock: GitBookBlock;
+    gitbookTag: GitBookTag;
     gitbookTagLine: GitBookTagLine;
   }
   interface BlockContentMap {
     gitbookBlock: GitBookBlock;
+    gitbookTag: GitBookTag;
     gitbookTagLine: GitBookTagLine;
   }
   interface RootData {
@@ -107,6 +123,8 @@ interface Tag {
   /** The first value written without a name (`{% include "path" %}`). */
   argument?: string;
   raw: string;
+  /** Where the tag was written, when it was a line of its own. */
+  position?: Position;
 }
 
 // Never past the next `{%`: a text of many tags left open costs a scan of it, not one per tag.
@@ -189,8 +207,20 @@ function fileName(src: string): string {
   }
 }
 
+/** What a block is made of in the tree: the nodes that render it, or the block as written. */
+type MakeBlock = (tag: Tag, body: RootContent[], end?: Tag) => RootContent[];
+
+/** The block as written (see `GitBookTag`). */
+const asTag: MakeBlock = ({ name, attributes, argument, position }, children, end) => {
+  const last = end ? end.position : position;
+  const tag: GitBookTag = { type: "gitbookTag", name, attributes, children };
+  if (argument !== undefined) tag.argument = argument;
+  if (position && last) tag.position = { start: position.start, end: last.end };
+  return [tag];
+};
+
 /** What a block is shown as: its HTML-rendering nodes, its body always among them. */
-function render(tag: Tag, body: RootContent[]): RootContent[] {
+const render: MakeBlock = (tag, body) => {
   const { attributes: a } = tag;
   switch (tag.name) {
     case "hint":
@@ -232,12 +262,12 @@ function render(tag: Tag, body: RootContent[]): RootContent[] {
     default:
       return body;
   }
-}
+};
 
 type Item = RootContent | Tag;
 
 /** The paragraph as paragraphs and the known tags written in its text, in order. */
-function splitParagraph(paragraph: Paragraph): Item[] {
+function splitParagraph(paragraph: Paragraph, position?: Position): Item[] {
   const items: Item[] = [];
   let run: PhrasingContent[] = [];
   const flush = () => {
@@ -260,6 +290,7 @@ function splitParagraph(paragraph: Paragraph): Item[] {
       if (!tag) continue;
       run.push(text(child.value.slice(from, match.index)));
       flush();
+      if (position) tag.position = position;
       items.push(tag);
       from = match.index + match[0].length;
     }
@@ -280,7 +311,7 @@ function hasTag(paragraph: Paragraph): boolean {
  * name, those opened after it left unclosed. One pass, so that many unclosed tags cost no more than
  * their number.
  */
-function group(items: Item[]): RootContent[] {
+function group(items: Item[], make: MakeBlock): RootContent[] {
   const out: RootContent[] = [];
   const open: { tag: Tag; at: number }[] = [];
   const openByName = new Map<string, number>();
@@ -291,11 +322,11 @@ function group(items: Item[]): RootContent[] {
   };
   // Its placeholder (its text) stays, unless the block may stand alone: then it renders, bodiless.
   const leaveUnclosed = ({ tag, at }: { tag: Tag; at: number }) => {
-    if (TAGS[tag.name] === "optional") out.splice(at, 1, ...render(tag, []));
+    if (TAGS[tag.name] === "optional") out.splice(at, 1, ...make(tag, []));
   };
   for (const item of items) {
     if (item.type !== "tag") out.push(item);
-    else if (!item.closing && TAGS[item.name] === "none") out.push(...render(item, []));
+    else if (!item.closing && TAGS[item.name] === "none") out.push(...make(item, []));
     else if (!item.closing) {
       open.push({ tag: item, at: out.length });
       openByName.set(item.name, (openByName.get(item.name) ?? 0) + 1);
@@ -305,7 +336,7 @@ function group(items: Item[]): RootContent[] {
       for (let entry = pop(); ; entry = pop()) {
         if (entry.tag.name === item.name) {
           const body = out.splice(entry.at + 1);
-          out.splice(entry.at, 1, ...render(entry.tag, body));
+          out.splice(entry.at, 1, ...make(entry.tag, body, item));
           break;
         }
         leaveUnclosed(entry);
@@ -316,17 +347,18 @@ function group(items: Item[]): RootContent[] {
   return out;
 }
 
-function groupBlocks(parent: Parent): void {
-  for (const child of parent.children) if ("children" in child) groupBlocks(child);
+function groupBlocks(parent: Parent, make: MakeBlock): void {
+  for (const child of parent.children) if ("children" in child) groupBlocks(child, make);
   const tagged = (child: RootContent) =>
     child.type === "gitbookTagLine" || (child.type === "paragraph" && hasTag(child));
   if (!parent.children.some(tagged)) return;
   parent.children = group(
     parent.children.flatMap((child) => {
       if (child.type === "gitbookTagLine")
-        return splitParagraph({ type: "paragraph", children: [text(child.value)] });
+        return splitParagraph({ type: "paragraph", children: [text(child.value)] }, child.position);
       return child.type === "paragraph" ? splitParagraph(child) : [child];
     }),
+    make,
   );
 }
 
@@ -340,7 +372,7 @@ const ALERT_STYLE: Readonly<Record<string, string>> = {
 };
 
 /** GitHub's alerts, blockquotes opened by a line `[!NOTE]`…, as hints of the matching style. */
-function alertsToHints(tree: Root): void {
+function alertsToHints(tree: Root, make: MakeBlock): void {
   visit(tree, "blockquote", (quote, index, parent) => {
     const [first] = quote.children;
     if (first?.type !== "paragraph" || !parent || index === undefined) return;
@@ -352,7 +384,10 @@ function alertsToHints(tree: Root): void {
     if (opening.value === "" && first.children[1]?.type === "break") first.children.splice(0, 2);
     if (first.children.every((c) => c.type === "text" && c.value.trim() === "")) quote.children.shift();
     // The quote's own children array, which the visit goes on into (alerts in alerts).
-    parent.children[index] = hint(ALERT_STYLE[match[1]?.toLowerCase() ?? ""], quote.children);
+    const style = ALERT_STYLE[match[1]?.toLowerCase() ?? ""] ?? "info";
+    const tag: Tag = { type: "tag", name: "hint", closing: false, attributes: { style }, raw: "" };
+    if (quote.position) tag.position = quote.position;
+    parent.children.splice(index, 1, ...make(tag, quote.children));
   });
 }
 
@@ -456,7 +491,11 @@ const tagLine: Construct = {
 const tagLineFromMarkdown: FromMarkdownExtension = {
   enter: {
     gitbookTag(token) {
-      this.enter({ type: "gitbookTagLine", value: this.sliceSerialize(token).trim() }, token);
+      // Unescaped as a paragraph's text is, should the tag stay text.
+      const value = this.sliceSerialize(token)
+        .trim()
+        .replace(/\\([!-/:-@[-`{-~])/g, "$1");
+      this.enter({ type: "gitbookTagLine", value }, token);
     },
   },
   exit: {
@@ -466,14 +505,21 @@ const tagLineFromMarkdown: FromMarkdownExtension = {
   },
 };
 
-/** The plugin, after remark-parse, remark-gfm and remark-frontmatter. */
-export const remarkGitBook: Plugin<[], Root> = function (this: Processor) {
+/**
+ * The plugin, after remark-parse, remark-gfm and remark-frontmatter: GitBook's blocks become the nodes
+ * that render them (HTML, PDF, search), or with `{ blocks: "tags" }` the blocks as written.
+ */
+export const remarkGitBook: Plugin<[{ blocks?: "rendered" | "tags" }?], Root> = function (
+  this: Processor,
+  { blocks = "rendered" } = {},
+) {
+  const make = blocks === "tags" ? asTag : render;
   const data = this.data();
   data.micromarkExtensions = [...(data.micromarkExtensions ?? []), { flow: { [LEFT_CURLY_BRACE]: tagLine } }];
   data.fromMarkdownExtensions = [...(data.fromMarkdownExtensions ?? []), tagLineFromMarkdown];
   return (tree) => {
     readFrontMatter(tree);
-    alertsToHints(tree);
-    groupBlocks(tree);
+    alertsToHints(tree, make);
+    groupBlocks(tree, make);
   };
 };

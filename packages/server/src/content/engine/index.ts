@@ -1,10 +1,12 @@
-import { ApiError } from "../../http/errors.js";
+import { ApiError, badRequest } from "../../http/errors.js";
 import { PoolBusy, type PoolLimits, siblingModule, WorkerPool, WorkOverrun } from "../../workers/pool.js";
 import { contentHash } from "../hash.js";
 import { RecentlyUsed } from "../recently-used.js";
+import { documentDepth, type JSONDocument, type MarkdownOutcome } from "./document-model.js";
 import type { Analysis, RenderInput } from "./markdown.js";
 import { nestingDepth } from "./nesting.js";
 
+export type { DocumentBlock, DocumentNode, JSONDocument } from "./document-model.js";
 export type { Analysis, Section } from "./markdown.js";
 
 /** What a page body may cost the server. */
@@ -28,6 +30,10 @@ export const defaultContentLimits: ContentLimits = {
 };
 
 const markdownModule = siblingModule(import.meta.url, "markdown");
+const documentModule = siblingModule(import.meta.url, "document");
+
+/** Levels of document nodes per level of Markdown nesting: a list level is a list and its item. */
+const DOCUMENT_LEVELS_PER_NESTING = 4;
 
 /** What an empty body reads as (see `analyze` in markdown.ts), and a refused one with `refusedAsEmpty`. */
 const EMPTY_ANALYSIS: Analysis = {
@@ -126,6 +132,32 @@ export class ContentEngine {
         bodies: [markdown],
       },
     );
+  }
+
+  /** The body as GitBook's JSON document (see document.ts). 422 as `analyze`. */
+  toDocument(markdown: string): Promise<JSONDocument> {
+    return this.process("content", documentModule, "toDocument", { value: markdown }, { bodies: [markdown] });
+  }
+
+  /**
+   * GitBook's JSON document as Markdown, GitBook's blocks written as Git Sync writes them. With the
+   * `previous` body of the page, the blocks the document did not change keep their text byte for byte,
+   * and its front matter stays (a document has none). 400 when the document is not one of GitBook's.
+   */
+  async fromDocument(document: JSONDocument, previous?: string): Promise<string> {
+    const depth = documentDepth(document);
+    const deepest = this.limits.maxNesting * DOCUMENT_LEVELS_PER_NESTING;
+    if (depth > deepest)
+      throw tooComplex(`The document nests ${depth} nodes deep; the server accepts up to ${deepest}.`);
+    const outcome = await this.process<MarkdownOutcome>(
+      "content",
+      documentModule,
+      "fromDocument",
+      { value: { document, ...(previous !== undefined && { previous }) } },
+      { bodies: previous === undefined ? [] : [previous], what: "document" },
+    );
+    if ("invalid" in outcome) throw badRequest(outcome.invalid);
+    return outcome.markdown;
   }
 
   /**

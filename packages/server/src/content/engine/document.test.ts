@@ -1,0 +1,249 @@
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { fromDocument, toDocument } from "./document.js";
+import type { JSONDocument } from "./document-model.js";
+
+/** The Markdown of a document, which the tests expect to be valid. */
+function markdownOf(document: unknown, previous?: string): string {
+  const outcome = fromDocument({ document, ...(previous !== undefined && { previous }) });
+  if ("invalid" in outcome) throw new Error(outcome.invalid);
+  return outcome.markdown;
+}
+
+const withoutMeta = (nodes: unknown) =>
+  JSON.parse(JSON.stringify(nodes, (key, value) => (key === "meta" ? undefined : value)));
+
+const word = fc.constantFrom(
+  "alpha",
+  "Beta",
+  "x_y",
+  "a*b",
+  "1.",
+  "#tag",
+  "<b>",
+  "[x]",
+  "`t`",
+  "\\",
+  "&amp;",
+  "{% hint %}",
+  "日本",
+  "😀",
+  "_",
+  "**",
+  "~",
+  "|",
+);
+const words = fc.array(word, { minLength: 1, maxLength: 5 }).map((w) => w.join(" "));
+const inline = fc.oneof(
+  words,
+  words.map((w) => `*${w.trim()}*`),
+  words.map((w) => `**${w.trim()}**`),
+  words.map((w) => `~~${w.trim()}~~`),
+  fc.constantFrom(
+    "`code`",
+    "`a*b`",
+    "[link](https://example.com/x)",
+    "[page](/pages/p1#intro)",
+    "![alt](/files/f1)",
+  ),
+  fc.constantFrom("**bold *both***", "line  \nbreak", "soft\nline"),
+);
+const paragraph = fc.array(inline, { minLength: 1, maxLength: 4 }).map((parts) => parts.join(" "));
+
+const block: fc.Arbitrary<string> = fc.letrec<{ block: string }>((tie) => ({
+  block: fc.oneof(
+    { depthSize: "small", withCrossShrink: true },
+    paragraph,
+    paragraph.map((p) => `## ${p.replace(/\n/g, " ")}`),
+    paragraph.map((p) => `#### ${p.replace(/\n/g, " ")}`),
+    fc
+      .array(paragraph, { minLength: 1, maxLength: 3 })
+      .map((items) => items.map((i) => `- ${i.replace(/\n/g, " ")}`).join("\n")),
+    fc
+      .array(paragraph, { minLength: 1, maxLength: 3 })
+      .map((items) => items.map((i, n) => `${n + 3}. ${i.replace(/\n/g, " ")}`).join("\n")),
+    fc
+      .array(fc.tuple(fc.boolean(), words), { minLength: 1, maxLength: 3 })
+      .map((items) => items.map(([done, text]) => `- [${done ? "x" : " "}] ${text}`).join("\n")),
+    tie("block").map((b) =>
+      b
+        .split("\n")
+        .map((line) => `> ${line}`)
+        .join("\n"),
+    ),
+    fc.constantFrom(
+      "```js\nconst a = 1;\n\n  b();\n```",
+      "```\nplain\n```",
+      "```math\nx^2\n```",
+      "---",
+      "<div>raw</div>",
+    ),
+    fc.constantFrom("| a | b |\n| :- | -: |\n| 1 | *2* |", "| h |\n| - |\n| [l](https://x.y) |"),
+    fc
+      .tuple(fc.constantFrom("info", "warning", "danger", "success"), tie("block"))
+      .map(([style, body]) => `{% hint style="${style}" %}\n${body}\n{% endhint %}`),
+    fc
+      .array(fc.tuple(words, tie("block")), { minLength: 1, maxLength: 2 })
+      .map(
+        (tabs) =>
+          `{% tabs %}\n${tabs.map(([title, body]) => `{% tab title="${title.replace(/["{%}]/g, "")}" %}\n${body}\n{% endtab %}`).join("\n")}\n{% endtabs %}`,
+      ),
+    fc
+      .array(tie("block"), { minLength: 1, maxLength: 2 })
+      .map(
+        (steps) =>
+          `{% stepper %}\n${steps.map((s) => `{% step %}\n${s}\n{% endstep %}`).join("\n")}\n{% endstepper %}`,
+      ),
+    fc.constantFrom(
+      '{% content-ref url="/pages/p2" %}\n[Other](/pages/p2)\n{% endcontent-ref %}',
+      '{% embed url="https://www.youtube.com/watch?v=x" %}',
+      '{% file src="/files/f2" %}',
+      '{% code title="app.ts" %}\n```ts\nlet x\n```\n{% endcode %}',
+      "> [!WARNING]\n> Mind the gap",
+      '{% include "reusable/snippet.md" %}',
+      '{% openapi src="https://api.example.com/spec.yaml" path="/pets" method="get" %}\n[spec](https://api.example.com/spec.yaml)\n{% endopenapi %}',
+      '<figure><img src=".gitbook/assets/a.png" alt="A"><figcaption><p>Caption</p></figcaption></figure>',
+    ),
+    tie("block").map((b) => `<details>\n<summary>More</summary>\n\n${b}\n\n</details>`),
+  ),
+})).block;
+
+const body = fc
+  .tuple(
+    fc.option(fc.constant("---\ndescription: About\n---\n\n")),
+    fc.array(block, { minLength: 1, maxLength: 5 }),
+  )
+  .map(([frontMatter, blocks]) => `${frontMatter ?? ""}${blocks.join("\n\n")}\n`);
+
+describe("GitBook's document and Markdown", () => {
+  it("Markdown → document → Markdown is stable: the Markdown written converts to the same document, and is written again unchanged", () => {
+    fc.assert(
+      fc.property(body, (markdown) => {
+        const document = toDocument(markdown);
+        const written = markdownOf(document);
+        expect(toDocument(written)).toEqual(document);
+        expect(markdownOf(toDocument(written))).toBe(written);
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it("writes a document read from a body back byte for byte, and keeps the blocks an edit left alone", () => {
+    fc.assert(
+      fc.property(body, block, fc.nat(), (markdown, added, at) => {
+        const document = toDocument(markdown);
+        expect(markdownOf(document, markdown)).toBe(markdown);
+        const nodes = [...document.nodes];
+        const inserted = toDocument(added).nodes;
+        const index = at % (nodes.length + 1);
+        nodes.splice(index, 0, ...inserted);
+        const edited = markdownOf({ ...document, nodes }, markdown);
+        // Heading anchors (`meta`) depend on the headings before: an inserted one can move them.
+        expect(withoutMeta(toDocument(edited).nodes)).toEqual(withoutMeta(nodes));
+      }),
+      { numRuns: 200 },
+    );
+  });
+
+  it("keeps an untouched block's text exactly, front matter and all, when another block changes", () => {
+    const previous =
+      '---\nicon: book\n---\n\nKeep   *this*  text.\n\n{% hint style="info" %}\nA hint\n{% endhint %}\n\nOld.\n';
+    const document = toDocument(previous);
+    const nodes = [...document.nodes.slice(0, 2), ...toDocument("New **text**.").nodes];
+    expect(markdownOf({ ...document, nodes }, previous)).toBe(
+      '---\nicon: book\n---\n\nKeep   *this*  text.\n\n{% hint style="info" %}\nA hint\n{% endhint %}\n\nNew **text**.\n',
+    );
+  });
+
+  it("gives GitBook's blocks, marks, references and heading anchors", () => {
+    const document = toDocument(
+      '## Set up\n\nRead **[the guide](/pages/p1#install)** and `npm i`.\n\n{% hint style="warning" %}\nCareful\n{% endhint %}\n\n- [x] done\n',
+    );
+    expect(document.nodes.map((node) => node.type)).toEqual(["heading-2", "paragraph", "hint", "list-tasks"]);
+    expect(document.nodes[0]?.meta).toEqual({ id: "set-up" });
+    expect(document.nodes[1]?.nodes).toEqual([
+      { object: "text", leaves: [{ object: "leaf", text: "Read ", marks: [] }] },
+      {
+        object: "inline",
+        type: "link",
+        data: { ref: { kind: "anchor", anchor: "install", page: "p1" } },
+        nodes: [
+          {
+            object: "text",
+            leaves: [{ object: "leaf", text: "the guide", marks: [{ object: "mark", type: "bold" }] }],
+          },
+        ],
+      },
+      {
+        object: "text",
+        leaves: [
+          { object: "leaf", text: " and ", marks: [] },
+          { object: "leaf", text: "npm i", marks: [{ object: "mark", type: "code" }] },
+          { object: "leaf", text: ".", marks: [] },
+        ],
+      },
+    ]);
+    expect(document.nodes[2]?.data).toEqual({ style: "warning" });
+    expect(document.nodes[3]?.nodes?.[0]).toMatchObject({ type: "list-item", data: { checked: true } });
+  });
+
+  it("writes a document from GitBook's editor as Git Sync would", () => {
+    const document: JSONDocument = {
+      object: "document",
+      data: {},
+      nodes: [
+        {
+          object: "block",
+          type: "heading-1",
+          data: {},
+          nodes: [{ object: "text", leaves: [{ object: "leaf", text: "Title", marks: [] }] }],
+        },
+        {
+          object: "block",
+          type: "paragraph",
+          nodes: [
+            {
+              object: "text",
+              leaves: [{ object: "leaf", text: "Two ", marks: [{ object: "mark", type: "italic" }] }],
+            },
+            {
+              object: "text",
+              leaves: [{ object: "leaf", text: "leaves", marks: [{ object: "mark", type: "italic" }] }],
+            },
+            { object: "inline", type: "emoji", data: { code: "1f600" }, isVoid: true },
+          ],
+        },
+        { object: "block", type: "embed", data: { url: "https://example.com/v" }, isVoid: true },
+        { object: "block", type: "math", data: { formula: "e=mc^2" }, isVoid: true },
+      ],
+    };
+    expect(markdownOf(document)).toBe(
+      '# Title\n\n*Two leaves*😀\n\n{% embed url="https://example.com/v" %}\n\n```math\ne=mc^2\n```\n',
+    );
+  });
+
+  it("refuses what is not a document, naming the node at fault", () => {
+    const refused = (document: unknown) => {
+      const outcome = fromDocument({ document });
+      return "invalid" in outcome ? outcome.invalid : undefined;
+    };
+    expect(refused({ object: "page" })).toMatch(/document must be a document/);
+    expect(
+      refused({
+        object: "document",
+        data: {},
+        nodes: [
+          { object: "block", type: "paragraph", nodes: [] },
+          { object: "block", type: "drawing", data: {} },
+        ],
+      }),
+    ).toMatch(/document\.nodes\[1\]: Quire cannot store a block of type "drawing"/);
+    expect(
+      refused({
+        object: "document",
+        data: {},
+        nodes: [{ object: "block", type: "paragraph", nodes: [{ object: "text", leaves: [{ text: 3 }] }] }],
+      }),
+    ).toMatch(/document\.nodes\[0\]\.nodes\[0\]\.leaves\[0\] must be a leaf with a text/);
+  });
+});

@@ -1,0 +1,1118 @@
+import GithubSlugger from "github-slugger";
+import type {
+  BlockContent,
+  Code,
+  Definition,
+  Heading,
+  Html,
+  Image,
+  List,
+  ListItem,
+  Nodes,
+  Paragraph,
+  PhrasingContent,
+  Root,
+  RootContent,
+  Table,
+  TableCell,
+} from "mdast";
+import { toString as textOf } from "mdast-util-to-string";
+import remarkFrontmatter from "remark-frontmatter";
+import remarkGfm from "remark-gfm";
+import remarkParse from "remark-parse";
+import remarkStringify from "remark-stringify";
+import { unified } from "unified";
+import type {
+  DocumentBlock,
+  DocumentFragment,
+  DocumentInline,
+  DocumentLeaf,
+  DocumentMark,
+  DocumentNode,
+  DocumentText,
+  JSONDocument,
+  MarkdownOutcome,
+} from "./document-model.js";
+import { type GitBookTag, remarkGitBook } from "./gitbook.js";
+
+/**
+ * A page body as GitBook's JSON document and back, in a worker thread of the content engine's pool
+ * (these functions parse; see `ContentEngine.toDocument`). The document is made from the mdast tree
+ * of the body with GitBook's blocks as written; Markdown is written from it as GitBook's Git Sync
+ * writes a page (its `{% %}` blocks, `<details>` for expandables, fenced `math` for formulas).
+ *
+ * What Markdown has and GitBook's document has not is kept as near as it goes: headings below level 3
+ * become level 3, raw HTML a code block of its source, a footnote its text. Converting a body to a
+ * document and back gives a body that converts to the same document again (document.test.ts).
+ */
+
+const parser = unified()
+  .use(remarkParse)
+  .use(remarkGfm)
+  .use(remarkFrontmatter)
+  .use(remarkGitBook, { blocks: "tags" });
+
+function parse(markdown: string): Root {
+  return parser.runSync(parser.parse(markdown));
+}
+
+const HINT_STYLES = new Set(["info", "success", "warning", "danger"]);
+
+/** Where a reference points, as GitBook's `ContentRef`s say it. */
+type ContentRef =
+  | { kind: "url"; url: string }
+  | { kind: "file"; file: string }
+  | { kind: "page"; page: string }
+  | { kind: "anchor"; anchor: string; page?: string }
+  | { kind: "reusable-content"; reusableContent: string };
+
+const PAGE_URL = /^\/pages\/([^/?#\s]+)(?:#(.+))?$/;
+const FILE_URL = /^\/files\/([^/?#\s]+)$/;
+
+/** Quire's own URLs as GitBook's references (`/pages/<id>`, `/files/<id>`, `#anchor`); other URLs as URLs. */
+function refOf(url: string): ContentRef {
+  const page = PAGE_URL.exec(url);
+  if (page?.[1])
+    return page[2] ? { kind: "anchor", anchor: page[2], page: page[1] } : { kind: "page", page: page[1] };
+  const file = FILE_URL.exec(url);
+  if (file?.[1]) return { kind: "file", file: file[1] };
+  if (url.startsWith("#") && url.length > 1) return { kind: "anchor", anchor: url.slice(1) };
+  return { kind: "url", url };
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Markdown → document
+
+const MARK_ORDER = ["bold", "italic", "strikethrough", "code"] as const;
+type MarkType = (typeof MARK_ORDER)[number];
+
+const MARK_OF: Partial<Record<Nodes["type"], MarkType>> = {
+  strong: "bold",
+  emphasis: "italic",
+  delete: "strikethrough",
+};
+
+function leaf(text: string, marks: readonly MarkType[]): DocumentLeaf {
+  const sorted = MARK_ORDER.filter((mark) => marks.includes(mark));
+  return { object: "leaf", text, marks: sorted.map((type) => ({ object: "mark", type })) };
+}
+
+/** Text and inlines of a paragraph or heading, adjacent leaves of the same marks made one. */
+class InlineBuilder {
+  readonly nodes: (DocumentText | DocumentInline)[] = [];
+  readonly definitions: ReadonlyMap<string, Definition>;
+
+  constructor(definitions: ReadonlyMap<string, Definition>) {
+    this.definitions = definitions;
+  }
+
+  add(node: PhrasingContent, marks: readonly MarkType[] = []): void {
+    switch (node.type) {
+      case "text":
+        // A line ending inside a paragraph reads as a space; a hard break is GitBook's "\n".
+        this.text(node.value.replace(/[ \t]*\r?\n[ \t]*/g, " "), marks);
+        return;
+      case "break":
+        this.text("\n", marks);
+        return;
+      case "inlineCode":
+        this.text(node.value, [...marks, "code"]);
+        return;
+      case "strong":
+      case "emphasis":
+      case "delete":
+        for (const child of node.children) this.add(child, [...marks, MARK_OF[node.type] as MarkType]);
+        return;
+      case "link":
+      case "linkReference": {
+        const url = node.type === "link" ? node.url : (this.definitions.get(node.identifier)?.url ?? "");
+        const inner = new InlineBuilder(this.definitions);
+        for (const child of node.children) inner.add(child, marks);
+        this.nodes.push({ object: "inline", type: "link", data: { ref: refOf(url) }, nodes: inner.nodes });
+        return;
+      }
+      case "image":
+      case "imageReference": {
+        const url = node.type === "image" ? node.url : (this.definitions.get(node.identifier)?.url ?? "");
+        this.nodes.push({
+          object: "inline",
+          type: "inline-image",
+          data: { ref: refOf(url), ...(node.alt && { alt: node.alt }) },
+          isVoid: true,
+        });
+        return;
+      }
+      case "footnoteReference":
+        this.text(`[^${node.label ?? node.identifier}]`, marks);
+        return;
+      case "html":
+        this.text(node.value, marks);
+        return;
+    }
+  }
+
+  text(value: string, marks: readonly MarkType[]): void {
+    if (value === "") return;
+    const next = leaf(value, marks);
+    const last = this.nodes.at(-1);
+    if (last?.object !== "text") {
+      this.nodes.push({ object: "text", leaves: [next] });
+      return;
+    }
+    const previous = last.leaves.at(-1);
+    if (previous && sameMarks(previous.marks, next.marks)) previous.text += value;
+    else last.leaves.push(next);
+  }
+}
+
+function sameMarks(a: readonly DocumentMark[], b: readonly DocumentMark[]): boolean {
+  return a.length === b.length && a.every((mark, i) => mark.type === b[i]?.type);
+}
+
+function block(type: string, data: Record<string, unknown>, nodes?: DocumentNode[]): DocumentBlock {
+  return { object: "block", type, data, ...(nodes && { nodes }) };
+}
+
+function voidBlock(type: string, data: Record<string, unknown>): DocumentBlock {
+  return { object: "block", type, data, isVoid: true };
+}
+
+const DETAILS_OPEN = /^<details(?:\s+open)?>\s*<summary>([\s\S]*?)<\/summary>\s*$/i;
+const DETAILS_CLOSE = /^<\/details>\s*$/i;
+const FIGURE =
+  /^<figure>\s*<img\s+src="([^"]*)"(?:\s+alt="([^"]*)")?\s*\/?>\s*(?:<figcaption>(?:<p>)?([\s\S]*?)(?:<\/p>)?<\/figcaption>)?\s*<\/figure>\s*$/i;
+
+function unescapeHtml(text: string): string {
+  return text
+    .replace(/&lt;/g, "<")
+    .replace(/&gt;/g, ">")
+    .replace(/&quot;/g, '"')
+    .replace(/&#39;/g, "'")
+    .replace(/&amp;/g, "&");
+}
+
+/** Converts the blocks of one body, its headings given their anchors in order. */
+class BlockConverter {
+  readonly #slugger = new GithubSlugger();
+  readonly definitions: ReadonlyMap<string, Definition>;
+
+  constructor(definitions: ReadonlyMap<string, Definition>) {
+    this.definitions = definitions;
+  }
+
+  /**
+   * The blocks of a list of siblings, by the siblings that give them: one node each, but an
+   * expandable, `<details>` up to the first `</details>` after it (as GitBook writes one).
+   */
+  groups(
+    nodes: readonly RootContent[],
+  ): { first: RootContent; last: RootContent; blocks: DocumentBlock[] }[] {
+    // Where the first `</details>` after each sibling is, found in one pass from the end.
+    const closes: number[] = new Array(nodes.length);
+    for (let i = nodes.length - 1, next = -1; i >= 0; i--) {
+      closes[i] = next;
+      const node = nodes[i];
+      if (node?.type === "html" && DETAILS_CLOSE.test(node.value)) next = i;
+    }
+    const out: { first: RootContent; last: RootContent; blocks: DocumentBlock[] }[] = [];
+    for (let i = 0; i < nodes.length; i++) {
+      const node = nodes[i] as RootContent;
+      const details = node.type === "html" ? DETAILS_OPEN.exec(node.value) : null;
+      const end = closes[i] ?? -1;
+      if (details && end > i) {
+        const title = unescapeHtml(details[1]?.trim() ?? "");
+        const blocks = [this.expandable(title, nodes.slice(i + 1, end))];
+        out.push({ first: node, last: nodes[end] as RootContent, blocks });
+        i = end;
+      } else out.push({ first: node, last: node, blocks: this.block(node) });
+    }
+    return out;
+  }
+
+  blocks(nodes: readonly RootContent[]): DocumentBlock[] {
+    return this.groups(nodes).flatMap(({ blocks }) => blocks);
+  }
+
+  expandable(title: string, body: readonly RootContent[]): DocumentBlock {
+    const inline = new InlineBuilder(this.definitions);
+    inline.text(title, []);
+    return {
+      object: "block",
+      type: "expandable",
+      data: {},
+      isVoid: true,
+      fragments: [
+        fragment("expandable-title", [block("paragraph", {}, inline.nodes)]),
+        fragment("expandable-body", this.blocks(body)),
+      ],
+    };
+  }
+
+  block(node: RootContent): DocumentBlock[] {
+    switch (node.type) {
+      case "paragraph":
+        return [this.paragraph(node)];
+      case "heading":
+        return [this.heading(node)];
+      case "list":
+        return [this.list(node)];
+      case "blockquote":
+        return [block("blockquote", {}, this.blocks(node.children))];
+      case "code":
+        return [this.code(node)];
+      case "thematicBreak":
+        return [voidBlock("divider", {})];
+      case "table":
+        return [this.table(node)];
+      case "html":
+        return [this.html(node)];
+      case "footnoteDefinition":
+        return this.blocks([
+          { type: "paragraph", children: [{ type: "text", value: `[^${node.label ?? node.identifier}]: ` }] },
+          ...node.children,
+        ]);
+      case "gitbookTag":
+        return this.tag(node);
+      default:
+        // Front matter is the page's metadata, definitions are read into their links.
+        return [];
+    }
+  }
+
+  inlines(children: readonly PhrasingContent[]): (DocumentText | DocumentInline)[] {
+    const builder = new InlineBuilder(this.definitions);
+    for (const child of children) builder.add(child);
+    return builder.nodes;
+  }
+
+  paragraph(node: Paragraph): DocumentBlock {
+    const images = node.children.filter((child) => child.type !== "text" || child.value.trim() !== "");
+    if (images.length > 0 && images.every((child) => child.type === "image"))
+      return block(
+        "images",
+        {},
+        (images as Image[]).map((image) => this.image(image)),
+      );
+    return block("paragraph", {}, this.inlines(node.children));
+  }
+
+  image(image: Pick<Image, "url" | "alt" | "title">): DocumentBlock {
+    return {
+      object: "block",
+      type: "image",
+      data: { ref: refOf(image.url), ...(image.alt && { alt: image.alt }) },
+      isVoid: true,
+      fragments: image.title ? [fragment("caption", [this.textParagraph(image.title)])] : [],
+    };
+  }
+
+  textParagraph(value: string): DocumentBlock {
+    const builder = new InlineBuilder(this.definitions);
+    builder.text(value, []);
+    return block("paragraph", {}, builder.nodes);
+  }
+
+  heading(node: Heading): DocumentBlock {
+    const anchor = this.#slugger.slug(textOf(node).trim());
+    return {
+      object: "block",
+      type: `heading-${Math.min(node.depth, 3)}`,
+      data: {},
+      nodes: this.inlines(node.children),
+      meta: { id: anchor },
+    };
+  }
+
+  list(node: List): DocumentBlock {
+    const tasks = node.children.some((item) => typeof item.checked === "boolean");
+    const items = node.children.map((item) =>
+      block("list-item", tasks ? { checked: item.checked === true } : {}, this.blocks(item.children)),
+    );
+    if (tasks) return block("list-tasks", {}, items);
+    if (node.ordered)
+      return block("list-ordered", node.start && node.start !== 1 ? { start: node.start } : {}, items);
+    return block("list-unordered", {}, items);
+  }
+
+  code(node: Code): DocumentBlock {
+    if (node.lang === "math") return voidBlock("math", { formula: node.value });
+    return block(
+      "code",
+      node.lang ? { syntax: node.lang } : {},
+      node.value.split("\n").map((line) => block("code-line", {}, line ? [textNode(line)] : [])),
+    );
+  }
+
+  table(node: Table): DocumentBlock {
+    const [header, ...rows] = node.children;
+    const columns = (header?.children ?? []).map((_, i) => `c${i}`);
+    const definition = Object.fromEntries(
+      columns.map((id, i) => [
+        id,
+        {
+          id,
+          title: textOf(header?.children[i] as TableCell),
+          type: "text",
+          textAlignment: node.align?.[i] ?? "left",
+        },
+      ]),
+    );
+    const fragments: DocumentFragment[] = [];
+    const records = Object.fromEntries(
+      rows.map((row, r) => {
+        const values = Object.fromEntries(
+          columns.map((column, c) => {
+            const cell = row.children[c];
+            const id = `r${r}${column}`;
+            fragments.push(fragment(id, [block("paragraph", {}, this.inlines(cell?.children ?? []))]));
+            return [column, id];
+          }),
+        );
+        return [`r${r}`, { orderIndex: String(r).padStart(6, "0"), values }];
+      }),
+    );
+    return {
+      object: "block",
+      type: "table",
+      data: { view: { type: "grid", columns, hideHeader: false }, records, definition },
+      isVoid: true,
+      fragments,
+    };
+  }
+
+  /** HTML has no place in GitBook's document: `<figure>` images are images, other HTML is shown as code. */
+  html(node: Html): DocumentBlock {
+    const figure = FIGURE.exec(node.value);
+    if (figure)
+      return block("images", {}, [
+        this.image({
+          url: unescapeHtml(figure[1] ?? ""),
+          alt: unescapeHtml(figure[2] ?? ""),
+          title: figure[3] ? unescapeHtml(figure[3].trim()) : null,
+        }),
+      ]);
+    return block(
+      "code",
+      { syntax: "html" },
+      node.value.split("\n").map((line) => block("code-line", {}, line ? [textNode(line)] : [])),
+    );
+  }
+
+  /** GitBook's blocks as its document has them; a part written outside its block (`{% tab %}` alone) in one. */
+  tag(node: GitBookTag): DocumentBlock[] {
+    const a = node.attributes;
+    const body = () => this.blocks(node.children);
+    switch (node.name) {
+      case "hint":
+        return [block("hint", { style: HINT_STYLES.has(a.style ?? "") ? a.style : "info" }, body())];
+      case "tabs":
+        return [
+          block(
+            "tabs",
+            {},
+            this.items(node, "tab", "tabs-item", (tab) => ({ title: tab.attributes.title ?? "" })),
+          ),
+        ];
+      case "tab":
+        return [block("tabs", {}, [block("tabs-item", { title: a.title ?? "" }, body())])];
+      case "stepper":
+        return [
+          block(
+            "stepper",
+            {},
+            this.items(node, "step", "stepper-step", () => ({})),
+          ),
+        ];
+      case "step":
+        return [block("stepper", {}, [block("stepper-step", {}, body())])];
+      case "content-ref":
+        return [voidBlock("content-ref", { ref: refOf(a.url ?? "") })];
+      case "page-ref":
+        return [voidBlock("content-ref", { ref: refOf(a.page ?? "") })];
+      case "embed":
+        return [voidBlock("embed", { url: a.url ?? "" })];
+      case "file":
+        return [voidBlock("file", { ref: refOf(a.src ?? "") })];
+      case "include":
+        return [
+          voidBlock("reusable-content", {
+            ref: { kind: "reusable-content", reusableContent: node.argument ?? a.src ?? "" },
+          }),
+        ];
+      case "swagger":
+      case "openapi":
+        return [
+          voidBlock("swagger", {
+            ref: refOf(a.src ?? ""),
+            ...(a.path !== undefined && { path: a.path }),
+            ...(a.method !== undefined && { method: a.method }),
+          }),
+        ];
+      case "code": {
+        const blocks = body();
+        const [only] = blocks;
+        if (blocks.length === 1 && only?.type === "code" && a.title)
+          return [{ ...only, data: { ...only.data, title: a.title } }];
+        return blocks;
+      }
+      default:
+        return body();
+    }
+  }
+
+  /** The items of a tabs or stepper block: its `item` tags, and what is between them in items of their own. */
+  items(
+    node: GitBookTag,
+    item: string,
+    type: string,
+    dataOf: (tag: GitBookTag) => Record<string, unknown>,
+  ): DocumentBlock[] {
+    const out: DocumentBlock[] = [];
+    let loose: RootContent[] = [];
+    const flush = () => {
+      if (loose.length > 0)
+        out.push(block(type, type === "tabs-item" ? { title: "" } : {}, this.blocks(loose)));
+      loose = [];
+    };
+    for (const child of node.children) {
+      if (child.type === "gitbookTag" && child.name === item) {
+        flush();
+        out.push(block(type, dataOf(child), this.blocks(child.children)));
+      } else loose.push(child);
+    }
+    flush();
+    return out;
+  }
+}
+
+function textNode(value: string): DocumentText {
+  return { object: "text", leaves: [leaf(value, [])] };
+}
+
+function fragment(name: string, nodes: DocumentBlock[]): DocumentFragment {
+  return { object: "fragment", fragment: name, ...(name.startsWith("expandable") && { type: name }), nodes };
+}
+
+function definitionsOf(tree: Root): Map<string, Definition> {
+  const definitions = new Map<string, Definition>();
+  const walk = (node: Nodes) => {
+    if (node.type === "definition" && !definitions.has(node.identifier))
+      definitions.set(node.identifier, node);
+    if ("children" in node) for (const child of node.children) walk(child);
+  };
+  walk(tree);
+  return definitions;
+}
+
+/** Where a body's text runs from one node to another, when the parser says. */
+interface Span {
+  start: number;
+  end: number;
+}
+
+function spanOf(first: RootContent, last: RootContent): Span | undefined {
+  const start = first.position?.start.offset;
+  const end = last.position?.end.offset;
+  return start !== undefined && end !== undefined ? { start, end } : undefined;
+}
+
+/** The blocks of the body, by the top-level nodes that give them, with where those were written. */
+function topLevelBlocks(tree: Root): { span?: Span; blocks: DocumentBlock[] }[] {
+  return new BlockConverter(definitionsOf(tree)).groups(tree.children).map(({ first, last, blocks }) => {
+    const span = spanOf(first, last);
+    return { ...(span && { span }), blocks };
+  });
+}
+
+export function toDocument(markdown: string): JSONDocument {
+  return {
+    object: "document",
+    data: {},
+    nodes: topLevelBlocks(parse(markdown)).flatMap(({ blocks }) => blocks),
+  };
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Document → Markdown
+
+/** Why a document cannot be read, at the path of the node at fault. */
+class InvalidDocument extends Error {}
+
+const MARK_NODE: Record<Exclude<MarkType, "code">, "strong" | "emphasis" | "delete"> = {
+  bold: "strong",
+  italic: "emphasis",
+  strikethrough: "delete",
+};
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+function stringField(data: Record<string, unknown>, field: string, path: string): string {
+  const value = data[field];
+  if (typeof value !== "string") throw new InvalidDocument(`${path}.data.${field} must be a string`);
+  return value;
+}
+
+function urlOfRef(value: unknown, path: string): string {
+  if (!isObject(value)) throw new InvalidDocument(`${path} must be a content reference`);
+  switch (value.kind) {
+    case "url":
+      return stringField(value, "url", path).trim();
+    case "file":
+      return `/files/${stringField(value, "file", path)}`;
+    case "page":
+      return `/pages/${stringField(value, "page", path)}`;
+    case "anchor": {
+      const anchor = stringField(value, "anchor", path);
+      return typeof value.page === "string" ? `/pages/${value.page}#${anchor}` : `#${anchor}`;
+    }
+    default:
+      throw new InvalidDocument(
+        `${path}: a reference of kind ${JSON.stringify(value.kind)} cannot be written in Markdown`,
+      );
+  }
+}
+
+/** One leaf's text with its marks, before marks become nested nodes. */
+interface MarkedText {
+  text: string;
+  marks: Set<string>;
+}
+
+type InlineItem = MarkedText | PhrasingContent;
+
+/** Leaves as nested phrasing nodes: a run of leaves sharing a mark becomes one node of it. */
+function phrasing(items: readonly InlineItem[], order: readonly MarkType[] = MARK_ORDER): PhrasingContent[] {
+  const [mark, ...rest] = order;
+  if (mark === undefined) return items.flatMap((item) => ("marks" in item ? leafNodes(item) : [item]));
+  const out: PhrasingContent[] = [];
+  for (let i = 0; i < items.length; ) {
+    const marked = (item: InlineItem | undefined) =>
+      item !== undefined && "marks" in item && item.marks.has(mark) && mark !== "code";
+    let j = i;
+    if (marked(items[i])) {
+      while (marked(items[j])) j++;
+      out.push({
+        type: MARK_NODE[mark as Exclude<MarkType, "code">],
+        children: phrasing(items.slice(i, j), rest),
+      } as PhrasingContent);
+    } else {
+      while (j < items.length && !marked(items[j])) j++;
+      out.push(...phrasing(items.slice(i, j), rest));
+    }
+    i = j;
+  }
+  return out;
+}
+
+/** A leaf's text: code, or text with its line breaks as hard breaks. */
+function leafNodes({ text, marks }: MarkedText): PhrasingContent[] {
+  if (marks.has("code")) return [{ type: "inlineCode", value: text }];
+  return text
+    .split("\n")
+    .flatMap((line, i): PhrasingContent[] => [
+      ...(i > 0 ? [{ type: "break" } as const] : []),
+      ...(line ? [{ type: "text", value: line } as const] : []),
+    ]);
+}
+
+/** Reads documents into mdast, every node checked. */
+class DocumentReader {
+  nodesOf(node: Record<string, unknown>, path: string): Record<string, unknown>[] {
+    const { nodes } = node;
+    if (nodes === undefined) return [];
+    if (!Array.isArray(nodes)) throw new InvalidDocument(`${path}.nodes must be a list`);
+    return nodes.map((child, i) => {
+      if (!isObject(child)) throw new InvalidDocument(`${path}.nodes[${i}] must be a node`);
+      return child;
+    });
+  }
+
+  dataOf(node: Record<string, unknown>, path: string): Record<string, unknown> {
+    if (node.data === undefined) return {};
+    if (!isObject(node.data)) throw new InvalidDocument(`${path}.data must be an object`);
+    return node.data;
+  }
+
+  blocks(nodes: readonly Record<string, unknown>[], path: string): BlockContent[] {
+    return nodes.flatMap((node, i) => this.block(node, `${path}.nodes[${i}]`));
+  }
+
+  childBlocks(node: Record<string, unknown>, path: string): BlockContent[] {
+    return this.blocks(this.nodesOf(node, path), path);
+  }
+
+  fragmentBlocks(node: Record<string, unknown>, name: string, path: string): BlockContent[] {
+    const { fragments } = node;
+    if (fragments === undefined) return [];
+    if (!Array.isArray(fragments)) throw new InvalidDocument(`${path}.fragments must be a list`);
+    const index = fragments.findIndex((f) => isObject(f) && f.fragment === name);
+    const found = fragments[index];
+    return isObject(found) ? this.childBlocks(found, `${path}.fragments[${index}]`) : [];
+  }
+
+  block(node: Record<string, unknown>, path: string): BlockContent[] {
+    if (node.object !== "block") throw new InvalidDocument(`${path} must be a block (object "block")`);
+    const data = this.dataOf(node, path);
+    const type = node.type;
+    switch (type) {
+      case "paragraph":
+        return [{ type: "paragraph", children: this.inlines(node, path) }];
+      case "heading-1":
+      case "heading-2":
+      case "heading-3":
+        return [
+          { type: "heading", depth: Number(type.slice(-1)) as 1 | 2 | 3, children: this.inlines(node, path) },
+        ];
+      case "list-ordered":
+      case "list-unordered":
+      case "list-tasks":
+        return [this.list(node, type, data, path)];
+      case "blockquote":
+        return [{ type: "blockquote", children: this.childBlocks(node, path) }];
+      case "divider":
+        return [{ type: "thematicBreak" }];
+      case "code":
+        return [this.code(node, data, path)];
+      case "math":
+        return [{ type: "code", lang: "math", value: stringField(data, "formula", path) }];
+      case "hint": {
+        const style = typeof data.style === "string" && HINT_STYLES.has(data.style) ? data.style : "info";
+        return [tag("hint", { style }, this.childBlocks(node, path))];
+      }
+      case "images":
+        return this.images(
+          this.nodesOf(node, path).map((image, i) => ({ image, path: `${path}.nodes[${i}]` })),
+        );
+      case "image":
+        return this.images([{ image: node, path }]);
+      case "file":
+        return [tag("file", { src: urlOfRef(data.ref, `${path}.data.ref`) }, [])];
+      case "embed":
+        return [tag("embed", { url: stringField(data, "url", path) }, [])];
+      case "content-ref": {
+        const url = urlOfRef(data.ref, `${path}.data.ref`);
+        return [
+          tag("content-ref", { url }, [
+            {
+              type: "paragraph",
+              children: [{ type: "link", url, children: [{ type: "text", value: url }] }],
+            },
+          ]),
+        ];
+      }
+      case "reusable-content": {
+        const ref = data.ref;
+        if (!isObject(ref)) throw new InvalidDocument(`${path}.data.ref must be a content reference`);
+        const include: GitBookTag = {
+          type: "gitbookTag",
+          name: "include",
+          attributes: {},
+          argument: stringField(ref, "reusableContent", `${path}.data.ref`),
+          children: [],
+        };
+        return [include];
+      }
+      case "swagger": {
+        const src = urlOfRef(data.ref, `${path}.data.ref`);
+        const attributes: Record<string, string> = { src };
+        if (typeof data.path === "string") attributes.path = data.path;
+        if (typeof data.method === "string") attributes.method = data.method;
+        return [
+          tag("openapi", attributes, [
+            {
+              type: "paragraph",
+              children: [{ type: "link", url: src, children: [{ type: "text", value: src }] }],
+            },
+          ]),
+        ];
+      }
+      case "tabs":
+        return [tag("tabs", {}, this.items(node, "tabs-item", "tab", path))];
+      case "stepper":
+        return [tag("stepper", {}, this.items(node, "stepper-step", "step", path))];
+      case "expandable": {
+        const [title] = this.fragmentBlocks(node, "expandable-title", path);
+        const summary = title ? textOf(title) : "";
+        return [
+          { type: "html", value: `<details>\n<summary>${escapeHtml(summary)}</summary>` },
+          ...this.fragmentBlocks(node, "expandable-body", path),
+          { type: "html", value: "</details>" },
+        ];
+      }
+      case "table":
+        return [this.table(node, data, path)];
+      // Layout with no Markdown of its own: its content, in order.
+      case "columns":
+      case "column":
+      case "if":
+      case "updates":
+      case "update":
+        return this.childBlocks(node, path);
+      default:
+        throw new InvalidDocument(
+          `${path}: Quire cannot store a block of type ${JSON.stringify(type)} as Markdown`,
+        );
+    }
+  }
+
+  list(node: Record<string, unknown>, type: string, data: Record<string, unknown>, path: string): List {
+    const children: ListItem[] = this.nodesOf(node, path).map((item, i) => {
+      const itemPath = `${path}.nodes[${i}]`;
+      if (item.object !== "block" || item.type !== "list-item")
+        throw new InvalidDocument(`${itemPath} must be a list-item block`);
+      const itemData = this.dataOf(item, itemPath);
+      return {
+        type: "listItem",
+        spread: false,
+        checked: type === "list-tasks" ? itemData.checked === true : null,
+        children: this.childBlocks(item, itemPath),
+      };
+    });
+    const start =
+      typeof data.start === "number" && Number.isInteger(data.start) && data.start >= 0 ? data.start : 1;
+    return { type: "list", ordered: type === "list-ordered", start, spread: false, children };
+  }
+
+  code(node: Record<string, unknown>, data: Record<string, unknown>, path: string): BlockContent {
+    const lines = this.nodesOf(node, path).map((line, i) => this.plainText(line, `${path}.nodes[${i}]`));
+    const code: Code = {
+      type: "code",
+      lang: typeof data.syntax === "string" && data.syntax ? data.syntax : null,
+      value: lines.join("\n"),
+    };
+    return typeof data.title === "string" && data.title ? tag("code", { title: data.title }, [code]) : code;
+  }
+
+  images(images: readonly { image: Record<string, unknown>; path: string }[]): BlockContent[] {
+    const children: PhrasingContent[] = images.flatMap(({ image, path: imagePath }, i) => {
+      if (image.type !== "image") throw new InvalidDocument(`${imagePath} must be an image block`);
+      const data = this.dataOf(image, imagePath);
+      const [caption] = this.fragmentBlocks(image, "caption", imagePath);
+      const node: Image = {
+        type: "image",
+        url: urlOfRef(data.ref, `${imagePath}.data.ref`),
+        alt: typeof data.alt === "string" ? data.alt : null,
+        title: caption ? textOf(caption) || null : null,
+      };
+      return i === 0 ? [node] : [{ type: "text", value: " " }, node];
+    });
+    return children.length > 0 ? [{ type: "paragraph", children }] : [];
+  }
+
+  /** The `item` blocks of tabs or a stepper as the `tag`s that write them. */
+  items(node: Record<string, unknown>, item: string, tagName: string, path: string): BlockContent[] {
+    return this.nodesOf(node, path).map((child, i) => {
+      const childPath = `${path}.nodes[${i}]`;
+      if (child.type !== item) throw new InvalidDocument(`${childPath} must be a ${item} block`);
+      const data = this.dataOf(child, childPath);
+      const attributes: Record<string, string> =
+        tagName === "tab" ? { title: typeof data.title === "string" ? data.title : "" } : {};
+      return tag(tagName, attributes, this.childBlocks(child, childPath));
+    });
+  }
+
+  table(node: Record<string, unknown>, data: Record<string, unknown>, path: string): Table {
+    const view = isObject(data.view) ? data.view : {};
+    const definition = isObject(data.definition) ? data.definition : {};
+    const records = isObject(data.records) ? data.records : {};
+    const columns = Array.isArray(view.columns)
+      ? view.columns.filter((c): c is string => typeof c === "string")
+      : Object.keys(definition);
+    const fragments = new Map<string, Record<string, unknown>>();
+    if (Array.isArray(node.fragments))
+      for (const f of node.fragments)
+        if (isObject(f) && typeof f.fragment === "string") fragments.set(f.fragment, f);
+    const columnOf = (id: string) => (isObject(definition[id]) ? definition[id] : {});
+    const header = columns.map(
+      (id): TableCell => ({ type: "tableCell", children: textChildren(String(columnOf(id).title ?? "")) }),
+    );
+    const sorted = Object.values(records)
+      .filter(isObject)
+      .sort((a, b) => String(a.orderIndex ?? "").localeCompare(String(b.orderIndex ?? "")));
+    const rows = sorted.map((record) => {
+      const values = isObject(record.values) ? record.values : {};
+      return {
+        type: "tableRow" as const,
+        children: columns.map((id): TableCell => {
+          const value = values[id];
+          const cellFragment = typeof value === "string" ? fragments.get(value) : undefined;
+          if (cellFragment) {
+            const blocks = this.childBlocks(cellFragment, `${path}.fragments`);
+            return {
+              type: "tableCell",
+              children: blocks.flatMap((b) =>
+                b.type === "paragraph" ? b.children : textChildren(textOf(b)),
+              ),
+            };
+          }
+          return {
+            type: "tableCell",
+            children: textChildren(
+              value === undefined || value === null ? "" : typeof value === "object" ? "" : String(value),
+            ),
+          };
+        }),
+      };
+    });
+    const align = columns.map((id) => {
+      const alignment = columnOf(id).textAlignment;
+      return alignment === "center" || alignment === "right"
+        ? alignment
+        : alignment === "left"
+          ? "left"
+          : null;
+    });
+    return { type: "table", align, children: [{ type: "tableRow", children: header }, ...rows] };
+  }
+
+  /** The text and inlines of a paragraph or heading as phrasing nodes. */
+  inlines(node: Record<string, unknown>, path: string): PhrasingContent[] {
+    const items: InlineItem[] = [];
+    const add = (children: readonly Record<string, unknown>[], childPath: string) => {
+      for (const [i, child] of children.entries()) {
+        const at = `${childPath}.nodes[${i}]`;
+        if (child.object === "text") items.push(...this.leaves(child, at));
+        else if (child.object === "inline") items.push(...this.inline(child, at));
+        else throw new InvalidDocument(`${at} must be a text or an inline`);
+      }
+    };
+    add(this.nodesOf(node, path), path);
+    return phrasing(mergeLeaves(items));
+  }
+
+  leaves(node: Record<string, unknown>, path: string): MarkedText[] {
+    const { leaves } = node;
+    if (!Array.isArray(leaves)) throw new InvalidDocument(`${path}.leaves must be a list`);
+    return leaves.map((leafValue, i) => {
+      const at = `${path}.leaves[${i}]`;
+      if (!isObject(leafValue) || typeof leafValue.text !== "string")
+        throw new InvalidDocument(`${at} must be a leaf with a text`);
+      const marks = Array.isArray(leafValue.marks) ? leafValue.marks : [];
+      return {
+        text: leafValue.text,
+        marks: new Set(
+          marks.flatMap((mark) => (isObject(mark) && typeof mark.type === "string" ? [mark.type] : [])),
+        ),
+      };
+    });
+  }
+
+  plainText(node: Record<string, unknown>, path: string): string {
+    return this.nodesOf(node, path)
+      .map((child, i) =>
+        child.object === "text"
+          ? this.leaves(child, `${path}.nodes[${i}]`)
+              .map((l) => l.text)
+              .join("")
+          : "",
+      )
+      .join("");
+  }
+
+  inline(node: Record<string, unknown>, path: string): InlineItem[] {
+    const data = this.dataOf(node, path);
+    switch (node.type) {
+      case "link": {
+        const children = this.inlines(node, path);
+        return [{ type: "link", url: urlOfRef(data.ref, `${path}.data.ref`), children }];
+      }
+      case "inline-image":
+        return [
+          {
+            type: "image",
+            url: urlOfRef(data.ref, `${path}.data.ref`),
+            alt: typeof data.alt === "string" ? data.alt : null,
+          },
+        ];
+      case "emoji":
+        return [{ text: emojiOf(stringField(data, "code", path)), marks: new Set() }];
+      case "inline-math":
+        return [{ text: `$$${stringField(data, "formula", path)}$$`, marks: new Set() }];
+      case "mention":
+      case "annotation":
+      case "expression":
+      case "button":
+      case "icon":
+        return this.nodesOf(node, path).flatMap((child, i) =>
+          child.object === "text" ? this.leaves(child, `${path}.nodes[${i}]`) : [],
+        );
+      default:
+        throw new InvalidDocument(
+          `${path}: Quire cannot store an inline of type ${JSON.stringify(node.type)} as Markdown`,
+        );
+    }
+  }
+}
+
+/** GitBook's emoji code, a code point in hex (`1f600`), as the character. */
+function emojiOf(code: string): string {
+  const points = code.split("-").map((part) => Number.parseInt(part, 16));
+  return points.every((point) => Number.isInteger(point) && point >= 0 && point <= 0x10ffff)
+    ? String.fromCodePoint(...points)
+    : "";
+}
+
+/** Adjacent texts of the same marks as one, empty ones dropped: what the document's leaves mean. */
+function mergeLeaves(items: readonly InlineItem[]): InlineItem[] {
+  const out: InlineItem[] = [];
+  for (const item of items) {
+    if ("marks" in item && item.text === "") continue;
+    const last = out.at(-1);
+    if (
+      last &&
+      "marks" in last &&
+      "marks" in item &&
+      [...last.marks].sort().join() === [...item.marks].sort().join()
+    )
+      out[out.length - 1] = { text: last.text + item.text, marks: last.marks };
+    else out.push(item);
+  }
+  return out;
+}
+
+function textChildren(value: string): PhrasingContent[] {
+  return value ? [{ type: "text", value }] : [];
+}
+
+function escapeHtml(text: string): string {
+  return text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
+}
+
+function tag(name: string, attributes: Record<string, string>, children: RootContent[]): GitBookTag {
+  return { type: "gitbookTag", name, attributes, children };
+}
+
+function attributeText(value: string): string {
+  return `"${value.replace(/"/g, "&quot;")}"`;
+}
+
+/** GitBook's blocks as its Git Sync writes them: the tag, the body, the end tag, on lines of their own. */
+const writer = unified()
+  .use(remarkGfm)
+  .use(remarkFrontmatter)
+  .use(remarkStringify, {
+    bullet: "-",
+    fence: "`",
+    fences: true,
+    // Not `---`: opening a body, it would start front matter.
+    rule: "*",
+    listItemIndent: "one",
+    handlers: {
+      gitbookTag(node: GitBookTag, _parent, state, info) {
+        const attributes = Object.entries(node.attributes).map(
+          ([key, value]) => ` ${key}=${attributeText(value)}`,
+        );
+        const argument = node.argument !== undefined ? ` ${attributeText(node.argument)}` : "";
+        const open = `{% ${node.name}${argument}${attributes.join("")} %}`;
+        if (node.name === "include" || node.name === "embed" || node.name === "file") return open;
+        const body = node.children.length > 0 ? `${state.containerFlow(node, info)}\n\n` : "";
+        return `${open}\n\n${body}{% end${node.name} %}`;
+      },
+    },
+  });
+
+function write(nodes: RootContent[]): string {
+  return writer.stringify({ type: "root", children: nodes });
+}
+
+/** A block's meaning, for finding it again: keys and output-only `meta` left out. */
+function canonical(node: unknown): string {
+  return JSON.stringify(node, (key, value) => (key === "key" || key === "meta" ? undefined : value));
+}
+
+/** A top-level block of the previous body: what it means, and where it was written. */
+interface WrittenBlock extends Span {
+  canonical: string;
+}
+
+/**
+ * The previous body's blocks, each with the text it was written as where one top-level node (or one
+ * expandable) gave it, and its reference definitions (links of kept blocks may use them).
+ */
+function writtenBlocks(
+  tree: Root,
+  topLevel: ReturnType<typeof topLevelBlocks>,
+): { blocks: WrittenBlock[]; definitions: Span[] } {
+  const definitions = tree.children.flatMap((node) => {
+    const span = node.type === "definition" && spanOf(node, node);
+    return span ? [span] : [];
+  });
+  const blocks = topLevel.flatMap(({ span, blocks }) => {
+    const [only] = blocks;
+    return blocks.length === 1 && only && span ? [{ canonical: canonical(only), ...span }] : [];
+  });
+  return { blocks, definitions };
+}
+
+const FRONT_MATTER = /^---\r?\n[\s\S]*?\r?\n---(?:\r?\n|$)/;
+
+export function fromDocument({
+  document,
+  previous,
+}: {
+  document: unknown;
+  previous?: string;
+}): MarkdownOutcome {
+  try {
+    if (!isObject(document) || document.object !== "document")
+      throw new InvalidDocument('document must be a document (object "document")');
+    const reader = new DocumentReader();
+    const nodes = reader.nodesOf(document, "document");
+    const fresh = () => (nodes.length > 0 ? write(reader.blocks(nodes, "document")) : "");
+    if (previous === undefined) return { markdown: fresh() };
+    const kept = rewrite(reader, nodes, previous);
+    // Kept text beside new text can read differently (two lists in a row make one): then all is new.
+    return { markdown: canonical(toDocument(kept).nodes) === canonical(nodes) ? kept : fresh() };
+  } catch (error) {
+    if (error instanceof InvalidDocument)
+      return { invalid: `The document is not one Quire can store: ${error.message}.` };
+    throw error;
+  }
+}
+
+/**
+ * The document written over `previous`: each block it kept (the same block, in the same order) keeps its
+ * text, and the text between two kept neighbours; the front matter stays. Others are written anew.
+ */
+function rewrite(
+  reader: DocumentReader,
+  nodes: readonly Record<string, unknown>[],
+  previous: string,
+): string {
+  const tree = parse(previous);
+  const topLevel = topLevelBlocks(tree);
+  if (canonical(topLevel.flatMap(({ blocks }) => blocks)) === canonical(nodes)) return previous;
+  const { blocks: written, definitions } = writtenBlocks(tree, topLevel);
+  let from = 0;
+  const pieces = nodes.map((node, i) => {
+    const key = canonical(node);
+    const at = written.findIndex((block, j) => j >= from && block.canonical === key);
+    const block = written[at];
+    if (!block) return { text: write(reader.block(node, `document.nodes[${i}]`)).replace(/\n+$/, "") };
+    from = at + 1;
+    return { text: previous.slice(block.start, block.end), at, block };
+  });
+  let markdown = FRONT_MATTER.exec(previous)?.[0] ?? "";
+  if (markdown && pieces.length > 0 && !markdown.endsWith("\n\n")) markdown += "\n";
+  pieces.forEach((piece, i) => {
+    const before = pieces[i - 1];
+    if (before) {
+      const neighbours = before.block && piece.block && piece.at === (before.at ?? -2) + 1;
+      markdown += neighbours ? previous.slice(before.block.end, piece.block.start) : "\n\n";
+    }
+    markdown += piece.text;
+  });
+  const last = pieces.at(-1);
+  markdown +=
+    last?.block && last.at === written.length - 1
+      ? previous.slice(last.block.end)
+      : pieces.length > 0
+        ? "\n"
+        : "";
+  const lost = definitions
+    .map(({ start, end }) => previous.slice(start, end))
+    .filter((text) => !markdown.includes(text));
+  return lost.length > 0 ? `${markdown.replace(/\n*$/, "\n\n")}${lost.join("\n")}\n` : markdown;
+}
