@@ -179,6 +179,13 @@ async function measure(location: string) {
     const warmPage = await warm(getPage);
     const coldDocument = await cold(getDocument);
     const warmDocument = await warm(getDocument);
+    // Bodies not converted yet, once the engine's threads are up, then after they went idle.
+    const documentOf = (i: number) => () =>
+      call("GET", `spaces/${space.id}/content/page/${all[(i * 31) % all.length]?.id}`);
+    const newBodies: number[] = [];
+    for (let i = 1; i <= 20; i++) newBodies.push(await timed(documentOf(i)));
+    await new Promise((resolve) => setTimeout(resolve, 6_000));
+    const afterIdle = await timed(documentOf(21));
     const coldList = await cold(listPages);
     const warmList = await warm(listPages);
     console.log(
@@ -189,6 +196,9 @@ async function measure(location: string) {
     );
     console.log(
       `getPageById (document): uncached ${coldDocument.toFixed(1)} ms; then ${summary(warmDocument)}`,
+    );
+    console.log(
+      `getPageById (document) of a body not converted yet: ${summary(newBodies)}; after 6 s idle ${afterIdle.toFixed(1)} ms`,
     );
   } finally {
     stopServers();

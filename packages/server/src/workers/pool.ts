@@ -12,6 +12,11 @@ export interface PoolLimits {
   timeoutMs: number;
   /** The old-generation heap of each thread, in MiB: a task that needs more fails alone. */
   memoryMb: number;
+  /**
+   * How long a thread stays without a task before it goes, giving back the heap its last task grew
+   * (5 s when not given); a new thread costs a start and its modules' loading, a quarter of a second.
+   */
+  idleMs?: number;
 }
 
 /** Why a task was stopped: it ran longer than the pool allows, ran out of memory or of stack. */
@@ -60,8 +65,7 @@ export class WorkerPool {
       filename: workerFile,
       minThreads: 0,
       maxThreads: limits.threads,
-      // An idle thread goes soon: its heap, grown by the last large body, is then given back.
-      idleTimeout: 5_000,
+      idleTimeout: limits.idleMs ?? 5_000,
       resourceLimits: {
         maxOldGenerationSizeMb: limits.memoryMb,
         maxYoungGenerationSizeMb: 16,

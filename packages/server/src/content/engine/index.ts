@@ -24,7 +24,8 @@ export interface ContentLimits {
 export const defaultContentLimits: ContentLimits = {
   maxNesting: 100,
   // A refused body answers within 5 s: the time limit, and the rest of the request.
-  pool: { threads: 2, maxQueue: 64, timeoutMs: 4_000, memoryMb: 256 },
+  // Threads kept a minute between tasks: page reads (GitBook's document) need one on a quiet server too.
+  pool: { threads: 2, maxQueue: 64, timeoutMs: 4_000, memoryMb: 256, idleMs: 60_000 },
   pdf: { threads: 1, maxQueue: 16, timeoutMs: 20_000, memoryMb: 192 },
   cacheBytes: 64 * 1024 * 1024,
 };
