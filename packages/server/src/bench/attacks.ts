@@ -296,6 +296,30 @@ async function attacks(label: string, database: string) {
       Array.from({ length: 1000 }, (_, i) => `${"  ".repeat(i)}- x`).join("\n"),
     );
 
+    // 4c–4d. GitBook's JSON documents, written out as text (no serializer recurses 20,000 deep).
+    const documentEdit = async (name: string, document: string) => {
+      const cr = await newChangeRequest(f);
+      const body = `{"changes":[{"operation":"insert_page","title":"Doc","document":{"document":${document}}}]}`;
+      const url = `${server.url}/v1/spaces/${f.spaceId}/change-requests/${cr.number}/content`;
+      const headers = { authorization: `Bearer ${f.token}`, "content-type": "application/json" };
+      rows.push(
+        await measure(f, `${name} (${kb(body)})`, () => request(url, { method: "POST", headers, body })),
+      );
+    };
+    const quote = '{"object":"block","type":"blockquote","nodes":[';
+    const paragraph =
+      '{"object":"block","type":"paragraph","nodes":[{"object":"text","leaves":[{"object":"leaf","text":"x","marks":[]}]}]}';
+    await documentEdit(
+      "4c. document of 20,000 nested quotes",
+      `{"object":"document","data":{},"nodes":[${quote.repeat(20_000)}${paragraph}${"]}".repeat(20_000)}]}`,
+    );
+    const leaf =
+      '{"object":"leaf","text":"*a**","marks":[{"object":"mark","type":"bold"}]},{"object":"leaf","text":"b","marks":[]}';
+    await documentEdit(
+      "4d. document of one paragraph of 8,000 marked leaves",
+      `{"object":"document","data":{},"nodes":[{"object":"block","type":"paragraph","nodes":[{"object":"text","leaves":[${Array(8_000).fill(leaf).join(",")}]}]}]}`,
+    );
+
     // 5. The PDF of a change request whose one page is a 900 KB one-line body.
     let words = 184_320;
     let pdfCr: { id: string; number: number } | undefined;
