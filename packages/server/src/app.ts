@@ -1,4 +1,5 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
+import compression from "compression";
 import express from "express";
 import { type Logger, pino } from "pino";
 import { areas, createHandlers } from "./areas.js";
@@ -81,6 +82,9 @@ export function createApp(options: AppOptions): QuireApp {
     const ready = await checkDatabase(db);
     res.status(ready ? 200 : 503).json({ status: ready ? "ok" : "database unavailable" });
   });
+  // The service's own pages (published sites, the reference) go out compressed, brotli or gzip as the
+  // reader's browser asks, when large enough to gain.
+  app.use(compression({ threshold: 1024 }));
   // Areas next: a published site served at its own host answers for every path of that host.
   for (const area of areas) {
     if (!area.routes) continue;

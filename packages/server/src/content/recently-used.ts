@@ -19,6 +19,13 @@ export class RecentlyUsed<V> {
     return entry.value;
   }
 
+  delete(key: string): void {
+    const entry = this.#entries.get(key);
+    if (entry === undefined) return;
+    this.#entries.delete(key);
+    this.#weight -= entry.weight;
+  }
+
   set(key: string, value: V): void {
     const previous = this.#entries.get(key);
     if (previous) {

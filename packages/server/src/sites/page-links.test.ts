@@ -1,4 +1,3 @@
-import supertest from "supertest";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   type ContentScenario,
@@ -7,14 +6,14 @@ import {
   newSpaceContent,
 } from "../change-requests/testing.js";
 import { pngOf } from "../files/testing.js";
+import { siteVisits } from "./testing.js";
 
 let s: ContentScenario;
 beforeAll(async () => {
   s = await createContentScenario();
 });
 afterAll(() => s.t.close());
-
-const visit = (path: string) => supertest(s.t.app).get(path).redirects(0);
+const { visit } = siteVisits(() => s);
 
 /** Every `attribute` of `element` tags in the HTML, as written (entities decoded). */
 const attributes = (html: string, element: string, attribute: string) =>

@@ -23,6 +23,10 @@ export interface PublishedPage {
   siteSpaces: NavigationLink[];
   tree: PageTree;
   page: PageEntry;
+  /** The page's description (its front matter's), for search engines and link previews. */
+  description?: string;
+  /** The page's absolute URL at the site's root, without a share key or visitor token. */
+  canonicalUrl: string;
   /**
    * The page's body as the content engine rendered it (sanitized HTML), or why it could not: a body
    * past the server's limits is shown as that reason, under the site's navigation.
@@ -90,7 +94,22 @@ function pageList(view: PublishedPage, parent: string | null): Element | undefin
   );
 }
 
-function document(title: string, indexable: boolean, body: ElementContent[]): string {
+/** What a page's `<head>` says of it beyond its title: its description, canonical URL and Open Graph tags. */
+function pageMeta(view: PublishedPage): Element[] {
+  const og = (property: string, content: string) => h("meta", { property: `og:${property}`, content });
+  const { description } = view;
+  return [
+    ...(description ? [h("meta", { name: "description", content: description })] : []),
+    h("link", { rel: "canonical", href: view.canonicalUrl }),
+    og("type", "website"),
+    og("site_name", view.siteTitle),
+    og("title", view.page.title),
+    ...(description ? [og("description", description)] : []),
+    og("url", view.canonicalUrl),
+  ];
+}
+
+function document(title: string, indexable: boolean, body: ElementContent[], meta: Element[] = []): string {
   const tree: Root = {
     type: "root",
     children: [
@@ -101,6 +120,7 @@ function document(title: string, indexable: boolean, body: ElementContent[]): st
           h("meta", { name: "viewport", content: "width=device-width, initial-scale=1" }),
           indexable ? undefined : h("meta", { name: "robots", content: "noindex" }),
           h("title", title),
+          ...meta,
           h("style", STYLE),
         ]),
         h("body", body),
@@ -118,16 +138,21 @@ function bodyOf(view: PublishedPage): RootContent {
 
 /** The HTML of a page of a published site, with the site's navigation. */
 export function renderPublishedPage(view: PublishedPage): string {
-  return document(`${view.page.title} | ${view.siteTitle}`, view.indexable, [
-    h("header", [h("strong", view.siteTitle), linkList("Sections", view.sections)]),
-    h("div", { class: "layout" }, [
-      h("aside", [
-        linkList("Variants", view.siteSpaces),
-        h("nav", { "aria-label": "Pages" }, pageList(view, null)),
+  return document(
+    `${view.page.title} | ${view.siteTitle}`,
+    view.indexable,
+    [
+      h("header", [h("strong", view.siteTitle), linkList("Sections", view.sections)]),
+      h("div", { class: "layout" }, [
+        h("aside", [
+          linkList("Variants", view.siteSpaces),
+          h("nav", { "aria-label": "Pages" }, pageList(view, null)),
+        ]),
+        h("main", [h("h1", view.page.title), bodyOf(view) as ElementContent]),
       ]),
-      h("main", [h("h1", view.page.title), bodyOf(view) as ElementContent]),
-    ]),
-  ]);
+    ],
+    pageMeta(view),
+  );
 }
 
 /** A page that says why there is nothing to show (not found, sign-in needed, no content). */

@@ -1,6 +1,5 @@
 import type { Schema } from "@quire/api-types";
 import { SignJWT } from "jose";
-import supertest from "supertest";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   type ContentScenario,
@@ -11,21 +10,14 @@ import {
 import { loggedUrl } from "../http/request-log.js";
 import { browserMissing, inBrowser } from "../testing/browser.js";
 import { CONTENT_SECURITY_POLICY } from "./render.js";
+import { siteVisits } from "./testing.js";
 
 let s: ContentScenario;
 beforeAll(async () => {
   s = await createContentScenario();
 });
 afterAll(() => s.t.close());
-
-const sitePath = (siteId: string, rest = "") => `/v1/orgs/${s.organizationId}/sites/${siteId}${rest}`;
-
-/** A request to the site API as the organization's admin, expecting success. */
-async function siteApi(method: "get" | "post" | "patch", path: string, body?: object) {
-  const res = await s.t.request[method](path).set(s.admin.auth).send(body);
-  expect(res.status, JSON.stringify(res.body)).toBeLessThan(300);
-  return res.body;
-}
+const { sitePath, siteApi, visit } = siteVisits(() => s);
 
 /**
  * A space with "Guide" and its child "Install", as main content. Guide's body holds HTML, some for
@@ -66,9 +58,6 @@ async function publishedSite(settings: Partial<Schema<"UpdateSiteRequest">> = {}
   await siteApi("post", sitePath(site.id, "/publish"));
   return site;
 }
-
-/** A visitor's request: no cookie jar, so each visit sends only what the test gives it. */
-const visit = (path: string) => supertest(s.t.app).get(path).redirects(0);
 
 /**
  * A visitor token for the site, signed with its key as the site's own sign-in service would; it

@@ -3,6 +3,8 @@ import type { Request, Response, Router } from "express";
 import { errors as joseErrors, jwtVerify } from "jose";
 import { contentEngine } from "../content/engine/index.js";
 import { References } from "../content/engine/references.js";
+import type { PageTree } from "../content/pages.js";
+import { RecentlyUsed } from "../content/recently-used.js";
 import { revisionOf, treeOf } from "../content/revisions.js";
 import { ContentStorage } from "../content/storage.js";
 import type { PageEntry } from "../content/trie.js";
@@ -12,6 +14,19 @@ import { ApiError } from "../http/errors.js";
 import type { Services } from "../services.js";
 import { claimsProblem } from "./adaptive-schema.js";
 import type { Claims } from "./conditions.js";
+import {
+  type DiscoveryFile,
+  isDiscoveryFile,
+  type ListedGroup,
+  type ListedPage,
+  LLMS_FULL_MAX_BYTES,
+  llmsFullText,
+  llmsText,
+  MARKDOWN_SUFFIX,
+  markdownUrl,
+  robotsText,
+  sitemapXml,
+} from "./discovery.js";
 import { siteLinks } from "./page-links.js";
 import { publishedStructure } from "./published.js";
 import {
@@ -44,10 +59,34 @@ const VISITOR_TOKEN_COOKIE = "quire_visitor";
  */
 const VISITOR_COOKIE_MAX_AGE = 24 * 60 * 60;
 
-/** Where a site is served from (its root URL, ending in `/`) and the path asked for under it. */
+/** What a path under a site's root asks for: a page, as HTML or Markdown, or a file of `discovery.ts`. */
+type Asked =
+  | { kind: "page" | "markdown"; segments: string[] }
+  | { [File in DiscoveryFile]: { kind: File } }[DiscoveryFile];
+
+/** Where a site is served from (its root URL, ending in `/`) and what the path under it asks for. */
 interface Mount {
   root: URL;
-  segments: string[];
+  asked: Asked;
+}
+
+/**
+ * The mount of a path's `segments` under `root`: a discovery file when it is the one segment, the
+ * page's Markdown when the last ends in `.md` (no slug has a dot), else the page.
+ */
+function mountAt(root: URL, segments: string[]): Mount {
+  const last = segments.at(-1);
+  if (segments.length === 1 && last !== undefined && isDiscoveryFile(last))
+    return { root, asked: { kind: last } };
+  if (last?.endsWith(MARKDOWN_SUFFIX))
+    return {
+      root,
+      asked: {
+        kind: "markdown",
+        segments: [...segments.slice(0, -1), last.slice(0, -MARKDOWN_SUFFIX.length)],
+      },
+    };
+  return { root, asked: { kind: "page", segments } };
 }
 
 /** A visitor's token once verified: its claims, and when it expires (seconds since the epoch). */
@@ -95,6 +134,61 @@ async function mainContent(db: Services["db"], siteSpace: SiteSpaceEntry) {
   const storage = new ContentStorage(db, space.id);
   const revision = await revisionOf(db, space.id, space.revision_id);
   return { storage, revision, tree: await treeOf(storage, revision) };
+}
+
+/** The path of a site space's URLs under the site's root: its section's, then its own. */
+function siteSpaceSegments(structure: SiteStructure, entry: SiteSpaceEntry) {
+  const section = structure.sections.find((s) => s.id === entry.row.section_id);
+  return [section && sectionUrlPath(section), siteSpaceUrlPath(entry.row)];
+}
+
+/** The path of a page's URL under the site's root: its site space's, then its slugs. */
+const pageSegments = (structure: SiteStructure, entry: SiteSpaceEntry, tree: PageTree, page: PageEntry) => [
+  ...siteSpaceSegments(structure, entry),
+  ...tree.path(page).split("/"),
+];
+
+/** A page's body as stored ("" when it has none). */
+async function markdownOf(storage: ContentStorage, page: PageEntry): Promise<string> {
+  return page.document === null ? "" : ((await storage.documents([page.document])).get(page.document) ?? "");
+}
+
+/** What `llms.txt` calls a site space: its section, and its space when the section has several. */
+function headingOf(structure: SiteStructure, entry: SiteSpaceEntry): string {
+  const section = structure.sections.find((s) => s.id === entry.row.section_id);
+  if (!section) return entry.space.title;
+  const siblings = structure.siteSpaces.filter((other) => other.row.section_id === section.id);
+  return siblings.length > 1 ? `${section.title} / ${entry.space.title}` : section.title;
+}
+
+/** How many pages' bodies are read and analyzed at a time when a site space is listed. */
+const LISTING_BATCH = 64;
+
+/** A site space's published pages as listed (`sitemap.xml`, `llms.txt`): what depends on its revision only. */
+interface SpaceListing {
+  tree: PageTree;
+  storage: ContentStorage;
+  /** Its pages in order, but those their front matter hides, with the description it gives. */
+  pages: { page: PageEntry; description?: string }[];
+}
+
+/** Reads a site space's pages' front matter, in the content engine's pool, a batch at a time. */
+async function listSpace(db: Services["db"], entry: SiteSpaceEntry): Promise<SpaceListing> {
+  const { storage, tree } = await mainContent(db, entry);
+  const pages: SpaceListing["pages"] = [];
+  const ordered = tree.inOrder();
+  for (let start = 0; start < ordered.length; start += LISTING_BATCH) {
+    const batch = ordered.slice(start, start + LISTING_BATCH);
+    const documents = await storage.documents(batch.flatMap((page) => page.document ?? []));
+    const bodies = batch.map((page) => (page.document === null ? "" : (documents.get(page.document) ?? "")));
+    const analyses = await contentEngine().analyzeAll(bodies, { refusedAsEmpty: true });
+    batch.forEach((page, i) => {
+      const frontMatter = analyses[i]?.frontMatter;
+      if (frontMatter?.hidden) return;
+      pages.push({ page, ...(frontMatter?.description && { description: frontMatter.description }) });
+    });
+  }
+  return { tree, storage, pages };
 }
 
 /**
@@ -197,64 +291,165 @@ export function publishedSiteRoutes(router: Router, services: Services): void {
     return { claims: claims ?? {} };
   }
 
+  const notFound = (res: Response) => answer(res, 404, "Not found", "There is no page here.");
+
+  // Listings are kept by space revision and shared by every request for them: crawlers asking for
+  // a site's sitemap again and again cost one read of its pages per published revision, not per visit.
+  const listings = new RecentlyUsed<Promise<SpaceListing>>(256);
+  const listingOf = (entry: SiteSpaceEntry): Promise<SpaceListing> => {
+    const key = `${entry.space.id} ${entry.space.revision_id}`;
+    const kept = listings.get(key);
+    if (kept) return kept;
+    const listing = listSpace(db, entry);
+    listings.set(key, listing);
+    // A failure (a busy pool) is not kept: the next request tries again.
+    listing.catch(() => listings.delete(key));
+    return listing;
+  };
+
+  /**
+   * The pages of every site space of `structure`, in order, at their URLs under `urlAt`. With
+   * `maxBytes`, their bodies too, read until they pass that many bytes: the pages after are not read
+   * (`llmsFullText` cuts there).
+   */
+  async function listedGroups(
+    structure: SiteStructure,
+    urlAt: (segments: ReadonlyArray<string | undefined>) => string,
+    maxBytes?: number,
+  ): Promise<ListedGroup[]> {
+    const groups: ListedGroup[] = [];
+    let bytes = 0;
+    const full = () => maxBytes !== undefined && bytes > maxBytes;
+    for (const entry of structure.siteSpaces) {
+      if (full()) break;
+      const { tree, storage, pages } = await listingOf(entry);
+      const listed: ListedPage[] = [];
+      for (let start = 0; start < pages.length && !full(); start += LISTING_BATCH) {
+        const batch = pages.slice(start, start + LISTING_BATCH);
+        const bodies =
+          maxBytes === undefined
+            ? undefined
+            : await storage.documents(batch.flatMap(({ page }) => page.document ?? []));
+        for (const { page, description } of batch) {
+          if (full()) break;
+          const url = urlAt(pageSegments(structure, entry, tree, page));
+          const markdown = bodies && (page.document === null ? "" : (bodies.get(page.document) ?? ""));
+          bytes += Buffer.byteLength(markdown ?? "");
+          listed.push({
+            title: page.title,
+            url,
+            markdownUrl: markdownUrl(url),
+            ...(description && { description }),
+            ...(markdown !== undefined && { markdown }),
+          });
+        }
+      }
+      groups.push({ heading: headingOf(structure, entry), pages: listed });
+    }
+    return groups;
+  }
+
+  /** The visitor let in and the structure they are shown, or undefined once answered why not. */
+  async function enter(site: SiteRow, mount: Mount, req: Request, res: Response) {
+    const visitor = await admit(site, mount, req, res);
+    if (!visitor) return undefined;
+    const structure = publishedStructure(await loadSiteStructure(db, site), { claims: visitor.claims });
+    return { visitor, structure };
+  }
+
+  /**
+   * The place `segments` name in the structure, its site space's content, and the page there (the
+   * first one at the site space's root); undefined when the structure shows no site space.
+   */
+  async function locate(structure: SiteStructure, segments: readonly string[]) {
+    const place = placeOf(structure, segments);
+    if (!place) return undefined;
+    const content = await mainContent(db, place.siteSpace);
+    const { tree } = content;
+    return { place, ...content, page: place.pagePath ? tree.atPath(place.pagePath) : tree.children(null)[0] };
+  }
+
   async function serve(site: SiteRow, mount: Mount, req: Request, res: Response): Promise<void> {
     res.set({ "Content-Security-Policy": CONTENT_SECURITY_POLICY, "X-Content-Type-Options": "nosniff" });
-    if (!isSet(site.published)) return void answer(res, 404, "Not found", "There is no page here.");
-    const visitor = await admit(site, mount, req, res);
-    if (!visitor) return;
+    if (!isSet(site.published)) return void notFound(res);
+    const { root, asked } = mount;
+    const indexable = site.visibility === "public";
+    if (asked.kind === "robots.txt")
+      return void res.type("text/plain").send(robotsText(indexable, new URL("sitemap.xml", root).toString()));
+    if (asked.kind === "sitemap.xml") {
+      if (!indexable) return void notFound(res);
+      // What anyone sees: the conditions evaluated against no claims.
+      const structure = publishedStructure(await loadSiteStructure(db, site), { claims: {} });
+      const groups = await listedGroups(structure, urlsUnder(root));
+      return void res
+        .type("application/xml")
+        .send(sitemapXml(groups.flatMap((g) => g.pages.map((p) => p.url))));
+    }
 
-    const structure = publishedStructure(await loadSiteStructure(db, site), { claims: visitor.claims });
-    const place = placeOf(structure, mount.segments);
-    if (!place) return void answer(res, 404, site.title, "This site has no content to show yet.");
-    const { storage, revision, tree } = await mainContent(db, place.siteSpace);
-    const references = new References(tree, publicBase(urls));
-    const page = place.pagePath ? tree.atPath(place.pagePath) : tree.children(null)[0];
-    if (!page) return void answer(res, 404, "Not found", "There is no page here.");
+    const entered = await enter(site, mount, req, res);
+    if (!entered) return;
+    const { visitor, structure } = entered;
+    if (asked.kind === "llms.txt" || asked.kind === "llms-full.txt") {
+      // Links carry the visitor's share key, as the pages' do: they are to be followed.
+      const urlAt = urlsUnder(root, visitor.shareKey);
+      const text =
+        asked.kind === "llms.txt"
+          ? llmsText(site.title, await listedGroups(structure, urlAt))
+          : llmsFullText(site.title, await listedGroups(structure, urlAt, LLMS_FULL_MAX_BYTES));
+      return void res.type("text/plain").send(text);
+    }
+
+    const found = await locate(structure, asked.segments);
+    if (asked.kind === "markdown") {
+      // Only a page's own path names its Markdown: a site space's root is no page's.
+      if (!found?.page || !found.place.pagePath) return void notFound(res);
+      return void res.type("text/markdown").send(await markdownOf(found.storage, found.page));
+    }
+    if (!found) return void answer(res, 404, site.title, "This site has no content to show yet.");
+    const { place, storage, revision, tree, page } = found;
+    if (!page) return void notFound(res);
 
     // Links keep to the host the visitor came by: the path and query of each URL, without its origin.
-    const urlAt = urlsUnder(mount.root, visitor.shareKey);
+    const urlAt = urlsUnder(root, visitor.shareKey);
     const at = (segments: ReadonlyArray<string | undefined>) => {
       const url = new URL(urlAt(segments));
       return `${url.pathname}${url.search}`;
     };
-    const siteSpaceSegments = (entry: SiteSpaceEntry) => {
-      const section = structure.sections.find((s) => s.id === entry.row.section_id);
-      return [section && sectionUrlPath(section), siteSpaceUrlPath(entry.row)];
-    };
-    const pageHref = (target: PageEntry) =>
-      at([...siteSpaceSegments(place.siteSpace), ...tree.path(target).split("/")]);
-    const markdown =
-      page.document === null ? "" : ((await storage.documents([page.document])).get(page.document) ?? "");
+    const pageHref = (target: PageEntry) => at(pageSegments(structure, place.siteSpace, tree, target));
+    const markdown = await markdownOf(storage, page);
+    const references = new References(tree, publicBase(urls));
     const engine = contentEngine();
-    const body = await engine
+    const { body, description } = await engine
       .analyze(markdown)
-      .then(async ({ links }) => {
+      .then(async ({ links, frontMatter }) => {
         const scope = { spaceId: revision.space_id, changeRequestId: null };
         const files = async () =>
           new Map((await revisionFiles(db, scope, revision.created_at)).map((file) => [file.id, file]));
         const context = { references, storage, files, urls, secretKey, pageHref };
-        return engine.renderHtml(markdown, await siteLinks(context, page, links));
+        const html = await engine.renderHtml(markdown, await siteLinks(context, page, links));
+        return { body: { html }, description: frontMatter?.description };
       })
-      .then(
-        (html) => ({ html }),
-        (error: unknown) => {
-          if (error instanceof ApiError && error.status === 422) return { refused: error.message };
-          throw error;
-        },
-      );
+      .catch((error: unknown) => {
+        if (error instanceof ApiError && error.status === 422)
+          return { body: { refused: error.message }, description: undefined };
+        throw error;
+      });
     res.type("html").send(
       renderPublishedPage({
         siteTitle: site.title,
-        indexable: site.visibility === "public",
+        indexable,
         sections: sectionLinks(structure.sections, place.section, (section) => at([sectionUrlPath(section)])),
         siteSpaces: siteSpaceLinks(
           structure.siteSpaces.filter((entry) => entry.row.section_id === place.siteSpace.row.section_id),
           place.siteSpace,
-          (entry) => at(siteSpaceSegments(entry)),
+          (entry) => at(siteSpaceSegments(structure, entry)),
         ),
         tree,
         page,
         body,
+        ...(description && { description }),
+        // Without the share key or visitor token: the one URL the page is known by.
+        canonicalUrl: urlsUnder(root)(pageSegments(structure, place.siteSpace, tree, page)),
         pageHref,
       }),
     );
@@ -264,7 +459,7 @@ export function publishedSiteRoutes(router: Router, services: Services): void {
     const site = await findSite(db, req.params.siteId);
     if (!site) return next();
     const segments = (req.params as { path?: string[] }).path?.filter((segment) => segment !== "") ?? [];
-    await serve(site, { root: publishedRoot(urls, site.id), segments }, req, res);
+    await serve(site, mountAt(publishedRoot(urls, site.id), segments), req, res);
   });
 
   // A site behind its own proxy: the request's host names the site, its path the site's root.
@@ -274,9 +469,10 @@ export function publishedSiteRoutes(router: Router, services: Services): void {
     if (!host || host === publicHost || !/^[a-z0-9.-]+(:\d+)?$/.test(host)) return next();
     const site = await siteAtHost(db, host.replace(/:\d+$/, ""));
     if (!site?.proxy_origin) return next();
-    const root = new URL(`http://${site.proxy_origin.replace(/\/?$/, "/")}`);
+    // The origin as its visitors reach it, over HTTPS: the scheme of canonical URLs and sitemaps.
+    const root = new URL(`https://${site.proxy_origin.replace(/\/?$/, "/")}`);
     if (!`${req.path}/`.startsWith(root.pathname)) return next();
     const segments = req.path.slice(root.pathname.length).split("/").filter(Boolean).map(decodeURIComponent);
-    await serve(site, { root, segments }, req, res);
+    await serve(site, mountAt(root, segments), req, res);
   });
 }

@@ -1,4 +1,7 @@
 import type { Schema } from "@quire/api-types";
+import supertest from "supertest";
+import { expect } from "vitest";
+import type { ContentScenario } from "../change-requests/testing.js";
 import type { SpaceTable } from "../db/schema.js";
 import { buildSpace } from "../testing/factories.js";
 import { createOrganizationScenario, type OrganizationScenario, type TestUser } from "../testing/harness.js";
@@ -48,4 +51,22 @@ export async function createStrangerSite(s: SiteScenario): Promise<Schema<"Site"
     .send({})
     .expect(201);
   return res.body;
+}
+
+/**
+ * What the published-site tests ask of their content scenario (`scenario()`, set in `beforeAll`):
+ * the site API as its admin, and a visitor's requests, with no cookie jar, so that each visit sends
+ * only what the test gives it.
+ */
+export function siteVisits(scenario: () => ContentScenario) {
+  const sitePath = (siteId: string, rest = "") =>
+    `/v1/orgs/${scenario().organizationId}/sites/${siteId}${rest}`;
+  /** A request to the site API as the organization's admin, expecting success. */
+  const siteApi = async (method: "get" | "post" | "patch", path: string, body?: object) => {
+    const res = await scenario().t.request[method](path).set(scenario().admin.auth).send(body);
+    expect(res.status, JSON.stringify(res.body)).toBeLessThan(300);
+    return res.body;
+  };
+  const visit = (path: string) => supertest(scenario().t.app).get(path).redirects(0);
+  return { sitePath, siteApi, visit };
 }
