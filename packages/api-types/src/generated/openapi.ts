@@ -960,6 +960,27 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/orgs/{organizationId}/sites/{siteId}/search": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Search the content of a site
+         * @description Searches the main content of the spaces a site publishes, as its visitors would find it; results
+         *     are grouped by space, best first.
+         */
+        post: operations["searchSiteContent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/orgs/{organizationId}/sites/{siteId}/section-groups": {
         parameters: {
             query?: never;
@@ -5037,6 +5058,15 @@ export interface components {
             /** @description URLs of the section. */
             urls: components["schemas"]["SearchResultUrls"];
         };
+        /** @description A search of a site's published content. */
+        SearchSiteContentRequest: {
+            /** @description Text to search for. */
+            query: string;
+            /** @description The site spaces searched; every site space of the site when omitted. */
+            scope?: components["schemas"]["SiteSearchScope"];
+            /** @description Only these site spaces (GitBook's earlier form of a scope); ignored when `scope` is given. */
+            siteSpaceIds?: string[];
+        };
         /** @description A space with pages that match a search. */
         SearchSpaceResult: {
             /** @description Id of the space. */
@@ -5404,6 +5434,17 @@ export interface components {
             logoutURL?: string;
             /** @description Name of the integration authenticating visitors, when the backend is an integration. */
             integration?: string;
+        };
+        /** @description Which site spaces a search of a site covers. */
+        SiteSearchScope: {
+            /**
+             * @description `default`: the default site space of each section (of the site, when it has no sections);
+             *     `all`: every site space of the site.
+             * @enum {string}
+             */
+            mode: "default" | "all";
+            /** @description Id of a site space searched besides the defaults: the one the reader is in. */
+            currentSiteSpace?: string;
         };
         /** @description A section of a site: a top-level part grouping site spaces. */
         SiteSection: {
@@ -14772,6 +14813,128 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["SitePublishingAuth"];
+                };
+            };
+            /**
+             * @description The request is malformed or does not satisfy the contract. Besides what the schemas say, no string
+             *     (in the path, the query or the body, keys included) may contain a NUL character (U+0000) or a lone
+             *     UTF-16 surrogate: such a request is refused with 400 and changes nothing.
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The bearer token is missing or invalid. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The caller's role does not allow this operation. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The resource does not exist or is not visible to the caller. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description The request conflicts with the current state of the resource (a deleted space, say), or a request with
+             *     the same `Idempotency-Key` is still running.
+             */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body, or a file in it, is larger than the server accepts. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body is not of a media type the operation takes (JSON, or a multipart form for uploads). */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request cannot be processed as sent: an `Idempotency-Key` reused with another request. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests were sent; retry later. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    searchSiteContent: {
+        parameters: {
+            query?: {
+                /** @description Opaque cursor returned as `next.page` by the previous page. */
+                page?: components["parameters"]["ListParameters.page"];
+                /** @description Maximum number of items to return in one page. */
+                limit?: components["parameters"]["ListParameters.limit"];
+            };
+            header?: never;
+            path: {
+                /** @description Id of the organization. */
+                organizationId: components["parameters"]["OrganizationPath"];
+                /** @description Id of the site. */
+                siteId: components["parameters"]["SitePath.siteId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SearchSiteContentRequest"];
+            };
+        };
+        responses: {
+            /** @description The request has succeeded. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SearchSpaceResultPage"];
                 };
             };
             /**

@@ -29,12 +29,16 @@ const ENDPOINTS = [
     label: "GET /v1/orgs/{organizationId}/spaces?limit=50",
     path: (f: Fixture) => `/v1/orgs/${f.organizationId}/spaces?limit=50`,
   },
+  // A reader's visit: the HTML of a published page, anonymous (its Authorization header is ignored).
+  { label: "GET a published page (HTML)", path: (f: Fixture) => f.publishedPage },
 ];
 
 interface Fixture {
   organizationId: string;
   token: string;
   spaceId: string;
+  /** The path of a page of a published site (see `publish`). */
+  publishedPage: string;
 }
 
 interface Running {
@@ -152,7 +156,41 @@ async function seed(database: string): Promise<Fixture> {
   const owner = await db.selectFrom("memberships").select("user_id").executeTakeFirstOrThrow();
   await createOrganization(db, services, owner.user_id, { title: "Second organization" });
   await db.destroy();
-  return { organizationId, token, spaceId: lastSpace };
+  return { organizationId, token, spaceId: lastSpace, publishedPage: "" };
+}
+
+/** A page as documentation has them: headings, a list, a table, code, links (about 6 KB). */
+const PAGE_BODY = Array.from(
+  { length: 6 },
+  (_, i) =>
+    `## Step ${i + 1}\n\nRun the command below, then check [the reference](https://example.com/ref#${i}).\n\n` +
+    "- one item\n- another item with `code`\n\n| Option | Meaning |\n| --- | --- |\n| `--fast` | Skip checks |\n\n" +
+    "```ts\nconst client = new Client({ token: process.env.TOKEN });\nawait client.spaces.list();\n```\n",
+).join("\n");
+
+/** Publishes a site over the fixture's space, through the API of the Quire at `url`: its page's path. */
+async function publish(url: string, fixture: Fixture): Promise<string> {
+  const call = async (method: string, path: string, body?: unknown) => {
+    const response = await fetch(url + path, {
+      method,
+      headers: { Authorization: `Bearer ${fixture.token}`, "content-type": "application/json" },
+      ...(body !== undefined && { body: JSON.stringify(body) }),
+    });
+    if (!response.ok) throw new Error(`${method} ${path}: ${response.status} ${await response.text()}`);
+    return (await response.json()) as Record<string, unknown>;
+  };
+  const space = `/v1/spaces/${fixture.spaceId}`;
+  const cr = await call("POST", `${space}/change-requests`, {});
+  await call("POST", `${space}/change-requests/${cr.number}/content`, {
+    changes: [{ type: "insert_page", title: "Getting started", markdown: PAGE_BODY }],
+  });
+  await call("POST", `${space}/change-requests/${cr.number}/merge`);
+  const site = await call("POST", `/v1/orgs/${fixture.organizationId}/sites`, {
+    title: "Docs",
+    spaces: [fixture.spaceId],
+  });
+  await call("POST", `/v1/orgs/${fixture.organizationId}/sites/${site.id}/publish`);
+  return `/s/${site.id}/getting-started/`;
 }
 
 async function main() {
@@ -162,13 +200,15 @@ async function main() {
   try {
     const sqlite = await seed(dir);
     const quire = await start("Quire SQLite", quireOn(dir, false), sqlite);
-    // The plain servers answer Quire's own JSON for the same URLs.
+    sqlite.publishedPage = await publish(quire.url, sqlite);
+    // The plain servers answer Quire's own JSON (and HTML) for the same URLs.
     const responses: Record<string, unknown> = {};
     for (const { path } of ENDPOINTS) {
       const url = path(sqlite);
       const response = await fetch(quire.url + url, { headers: { Authorization: `Bearer ${sqlite.token}` } });
       if (!response.ok) throw new Error(`${url}: ${response.status}`);
-      responses[url] = await response.json();
+      const html = response.headers.get("content-type")?.startsWith("text/html");
+      responses[url] = html ? await response.text() : await response.json();
     }
     const targets = [
       await start("node:http", { kind: "raw", responses }, sqlite),
@@ -178,8 +218,10 @@ async function main() {
     ];
     if (postgres) {
       const fixture = await seed(postgres.location);
+      const onPostgres = await start("Quire PostgreSQL", quireOn(postgres.location, false), fixture);
+      fixture.publishedPage = await publish(onPostgres.url, fixture);
       targets.push(
-        await start("Quire PostgreSQL", quireOn(postgres.location, false), fixture),
+        onPostgres,
         await start("Quire PostgreSQL, responses checked", quireOn(postgres.location, true), fixture),
       );
     }

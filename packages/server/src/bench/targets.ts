@@ -47,16 +47,21 @@ async function handler(target: Target): Promise<RequestListener> {
       const { default: express } = await import("express");
       const app = express();
       app.get("/{*path}", (req, res) => {
-        res.json(target.responses[req.originalUrl]);
+        const response = target.responses[req.originalUrl];
+        // A page's HTML is sent as HTML, as Quire sends it; the rest as JSON.
+        if (typeof response === "string") res.type("html").send(response);
+        else res.json(response);
       });
       return app;
     }
     case "raw":
       // And the ceiling for Node itself.
       return (req, res) => {
-        const body = JSON.stringify(target.responses[req.url ?? ""]);
+        const response = target.responses[req.url ?? ""];
+        const html = typeof response === "string";
+        const body = html ? response : JSON.stringify(response);
         res.writeHead(200, {
-          "content-type": "application/json; charset=utf-8",
+          "content-type": html ? "text/html; charset=utf-8" : "application/json; charset=utf-8",
           "content-length": Buffer.byteLength(body),
         });
         res.end(body);

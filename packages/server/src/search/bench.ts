@@ -22,7 +22,8 @@ import { insertSpace } from "../spaces/index.js";
 import { urlsFor } from "../urls.js";
 import { createUser } from "../users/index.js";
 import { indexMainContent } from "./indexer.js";
-import { searchOrganization } from "./search.js";
+import { searchContent } from "./search.js";
+import type { SearchedSpaces } from "./store.js";
 
 const PAGES = Number(process.env.PAGES ?? 10_000);
 const SPACES = Number(process.env.SPACES ?? 10);
@@ -121,7 +122,8 @@ async function seed(db: Db): Promise<{ organizationId: string; userId: string }>
 const percentile = (sorted: number[], p: number) =>
   sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))] as number;
 
-async function measure(db: Db, args: { organizationId: string; userId: string }) {
+/** The queries of each kind over `spaces`: a reader's of the organization, or a site's spaces. */
+async function measure(db: Db, organizationId: string, spaces: SearchedSpaces) {
   const urls = urlsFor("http://quire.local");
   const next = random(7);
   const kinds: Record<string, () => string> = {
@@ -136,7 +138,7 @@ async function measure(db: Db, args: { organizationId: string; userId: string })
     let results = 0;
     for (let i = 0; i < QUERIES; i++) {
       const started = performance.now();
-      const page = await searchOrganization(db, urls, { ...args, text: query() }, {});
+      const page = await searchContent(db, urls, { organizationId, spaces, text: query() }, {});
       times.push(performance.now() - started);
       results += page.items.reduce((sum, space) => sum + space.pages.length, 0);
     }
@@ -152,7 +154,18 @@ async function run(kind: string, db: Db, close: () => Promise<void>) {
   console.log(`${kind}: ${PAGES} pages in ${SPACES} spaces, ${QUERIES} queries of each kind`);
   try {
     await migrate(db);
-    await measure(db, await seed(db));
+    const reader = await seed(db);
+    console.log("  the organization's search, as a reader:");
+    await measure(db, reader.organizationId, reader);
+    // A site's search: the same statement over the spaces the site publishes (here all ten).
+    const published = await db
+      .selectFrom("spaces")
+      .select("id")
+      .where("organization_id", "=", reader.organizationId)
+      .execute();
+    const spaceIds = published.map((row) => row.id);
+    console.log(`  a site's search, over its ${spaceIds.length} spaces:`);
+    await measure(db, reader.organizationId, { spaceIds });
   } finally {
     await close();
   }

@@ -2,7 +2,7 @@ import type { AccessMap, AreaHandlers } from "../area.js";
 import { ok } from "../http/results.js";
 import { onOrganization } from "../organizations/index.js";
 import type { Services } from "../services.js";
-import { searchOrganization } from "./search.js";
+import { searchContent } from "./search.js";
 
 export const searchAccess = {
   // Any member may search (what each reads is filtered there); others get 404, before any work.
@@ -13,8 +13,10 @@ export function searchHandlers(services: Services): AreaHandlers<typeof searchAc
   const { db, urls } = services;
   return {
     async searchOrganizationContent({ query, caller }, { organization }) {
-      const args = { organizationId: organization.id, userId: caller.user.id, text: query.query };
-      return ok(await searchOrganization(db, urls, args, query));
+      const spaces = { organizationId: organization.id, userId: caller.user.id };
+      return ok(
+        await searchContent(db, urls, { organizationId: organization.id, spaces, text: query.query }, query),
+      );
     },
   };
 }

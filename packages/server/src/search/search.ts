@@ -5,17 +5,17 @@ import type { Urls } from "../urls.js";
 import { engineQuery, isSqlite, termsOf } from "./engine.js";
 import { indexStaleSpaces } from "./indexer.js";
 import { presentSearchResults } from "./presenter.js";
-import { searchCursor, searchSpaces } from "./store.js";
+import { type SearchedSpaces, searchCursor, searchSpaces } from "./store.js";
 
 /**
- * One page of results for `text` over the spaces of the organization that the user reads, the
- * index first brought up to date for spaces whose content changed outside a merge. The caller's
- * membership is checked before.
+ * One page of results for `text` over the spaces of the organization that the user reads, or over
+ * the given spaces of the organization (a site's), the index first brought up to date for spaces
+ * whose content changed outside a merge. The caller's access is checked before.
  */
-export async function searchOrganization(
+export async function searchContent(
   db: Db,
   urls: Urls,
-  args: { organizationId: string; userId: string; text: string },
+  args: { organizationId: string; spaces: SearchedSpaces; text: string },
   query: PageQuery,
 ): Promise<Schema<"SearchSpaceResultPage">> {
   const terms = termsOf(args.text);
@@ -26,7 +26,7 @@ export async function searchOrganization(
   const match = engineQuery(isSqlite(db), terms);
   const page = await searchSpaces(
     db,
-    { organizationId: args.organizationId, userId: args.userId, match },
+    { spaces: args.spaces, match },
     { ...(query.limit !== undefined && { limit: query.limit }), cursor },
   );
   return {

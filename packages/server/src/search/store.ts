@@ -1,4 +1,4 @@
-import { sql } from "kysely";
+import { type RawBuilder, sql } from "kysely";
 import { callerGrant, grantAware, listsContent } from "../access.js";
 import type { Db } from "../db/database.js";
 import { DEFAULT_PAGE_SIZE, decodeCursor, encodeCursor, type PageQuery } from "../http/paging.js";
@@ -37,58 +37,74 @@ interface SearchRow extends Partial<SearchSectionTable> {
 
 /**
  * One statement for a page of results, so that matching and ranking (most of a query's time) run
- * once: the best `MAX_SECTIONS` matching sections of the spaces of the organization, not deleted,
- * that the caller lists (members who are not guests read them all, guests those granted to them);
- * their spaces by best section, paged by `(best, id)` descending; the count of such spaces; and the
- * sections of the best pages of the spaces shown. On PostgreSQL the readable spaces are an array,
- * so that the full-text index is scanned once, not once per space as `in (select …)` planned it.
+ * once: the best `MAX_SECTIONS` matching sections of the `readable` spaces (SQL selecting their
+ * `id` and `title`); their spaces by best section, paged by `(best, id)` descending; the count of
+ * such spaces; and the sections of the best pages of the spaces shown. On PostgreSQL the readable
+ * spaces are an array, so that the full-text index is scanned once, not once per space as
+ * `in (select …)` planned it.
  */
-const searchStatement = grantAware(
-  (withGrants) =>
-    (
-      db: Db,
-      args: { organizationId: string; userId: string; match: string },
-      limit: number,
-      cursor: readonly (string | number)[] | undefined,
-    ) => {
-      const grant = callerGrant(withGrants, args.userId, sql.ref("sp.id"), sql.ref("sp.parent_id"));
-      const sqlite = isSqlite(db);
-      const [best, id] = cursor ?? [];
-      const afterCursor = cursor
-        ? sql`where r.best < ${best} or (r.best = ${best} and r.space_id < ${id})`
-        : sql``;
-      return sql<SearchRow>`with readable as (
-          select sp.id, sp.title from spaces sp
-          where sp.organization_id = ${args.organizationId}
-            and sp.deleted_at is null
-            and ${listsContent(args.userId, args.organizationId, grant)}),
-        best as (
-          select m.* from ${matchingSections(sqlite, args.match)} m
-          where ${sqlite ? sql`m.space_id in (select id from readable)` : sql`m.space_id = any(array(select id from readable))`}
-          order by m.score desc limit ${sql.lit(MAX_SECTIONS)}),
-        hits as (
-          select b.*, max(b.score) over (partition by b.space_id, b.page_id) as page_best from best b),
-        ranked_hits as materialized (
-          select h.*,
-            dense_rank() over (partition by h.space_id order by h.page_best desc, h.page_id) as page_rank,
-            max(h.score) over (partition by h.space_id) as space_best
-          from hits h),
-        ranked as (select distinct space_id, space_best as best from ranked_hits),
-        shown as (
-          select r.space_id, r.best from ranked r ${afterCursor}
-          order by r.best desc, r.space_id desc limit ${limit})
-        select t.total, shown.space_id as shown_id, readable.title as shown_title, shown.best,
-          s.space_id, s.page_id, s.position, s.page_title, s.page_path, s.anchor, s.heading, s.body, h.score
-        from (select count(*) as total from ranked) t
-        left join shown on true
-        left join readable on readable.id = shown.space_id
-        left join ranked_hits h
-          on h.space_id = shown.space_id and h.page_rank <= ${sql.lit(PAGES_PER_SPACE)}
-        left join search_sections s
-          on s.space_id = h.space_id and s.page_id = h.page_id and s.position = h.position
-        order by shown.best desc, shown.space_id desc, h.page_rank, h.score desc, h.position`.execute(db);
-    },
+function searchStatement(
+  db: Db,
+  readable: RawBuilder<unknown>,
+  match: string,
+  limit: number,
+  cursor: readonly (string | number)[] | undefined,
+) {
+  const sqlite = isSqlite(db);
+  const [best, id] = cursor ?? [];
+  const afterCursor = cursor
+    ? sql`where r.best < ${best} or (r.best = ${best} and r.space_id < ${id})`
+    : sql``;
+  return sql<SearchRow>`with readable as (${readable}),
+    best as (
+      select m.* from ${matchingSections(sqlite, match)} m
+      where ${sqlite ? sql`m.space_id in (select id from readable)` : sql`m.space_id = any(array(select id from readable))`}
+      order by m.score desc limit ${sql.lit(MAX_SECTIONS)}),
+    hits as (
+      select b.*, max(b.score) over (partition by b.space_id, b.page_id) as page_best from best b),
+    ranked_hits as materialized (
+      select h.*,
+        dense_rank() over (partition by h.space_id order by h.page_best desc, h.page_id) as page_rank,
+        max(h.score) over (partition by h.space_id) as space_best
+      from hits h),
+    ranked as (select distinct space_id, space_best as best from ranked_hits),
+    shown as (
+      select r.space_id, r.best from ranked r ${afterCursor}
+      order by r.best desc, r.space_id desc limit ${limit})
+    select t.total, shown.space_id as shown_id, readable.title as shown_title, shown.best,
+      s.space_id, s.page_id, s.position, s.page_title, s.page_path, s.anchor, s.heading, s.body, h.score
+    from (select count(*) as total from ranked) t
+    left join shown on true
+    left join readable on readable.id = shown.space_id
+    left join ranked_hits h
+      on h.space_id = shown.space_id and h.page_rank <= ${sql.lit(PAGES_PER_SPACE)}
+    left join search_sections s
+      on s.space_id = h.space_id and s.page_id = h.page_id and s.position = h.position
+    order by shown.best desc, shown.space_id desc, h.page_rank, h.score desc, h.position`.execute(db);
+}
+
+/**
+ * The spaces a search reads: those of an organization, not deleted, that the caller lists (members
+ * who are not guests read them all, guests those granted to them), or the given spaces (a site's).
+ */
+export type SearchedSpaces = { organizationId: string; userId: string } | { spaceIds: readonly string[] };
+
+const readableSpaces = grantAware(
+  (withGrants) => (_db: Db, args: { organizationId: string; userId: string }) => {
+    const grant = callerGrant(withGrants, args.userId, sql.ref("sp.id"), sql.ref("sp.parent_id"));
+    return sql`select sp.id, sp.title from spaces sp
+      where sp.organization_id = ${args.organizationId}
+        and sp.deleted_at is null
+        and ${listsContent(args.userId, args.organizationId, grant)}`;
+  },
 );
+
+function readableSql(db: Db, spaces: SearchedSpaces): RawBuilder<unknown> {
+  if ("organizationId" in spaces) return readableSpaces(db, spaces);
+  // No space: a statement that reads none (`in ()` is not SQL).
+  const ids = spaces.spaceIds.length > 0 ? sql.join(spaces.spaceIds.map((id) => sql`${id}`)) : sql`null`;
+  return sql`select sp.id, sp.title from spaces sp where sp.id in (${ids}) and sp.deleted_at is null`;
+}
 
 /** Where a page of results starts: after the space of a previous page's `next.page` (a 400 if forged). */
 export type SearchCursor = readonly [number, string] | undefined;
@@ -99,14 +115,20 @@ export function searchCursor(query: PageQuery): SearchCursor {
     : (decodeCursor(query.page, ["number", "string"]) as [number, string]);
 }
 
-/** A page of the spaces matching `match` (an `engineQuery`) that the caller lists, best first. */
+/** A page of the `spaces` matching `match` (an `engineQuery`), best first. */
 export async function searchSpaces(
   db: Db,
-  args: { organizationId: string; userId: string; match: string },
+  args: { spaces: SearchedSpaces; match: string },
   query: { limit?: number; cursor: SearchCursor },
 ): Promise<{ count: number; spaces: SpaceHit[]; next?: { page: string } }> {
   const limit = query.limit ?? DEFAULT_PAGE_SIZE;
-  const { rows } = await searchStatement(db, args, limit + 1, query.cursor);
+  const { rows } = await searchStatement(
+    db,
+    readableSql(db, args.spaces),
+    args.match,
+    limit + 1,
+    query.cursor,
+  );
   const spaces: SpaceHit[] = [];
   for (const row of rows) {
     if (row.shown_id === null) continue;

@@ -8,6 +8,7 @@ import { presentPage } from "../http/paging.js";
 import { created, noContent, ok } from "../http/results.js";
 import { forgetDefaultContentSite, onOrganization } from "../organizations/index.js";
 import type { OrganizationRole } from "../policy.js";
+import { searchContent } from "../search/index.js";
 import type { Services } from "../services.js";
 import { insertSpace } from "../spaces/index.js";
 import { administersSite, onSite, readsSite } from "./access.js";
@@ -16,10 +17,11 @@ import { siteHandling } from "./context.js";
 import { canCreateSite, canReadSites } from "./policy.js";
 import { presentAdaptiveSchema, presentSiteFor } from "./presenter.js";
 import { publishedContentSite } from "./published.js";
+import { searchedSpaceIds } from "./search.js";
 import { setDefaultSection } from "./sections/store.js";
 import { linkableSpace, linkSpace, setDefaultSiteSpace } from "./site-spaces/store.js";
 import { getSite, insertSite, listSites, type MemberSite, updateRow } from "./store.js";
-import { assertPathSegment, siteSpacesIn } from "./structure.js";
+import { assertPathSegment, loadSiteStructure, siteSpacesIn } from "./structure.js";
 import type { SiteTable } from "./tables.js";
 import { newVisitorAuthKey, sealVisitorAuthKey } from "./visitor-auth.js";
 
@@ -38,6 +40,7 @@ export const siteAccess = {
   getSiteAdaptiveSchema: readsSite,
   updateSiteAdaptiveSchema: settings,
   getPublishedContentSite: readsSite,
+  searchSiteContent: readsSite,
   publishSite: publishing,
   unpublishSite: publishing,
 } satisfies AccessMap;
@@ -203,6 +206,12 @@ export function siteHandlers(services: Services): AreaHandlers<typeof siteAccess
         now,
       );
       return ok(presentAdaptiveSchema(await getSite(db, site.id)));
+    },
+
+    async searchSiteContent({ body, query }, { site }) {
+      const spaceIds = searchedSpaceIds(await loadSiteStructure(db, site), body);
+      const args = { organizationId: site.organization_id, spaces: { spaceIds }, text: body.query };
+      return ok(await searchContent(db, urls, args, query));
     },
 
     async getPublishedContentSite({ query }, member) {

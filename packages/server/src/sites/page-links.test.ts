@@ -65,12 +65,16 @@ describe("links, anchors and images of a published page", () => {
       `/s/${site.id}/guide/install/#custom`,
       `/s/${site.id}/faq/`,
       "#usage",
+      // The heading's own permalink.
+      "#usage",
       "https://example.com/docs",
     ]);
     // The missing page's link and the missing file's image are taken away; their text stays.
     expect(main).toContain("a page that is not there");
     expect(main).toContain("Gone");
-    expect(main).toContain('<h2 id="usage">Usage</h2>');
+    expect(main).toContain(
+      '<h2 id="usage">Usage<a href="#usage" class="permalink" aria-label="Link to this section">#</a></h2>',
+    );
 
     for (const href of hrefs.filter((href) => href.startsWith("/"))) {
       const [path, fragment] = href.split("#") as [string, string | undefined];

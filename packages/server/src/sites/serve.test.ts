@@ -274,7 +274,10 @@ describe.skipIf(browserMissing)("a published site in a browser", () => {
     await page.getByText("More").click();
     expect(await page.getByText("Hidden detail.").isVisible()).toBe(true);
     expect(await page.getByRole("link", { name: "Beta" }).count()).toBe(0);
-    await page.getByRole("link", { name: "Install" }).click();
+    await page
+      .getByRole("navigation", { name: "Pages", exact: true })
+      .getByRole("link", { name: "Install" })
+      .click();
     await page.waitForURL(`**/s/${site.id}/guide/install/`);
     expect(await page.locator("main h1").textContent()).toBe("Install");
 

@@ -11,6 +11,7 @@ import type { PageEntry } from "../content/trie.js";
 import { fromJson, isSet } from "../db/codecs.js";
 import { publicBase, revisionFiles } from "../files/index.js";
 import { ApiError } from "../http/errors.js";
+import { searchContent, termsOf } from "../search/index.js";
 import type { Services } from "../services.js";
 import { claimsProblem } from "./adaptive-schema.js";
 import type { Claims } from "./conditions.js";
@@ -33,9 +34,13 @@ import {
   CONTENT_SECURITY_POLICY,
   renderMessage,
   renderPublishedPage,
+  renderSearchPage,
+  renderSiteNotFound,
+  type SiteChrome,
   sectionLinks,
   siteSpaceLinks,
 } from "./render.js";
+import { type SiteSearchHit, searchResultsContent } from "./search.js";
 import { activeShareLink, findSite, type SiteRow, siteAtHost } from "./store.js";
 import { loadSiteStructure, type SiteSpaceEntry, type SiteStructure } from "./structure.js";
 import type { SiteSectionTable } from "./tables.js";
@@ -62,7 +67,17 @@ const VISITOR_COOKIE_MAX_AGE = 24 * 60 * 60;
 /** What a path under a site's root asks for: a page, as HTML or Markdown, or a file of `discovery.ts`. */
 type Asked =
   | { kind: "page" | "markdown"; segments: string[] }
+  | { kind: "search" }
   | { [File in DiscoveryFile]: { kind: File } }[DiscoveryFile];
+
+/**
+ * The path of a site's search page, under its root: it comes before a section or site space of that
+ * path, whose pages stay reachable under it.
+ */
+const SEARCH_PAGE = "search";
+/** The longest query the search page reads (as the search API), and how many spaces it shows. */
+const SEARCH_QUERY_MAX = 512;
+const SEARCH_SPACES_SHOWN = 10;
 
 /** Where a site is served from (its root URL, ending in `/`) and what the path under it asks for. */
 interface Mount {
@@ -78,6 +93,7 @@ function mountAt(root: URL, segments: string[]): Mount {
   const last = segments.at(-1);
   if (segments.length === 1 && last !== undefined && isDiscoveryFile(last))
     return { root, asked: { kind: last } };
+  if (segments.length === 1 && last === SEARCH_PAGE) return { root, asked: { kind: "search" } };
   if (last?.endsWith(MARKDOWN_SUFFIX))
     return {
       root,
@@ -369,6 +385,77 @@ export function publishedSiteRoutes(router: Router, services: Services): void {
     return { place, ...content, page: place.pagePath ? tree.atPath(place.pagePath) : tree.children(null)[0] };
   }
 
+  /**
+   * What every page shows around its content, for a visitor in `place`, and where its pages are.
+   * Links keep to the host the visitor came by: the path and query of each URL, without its origin.
+   */
+  function chromeFor(root: URL, visitor: Admitted, structure: SiteStructure, place: Place, tree: PageTree) {
+    const urlAt = urlsUnder(root, visitor.shareKey);
+    const at = (segments: ReadonlyArray<string | undefined>) => {
+      const url = new URL(urlAt(segments));
+      return `${url.pathname}${url.search}`;
+    };
+    const pageHref = (target: PageEntry) => at(pageSegments(structure, place.siteSpace, tree, target));
+    const chrome: SiteChrome = {
+      siteTitle: structure.site.title,
+      indexable: structure.site.visibility === "public",
+      sections: sectionLinks(structure.sections, place.section, (section) => at([sectionUrlPath(section)])),
+      siteSpaces: siteSpaceLinks(
+        structure.siteSpaces.filter((entry) => entry.row.section_id === place.siteSpace.row.section_id),
+        place.siteSpace,
+        (entry) => at(siteSpaceSegments(structure, entry)),
+      ),
+      tree,
+      homeHref: at(siteSpaceSegments(structure, place.siteSpace)),
+      searchHref: at([SEARCH_PAGE]),
+      pageHref,
+    };
+    return { chrome, pageHref, at };
+  }
+
+  /**
+   * The site's search page: the words of `q` over the spaces the visitor sees (their claims decide
+   * which sections and site spaces), each result linking to its page's section on the site.
+   */
+  async function searchPage(
+    root: URL,
+    visitor: Admitted,
+    structure: SiteStructure,
+    req: Request,
+    res: Response,
+  ) {
+    const place = placeOf(structure, []);
+    if (!place) return void answer(res, 404, structure.site.title, "This site has no content to show yet.");
+    const { tree } = await mainContent(db, place.siteSpace);
+    const { chrome, at } = chromeFor(root, visitor, structure, place, tree);
+    const q = typeof req.query.q === "string" ? req.query.q.slice(0, SEARCH_QUERY_MAX) : "";
+    const spaceIds = [...new Set(structure.siteSpaces.map((entry) => entry.space.id))];
+    const { items } = await searchContent(
+      db,
+      urls,
+      { organizationId: structure.site.organization_id, spaces: { spaceIds }, text: q },
+      { limit: SEARCH_SPACES_SHOWN },
+    );
+    const hits = items.flatMap((space) => {
+      const entry = structure.siteSpaces.find((candidate) => candidate.space.id === space.id);
+      if (!entry) return [];
+      return space.pages.map((page): SiteSearchHit => {
+        const [section] = page.sections ?? [];
+        const anchor = section && section.id !== page.id ? section.id : undefined;
+        const href = at([...siteSpaceSegments(structure, entry), ...page.path.split("/")]);
+        return {
+          href: anchor ? `${href}#${anchor}` : href,
+          title: page.title,
+          ...(anchor && section?.title && { heading: section.title }),
+          excerpt: section?.body ?? "",
+        };
+      });
+    });
+    res
+      .type("html")
+      .send(renderSearchPage({ ...chrome, query: q }, searchResultsContent(q, hits, termsOf(q))));
+  }
+
   async function serve(site: SiteRow, mount: Mount, req: Request, res: Response): Promise<void> {
     res.set({ "Content-Security-Policy": CONTENT_SECURITY_POLICY, "X-Content-Type-Options": "nosniff" });
     if (!isSet(site.published)) return void notFound(res);
@@ -399,6 +486,7 @@ export function publishedSiteRoutes(router: Router, services: Services): void {
       return void res.type("text/plain").send(text);
     }
 
+    if (asked.kind === "search") return searchPage(root, visitor, structure, req, res);
     const found = await locate(structure, asked.segments);
     if (asked.kind === "markdown") {
       // Only a page's own path names its Markdown: a site space's root is no page's.
@@ -407,50 +495,37 @@ export function publishedSiteRoutes(router: Router, services: Services): void {
     }
     if (!found) return void answer(res, 404, site.title, "This site has no content to show yet.");
     const { place, storage, revision, tree, page } = found;
-    if (!page) return void notFound(res);
 
-    // Links keep to the host the visitor came by: the path and query of each URL, without its origin.
-    const urlAt = urlsUnder(root, visitor.shareKey);
-    const at = (segments: ReadonlyArray<string | undefined>) => {
-      const url = new URL(urlAt(segments));
-      return `${url.pathname}${url.search}`;
-    };
-    const pageHref = (target: PageEntry) => at(pageSegments(structure, place.siteSpace, tree, target));
+    const { chrome, pageHref } = chromeFor(root, visitor, structure, place, tree);
+    // A path naming no page keeps the visitor in the site, with its navigation.
+    if (!page) return void res.status(404).type("html").send(renderSiteNotFound(chrome));
     const markdown = await markdownOf(storage, page);
     const references = new References(tree, publicBase(urls));
     const engine = contentEngine();
-    const { body, description } = await engine
+    const { body, description, headings } = await engine
       .analyze(markdown)
-      .then(async ({ links, frontMatter }) => {
+      .then(async ({ links, frontMatter, sections }) => {
         const scope = { spaceId: revision.space_id, changeRequestId: null };
         const files = async () =>
           new Map((await revisionFiles(db, scope, revision.created_at)).map((file) => [file.id, file]));
         const context = { references, storage, files, urls, secretKey, pageHref };
         const html = await engine.renderHtml(markdown, await siteLinks(context, page, links));
-        return { body: { html }, description: frontMatter?.description };
+        return { body: { html }, description: frontMatter?.description, headings: sections };
       })
       .catch((error: unknown) => {
         if (error instanceof ApiError && error.status === 422)
-          return { body: { refused: error.message }, description: undefined };
+          return { body: { refused: error.message }, description: undefined, headings: [] };
         throw error;
       });
     res.type("html").send(
       renderPublishedPage({
-        siteTitle: site.title,
-        indexable,
-        sections: sectionLinks(structure.sections, place.section, (section) => at([sectionUrlPath(section)])),
-        siteSpaces: siteSpaceLinks(
-          structure.siteSpaces.filter((entry) => entry.row.section_id === place.siteSpace.row.section_id),
-          place.siteSpace,
-          (entry) => at(siteSpaceSegments(structure, entry)),
-        ),
-        tree,
+        ...chrome,
         page,
+        headings,
         body,
         ...(description && { description }),
         // Without the share key or visitor token: the one URL the page is known by.
         canonicalUrl: urlsUnder(root)(pageSegments(structure, place.siteSpace, tree, page)),
-        pageHref,
       }),
     );
   }

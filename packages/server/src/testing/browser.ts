@@ -1,6 +1,6 @@
 import { existsSync } from "node:fs";
 import { createServer, type RequestListener } from "node:http";
-import { type Browser, chromium, type Page } from "playwright-core";
+import { type Browser, type BrowserContextOptions, chromium, type Page } from "playwright-core";
 import { afterAll, beforeAll } from "vitest";
 
 /** Debian's Chromium (`.ci/run` installs it, so CI never skips the browser tests), or `QUIRE_CHROMIUM`. */
@@ -11,7 +11,8 @@ export const browserMissing = !existsSync(CHROMIUM) && !process.env.CI;
 
 /**
  * For a `describe` block: serves `app()` on an ephemeral port of 127.0.0.1 and opens a headless
- * Chromium, both closed after the block; `open(path)` shows a path of the server in a new tab.
+ * Chromium, both closed after the block; `open(path)` shows a path of the server in a new tab, in a
+ * context of its own made with `options` (viewport, colour scheme…).
  */
 export function inBrowser(app: () => RequestListener) {
   const server = createServer((req, res) => app()(req, res));
@@ -27,9 +28,9 @@ export function inBrowser(app: () => RequestListener) {
     await new Promise((resolve) => server.close(resolve));
   });
   return {
-    async open(path: string): Promise<Page> {
+    async open(path: string, options: BrowserContextOptions = {}): Promise<Page> {
       if (!browser) throw new Error("The browser is not open: call open() inside a test.");
-      const page = await browser.newPage();
+      const page = await browser.newPage(options);
       await page.goto(new URL(path, origin).toString());
       return page;
     },

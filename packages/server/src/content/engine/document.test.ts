@@ -115,7 +115,8 @@ const body = fc
   )
   .map(([frontMatter, blocks]) => `${frontMatter ?? ""}${blocks.join("\n\n")}\n`);
 
-describe("GitBook's document and Markdown", () => {
+// Hundreds of generated bodies per property: seconds on a busy machine.
+describe("GitBook's document and Markdown", { timeout: 60_000 }, () => {
   it("Markdown → document → Markdown is stable: the Markdown written converts to the same document, and is written again unchanged", () => {
     fc.assert(
       fc.property(body, (markdown) => {

@@ -29,8 +29,12 @@ describe("the content engine", { timeout: 30_000 }, () => {
     const html = await engine.renderHtml(
       '## Install\n\n<script>alert(1)</script>\n\n## Install\n\n<a href="javascript:x">x</a>',
     );
-    expect(html).toContain('<h2 id="install">Install</h2>');
-    expect(html).toContain('<h2 id="install-1">Install</h2>');
+    expect(html).toContain(
+      '<h2 id="install">Install<a href="#install" class="permalink" aria-label="Link to this section">#</a></h2>',
+    );
+    expect(html).toContain(
+      '<h2 id="install-1">Install<a href="#install-1" class="permalink" aria-label="Link to this section">#</a></h2>',
+    );
     expect(html).not.toContain("<script");
     expect(html).not.toContain("javascript:");
   });

@@ -167,17 +167,17 @@ describe("GitBook's blocks", () => {
     const stepper =
       "{% stepper %}\n{% step %}\n## One\nFirst.\n{% endstep %}\n{% step %}\n## Two\nSecond.\n{% endstep %}\n{% endstepper %}";
     expect(html(stepper)).toBe(
-      '<ol class="stepper"><li class="step"><h2 id="one">One</h2><p>First.</p></li><li class="step"><h2 id="two">Two</h2><p>Second.</p></li></ol>',
+      '<ol class="stepper"><li class="step"><h2 id="one">One<a href="#one" class="permalink" aria-label="Link to this section">#</a></h2><p>First.</p></li><li class="step"><h2 id="two">Two<a href="#two" class="permalink" aria-label="Link to this section">#</a></h2><p>Second.</p></li></ol>',
     );
     expect(analyze(stepper).anchors).toEqual(["one", "two"]);
   });
 
   it("a code block's title is a caption above it; without one the code is as it was", () => {
     expect(html('{% code title="app.js" lineNumbers="true" %}\n```js\nrun();\n```\n{% endcode %}')).toBe(
-      '<div class="code-block"><p class="code-title">app.js</p><pre><code class="language-js">run();\n</code></pre></div>',
+      '<div class="code-block"><p class="code-title">app.js</p><pre tabindex="0"><code class="language-js">run();\n</code></pre></div>',
     );
     expect(html('{% code overflow="wrap" %}\n```\nrun();\n```\n{% endcode %}')).toBe(
-      "<pre><code>run();\n</code></pre>",
+      `<pre tabindex="0"><code>run();\n</code></pre>`,
     );
   });
 
@@ -232,11 +232,11 @@ describe("GitBook's blocks", () => {
 
   it("leaves tags in code as code", () => {
     expect(html("```\n{% hint %}\nx\n{% endhint %}\n```")).toBe(
-      "<pre><code>{% hint %}\nx\n{% endhint %}\n</code></pre>",
+      `<pre tabindex="0"><code>{% hint %}\nx\n{% endhint %}\n</code></pre>`,
     );
     expect(html("Write `{% hint %}` to open one.")).toBe("<p>Write <code>{% hint %}</code> to open one.</p>");
     expect(html("    {% hint %}\n    x\n    {% endhint %}")).toBe(
-      "<pre><code>{% hint %}\nx\n{% endhint %}\n</code></pre>",
+      `<pre tabindex="0"><code>{% hint %}\nx\n{% endhint %}\n</code></pre>`,
     );
   });
 });

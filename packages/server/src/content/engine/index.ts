@@ -39,7 +39,7 @@ const DOCUMENT_LEVELS_PER_NESTING = 4;
 /** What an empty body reads as (see `analyze` in markdown.ts), and a refused one with `refusedAsEmpty`. */
 const EMPTY_ANALYSIS: Analysis = {
   links: [],
-  sections: [{ anchor: "", heading: "", text: "" }],
+  sections: [{ anchor: "", heading: "", depth: 0, text: "" }],
   anchors: [],
 };
 
@@ -127,7 +127,7 @@ export class ContentEngine {
     return this.process(
       "content",
       markdownModule,
-      "renderHtml",
+      "renderHighlightedHtml",
       { value: { markdown, rewrite } satisfies RenderInput },
       {
         bodies: [markdown],

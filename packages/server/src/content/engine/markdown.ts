@@ -34,6 +34,8 @@ export interface Section {
   /** The heading's anchor; "" for the part before the first heading. */
   anchor: string;
   heading: string;
+  /** The heading's level, 1 to 6; 0 for the part before the first heading. */
+  depth: number;
   /** Plain text, blocks separated by line breaks. */
   text: string;
 }
@@ -114,7 +116,7 @@ export function headingAnchors(tree: Root): Map<Heading, string> {
 function sectionsOf(tree: Root): Section[] {
   const anchors = headingAnchors(tree);
   const sections: Section[] = [];
-  let current: Section = { anchor: "", heading: "", text: "" };
+  let current: Section = { anchor: "", heading: "", depth: 0, text: "" };
   let blocks: string[] = [];
   const close = () => {
     current.text = blocks.join("\n");
@@ -124,7 +126,12 @@ function sectionsOf(tree: Root): Section[] {
     if (node.type === "yaml") continue;
     if (node.type === "heading") {
       close();
-      current = { anchor: anchors.get(node) ?? "", heading: textOf(node).trim(), text: "" };
+      current = {
+        anchor: anchors.get(node) ?? "",
+        heading: textOf(node).trim(),
+        depth: node.depth,
+        text: "",
+      };
       blocks = [];
     } else {
       const text = textOf(node, { includeHtml: false }).trim();
@@ -220,14 +227,46 @@ function rewriteUrls(tree: Root, rewrite: Readonly<Record<string, string>>): voi
  * (ids kept as written, no prefix: the pages run no script a clobbered id could mislead), and each
  * heading with the id its section's anchor has, so that `#anchor` links and search results land.
  */
-export function renderHtml({ markdown, rewrite = {} }: RenderInput): string {
+export function renderHtml(
+  { markdown, rewrite = {} }: RenderInput,
+  highlight?: (tree: HtmlRoot) => void,
+): string {
   // GitBook's blocks made first: their links (content references, files) are rewritten as any.
   const source = parse(markdown);
   rewriteUrls(source, rewrite);
   const tree = toSafeHtml.runSync(source) as HtmlRoot;
   const slugger = new GithubSlugger();
   visit(tree, "element", (element) => {
-    if (HEADING.test(element.tagName)) element.properties.id = slugger.slug(toText(element).trim());
+    if (HEADING.test(element.tagName)) {
+      const id = slugger.slug(toText(element).trim());
+      element.properties.id = id;
+      // A link to the section, for readers to copy: below the page's title, which has its own.
+      if (element.tagName !== "h1")
+        element.children.push({
+          type: "element",
+          tagName: "a",
+          properties: { href: `#${id}`, className: ["permalink"], ariaLabel: "Link to this section" },
+          children: [{ type: "text", value: "#" }],
+        });
+    }
+    // Wide code and tables scroll sideways inside themselves: a keyboard reaches them too.
+    if (element.tagName === "pre" || element.tagName === "table") element.properties.tabIndex = 0;
   });
+  // After the sanitizer: the classes of the tokens are ours, made from the code's text.
+  highlight?.(tree);
   return toHtml(tree);
+}
+
+/** A fence naming a language: only a body with one needs the highlighter loaded. */
+const FENCE_WITH_LANGUAGE = /^ {0,3}(?:`{3,}|~{3,})[ \t]*[^\s`]/m;
+
+/**
+ * `renderHtml` as the engine calls it: code blocks highlighted, the highlighter (its grammars take
+ * a thread a few hundred milliseconds to load) loaded only for a body whose code names a language.
+ */
+export async function renderHighlightedHtml(input: RenderInput): Promise<string> {
+  const highlight = FENCE_WITH_LANGUAGE.test(input.markdown)
+    ? (await import("./highlight.js")).highlightCode
+    : undefined;
+  return renderHtml(input, highlight);
 }
