@@ -227,8 +227,8 @@ export function revisionBodies(db: Db, spaceId: string, revisionId: string): Cur
     tree ??= revisionOf(db, spaceId, revisionId).then((revision) => treeOf(storage, revision));
     const entry = (await tree).get(pageId);
     if (!entry) return undefined;
-    if (entry.document === null) return "";
-    return (await storage.documents([entry.document])).get(entry.document);
+    const [body] = await storage.bodies([entry.document]);
+    return body;
   };
 }
 

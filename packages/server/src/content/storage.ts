@@ -98,6 +98,12 @@ export class ContentStorage implements NodeStore {
     return bodies;
   }
 
+  /** The bodies of pages by their document (null: an empty page), in their order: "" for none. */
+  async bodies(documents: readonly (string | null)[]): Promise<string[]> {
+    const found = await this.documents(documents.filter((hash) => hash !== null));
+    return documents.map((hash) => (hash === null ? "" : (found.get(hash) ?? "")));
+  }
+
   /** Writes what was saved since the last flush. Inside the transaction of the revision that uses it. */
   async flush(): Promise<void> {
     for (const part of chunks([...this.#pendingNodes])) {

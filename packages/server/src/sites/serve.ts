@@ -40,7 +40,7 @@ import {
   sectionLinks,
   siteSpaceLinks,
 } from "./render.js";
-import { type SiteSearchHit, searchResultsContent } from "./search.js";
+import { type SiteSearchHit, searchedSpaceIds, searchResultsContent } from "./search.js";
 import { activeShareLink, findSite, type SiteRow, siteAtHost } from "./store.js";
 import { loadSiteStructure, type SiteSpaceEntry, type SiteStructure } from "./structure.js";
 import type { SiteSectionTable } from "./tables.js";
@@ -152,9 +152,13 @@ async function mainContent(db: Services["db"], siteSpace: SiteSpaceEntry) {
   return { storage, revision, tree: await treeOf(storage, revision) };
 }
 
+/** The section a site space is in; none for a site without sections. */
+const sectionOf = (structure: SiteStructure, entry: SiteSpaceEntry) =>
+  structure.sections.find((s) => s.id === entry.row.section_id);
+
 /** The path of a site space's URLs under the site's root: its section's, then its own. */
 function siteSpaceSegments(structure: SiteStructure, entry: SiteSpaceEntry) {
-  const section = structure.sections.find((s) => s.id === entry.row.section_id);
+  const section = sectionOf(structure, entry);
   return [section && sectionUrlPath(section), siteSpaceUrlPath(entry.row)];
 }
 
@@ -166,12 +170,13 @@ const pageSegments = (structure: SiteStructure, entry: SiteSpaceEntry, tree: Pag
 
 /** A page's body as stored ("" when it has none). */
 async function markdownOf(storage: ContentStorage, page: PageEntry): Promise<string> {
-  return page.document === null ? "" : ((await storage.documents([page.document])).get(page.document) ?? "");
+  const [body = ""] = await storage.bodies([page.document]);
+  return body;
 }
 
 /** What `llms.txt` calls a site space: its section, and its space when the section has several. */
 function headingOf(structure: SiteStructure, entry: SiteSpaceEntry): string {
-  const section = structure.sections.find((s) => s.id === entry.row.section_id);
+  const section = sectionOf(structure, entry);
   if (!section) return entry.space.title;
   const siblings = structure.siteSpaces.filter((other) => other.row.section_id === section.id);
   return siblings.length > 1 ? `${section.title} / ${entry.space.title}` : section.title;
@@ -195,8 +200,7 @@ async function listSpace(db: Services["db"], entry: SiteSpaceEntry): Promise<Spa
   const ordered = tree.inOrder();
   for (let start = 0; start < ordered.length; start += LISTING_BATCH) {
     const batch = ordered.slice(start, start + LISTING_BATCH);
-    const documents = await storage.documents(batch.flatMap((page) => page.document ?? []));
-    const bodies = batch.map((page) => (page.document === null ? "" : (documents.get(page.document) ?? "")));
+    const bodies = await storage.bodies(batch.map((page) => page.document));
     const analyses = await contentEngine().analyzeAll(bodies, { refusedAsEmpty: true });
     batch.forEach((page, i) => {
       const frontMatter = analyses[i]?.frontMatter;
@@ -343,13 +347,11 @@ export function publishedSiteRoutes(router: Router, services: Services): void {
       for (let start = 0; start < pages.length && !full(); start += LISTING_BATCH) {
         const batch = pages.slice(start, start + LISTING_BATCH);
         const bodies =
-          maxBytes === undefined
-            ? undefined
-            : await storage.documents(batch.flatMap(({ page }) => page.document ?? []));
-        for (const { page, description } of batch) {
+          maxBytes === undefined ? undefined : await storage.bodies(batch.map(({ page }) => page.document));
+        for (const [i, { page, description }] of batch.entries()) {
           if (full()) break;
           const url = urlAt(pageSegments(structure, entry, tree, page));
-          const markdown = bodies && (page.document === null ? "" : (bodies.get(page.document) ?? ""));
+          const markdown = bodies?.[i];
           bytes += Buffer.byteLength(markdown ?? "");
           listed.push({
             title: page.title,
@@ -429,7 +431,7 @@ export function publishedSiteRoutes(router: Router, services: Services): void {
     const { tree } = await mainContent(db, place.siteSpace);
     const { chrome, at } = chromeFor(root, visitor, structure, place, tree);
     const q = typeof req.query.q === "string" ? req.query.q.slice(0, SEARCH_QUERY_MAX) : "";
-    const spaceIds = [...new Set(structure.siteSpaces.map((entry) => entry.space.id))];
+    const spaceIds = searchedSpaceIds(structure, { query: q });
     const { items } = await searchContent(
       db,
       urls,

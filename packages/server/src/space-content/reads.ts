@@ -51,10 +51,7 @@ export function contentReads({ db, urls, secretKey }: Pick<Services, "db" | "url
       const { tree, storage } = await open(view.spaceId, revisionId);
       const entry = tree.get(pageId);
       if (!entry) throw notFound("Page");
-      const markdown =
-        entry.document === null
-          ? ""
-          : ((await storage.documents([entry.document])).get(entry.document) ?? "");
+      const [markdown = ""] = await storage.bodies([entry.document]);
       // GitBook answers a page's body as its JSON document unless Markdown is asked for.
       const body =
         query.format === "markdown" ? { markdown } : { document: await contentEngine().toDocument(markdown) };

@@ -242,8 +242,8 @@ class BlockConverter {
       data: {},
       isVoid: true,
       fragments: [
-        fragment("expandable-title", [block("paragraph", {}, inline.nodes)]),
-        fragment("expandable-body", this.blocks(body)),
+        fragment("expandable-title", [block("paragraph", {}, inline.nodes)], "expandable-title"),
+        fragment("expandable-body", this.blocks(body), "expandable-body"),
       ],
     };
   }
@@ -489,8 +489,9 @@ function textNode(value: string): DocumentText {
   return { object: "text", leaves: [leaf(value, [])] };
 }
 
-function fragment(name: string, nodes: DocumentBlock[]): DocumentFragment {
-  return { object: "fragment", fragment: name, ...(name.startsWith("expandable") && { type: name }), nodes };
+/** A named part of a block; GitBook types an expandable's parts by their name too. */
+function fragment(name: string, nodes: DocumentBlock[], type?: string): DocumentFragment {
+  return { object: "fragment", fragment: name, ...(type && { type }), nodes };
 }
 
 function definitionsOf(tree: Root): Map<string, Definition> {
