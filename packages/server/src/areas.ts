@@ -1,4 +1,5 @@
 import type { Handler, Handlers, OperationId } from "@quire/api-types";
+import { appPreviewsArea } from "./app-previews/area.js";
 import type { Area } from "./area.js";
 import { notImplemented } from "./area.js";
 import type { Caller } from "./auth/caller.js";
@@ -52,6 +53,7 @@ export const areas = [
   openapiSpecsArea,
   translationsArea,
   integrationsArea,
+  appPreviewsArea,
 ] as const;
 
 type AnyArea = (typeof areas)[number];

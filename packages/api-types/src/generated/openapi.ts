@@ -876,6 +876,30 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/orgs/{organizationId}/sites/{siteId}/customization": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get the customization of a site
+         * @description Gets the customization of a site: GitBook's defaults until it is set.
+         */
+        get: operations["getSiteCustomizationById"];
+        /**
+         * Replace the customization of a site
+         * @description Replaces the customization of a site; optional parts omitted are removed.
+         */
+        put: operations["updateSiteCustomizationById"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/orgs/{organizationId}/sites/{siteId}/publish": {
         parameters: {
             query?: never;
@@ -958,6 +982,80 @@ export interface paths {
         options?: never;
         head?: never;
         patch?: never;
+        trace?: never;
+    };
+    "/v1/orgs/{organizationId}/sites/{siteId}/redirect": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Resolve the redirect of a path of a site
+         * @description The live redirect a visitor of `source` is sent by, and where to: an exact source first, then the
+         *     wildcard with the longest prefix, skipping those whose destination is no longer in the site.
+         */
+        get: operations["getSiteRedirectBySource"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/orgs/{organizationId}/sites/{siteId}/redirects": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the redirects of a site
+         * @description Lists the live redirects of a site, or its draft ones.
+         */
+        get: operations["listSiteRedirects"];
+        /**
+         * Create, change, delete or publish redirects in bulk
+         * @description Creates, changes, deletes or publishes up to 500 redirects, each on its own: an item that cannot
+         *     be applied answers an `error` result and changes nothing, the others are applied.
+         */
+        put: operations["bulkUpsertSiteRedirects"];
+        /**
+         * Create a redirect of a site
+         * @description Creates a redirect.
+         */
+        post: operations["createSiteRedirect"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/orgs/{organizationId}/sites/{siteId}/redirects/{siteRedirectId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Delete a redirect of a site
+         * @description Deletes a redirect: 205 when it was deleted, 204 when there was none with this id.
+         */
+        delete: operations["deleteSiteRedirectById"];
+        options?: never;
+        head?: never;
+        /**
+         * Update a redirect of a site
+         * @description Changes a redirect.
+         */
+        patch: operations["updateSiteRedirectById"];
         trace?: never;
     };
     "/v1/orgs/{organizationId}/sites/{siteId}/search": {
@@ -1251,6 +1349,34 @@ export interface paths {
          * @description Updates a site space.
          */
         patch: operations["updateSiteSpaceById"];
+        trace?: never;
+    };
+    "/v1/orgs/{organizationId}/sites/{siteId}/site-spaces/{siteSpaceId}/customization": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get the customization of a site space
+         * @description Gets the customization that applies to a site space: its site's, with its override applied.
+         */
+        get: operations["getSiteSpaceCustomizationById"];
+        put?: never;
+        post?: never;
+        /**
+         * Remove the customization override of a site space
+         * @description Removes the override of a site space, which then shows its site's customization.
+         */
+        delete: operations["deleteSiteSpaceCustomizationById"];
+        options?: never;
+        head?: never;
+        /**
+         * Override the customization of a site space
+         * @description Changes the override of a site space, and answers the customization that then applies to it.
+         */
+        patch: operations["overrideSiteSpaceCustomizationById"];
         trace?: never;
     };
     "/v1/orgs/{organizationId}/sites/{siteId}/site-spaces/{siteSpaceId}/move": {
@@ -2439,6 +2565,20 @@ export interface components {
              */
             changeRequest?: number;
         };
+        /** @description One redirect change of a bulk request. */
+        BulkSiteRedirectItem: components["schemas"]["PublishSiteRedirectItem"] | components["schemas"]["UpsertSiteRedirectItem"];
+        /** @description What became of one item of a bulk request. */
+        BulkSiteRedirectResult: components["schemas"]["SiteRedirectCreatedResult"] | components["schemas"]["SiteRedirectUpdatedResult"] | components["schemas"]["SiteRedirectDeletedResult"] | components["schemas"]["SiteRedirectPublishedResult"] | components["schemas"]["SiteRedirectErrorResult"];
+        /** @description Many redirect changes, each applied on its own. */
+        BulkUpsertSiteRedirectsRequest: {
+            /** @description The changes, applied in order. */
+            redirects: components["schemas"]["BulkSiteRedirectItem"][];
+        };
+        /** @description What became of each item of a bulk request, in the order of the items. */
+        BulkUpsertSiteRedirectsResponse: {
+            /** @description One result per item. */
+            results: components["schemas"]["BulkSiteRedirectResult"][];
+        };
         /** @description Proposed edits to a space's content, discussed and then merged. */
         ChangeRequest: {
             /**
@@ -2937,6 +3077,28 @@ export interface components {
             /** @description Name of the share link. */
             name: components["schemas"]["ShareLinkName"];
         };
+        /** @description Creates a redirect. */
+        CreateSiteRedirectRequest: {
+            /** @description The path to redirect. */
+            source: components["schemas"]["SiteRedirectSourcePath"];
+            /**
+             * @description Append a wildcard source's matched suffix to the destination's URL.
+             * @default false
+             */
+            captureWildcard: boolean;
+            /**
+             * @description Create the redirect as a draft, not applied until published.
+             * @default false
+             */
+            draft: boolean;
+            /**
+             * @description The redirect is permanent (HTTP 308 on a public site).
+             * @default false
+             */
+            permanent: boolean;
+            /** @description Where to send visitors. */
+            destination: components["schemas"]["SiteRedirectInputDestination"];
+        };
         /** @description Creates a site. */
         CreateSiteRequest: {
             /**
@@ -3126,6 +3288,15 @@ export interface components {
             /** @description Links of the group. */
             links: components["schemas"]["CustomizationLink"][];
         };
+        /** @description Overrides of the footer; null clears one. */
+        CustomizationFooterOverride: {
+            /** @description Logo shown in the footer. */
+            logo?: components["schemas"]["ThemedUrl"] | null;
+            /** @description Groups of links. */
+            groups?: components["schemas"]["CustomizationFooterGroup"][] | null;
+            /** @description Copyright notice. */
+            copyright?: string | null;
+        };
         /** @description Header of a site. */
         CustomizationHeader: {
             /** @description Logo shown in the header. */
@@ -3149,6 +3320,13 @@ export interface components {
          * @enum {string}
          */
         CustomizationHeaderLinkStyle: "link" | "button-primary" | "button-secondary";
+        /** @description Overrides of the header; null clears one. */
+        CustomizationHeaderOverride: {
+            /** @description Logo shown in the header. */
+            logo?: components["schemas"]["ThemedUrl"] | null;
+            /** @description Links of the header. */
+            links?: components["schemas"]["CustomizationHeaderLink"][] | null;
+        };
         /**
          * @description Style of icons.
          * @enum {string}
@@ -3158,6 +3336,11 @@ export interface components {
         CustomizationInternationalization: {
             /** @description Language of the interface. */
             locale: components["schemas"]["CustomizationLocale"];
+        };
+        /** @description Override of the language settings; null clears it. */
+        CustomizationInternationalizationOverride: {
+            /** @description Language of the interface. */
+            locale: components["schemas"]["CustomizationLocale"] | null;
         };
         /** @description A titled link. */
         CustomizationLink: {
@@ -3191,6 +3374,13 @@ export interface components {
          * @enum {string}
          */
         CustomizationSidebarList: "default" | "pill" | "line";
+        /** @description Overrides of the look of the sidebar; null clears one. */
+        CustomizationSidebarOverride: {
+            /** @description Background of the sidebar. */
+            background?: components["schemas"]["CustomizationSidebarBackground"] | null;
+            /** @description Style of the sidebar list. */
+            list?: components["schemas"]["CustomizationSidebarList"] | null;
+        };
         /** @description Colors of the sidebar. */
         CustomizationSidebarStyling: {
             /** @description Background of the sidebar. */
@@ -3227,6 +3417,33 @@ export interface components {
             /** @description Style of the search button. */
             search: components["schemas"]["CustomizationSearchStyle"];
         };
+        /** @description Overrides of the look of a site; null clears one. */
+        CustomizationStylingOverride: {
+            /** @description The visual theme. */
+            theme?: components["schemas"]["CustomizationTheme"] | null;
+            /** @description Main color. */
+            primaryColor?: components["schemas"]["ThemedColor"] | null;
+            /** @description Color of informative elements. */
+            infoColor?: components["schemas"]["ThemedColor"] | null;
+            /** @description Color of success elements. */
+            successColor?: components["schemas"]["ThemedColor"] | null;
+            /** @description Color of warning elements. */
+            warningColor?: components["schemas"]["ThemedColor"] | null;
+            /** @description Color of danger elements. */
+            dangerColor?: components["schemas"]["ThemedColor"] | null;
+            /** @description Tint applied to the site. */
+            tint?: components["schemas"]["CustomizationTint"] | null;
+            /** @description Shape of corners. */
+            corners?: components["schemas"]["CustomizationCorners"] | null;
+            /** @description Style of links. */
+            links?: components["schemas"]["CustomizationLinksStyle"] | null;
+            /** @description Style of icons. */
+            icons?: components["schemas"]["CustomizationIconsStyle"] | null;
+            /** @description Look of the sidebar. */
+            sidebar?: components["schemas"]["CustomizationSidebarOverride"];
+            /** @description Style of the search button. */
+            search?: components["schemas"]["CustomizationSearchStyle"] | null;
+        };
         /**
          * @description The visual theme of a site.
          * @enum {string}
@@ -3236,13 +3453,20 @@ export interface components {
          * @description A color mode.
          * @enum {string}
          */
-        CustomizationThemeMode: "light" | "dark";
+        CustomizationThemeMode: "light" | "dark" | "system";
         /** @description Color modes of a site. */
         CustomizationThemes: {
             /** @description The mode shown by default. */
             default: components["schemas"]["CustomizationThemeMode"];
             /** @description Visitors can switch between modes. */
             toggeable: boolean;
+        };
+        /** @description Overrides of the color modes; null clears one. */
+        CustomizationThemesOverride: {
+            /** @description The mode shown by default. */
+            default?: components["schemas"]["CustomizationThemeMode"] | null;
+            /** @description Visitors can switch between modes. */
+            toggeable?: boolean | null;
         };
         /** @description A tint applied to the site. */
         CustomizationTint: {
@@ -3253,6 +3477,11 @@ export interface components {
         CustomizationToggle: {
             /** @description The setting is on. */
             enabled: boolean;
+        };
+        /** @description Override of a setting that is on or off; null clears it. */
+        CustomizationToggleOverride: {
+            /** @description The setting is on. */
+            enabled: boolean | null;
         };
         /** @description Removes a page and its child pages. */
         DeletePageChange: {
@@ -3586,7 +3815,10 @@ export interface components {
          * @enum {string}
          */
         GitSyncProvider: "github" | "gitlab";
-        /** @description A color in hexadecimal notation, e.g. `#346ddb`. */
+        /**
+         * @description A color in hexadecimal notation, e.g. `#346ddb`.
+         * @example #346ddb
+         */
         HexColor: string;
         /** @description The name of an icon. */
         IconName: string;
@@ -4684,6 +4916,16 @@ export interface components {
             /** @description Content security policy sent as headers when the integration's script and blocks are fetched. */
             contentSecurityPolicy?: string;
         };
+        /** @description Publishes the draft redirect of a source: it becomes the live one (replacing any), and the draft is gone. */
+        PublishSiteRedirectItem: {
+            /** @description The source of the draft redirect. */
+            source: components["schemas"]["SiteRedirectSourcePath"];
+            /**
+             * @description Publish the draft redirect.
+             * @enum {string}
+             */
+            intent: "publish";
+        };
         /** @description Everything needed to render a published site. */
         PublishedContentSite: {
             /**
@@ -4702,6 +4944,11 @@ export interface components {
         PublishedSiteCustomizations: {
             /** @description Customization of the whole site. */
             site: components["schemas"]["SiteCustomizationSettings"];
+            /**
+             * @description The settings that apply to each site space with an override of its own, by site space id; the
+             *     other site spaces show `site`.
+             */
+            siteSpaces?: Record<string, never>;
         };
         /** @description Creates or replaces the content of an OpenAPI specification. */
         PutOpenAPISpecRequest: {
@@ -5254,6 +5501,40 @@ export interface components {
             ai?: components["schemas"]["CustomizationAI"];
             /** @description Advanced customization. */
             advancedCustomization: components["schemas"]["CustomizationToggle"];
+            /**
+             * Format: date-time
+             * @description When the settings were last changed; absent while they are the defaults, never set.
+             */
+            updatedAt?: string;
+        };
+        /** @description The whole customization of a site, replacing the one it had. */
+        SiteCustomizationSettingsInput: {
+            /** @description Title of the published site; the content's title when absent. */
+            title?: components["schemas"]["SiteTitle"];
+            /** @description Look of the site. */
+            styling: components["schemas"]["CustomizationStyling"];
+            /** @description Language settings. */
+            internationalization: components["schemas"]["CustomizationInternationalization"];
+            /** @description Favicon. */
+            favicon: components["schemas"]["CustomizationFavicon"];
+            /** @description Header. */
+            header: components["schemas"]["CustomizationHeader"];
+            /** @description Footer. */
+            footer: components["schemas"]["CustomizationFooter"];
+            /** @description Announcement banner. */
+            announcement?: components["schemas"]["CustomizationAnnouncement"];
+            /** @description Color modes. */
+            themes: components["schemas"]["CustomizationThemes"];
+            /** @description Page feedback from visitors. */
+            feedback: components["schemas"]["CustomizationToggle"];
+            /** @description AI-powered search. */
+            aiSearch?: components["schemas"]["CustomizationToggle"];
+            /** @description AI features. */
+            ai?: components["schemas"]["CustomizationAI"];
+            /** @description Advanced customization. */
+            advancedCustomization: components["schemas"]["CustomizationToggle"];
+            /** @description PDF export of pages; off when omitted. */
+            pdf?: components["schemas"]["CustomizationToggle"];
         };
         /** @description A feature of a site and the plan it comes from. */
         SiteFeature: {
@@ -5435,6 +5716,203 @@ export interface components {
             /** @description Name of the integration authenticating visitors, when the backend is an integration. */
             integration?: string;
         };
+        /**
+         * @description A redirect of a site: visitors of its source path, where no page of the site answers, are sent to its
+         *     destination. Only live redirects apply; a draft one waits to be published.
+         */
+        SiteRedirect: {
+            /**
+             * @description Always `site-redirect`.
+             * @enum {string}
+             */
+            object: "site-redirect";
+            /** @description Unique id of the redirect. */
+            id: string;
+            /** @description The path redirected; unique among the site's live redirects, and among its draft ones. */
+            source: components["schemas"]["SiteRedirectSourcePath"];
+            /** @description The redirect is a draft, not applied. */
+            draft: boolean;
+            /** @description A wildcard source's matched suffix is appended to the destination's URL. */
+            captureWildcard: boolean;
+            /**
+             * @description The redirect is permanent: answered with HTTP 308 on a public site, and 307 elsewhere (other
+             *     audiences, and every redirect that is not permanent).
+             */
+            permanent: boolean;
+            /** @description Where the redirect sends its visitors. */
+            destination: components["schemas"]["SiteRedirectDestination"];
+            /**
+             * Format: date-time
+             * @description When the redirect was created.
+             */
+            createdAt: string;
+            /**
+             * Format: date-time
+             * @description When the redirect was last changed; absent until it is.
+             */
+            updatedAt?: string;
+        };
+        /** @description A redirect was created. */
+        SiteRedirectCreatedResult: {
+            /**
+             * @description What happened. (enum property replaced by openapi-typescript)
+             * @enum {string}
+             */
+            status: "created";
+            /** @description The source of the item. */
+            source: components["schemas"]["SiteRedirectSourcePath"];
+            /** @description Whether the redirect is a draft. */
+            draft: boolean;
+            /** @description Id of the new redirect. */
+            id: string;
+        };
+        /** @description A redirect was deleted. */
+        SiteRedirectDeletedResult: {
+            /**
+             * @description What happened. (enum property replaced by openapi-typescript)
+             * @enum {string}
+             */
+            status: "deleted";
+            /** @description The source of the item. */
+            source: components["schemas"]["SiteRedirectSourcePath"];
+            /** @description Whether the deleted redirect was a draft. */
+            draft: boolean;
+        };
+        /** @description Where a redirect sends its visitors. */
+        SiteRedirectDestination: components["schemas"]["SiteRedirectDestinationSiteSection"] | components["schemas"]["SiteRedirectDestinationSiteSpace"] | components["schemas"]["SiteRedirectDestinationPage"] | components["schemas"]["SiteRedirectDestinationExternal"];
+        /** @description Redirects to a URL outside the site. */
+        SiteRedirectDestinationExternal: {
+            /**
+             * @description The kind of destination. (enum property replaced by openapi-typescript)
+             * @enum {string}
+             */
+            kind: "external";
+            /** @description The URL to redirect to. */
+            url: components["schemas"]["WebUrl"];
+        };
+        /** @description Redirects to a page of a site space of the site. */
+        SiteRedirectDestinationPage: {
+            /**
+             * @description The kind of destination. (enum property replaced by openapi-typescript)
+             * @enum {string}
+             */
+            kind: "site-page";
+            /** @description Id of the site space holding the page. */
+            siteSpaceId: string;
+            /** @description Id of the page in the site space's space. */
+            pageId: string;
+        };
+        /** @description Redirects to a section of the site. */
+        SiteRedirectDestinationSiteSection: {
+            /**
+             * @description The kind of destination. (enum property replaced by openapi-typescript)
+             * @enum {string}
+             */
+            kind: "site-section";
+            /** @description Id of the section. */
+            siteSectionId: string;
+        };
+        /** @description Redirects to a site space of the site. */
+        SiteRedirectDestinationSiteSpace: {
+            /**
+             * @description The kind of destination. (enum property replaced by openapi-typescript)
+             * @enum {string}
+             */
+            kind: "site-space";
+            /** @description Id of the site space. */
+            siteSpaceId: string;
+        };
+        /** @description An item could not be applied; nothing of it was changed. */
+        SiteRedirectErrorResult: {
+            /**
+             * @description What happened. (enum property replaced by openapi-typescript)
+             * @enum {string}
+             */
+            status: "error";
+            /** @description The source of the item. */
+            source: components["schemas"]["SiteRedirectSourcePath"];
+            /** @description Whether the item was about the draft redirect. */
+            draft: boolean;
+            /** @description Why the item could not be applied. */
+            error: string;
+        };
+        /** @description Where a redirect sends its visitors, as a request gives it: a destination, or a page by its path. */
+        SiteRedirectInputDestination: components["schemas"]["SiteRedirectDestinationSiteSection"] | components["schemas"]["SiteRedirectDestinationSiteSpace"] | components["schemas"]["SiteRedirectDestinationPage"] | components["schemas"]["SiteRedirectDestinationExternal"] | components["schemas"]["SiteRedirectInputDestinationPath"];
+        /** @description Names a page by its path in a space of the site; stored as the `site-page` destination it names. */
+        SiteRedirectInputDestinationPath: {
+            /**
+             * @description The kind of destination. (enum property replaced by openapi-typescript)
+             * @enum {string}
+             */
+            kind: "path";
+            /** @description Id of the space holding the page; it must be in the site (the first site space showing it is used). */
+            spaceId: string;
+            /** @description Path of the page in the space's main content, such as `guide/install`. */
+            path: string;
+        };
+        /**
+         * @description How redirects are listed.
+         * @enum {string}
+         */
+        SiteRedirectOrderBy: "createdAt" | "updatedAt" | "source";
+        /** @description One page of a list. */
+        SiteRedirectPage: {
+            /** @description Present when more items follow this page. */
+            next?: components["schemas"]["NextPage"];
+            /**
+             * Format: int32
+             * @description Total number of items matching the request, over all pages.
+             */
+            count: number;
+            /** @description The items of this page. */
+            items: components["schemas"]["SiteRedirect"][];
+        };
+        /** @description A draft redirect was published: it is the live one now, and the draft is gone. */
+        SiteRedirectPublishedResult: {
+            /**
+             * @description What happened. (enum property replaced by openapi-typescript)
+             * @enum {string}
+             */
+            status: "published";
+            /** @description The source of the item. */
+            source: components["schemas"]["SiteRedirectSourcePath"];
+            /** @description Always false. */
+            draft: boolean;
+            /** @description Id of the live redirect. */
+            id: string;
+        };
+        /** @description A redirect applying to a path, and where it sends its visitors. */
+        SiteRedirectResolution: {
+            /** @description The redirect. */
+            redirect: components["schemas"]["SiteRedirect"];
+            /**
+             * Format: uri
+             * @description The absolute URL of the destination, on the published site for one of its sections, site spaces or pages.
+             */
+            target: string;
+        };
+        /**
+         * @description A path under a site's root that a redirect sends elsewhere, starting with `/`: segments of letters,
+         *     digits, `-._~+` and percent-encoded bytes. A trailing `/*` or `*` makes it a wildcard, matching every
+         *     path that starts with what comes before it (`/old/*` matches `/old` too). Stored with percent-encoding
+         *     in one form: unreserved characters plain, other bytes as uppercase `%XX`.
+         * @example /old/page
+         */
+        SiteRedirectSourcePath: string;
+        /** @description A redirect was changed. */
+        SiteRedirectUpdatedResult: {
+            /**
+             * @description What happened. (enum property replaced by openapi-typescript)
+             * @enum {string}
+             */
+            status: "updated";
+            /** @description The source of the item. */
+            source: components["schemas"]["SiteRedirectSourcePath"];
+            /** @description Whether the redirect is a draft. */
+            draft: boolean;
+            /** @description Id of the redirect. */
+            id: string;
+        };
         /** @description Which site spaces a search of a site covers. */
         SiteSearchScope: {
             /**
@@ -5609,6 +6087,30 @@ export interface components {
             hasAdvancedCustomizationFeature?: boolean;
             /** @description URLs of the site space. */
             urls: components["schemas"]["SiteSpaceUrls"];
+        };
+        /**
+         * @description Settings of a site space that take precedence over its site's. Omitted fields keep their override
+         *     (or lack of one); null clears a field's override, which then follows the site again.
+         */
+        SiteSpaceCustomizationOverride: {
+            /** @description Title of the published site in this site space. */
+            title?: components["schemas"]["SiteTitle"] | null;
+            /** @description Look of the site. */
+            styling?: components["schemas"]["CustomizationStylingOverride"];
+            /** @description Language settings. */
+            internationalization?: components["schemas"]["CustomizationInternationalizationOverride"];
+            /** @description Favicon. */
+            favicon?: components["schemas"]["CustomizationFavicon"] | null;
+            /** @description Announcement banner. */
+            announcement?: components["schemas"]["CustomizationAnnouncement"] | null;
+            /** @description Header. */
+            header?: components["schemas"]["CustomizationHeaderOverride"];
+            /** @description Footer. */
+            footer?: components["schemas"]["CustomizationFooterOverride"];
+            /** @description Color modes. */
+            themes?: components["schemas"]["CustomizationThemesOverride"];
+            /** @description Page feedback from visitors. */
+            feedback?: components["schemas"]["CustomizationToggleOverride"];
         };
         /** @description One page of a list. */
         SiteSpacePage: {
@@ -6284,6 +6786,19 @@ export interface components {
             /** @description Where visitors are sent to log out; unchanged when omitted, removed when null. */
             logoutURL?: string | null;
         };
+        /** @description Changes to a redirect; omitted fields stay as they are. */
+        UpdateSiteRedirectRequest: {
+            /** @description The path to redirect. */
+            source?: components["schemas"]["SiteRedirectSourcePath"];
+            /** @description Append a wildcard source's matched suffix to the destination's URL. */
+            captureWildcard?: boolean;
+            /** @description Whether the redirect is a draft; false publishes a draft redirect. */
+            draft?: boolean;
+            /** @description The redirect is permanent (HTTP 308 on a public site). */
+            permanent?: boolean;
+            /** @description Where to send visitors. */
+            destination?: components["schemas"]["SiteRedirectInputDestination"];
+        };
         /** @description Changes to a site; omitted fields stay as they are. */
         UpdateSiteRequest: {
             /** @description Title of the site. */
@@ -6353,6 +6868,26 @@ export interface components {
         UpdateTeamRequest: {
             /** @description Title of the team. */
             title?: components["schemas"]["TeamTitle"];
+        };
+        /** @description Creates or changes the live or draft redirect of a source, or deletes it. */
+        UpsertSiteRedirectItem: {
+            /** @description The path redirected. */
+            source: components["schemas"]["SiteRedirectSourcePath"];
+            /**
+             * @description Which redirect of the source: the live one or the draft one.
+             * @default live
+             * @enum {string}
+             */
+            intent: "live" | "draft";
+            /**
+             * @description Append a wildcard source's matched suffix to the destination's URL.
+             * @default false
+             */
+            captureWildcard: boolean;
+            /** @description The redirect is permanent; a new redirect is not unless this says so, a changed one keeps its setting. */
+            permanent?: boolean;
+            /** @description Where to send visitors, or null to delete the redirect. */
+            destination: components["schemas"]["SiteRedirectInputDestination"] | null;
         };
         /** @description An external URL. */
         UrlReference: {
@@ -6570,6 +7105,8 @@ export interface components {
         "ShareLinkPath.shareLinkId": string;
         /** @description Id of the site. */
         "SitePath.siteId": string;
+        /** @description Id of the redirect. */
+        "SiteRedirectPath.siteRedirectId": string;
         /** @description Id of the section group. */
         "SiteSectionGroupPath.siteSectionGroupId": string;
         /** @description Id of the section. */
@@ -14324,6 +14861,245 @@ export interface operations {
             };
         };
     };
+    getSiteCustomizationById: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Id of the organization. */
+                organizationId: components["parameters"]["OrganizationPath"];
+                /** @description Id of the site. */
+                siteId: components["parameters"]["SitePath.siteId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The request has succeeded. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SiteCustomizationSettings"];
+                };
+            };
+            /**
+             * @description The request is malformed or does not satisfy the contract. Besides what the schemas say, no string
+             *     (in the path, the query or the body, keys included) may contain a NUL character (U+0000) or a lone
+             *     UTF-16 surrogate: such a request is refused with 400 and changes nothing.
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The bearer token is missing or invalid. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The caller's role does not allow this operation. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The resource does not exist or is not visible to the caller. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description The request conflicts with the current state of the resource (a deleted space, say), or a request with
+             *     the same `Idempotency-Key` is still running.
+             */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body, or a file in it, is larger than the server accepts. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body is not of a media type the operation takes (JSON, or a multipart form for uploads). */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request cannot be processed as sent: an `Idempotency-Key` reused with another request. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests were sent; retry later. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    updateSiteCustomizationById: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Id of the organization. */
+                organizationId: components["parameters"]["OrganizationPath"];
+                /** @description Id of the site. */
+                siteId: components["parameters"]["SitePath.siteId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SiteCustomizationSettingsInput"];
+            };
+        };
+        responses: {
+            /** @description The request has succeeded. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SiteCustomizationSettings"];
+                };
+            };
+            /**
+             * @description The request is malformed or does not satisfy the contract. Besides what the schemas say, no string
+             *     (in the path, the query or the body, keys included) may contain a NUL character (U+0000) or a lone
+             *     UTF-16 surrogate: such a request is refused with 400 and changes nothing.
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The bearer token is missing or invalid. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The caller's role does not allow this operation. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The resource does not exist or is not visible to the caller. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description The request conflicts with the current state of the resource (a deleted space, say), or a request with
+             *     the same `Idempotency-Key` is still running.
+             */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A precondition of the operation does not hold. */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body, or a file in it, is larger than the server accepts. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body is not of a media type the operation takes (JSON, or a multipart form for uploads). */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request cannot be processed as sent: an `Idempotency-Key` reused with another request. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests were sent; retry later. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     publishSite: {
         parameters: {
             query?: never;
@@ -14813,6 +15589,723 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["SitePublishingAuth"];
+                };
+            };
+            /**
+             * @description The request is malformed or does not satisfy the contract. Besides what the schemas say, no string
+             *     (in the path, the query or the body, keys included) may contain a NUL character (U+0000) or a lone
+             *     UTF-16 surrogate: such a request is refused with 400 and changes nothing.
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The bearer token is missing or invalid. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The caller's role does not allow this operation. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The resource does not exist or is not visible to the caller. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description The request conflicts with the current state of the resource (a deleted space, say), or a request with
+             *     the same `Idempotency-Key` is still running.
+             */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body, or a file in it, is larger than the server accepts. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body is not of a media type the operation takes (JSON, or a multipart form for uploads). */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request cannot be processed as sent: an `Idempotency-Key` reused with another request. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests were sent; retry later. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getSiteRedirectBySource: {
+        parameters: {
+            query: {
+                /** @description Secret key of a share link, to resolve published URLs. */
+                shareKey?: components["parameters"]["ShareKeyParameter"];
+                /** @description The path under the site's root. */
+                source: components["schemas"]["SiteRedirectSourcePath"];
+            };
+            header?: never;
+            path: {
+                /** @description Id of the organization. */
+                organizationId: components["parameters"]["OrganizationPath"];
+                /** @description Id of the site. */
+                siteId: components["parameters"]["SitePath.siteId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The request has succeeded. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SiteRedirectResolution"];
+                };
+            };
+            /**
+             * @description The request is malformed or does not satisfy the contract. Besides what the schemas say, no string
+             *     (in the path, the query or the body, keys included) may contain a NUL character (U+0000) or a lone
+             *     UTF-16 surrogate: such a request is refused with 400 and changes nothing.
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The bearer token is missing or invalid. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The caller's role does not allow this operation. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The resource does not exist or is not visible to the caller. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description The request conflicts with the current state of the resource (a deleted space, say), or a request with
+             *     the same `Idempotency-Key` is still running.
+             */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body, or a file in it, is larger than the server accepts. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body is not of a media type the operation takes (JSON, or a multipart form for uploads). */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request cannot be processed as sent: an `Idempotency-Key` reused with another request. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests were sent; retry later. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listSiteRedirects: {
+        parameters: {
+            query?: {
+                /** @description Opaque cursor returned as `next.page` by the previous page. */
+                page?: components["parameters"]["ListParameters.page"];
+                /** @description Maximum number of items to return in one page. */
+                limit?: components["parameters"]["ListParameters.limit"];
+                /** @description Only redirects whose source contains this text (case-insensitive). */
+                search?: string;
+                /** @description Draft redirects (true) or live ones (false). */
+                draft?: boolean;
+                /** @description The order of the list. */
+                orderBy?: components["schemas"]["SiteRedirectOrderBy"];
+            };
+            header?: never;
+            path: {
+                /** @description Id of the organization. */
+                organizationId: components["parameters"]["OrganizationPath"];
+                /** @description Id of the site. */
+                siteId: components["parameters"]["SitePath.siteId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The request has succeeded. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SiteRedirectPage"];
+                };
+            };
+            /**
+             * @description The request is malformed or does not satisfy the contract. Besides what the schemas say, no string
+             *     (in the path, the query or the body, keys included) may contain a NUL character (U+0000) or a lone
+             *     UTF-16 surrogate: such a request is refused with 400 and changes nothing.
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The bearer token is missing or invalid. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The caller's role does not allow this operation. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The resource does not exist or is not visible to the caller. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description The request conflicts with the current state of the resource (a deleted space, say), or a request with
+             *     the same `Idempotency-Key` is still running.
+             */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body, or a file in it, is larger than the server accepts. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body is not of a media type the operation takes (JSON, or a multipart form for uploads). */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request cannot be processed as sent: an `Idempotency-Key` reused with another request. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests were sent; retry later. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    bulkUpsertSiteRedirects: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Id of the organization. */
+                organizationId: components["parameters"]["OrganizationPath"];
+                /** @description Id of the site. */
+                siteId: components["parameters"]["SitePath.siteId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["BulkUpsertSiteRedirectsRequest"];
+            };
+        };
+        responses: {
+            /** @description The request has succeeded. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BulkUpsertSiteRedirectsResponse"];
+                };
+            };
+            /**
+             * @description The request is malformed or does not satisfy the contract. Besides what the schemas say, no string
+             *     (in the path, the query or the body, keys included) may contain a NUL character (U+0000) or a lone
+             *     UTF-16 surrogate: such a request is refused with 400 and changes nothing.
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The bearer token is missing or invalid. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The caller's role does not allow this operation. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The resource does not exist or is not visible to the caller. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description The request conflicts with the current state of the resource (a deleted space, say), or a request with
+             *     the same `Idempotency-Key` is still running.
+             */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body, or a file in it, is larger than the server accepts. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body is not of a media type the operation takes (JSON, or a multipart form for uploads). */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request cannot be processed as sent: an `Idempotency-Key` reused with another request. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests were sent; retry later. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    createSiteRedirect: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Id of the organization. */
+                organizationId: components["parameters"]["OrganizationPath"];
+                /** @description Id of the site. */
+                siteId: components["parameters"]["SitePath.siteId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateSiteRedirectRequest"];
+            };
+        };
+        responses: {
+            /** @description A 201 response carrying the created resource and its API location. */
+            201: {
+                headers: {
+                    /** @description API URL of the created resource. */
+                    location: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SiteRedirect"];
+                };
+            };
+            /**
+             * @description The request is malformed or does not satisfy the contract. Besides what the schemas say, no string
+             *     (in the path, the query or the body, keys included) may contain a NUL character (U+0000) or a lone
+             *     UTF-16 surrogate: such a request is refused with 400 and changes nothing.
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The bearer token is missing or invalid. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The caller's role does not allow this operation. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The resource does not exist or is not visible to the caller. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description The request conflicts with the current state of the resource (a deleted space, say), or a request with
+             *     the same `Idempotency-Key` is still running.
+             */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body, or a file in it, is larger than the server accepts. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body is not of a media type the operation takes (JSON, or a multipart form for uploads). */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request cannot be processed as sent: an `Idempotency-Key` reused with another request. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests were sent; retry later. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    deleteSiteRedirectById: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Id of the organization. */
+                organizationId: components["parameters"]["OrganizationPath"];
+                /** @description Id of the site. */
+                siteId: components["parameters"]["SitePath.siteId"];
+                /** @description Id of the redirect. */
+                siteRedirectId: components["parameters"]["SiteRedirectPath.siteRedirectId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A 204 response with an empty body. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description A 205 response: what was asked for is done, with an empty body. */
+            205: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /**
+             * @description The request is malformed or does not satisfy the contract. Besides what the schemas say, no string
+             *     (in the path, the query or the body, keys included) may contain a NUL character (U+0000) or a lone
+             *     UTF-16 surrogate: such a request is refused with 400 and changes nothing.
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The bearer token is missing or invalid. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The caller's role does not allow this operation. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The resource does not exist or is not visible to the caller. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description The request conflicts with the current state of the resource (a deleted space, say), or a request with
+             *     the same `Idempotency-Key` is still running.
+             */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body, or a file in it, is larger than the server accepts. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body is not of a media type the operation takes (JSON, or a multipart form for uploads). */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request cannot be processed as sent: an `Idempotency-Key` reused with another request. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests were sent; retry later. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    updateSiteRedirectById: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Id of the organization. */
+                organizationId: components["parameters"]["OrganizationPath"];
+                /** @description Id of the site. */
+                siteId: components["parameters"]["SitePath.siteId"];
+                /** @description Id of the redirect. */
+                siteRedirectId: components["parameters"]["SiteRedirectPath.siteRedirectId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateSiteRedirectRequest"];
+            };
+        };
+        responses: {
+            /** @description The request has succeeded. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SiteRedirect"];
                 };
             };
             /**
@@ -17320,6 +18813,362 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["SiteSpace"];
+                };
+            };
+            /**
+             * @description The request is malformed or does not satisfy the contract. Besides what the schemas say, no string
+             *     (in the path, the query or the body, keys included) may contain a NUL character (U+0000) or a lone
+             *     UTF-16 surrogate: such a request is refused with 400 and changes nothing.
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The bearer token is missing or invalid. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The caller's role does not allow this operation. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The resource does not exist or is not visible to the caller. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description The request conflicts with the current state of the resource (a deleted space, say), or a request with
+             *     the same `Idempotency-Key` is still running.
+             */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A precondition of the operation does not hold. */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body, or a file in it, is larger than the server accepts. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body is not of a media type the operation takes (JSON, or a multipart form for uploads). */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request cannot be processed as sent: an `Idempotency-Key` reused with another request. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests were sent; retry later. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getSiteSpaceCustomizationById: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Id of the organization. */
+                organizationId: components["parameters"]["OrganizationPath"];
+                /** @description Id of the site. */
+                siteId: components["parameters"]["SitePath.siteId"];
+                /** @description Id of the site space. */
+                siteSpaceId: components["parameters"]["SiteSpacePath.siteSpaceId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The request has succeeded. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SiteCustomizationSettings"];
+                };
+            };
+            /**
+             * @description The request is malformed or does not satisfy the contract. Besides what the schemas say, no string
+             *     (in the path, the query or the body, keys included) may contain a NUL character (U+0000) or a lone
+             *     UTF-16 surrogate: such a request is refused with 400 and changes nothing.
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The bearer token is missing or invalid. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The caller's role does not allow this operation. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The resource does not exist or is not visible to the caller. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description The request conflicts with the current state of the resource (a deleted space, say), or a request with
+             *     the same `Idempotency-Key` is still running.
+             */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body, or a file in it, is larger than the server accepts. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body is not of a media type the operation takes (JSON, or a multipart form for uploads). */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request cannot be processed as sent: an `Idempotency-Key` reused with another request. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests were sent; retry later. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    deleteSiteSpaceCustomizationById: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Id of the organization. */
+                organizationId: components["parameters"]["OrganizationPath"];
+                /** @description Id of the site. */
+                siteId: components["parameters"]["SitePath.siteId"];
+                /** @description Id of the site space. */
+                siteSpaceId: components["parameters"]["SiteSpacePath.siteSpaceId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A 204 response with an empty body. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /**
+             * @description The request is malformed or does not satisfy the contract. Besides what the schemas say, no string
+             *     (in the path, the query or the body, keys included) may contain a NUL character (U+0000) or a lone
+             *     UTF-16 surrogate: such a request is refused with 400 and changes nothing.
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The bearer token is missing or invalid. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The caller's role does not allow this operation. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The resource does not exist or is not visible to the caller. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description The request conflicts with the current state of the resource (a deleted space, say), or a request with
+             *     the same `Idempotency-Key` is still running.
+             */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body, or a file in it, is larger than the server accepts. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body is not of a media type the operation takes (JSON, or a multipart form for uploads). */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request cannot be processed as sent: an `Idempotency-Key` reused with another request. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests were sent; retry later. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    overrideSiteSpaceCustomizationById: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Id of the organization. */
+                organizationId: components["parameters"]["OrganizationPath"];
+                /** @description Id of the site. */
+                siteId: components["parameters"]["SitePath.siteId"];
+                /** @description Id of the site space. */
+                siteSpaceId: components["parameters"]["SiteSpacePath.siteSpaceId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SiteSpaceCustomizationOverride"];
+            };
+        };
+        responses: {
+            /** @description The request has succeeded. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SiteCustomizationSettings"];
                 };
             };
             /**

@@ -4,4 +4,4 @@
  * private: the root `biome.json` fails the lint on an import of one from another area.
  */
 export { onCollection } from "./access.js";
-export { updateCollection } from "./store.js";
+export { listCollectionsInOrganization, updateCollection } from "./store.js";

@@ -18,6 +18,7 @@ import pg from "pg";
 import type { Logger } from "pino";
 import { areaMigrations } from "./area-migrations.js";
 import type { Database } from "./schema.js";
+import { WriteCounter } from "./writes.js";
 
 export type Db = Kysely<Database>;
 
@@ -74,7 +75,14 @@ export function openDatabase({
     });
     // An idle one the pool drops itself, and connects anew when next asked.
     pool.on("error", (err) => logger?.warn({ err }, "PostgreSQL closed an idle pooled connection"));
-    return new Kysely<Database>({ dialect: new PostgresDialect({ pool }), ...(log && { log }) });
+    const writes = new WriteCounter();
+    const db = new Kysely<Database>({
+      dialect: new PostgresDialect({ pool }),
+      plugins: [writes],
+      ...(log && { log }),
+    });
+    writeCounters.set(db, writes);
+    return db;
   }
   let file = ":memory:";
   if (location !== ":memory:") {
@@ -90,6 +98,7 @@ export function openDatabase({
   sqlite.pragma(`mmap_size = ${MMAP_BYTES}`);
   const writer = withStatementCache(sqlite);
   const reader = file === ":memory:" ? undefined : withStatementCache(openReader(file, busyTimeoutMs));
+  const writes = new WriteCounter();
   const db = new Kysely<Database>({
     dialect: new StablePlanSqliteDialect({
       database: {
@@ -100,8 +109,10 @@ export function openDatabase({
         },
       },
     }),
+    plugins: [writes],
     ...(log && { log }),
   });
+  writeCounters.set(db, writes);
   if (reader) readers.set(db, observed(reader, onStatement));
   return db;
 }
@@ -121,6 +132,13 @@ function openReader(file: string, busyTimeoutMs: number): SQLite.Database {
 }
 
 const readers = new WeakMap<Db, SqliteDatabase>();
+const writeCounters = new WeakMap<Db, WriteCounter>();
+
+/**
+ * How many writes this process has sent to `db` so far (see `WriteCounter`): unchanged between two
+ * looks, nothing was written here in between. Undefined for a database not opened by `openDatabase`.
+ */
+export const writesTo = (db: Db): number | undefined => writeCounters.get(db)?.count;
 
 /**
  * Writes each parameter as `+?`, which SQLite reads as the same value. A bare `?` in a `LIMIT`, or

@@ -1,5 +1,6 @@
 import { sql } from "kysely";
 import { expect, it } from "vitest";
+import { appPreviewsColumns } from "../app-previews/tables.columns.js";
 import { changeRequestsColumns } from "../change-requests/tables.columns.js";
 import { commentsColumns } from "../comments/tables.columns.js";
 import { contentColumns } from "../content/tables.columns.js";
@@ -24,6 +25,7 @@ import type { Database } from "./schema.js";
 
 /** The tables declared outside schema.ts (kernel folders and areas), with their columns beside them. */
 const areaColumns = {
+  ...appPreviewsColumns,
   ...customFieldsColumns,
   ...filesColumns,
   ...openApiSpecsColumns,

@@ -9,6 +9,7 @@ export { presentOrganization } from "./presenter.js";
 export {
   forgetDefaultContentSite,
   insertOrganization,
+  listOrganizationsOfUser,
   membershipIn,
   type NewOrganization,
   newOrganization,

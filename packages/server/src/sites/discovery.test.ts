@@ -11,6 +11,7 @@ import {
   insertPage,
   newSpaceContent,
 } from "../change-requests/testing.js";
+import { STYLESHEET } from "./assets.js";
 import { LLMS_FULL_MAX_BYTES, llmsFullText, markdownUrl, sitemapXml } from "./discovery.js";
 import { siteVisits } from "./testing.js";
 
@@ -206,6 +207,7 @@ describe("a published site's discoverability", () => {
       title: "Install | Docs",
       description: INSTALL_DESCRIPTION,
       "link:canonical": `${root}guide/install/`,
+      "link:stylesheet": `/s/${site.id}/${STYLESHEET.name}`,
       "og:type": "website",
       "og:site_name": "Docs",
       "og:title": "Install",

@@ -4,4 +4,13 @@
  * (`store.ts`, `tables.ts`, `presenter.ts`, ...) are private: the root `biome.json` fails the lint on an
  * import of one from another area.
  */
+export { readsSite } from "./access.js";
+export { assetNamed, sendAsset } from "./assets.js";
+export {
+  CONTENT_SECURITY_POLICY,
+  type PublishedPage,
+  renderMessage,
+  renderPublishedPage,
+  type SiteChrome,
+} from "./render.js";
 export { unlinkSpaces } from "./site-spaces/store.js";

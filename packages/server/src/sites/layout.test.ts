@@ -191,6 +191,20 @@ function luminance(color: string): number {
 const background = (page: Page) =>
   page.locator("body").evaluate((body) => getComputedStyle(body).backgroundColor);
 
+/** What axe-core finds serious or critical on the page. */
+async function seriousViolations(page: Page) {
+  await page.addScriptTag({ path: require.resolve("axe-core") });
+  const violations = await page.evaluate(async () => {
+    const { axe } = window as unknown as { axe: typeof AxeCore };
+    return (await axe.run()).violations.map(({ id, impact, nodes }) => ({
+      id,
+      impact,
+      targets: nodes.map((node) => node.target.join(" ")),
+    }));
+  });
+  return violations.filter((v) => v.impact === "serious" || v.impact === "critical");
+}
+
 describe.skipIf(browserMissing)("a published site's layout in a browser", { timeout: 60_000 }, () => {
   const browser = inBrowser(() => s.t.app);
 
@@ -250,6 +264,46 @@ describe.skipIf(browserMissing)("a published site's layout in a browser", { time
     expect(sizes.at(-1)).toBeGreaterThanOrEqual(body);
   });
 
+  it("remembers the reader's theme from page to page", async () => {
+    const page = await browser.open(at(), { colorScheme: "light" });
+    await page.locator("label", { hasText: "Switch theme" }).click();
+    await page.getByRole("link", { name: "Reference" }).first().click();
+    await page.waitForURL(`**${at("reference/")}`);
+    expect(luminance(await background(page))).toBeLessThan(0.05);
+  });
+
+  it("copies a code block with its button", async () => {
+    const page = await browser.open(at(), { permissions: ["clipboard-read", "clipboard-write"] });
+    await page.getByRole("button", { name: "Copy the code" }).click();
+    await page.getByRole("button", { name: "Copy the code" }).filter({ hasText: "Copied" }).waitFor();
+    const copied = await page.evaluate(() => navigator.clipboard.readText());
+    expect(copied.trimEnd()).toBe(`const line = "${"x".repeat(300)}";`);
+  });
+
+  it("marks in the contents the heading being read", async () => {
+    const page = await browser.open(at(), { viewport: DESKTOP });
+    const current = () => page.locator('nav[aria-label="On this page"] a[aria-current]').getAttribute("href");
+    expect(await current()).toBe("#getting-started");
+    // The last heading, followed by enough text to be scrolled to the top.
+    await page.locator('[id="images"]').evaluate((heading) => heading.scrollIntoView());
+    await page.waitForFunction(
+      () =>
+        document.querySelector('nav[aria-label="On this page"] a[aria-current]')?.getAttribute("href") ===
+        "#images",
+    );
+    expect(await current()).toBe("#images");
+  });
+
+  it("shows results under the search box as the reader types, which open a deep page", async () => {
+    const page = await browser.open(at(), { viewport: DESKTOP });
+    await page.getByRole("searchbox", { name: "Search this site" }).pressSequentially("settings");
+    const result = page
+      .getByRole("region", { name: "Search results" })
+      .getByRole("link", { name: /Advanced/ });
+    await result.click();
+    await page.waitForURL(`**${at("guide/configure/advanced/")}`);
+  });
+
   for (const [name, viewport, colorScheme] of [
     ["desktop", DESKTOP, "light"],
     ["phone", PHONE, "light"],
@@ -258,16 +312,7 @@ describe.skipIf(browserMissing)("a published site's layout in a browser", { time
     it(`has no serious or critical accessibility violation on a long page (${name})`, async () => {
       // axe is a script, which the pages' policy refuses: the test's context bypasses it.
       const page = await browser.open(at(), { viewport, colorScheme, bypassCSP: true });
-      await page.addScriptTag({ path: require.resolve("axe-core") });
-      const violations = await page.evaluate(async () => {
-        const { axe } = window as unknown as { axe: typeof AxeCore };
-        return (await axe.run()).violations.map(({ id, impact, nodes }) => ({
-          id,
-          impact,
-          targets: nodes.map((node) => node.target.join(" ")),
-        }));
-      });
-      expect(violations.filter((v) => v.impact === "serious" || v.impact === "critical")).toEqual([]);
+      expect(await seriousViolations(page)).toEqual([]);
       // The table and the code block, which scroll sideways inside themselves, take the keyboard's focus.
       const focused: string[] = [];
       for (let tab = 0; tab < 40 && !(focused.includes("PRE") && focused.includes("TABLE")); tab++) {
@@ -276,4 +321,10 @@ describe.skipIf(browserMissing)("a published site's layout in a browser", { time
       }
       expect(focused).toEqual(expect.arrayContaining(["PRE", "TABLE"]));
     });
+
+  it("has no serious or critical accessibility violation on the search page, results shown", async () => {
+    const page = await browser.open(at("search?q=settings"), { viewport: DESKTOP, bypassCSP: true });
+    expect(await page.locator(".search-results li").count()).toBeGreaterThan(0);
+    expect(await seriousViolations(page)).toEqual([]);
+  });
 });

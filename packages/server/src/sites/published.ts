@@ -2,6 +2,7 @@ import type { Schema } from "@quire/api-types";
 import { flag, isSet } from "../db/codecs.js";
 import type { Db } from "../db/database.js";
 import { type Claims, conditionHolds } from "./conditions.js";
+import { siteCustomizations } from "./customization/store.js";
 import { presentSite } from "./presenter.js";
 import { presentSection } from "./sections/presenter.js";
 import { presentSiteSpace, type SitePresentation } from "./site-spaces/presenter.js";
@@ -55,32 +56,6 @@ export function publishedStructure(structure: SiteStructure, visitor?: Visitor):
   };
 }
 
-/** What a site shows when it has no customization of its own: GitBook's defaults (behaviour §4.3). */
-const DEFAULT_CUSTOMIZATION: Schema<"SiteCustomizationSettings"> = {
-  styling: {
-    theme: "clean",
-    primaryColor: { light: "#346DDB", dark: "#346DDB" },
-    infoColor: { light: "#787878", dark: "#787878" },
-    successColor: { light: "#00C950", dark: "#00C950" },
-    warningColor: { light: "#FE9A00", dark: "#FE9A00" },
-    dangerColor: { light: "#FB2C36", dark: "#FB2C36" },
-    corners: "rounded",
-    links: "default",
-    font: "Inter",
-    icons: "regular",
-    sidebar: { background: "default", list: "default" },
-    search: "subtle",
-  },
-  internationalization: { locale: "en" },
-  favicon: {},
-  header: { links: [] },
-  footer: { groups: [] },
-  themes: { default: "light", toggeable: true },
-  pdf: { enabled: false },
-  feedback: { enabled: false },
-  advancedCustomization: { enabled: true },
-};
-
 /** `SiteStructure` of the contract: sections when the site has any, else its root site spaces. */
 export function presentStructure(
   structure: SiteStructure,
@@ -108,14 +83,15 @@ export async function publishedContentSite(
   visitor?: Visitor,
 ): Promise<Schema<"PublishedContentSite">> {
   const structure = await loadSiteStructure(db, site);
+  const shown = publishedStructure(structure, visitor);
   return {
     object: "published-content-site",
     site: presentSite(site, presentation.urls, presentation.published),
-    structure: presentStructure(
-      publishedStructure(structure, visitor),
-      presentation,
-      structure.sections.length > 0,
+    structure: presentStructure(shown, presentation, structure.sections.length > 0),
+    customizations: await siteCustomizations(
+      db,
+      site.id,
+      shown.siteSpaces.map((entry) => entry.row.id),
     ),
-    customizations: { site: DEFAULT_CUSTOMIZATION },
   };
 }

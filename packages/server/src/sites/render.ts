@@ -2,10 +2,19 @@ import { createHash } from "node:crypto";
 import type { Element, ElementContent, Root } from "hast";
 import { toHtml } from "hast-util-to-html";
 import { h } from "hastscript";
-import { HIGHLIGHT_STYLE } from "../content/engine/highlight-style.js";
 import type { Section } from "../content/engine/index.js";
 import type { PageTree } from "../content/pages.js";
 import type { PageEntry } from "../content/trie.js";
+import { SITE_SCRIPT, STYLESHEET } from "./assets.js";
+import {
+  announcement,
+  faviconLinks,
+  footer,
+  headerLinks,
+  logo,
+  type ResolveLink,
+} from "./customization/render.js";
+import type { CustomizationSettings } from "./customization/settings.js";
 import type { SiteSpaceEntry } from "./structure.js";
 import type { SiteSectionTable } from "./tables.js";
 
@@ -16,9 +25,21 @@ export interface NavigationLink {
   current: boolean;
 }
 
+/** A site's branding: its customization (with the site space's override) and its style (`brandStyle`). */
+export interface Brand {
+  settings: CustomizationSettings;
+  /** Where the customization's links to content go, on the site. */
+  resolve: ResolveLink;
+  /** The site's own custom properties and modes, or "" for Quire's look. */
+  style: string;
+}
+
 /** What every page of a site shows around its content: its header and navigation. */
 export interface SiteChrome {
+  /** The site's title as shown (its customization's when it sets one). */
   siteTitle: string;
+  /** The site's branding; none on the app's previews. */
+  brand?: Brand;
   /** Search engines are asked to keep out of sites that are not public. */
   indexable: boolean;
   sections: NavigationLink[];
@@ -26,6 +47,8 @@ export interface SiteChrome {
   tree: PageTree;
   /** The root of the visitor's site space: where the site's title and a not-found page lead. */
   homeHref: string;
+  /** Where the site's assets are (`assets.ts`): the path of its root. */
+  assetsHref: string;
   /** The site's search page, with the visitor's share key when they have one. */
   searchHref: string;
   /** The words searched, on the search page: the search box shows them. */
@@ -49,74 +72,31 @@ export interface PublishedPage extends SiteChrome {
   body: { html: string } | { refused: string };
 }
 
-// Colours are `light-dark()` pairs: the `color-scheme` of the root picks one, following the reader's
-// system unless the theme checkbox (`#quire-theme`) turns it around, which needs no script.
-// Tables and code scroll inside themselves (never the page); the grid's `minmax(0, 1fr)` lets the
-// text column shrink below its widest table rather than push the sidebar off-screen.
-const STYLE = `:root{color-scheme:light dark;--fg:light-dark(#1f2328,#e6edf3);--bg:light-dark(#fff,#0d1117);--muted:light-dark(#59636e,#9198a1);--line:light-dark(#d0d7de,#3d444d);--soft:light-dark(#f6f8fa,#161b22);--accent:light-dark(#1f5fc8,#79b0ff)}
-:root:has(#quire-theme:checked){color-scheme:dark}
-@media (prefers-color-scheme:dark){:root:has(#quire-theme:checked){color-scheme:light}}
-body{margin:0;font:16px/1.6 system-ui,sans-serif;color:var(--fg);background:var(--bg)}
-a{color:var(--accent)}h1,h2,h3,h4,h5,h6{line-height:1.25;margin:1.5em 0 .5em}
-h1{font-size:2em;margin-top:.5em}h2{font-size:1.5em}h3{font-size:1.25em}h4{font-size:1.125em}h5{font-size:1.0625em}h6{font-size:1em}
-:target{scroll-margin-top:16px}main :is(h2,h3,h4,h5,h6):target{background:var(--soft)}
-.skip{position:absolute;left:-999px}.skip:focus{left:8px;top:8px;z-index:2;background:var(--bg);padding:4px 8px}
-header{padding:8px 24px;border-bottom:1px solid var(--line);display:flex;flex-wrap:wrap;gap:8px 24px;align-items:center}
-header .home{font-weight:700;color:inherit;text-decoration:none}
-.toggle{position:absolute;opacity:0;width:1px;height:1px;margin:0}
-.button{border:1px solid var(--line);border-radius:6px;padding:2px 10px;cursor:pointer;font-size:.875em}
-.toggle:focus-visible+.button{outline:2px solid var(--accent);outline-offset:2px}
-#quire-menu,#quire-menu+.button{display:none}.theme{margin-left:auto}
-header nav a,aside a,.toc a{color:inherit;text-decoration:none}
-[aria-current=page]{font-weight:600;color:var(--accent)}
-.tabs{min-width:0;max-width:100%}.tabs ul{display:flex;gap:4px;margin:0;padding:0;list-style:none;overflow-x:auto}
-.tabs a{display:block;padding:6px 12px;border-bottom:2px solid transparent}.tabs a[aria-current=page]{border-color:var(--accent)}
-.layout{display:grid;grid-template-columns:260px minmax(0,1fr) 220px;align-items:start}
-aside,.toc{position:sticky;top:0;max-height:100vh;overflow-y:auto;box-sizing:border-box;padding:16px 20px}
-aside,.column,.toc{grid-row:1}aside{border-right:1px solid var(--line)}.toc{grid-column:3;font-size:.875em}
-aside ul,.toc ul{list-style:none;margin:0;padding-left:12px}aside li,.toc li{margin:4px 0}
-.group{position:relative;padding-right:24px}.group>details>summary{position:absolute;top:0;right:0;cursor:pointer}
-.visually-hidden{position:absolute;width:1px;height:1px;overflow:hidden;clip-path:inset(50%);white-space:nowrap}
-.toc h2{font-size:.875em;margin:0 0 8px;color:var(--muted)}.toc .depth-3{padding-left:12px}
-.column{grid-column:2;padding:16px 32px 48px;max-width:760px;min-width:0;overflow-wrap:break-word}
-.breadcrumbs ol{display:flex;flex-wrap:wrap;list-style:none;margin:0;padding:0;font-size:.875em;color:var(--muted)}
-.breadcrumbs li+li::before{content:"/";padding:0 6px}.breadcrumbs a{color:inherit}
-.pager{display:flex;justify-content:space-between;gap:16px;margin-top:48px;border-top:1px solid var(--line);padding-top:16px}
-.pager a{display:block;border:1px solid var(--line);border-radius:6px;padding:8px 16px;text-decoration:none}
-.pager .next{margin-left:auto;text-align:right}.pager span{display:block;font-size:.75em;color:var(--muted)}
-img{max-width:100%;height:auto}
-pre{background:var(--soft);padding:12px;overflow-x:auto}main table{display:block;max-width:100%;overflow-x:auto;border-collapse:collapse}
-td,th{border:1px solid var(--line);padding:4px 8px}
-.hint{border-left:4px solid var(--accent);background:light-dark(#f0f5ff,#121d33);padding:4px 16px;margin:16px 0}
-.hint-success{border-color:#1a7f37;background:light-dark(#effaf2,#10261a)}.hint-warning{border-color:#bf8700;background:light-dark(#fff8e5,#2b2111)}
-.hint-danger{border-color:#cf222e;background:light-dark(#fff0f0,#2d1215)}
-.tab{border:1px solid var(--line);padding:0 16px;margin:8px 0}.tab-title,.code-title{font-weight:600}
-.content-ref{display:block;border:1px solid var(--line);border-radius:6px;padding:12px 16px;text-decoration:none}
-@media (max-width:1100px){.layout{grid-template-columns:260px minmax(0,1fr)}.toc{position:static;grid-column:2;max-height:none;padding:16px 32px 0}aside{grid-row:1/span 2}.column{grid-row:2}}
-@media (max-width:768px){.layout{display:flex;flex-direction:column;align-items:stretch}aside{order:-2}.toc{order:-1}#quire-menu,#quire-menu+.button{display:inline-block}
-aside{display:none;position:static;max-height:none;border-right:0;border-bottom:1px solid var(--line)}
-:root:has(#quire-menu:checked) aside{display:block}header{padding:8px 16px}.column,.toc{padding:16px}}
-.search{display:flex;gap:4px}.search input{font:inherit;padding:4px 8px;border:1px solid var(--line);border-radius:6px;background:var(--bg);color:var(--fg);min-width:0}
-.search button{font:inherit;padding:4px 10px;border:1px solid var(--line);border-radius:6px;background:var(--soft);color:var(--fg);cursor:pointer}
-.search-results{padding-left:20px}.search-results li{margin:12px 0}.search-results p{margin:4px 0;color:var(--muted)}mark{background:light-dark(#fff8c5,#5a4a00);color:inherit}
-.permalink{margin-left:.4em;color:var(--muted);text-decoration:none;opacity:0}:is(h2,h3,h4,h5,h6):hover .permalink,.permalink:focus{opacity:1}
-${HIGHLIGHT_STYLE}`;
-
 /**
- * The policy of every HTML answer of a published site. Pages run no scripts, and their one form,
- * the search box, asks the site's own origin (the sanitizer lets no form into a body); their one style sheet is the inline `STYLE`, allowed by its hash; images come from the page's
- * origin or any HTTPS host, as editors link them (the sanitizer has removed `data:` sources).
- * Nothing may frame them: they have no use inside another site's page, which could pass them off
- * as its own.
+ * The policy of every HTML answer of a published site. Their style sheet and script are the site's
+ * assets, from its own origin, as is what the script fetches (the search page), and where their one
+ * form, the search box, goes (the sanitizer lets no script, style or form into a body); images come
+ * from the page's origin or any HTTPS host, as editors link them (the sanitizer has removed `data:`
+ * sources). Nothing may frame them: they have no use inside another site's page, which could pass
+ * them off as its own.
  */
-export const CONTENT_SECURITY_POLICY = [
-  "default-src 'none'",
-  `style-src 'sha256-${createHash("sha256").update(STYLE).digest("base64")}'`,
-  "img-src 'self' https:",
-  "base-uri 'none'",
-  "form-action 'self'",
-  "frame-ancestors 'none'",
-].join("; ");
+export const contentSecurityPolicy = (brandStyle = "") =>
+  [
+    "default-src 'none'",
+    // The site's brand style is inline, one per site: allowed by its digest.
+    brandStyle
+      ? `style-src 'self' 'sha256-${createHash("sha256").update(brandStyle).digest("base64")}'`
+      : "style-src 'self'",
+    "script-src 'self'",
+    "connect-src 'self'",
+    "img-src 'self' https:",
+    "base-uri 'none'",
+    "form-action 'self'",
+    "frame-ancestors 'none'",
+  ].join("; ");
+
+/** The policy of a page without branding. */
+export const CONTENT_SECURITY_POLICY = contentSecurityPolicy();
 
 function link({ title, href, current }: NavigationLink): Element {
   return h("a", { href, ...(current && { "aria-current": "page" }) }, title);
@@ -189,13 +169,17 @@ function siteBody(
   toc?: Element,
 ): ElementContent[] {
   const open = new Set(current ? [...ancestorsOf(chrome.tree, current), current].map((page) => page.id) : []);
+  const { brand } = chrome;
   return [
     h("a", { class: "skip", href: "#quire-content" }, "Skip to content"),
+    brand && announcement(brand.settings, brand.resolve),
     h("header", [
       h("input", { type: "checkbox", id: "quire-menu", class: "toggle" }),
       h("label", { for: "quire-menu", class: "button" }, "Menu"),
-      h("a", { class: "home", href: chrome.homeHref }, chrome.siteTitle),
+      (brand && logo(brand.settings, chrome.homeHref, chrome.siteTitle)) ??
+        h("a", { class: "home", href: chrome.homeHref }, chrome.siteTitle),
       linkList("Sections", chrome.sections, "tabs"),
+      brand && headerLinks(brand.settings, brand.resolve),
       searchForm(chrome),
       h("input", { type: "checkbox", id: "quire-theme", class: "toggle" }),
       h("label", { for: "quire-theme", class: "button theme" }, "Switch theme"),
@@ -208,7 +192,8 @@ function siteBody(
       h("div", { class: "column" }, content),
       toc,
     ]),
-  ];
+    brand && footer(brand.settings, brand.resolve),
+  ].filter((element) => element !== undefined);
 }
 
 /**
@@ -233,7 +218,9 @@ function searchForm(chrome: SiteChrome): Element {
 /** The site's search page: what was searched, and the results (see `searchResultsContent`). */
 export function renderSearchPage(chrome: SiteChrome, results: ElementContent[]): string {
   const main = h("main", { id: "quire-content" }, [h("h1", "Search"), ...results]);
-  return document(`Search | ${chrome.siteTitle}`, false, siteBody(chrome, [main]));
+  return document(`Search | ${chrome.siteTitle}`, false, chrome.assetsHref, siteBody(chrome, [main]), {
+    brand: chrome.brand,
+  });
 }
 
 /** A page's contents: its h2 and h3 headings, linking to their anchors; none when it has none. */
@@ -294,7 +281,17 @@ function pageMeta(view: PublishedPage): Element[] {
   ];
 }
 
-function document(title: string, indexable: boolean, body: ElementContent[], meta: Element[] = []): string {
+/**
+ * A whole HTML page; `assetsHref` is where the site's style sheet and script are (see `SiteChrome`),
+ * and `brand` what the site's customization adds to its head (favicons, its style).
+ */
+function document(
+  title: string,
+  indexable: boolean,
+  assetsHref: string,
+  body: ElementContent[],
+  { meta = [], brand }: { meta?: Element[]; brand?: Brand | undefined } = {},
+): string {
   const tree: Root = {
     type: "root",
     children: [
@@ -306,7 +303,10 @@ function document(title: string, indexable: boolean, body: ElementContent[], met
           indexable ? undefined : h("meta", { name: "robots", content: "noindex" }),
           h("title", title),
           ...meta,
-          h("style", STYLE),
+          h("link", { rel: "stylesheet", href: `${assetsHref}${STYLESHEET.name}` }),
+          ...(brand ? faviconLinks(brand.settings) : []),
+          brand?.style ? h("style", brand.style) : undefined,
+          h("script", { src: `${assetsHref}${SITE_SCRIPT.name}`, defer: true }),
         ]),
         h("body", body),
       ]),
@@ -328,8 +328,9 @@ export function renderPublishedPage(view: PublishedPage): string {
   return document(
     `${view.page.title} | ${view.siteTitle}`,
     view.indexable,
+    view.assetsHref,
     siteBody(view, [breadcrumbs(view), main, pager(view)], view.page, tableOfContents(view)),
-    pageMeta(view),
+    { meta: pageMeta(view), brand: view.brand },
   );
 }
 
@@ -339,12 +340,20 @@ export function renderSiteNotFound(chrome: SiteChrome): string {
     h("h1", "Page not found"),
     h("p", ["There is no page here. ", h("a", { href: chrome.homeHref }, `Back to ${chrome.siteTitle}`)]),
   ]);
-  return document(`Page not found | ${chrome.siteTitle}`, false, siteBody(chrome, [main]));
+  return document(
+    `Page not found | ${chrome.siteTitle}`,
+    false,
+    chrome.assetsHref,
+    siteBody(chrome, [main]),
+    {
+      brand: chrome.brand,
+    },
+  );
 }
 
 /** A page that says why there is nothing to show (not found, sign-in needed, no content). */
-export function renderMessage(title: string, message: string): string {
-  return document(title, false, [h("main", [h("h1", title), h("p", message)])]);
+export function renderMessage(title: string, message: string, assetsHref: string): string {
+  return document(title, false, assetsHref, [h("main", [h("h1", title), h("p", message)])]);
 }
 
 /** Navigation entries of the sections shown to the visitor. */

@@ -90,7 +90,10 @@ describe("published sites served as HTML", () => {
     expect(home.text).toContain("<title>Guide | Handbook</title>");
     expect(home.text).toContain("<strong>bold</strong>");
     expect(home.text).toContain('href="https://example.com"');
-    expect(home.text).not.toContain("<script");
+    // The one script is the site's own file; the body's was dropped.
+    expect(home.text.match(/<script[^>]*>/g)).toEqual([
+      expect.stringMatching(new RegExp(`^<script src="/s/${site.id}/quire-site\\.[\\w-]+\\.js" defer>$`)),
+    ]);
     expect(home.text).not.toContain("javascript:");
     expect(home.text).not.toContain("pwned");
     expect(home.text).not.toContain('name="robots"');

@@ -5,8 +5,7 @@ import { contentEngine } from "../content/engine/index.js";
 import { References } from "../content/engine/references.js";
 import type { PageTree } from "../content/pages.js";
 import { RecentlyUsed } from "../content/recently-used.js";
-import { revisionOf, treeOf } from "../content/revisions.js";
-import { ContentStorage } from "../content/storage.js";
+import type { ContentStorage } from "../content/storage.js";
 import type { PageEntry } from "../content/trie.js";
 import { fromJson, isSet } from "../db/codecs.js";
 import { publicBase, revisionFiles } from "../files/index.js";
@@ -14,7 +13,11 @@ import { ApiError } from "../http/errors.js";
 import { searchContent, termsOf } from "../search/index.js";
 import type { Services } from "../services.js";
 import { claimsProblem } from "./adaptive-schema.js";
+import { type Asset, assetNamed, sendAsset } from "./assets.js";
 import type { Claims } from "./conditions.js";
+import { brandStyle, type ResolveLink, siteTitleOf } from "./customization/render.js";
+import type { CustomizationSettings } from "./customization/settings.js";
+import { customizationOf } from "./customization/store.js";
 import {
   type DiscoveryFile,
   isDiscoveryFile,
@@ -28,10 +31,14 @@ import {
   robotsText,
   sitemapXml,
 } from "./discovery.js";
+import { fingerprintOf, type PageAnswer, PageCache } from "./page-cache.js";
 import { siteLinks } from "./page-links.js";
+import { mainContent, pageSegments, sectionOf, siteSpaceSegments } from "./page-paths.js";
 import { publishedStructure } from "./published.js";
+import { redirectVisitor } from "./redirects/resolve.js";
 import {
   CONTENT_SECURITY_POLICY,
+  contentSecurityPolicy,
   renderMessage,
   renderPublishedPage,
   renderSearchPage,
@@ -44,15 +51,14 @@ import { type SiteSearchHit, searchedSpaceIds, searchResultsContent } from "./se
 import { activeShareLink, findSite, type SiteRow, siteAtHost } from "./store.js";
 import { loadSiteStructure, type SiteSpaceEntry, type SiteStructure } from "./structure.js";
 import type { SiteSectionTable } from "./tables.js";
-import {
-  PUBLISHED_PREFIX,
-  publishedRoot,
-  SHARE_KEY_PARAMETER,
-  sectionUrlPath,
-  siteSpaceUrlPath,
-  urlsUnder,
-} from "./urls.js";
+import { PUBLISHED_PREFIX, publishedRoot, SHARE_KEY_PARAMETER, sectionUrlPath, urlsUnder } from "./urls.js";
 import { openVisitorAuthKey } from "./visitor-auth.js";
+
+/** What every answer of a published site says of itself. */
+const PAGE_HEADERS = {
+  "Content-Security-Policy": CONTENT_SECURITY_POLICY,
+  "X-Content-Type-Options": "nosniff",
+};
 
 /** GitBook's name for the visitor token in a site's URL; it is then kept in a cookie for the next pages. */
 export const VISITOR_TOKEN_PARAMETER = "jwt_token";
@@ -68,6 +74,7 @@ const VISITOR_COOKIE_MAX_AGE = 24 * 60 * 60;
 type Asked =
   | { kind: "page" | "markdown"; segments: string[] }
   | { kind: "search" }
+  | { kind: "asset"; asset: Asset }
   | { [File in DiscoveryFile]: { kind: File } }[DiscoveryFile];
 
 /**
@@ -94,6 +101,8 @@ function mountAt(root: URL, segments: string[]): Mount {
   if (segments.length === 1 && last !== undefined && isDiscoveryFile(last))
     return { root, asked: { kind: last } };
   if (segments.length === 1 && last === SEARCH_PAGE) return { root, asked: { kind: "search" } };
+  const asset = segments.length === 1 && last !== undefined ? assetNamed(last) : undefined;
+  if (asset) return { root, asked: { kind: "asset", asset } };
   if (last?.endsWith(MARKDOWN_SUFFIX))
     return {
       root,
@@ -111,10 +120,20 @@ interface VisitorToken {
   exp: number;
 }
 
-/** A visitor let in: the claims of their verified token (none when anonymous) and their share key. */
+/**
+ * A visitor let in: the claims of their verified token (none when anonymous) and when it expires
+ * (seconds since the epoch), and their share key.
+ */
 interface Admitted {
   claims: Claims;
+  expiresAt?: number;
   shareKey?: string;
+}
+
+/** What a request for a page is kept as in the page cache, and the database's write count before any read. */
+interface Visit {
+  key: string | undefined;
+  writes: number | undefined;
 }
 
 /** Which section and site space a path names, and the page path left after them. */
@@ -143,30 +162,6 @@ function placeOf(structure: SiteStructure, segments: readonly string[]): Place |
   else siteSpace = container.find((entry) => isSet(entry.row.is_default));
   return siteSpace && { section, siteSpace, pagePath: rest.join("/") };
 }
-
-/** The pages of the site space's space, as its main content stands. */
-async function mainContent(db: Services["db"], siteSpace: SiteSpaceEntry) {
-  const { space } = siteSpace;
-  const storage = new ContentStorage(db, space.id);
-  const revision = await revisionOf(db, space.id, space.revision_id);
-  return { storage, revision, tree: await treeOf(storage, revision) };
-}
-
-/** The section a site space is in; none for a site without sections. */
-const sectionOf = (structure: SiteStructure, entry: SiteSpaceEntry) =>
-  structure.sections.find((s) => s.id === entry.row.section_id);
-
-/** The path of a site space's URLs under the site's root: its section's, then its own. */
-function siteSpaceSegments(structure: SiteStructure, entry: SiteSpaceEntry) {
-  const section = sectionOf(structure, entry);
-  return [section && sectionUrlPath(section), siteSpaceUrlPath(entry.row)];
-}
-
-/** The path of a page's URL under the site's root: its site space's, then its slugs. */
-const pageSegments = (structure: SiteStructure, entry: SiteSpaceEntry, tree: PageTree, page: PageEntry) => [
-  ...siteSpaceSegments(structure, entry),
-  ...tree.path(page).split("/"),
-];
 
 /** A page's body as stored ("" when it has none). */
 async function markdownOf(storage: ContentStorage, page: PageEntry): Promise<string> {
@@ -224,8 +219,12 @@ export function publishedSiteRoutes(router: Router, services: Services): void {
   const publicHost = new URL(urls.api("")).host;
   const secureCookies = new URL(urls.api("")).protocol === "https:";
 
-  const answer = (res: Response, status: number, title: string, message: string) =>
-    res.status(status).type("html").send(renderMessage(title, message));
+  /** A page that says why there is nothing to show, styled by the assets at `root`. */
+  const answer = (res: Response, root: URL, status: number, title: string, message: string) =>
+    res
+      .status(status)
+      .type("html")
+      .send(renderMessage(title, message, root.pathname));
 
   /**
    * The token when it is signed with the site's key, expires, and fits the site's schema;
@@ -274,6 +273,7 @@ export function publishedSiteRoutes(router: Router, services: Services): void {
     const token = fromQuery ?? parseCookies(req.headers.cookie ?? "")[VISITOR_TOKEN_COOKIE];
     const verified = token === undefined ? undefined : await verifiedToken(site, token);
     const claims = typeof verified === "object" ? verified.claims : undefined;
+    const expiry = typeof verified === "object" ? { expiresAt: verified.exp } : {};
     if (typeof verified === "object" && fromQuery !== undefined)
       res.append(
         "Set-Cookie",
@@ -291,27 +291,29 @@ export function publishedSiteRoutes(router: Router, services: Services): void {
       if (verified === "unexpiring")
         answer(
           res,
+          mount.root,
           401,
           "Sign-in required",
           "This sign-in token has no expiry; the site accepts only tokens with one (an exp claim).",
         );
       else if (site.auth_fallback_url !== null) res.redirect(site.auth_fallback_url);
-      else answer(res, 401, "Sign-in required", "This site is open to signed-in visitors only.");
+      else answer(res, mount.root, 401, "Sign-in required", "This site is open to signed-in visitors only.");
       return undefined;
     }
     if (site.visibility === "share-link") {
       const key = req.query[SHARE_KEY_PARAMETER];
       const link = typeof key === "string" ? await activeShareLink(db, site.id, key) : undefined;
       if (!link) {
-        answer(res, 404, "Not found", "There is no page here.");
+        answer(res, mount.root, 404, "Not found", "There is no page here.");
         return undefined;
       }
-      return { claims: claims ?? {}, shareKey: link.share_key };
+      return { claims: claims ?? {}, ...expiry, shareKey: link.share_key };
     }
-    return { claims: claims ?? {} };
+    return { claims: claims ?? {}, ...expiry };
   }
 
-  const notFound = (res: Response) => answer(res, 404, "Not found", "There is no page here.");
+  const notFound = (res: Response, root: URL) =>
+    answer(res, root, 404, "Not found", "There is no page here.");
 
   // Listings are kept by space revision and shared by every request for them: crawlers asking for
   // a site's sitemap again and again cost one read of its pages per published revision, not per visit.
@@ -388,18 +390,50 @@ export function publishedSiteRoutes(router: Router, services: Services): void {
   }
 
   /**
-   * What every page shows around its content, for a visitor in `place`, and where its pages are.
+   * What every page shows around its content, for a visitor in `place`, and where its pages are,
+   * branded with `settings` (the site space's customization).
    * Links keep to the host the visitor came by: the path and query of each URL, without its origin.
    */
-  function chromeFor(root: URL, visitor: Admitted, structure: SiteStructure, place: Place, tree: PageTree) {
+  function chromeFor(
+    root: URL,
+    visitor: Admitted,
+    structure: SiteStructure,
+    place: Place,
+    tree: PageTree,
+    settings: CustomizationSettings,
+  ) {
     const urlAt = urlsUnder(root, visitor.shareKey);
     const at = (segments: ReadonlyArray<string | undefined>) => {
       const url = new URL(urlAt(segments));
       return `${url.pathname}${url.search}`;
     };
     const pageHref = (target: PageEntry) => at(pageSegments(structure, place.siteSpace, tree, target));
+    // The customization's links to content: pages of the visitor's space and the site's spaces; what
+    // the site does not show (another space's page, a file, a user) gets no link.
+    const pageOf = (pageId: string | undefined, spaceId: string | undefined) => {
+      if (spaceId !== undefined && spaceId !== place.siteSpace.space.id) return undefined;
+      const target = pageId === undefined ? undefined : tree.get(pageId);
+      return target && pageHref(target);
+    };
+    const resolve: ResolveLink = (target) => {
+      switch (target.kind) {
+        case "page":
+          return pageOf(target.page, target.space);
+        case "anchor": {
+          const page = target.page === undefined ? "" : pageOf(target.page, target.space);
+          return page === undefined ? undefined : `${page}#${encodeURIComponent(target.anchor)}`;
+        }
+        case "space": {
+          const entry = structure.siteSpaces.find((candidate) => candidate.space.id === target.space);
+          return entry && at(siteSpaceSegments(structure, entry));
+        }
+        default:
+          return undefined;
+      }
+    };
     const chrome: SiteChrome = {
-      siteTitle: structure.site.title,
+      siteTitle: siteTitleOf(settings, structure.site.title),
+      brand: { settings, resolve, style: brandStyle(settings) },
       indexable: structure.site.visibility === "public",
       sections: sectionLinks(structure.sections, place.section, (section) => at([sectionUrlPath(section)])),
       siteSpaces: siteSpaceLinks(
@@ -409,6 +443,7 @@ export function publishedSiteRoutes(router: Router, services: Services): void {
       ),
       tree,
       homeHref: at(siteSpaceSegments(structure, place.siteSpace)),
+      assetsHref: root.pathname,
       searchHref: at([SEARCH_PAGE]),
       pageHref,
     };
@@ -427,9 +462,11 @@ export function publishedSiteRoutes(router: Router, services: Services): void {
     res: Response,
   ) {
     const place = placeOf(structure, []);
-    if (!place) return void answer(res, 404, structure.site.title, "This site has no content to show yet.");
+    if (!place)
+      return void answer(res, root, 404, structure.site.title, "This site has no content to show yet.");
     const { tree } = await mainContent(db, place.siteSpace);
-    const { chrome, at } = chromeFor(root, visitor, structure, place, tree);
+    const settings = await customizationOf(db, structure.site.id, place.siteSpace.row.id);
+    const { chrome, at } = chromeFor(root, visitor, structure, place, tree, settings);
     const q = typeof req.query.q === "string" ? req.query.q.slice(0, SEARCH_QUERY_MAX) : "";
     const spaceIds = searchedSpaceIds(structure, { query: q });
     const { items } = await searchContent(
@@ -454,19 +491,36 @@ export function publishedSiteRoutes(router: Router, services: Services): void {
       });
     });
     res
+      .set("Content-Security-Policy", contentSecurityPolicy(chrome.brand?.style))
       .type("html")
       .send(renderSearchPage({ ...chrome, query: q }, searchResultsContent(q, hits, termsOf(q))));
   }
 
-  async function serve(site: SiteRow, mount: Mount, req: Request, res: Response): Promise<void> {
-    res.set({ "Content-Security-Policy": CONTENT_SECURITY_POLICY, "X-Content-Type-Options": "nosniff" });
-    if (!isSet(site.published)) return void notFound(res);
+  /** Sends a page as the cache gives it: compressed when the request accepts it, 304 when unchanged. */
+  function sendPage(res: Response, answer: PageAnswer) {
+    res.set({ ...answer.headers, ETag: answer.etag });
+    res.vary("Accept-Encoding");
+    if (answer.encoding) res.set("Content-Encoding", answer.encoding);
+    res.type("html").send(answer.body);
+  }
+
+  async function serve(
+    site: SiteRow,
+    mount: Mount,
+    visit: Visit,
+    req: Request,
+    res: Response,
+  ): Promise<void> {
     const { root, asked } = mount;
+    // The same files for every site, whoever asks: they hold nothing of the site's.
+    if (asked.kind === "asset") return sendAsset(req, res, asked.asset);
+    res.set(PAGE_HEADERS);
+    if (!isSet(site.published)) return void notFound(res, root);
     const indexable = site.visibility === "public";
     if (asked.kind === "robots.txt")
       return void res.type("text/plain").send(robotsText(indexable, new URL("sitemap.xml", root).toString()));
     if (asked.kind === "sitemap.xml") {
-      if (!indexable) return void notFound(res);
+      if (!indexable) return void notFound(res, root);
       // What anyone sees: the conditions evaluated against no claims.
       const structure = publishedStructure(await loadSiteStructure(db, site), { claims: {} });
       const groups = await listedGroups(structure, urlsUnder(root));
@@ -489,18 +543,42 @@ export function publishedSiteRoutes(router: Router, services: Services): void {
     }
 
     if (asked.kind === "search") return searchPage(root, visitor, structure, req, res);
+    // Where no page answers, the live redirect of the path does, if any: only once the visitor is let in.
+    const redirected = () => redirectVisitor(db, { structure, root, shareKey: visitor.shareKey, asked }, res);
     const found = await locate(structure, asked.segments);
     if (asked.kind === "markdown") {
       // Only a page's own path names its Markdown: a site space's root is no page's.
-      if (!found?.page || !found.place.pagePath) return void notFound(res);
+      if (!found?.page || !found.place.pagePath) return void ((await redirected()) || notFound(res, root));
       return void res.type("text/markdown").send(await markdownOf(found.storage, found.page));
     }
-    if (!found) return void answer(res, 404, site.title, "This site has no content to show yet.");
+    if (!found)
+      return void (
+        (await redirected()) || answer(res, root, 404, site.title, "This site has no content to show yet.")
+      );
     const { place, storage, revision, tree, page } = found;
 
-    const { chrome, pageHref } = chromeFor(root, visitor, structure, place, tree);
+    const settings = await customizationOf(db, structure.site.id, place.siteSpace.row.id);
+    const { chrome, pageHref } = chromeFor(root, visitor, structure, place, tree, settings);
+    res.set("Content-Security-Policy", contentSecurityPolicy(chrome.brand?.style));
     // A path naming no page keeps the visitor in the site, with its navigation.
-    if (!page) return void res.status(404).type("html").send(renderSiteNotFound(chrome));
+    if (!page)
+      return void ((await redirected()) || res.status(404).type("html").send(renderSiteNotFound(chrome)));
+    // Everything the page is made from: the site, what the visitor sees of it (each space's revision
+    // included), where they are and how its links are written. The same, the page kept is the same.
+    const fingerprint = fingerprintOf([
+      structure.site,
+      structure.sections,
+      structure.siteSpaces.map(({ row, space }) => [row, space]),
+      [place.section?.id, place.siteSpace.row.id, page.id],
+      settings,
+      root.href,
+      visitor.shareKey,
+    ]);
+    const accepted = req.acceptsEncodings();
+    if (visit.key !== undefined) {
+      const kept = await pages.current(visit.key, fingerprint, visit.writes, accepted);
+      if (kept) return sendPage(res, kept);
+    }
     const markdown = await markdownOf(storage, page);
     const references = new References(tree, publicBase(urls));
     const engine = contentEngine();
@@ -519,24 +597,67 @@ export function publishedSiteRoutes(router: Router, services: Services): void {
           return { body: { refused: error.message }, description: undefined, headings: [] };
         throw error;
       });
-    res.type("html").send(
-      renderPublishedPage({
-        ...chrome,
-        page,
-        headings,
-        body,
-        ...(description && { description }),
-        // Without the share key or visitor token: the one URL the page is known by.
-        canonicalUrl: urlsUnder(root)(pageSegments(structure, place.siteSpace, tree, page)),
-      }),
+    const html = renderPublishedPage({
+      ...chrome,
+      page,
+      headings,
+      body,
+      ...(description && { description }),
+      // Without the share key or visitor token: the one URL the page is known by.
+      canonicalUrl: urlsUnder(root)(pageSegments(structure, place.siteSpace, tree, page)),
+    });
+    // Pages for everyone may be kept by shared caches, the others by the visitor's browser only;
+    // both ask again each time, which the page's ETag answers with a 304 while it is unchanged.
+    const shared = site.visibility === "public" && Object.keys(visitor.claims).length === 0;
+    const headers = {
+      ...PAGE_HEADERS,
+      "Content-Security-Policy": contentSecurityPolicy(chrome.brand?.style),
+      "Cache-Control": `${shared ? "public" : "private"}, no-cache`,
+    };
+    const kept = {
+      fingerprint,
+      html,
+      headers,
+      ...(visitor.expiresAt !== undefined && { expiresAt: visitor.expiresAt }),
+    };
+    sendPage(
+      res,
+      await pages.keep(visit.key ?? "", kept, visit.key === undefined ? undefined : visit.writes, accepted),
     );
   }
 
+  const pages = new PageCache(db);
+
+  /**
+   * The key a request for a page is kept by: its host and path, and what admits the visitor (share
+   * key, visitor token). None for a visit that brings its token in the URL: it is answered with a
+   * cookie to set, never from the cache.
+   */
+  function visitOf(req: Request): Visit {
+    const writes = pages.writes();
+    if (req.query[VISITOR_TOKEN_PARAMETER] !== undefined) return { key: undefined, writes };
+    const share = req.query[SHARE_KEY_PARAMETER];
+    const token = parseCookies(req.headers.cookie ?? "")[VISITOR_TOKEN_COOKIE];
+    const key = [req.headers.host, req.path, typeof share === "string" ? share : "", token ?? ""].join("\n");
+    return { key, writes };
+  }
+
+  /** Answers from the page cache when it may; false when the request must be served afresh. */
+  async function sentFromCache(visit: Visit, req: Request, res: Response): Promise<boolean> {
+    if (visit.key === undefined) return false;
+    const kept = await pages.fresh(visit.key, clock.now().getTime() / 1000, req.acceptsEncodings());
+    if (!kept) return false;
+    sendPage(res, kept);
+    return true;
+  }
+
   router.get(`/${PUBLISHED_PREFIX}/:siteId{/*path}`, async (req, res, next) => {
+    const visit = visitOf(req);
+    if (await sentFromCache(visit, req, res)) return;
     const site = await findSite(db, req.params.siteId);
     if (!site) return next();
     const segments = (req.params as { path?: string[] }).path?.filter((segment) => segment !== "") ?? [];
-    await serve(site, mountAt(publishedRoot(urls, site.id), segments), req, res);
+    await serve(site, mountAt(publishedRoot(urls, site.id), segments), visit, req, res);
   });
 
   // A site behind its own proxy: the request's host names the site, its path the site's root.
@@ -544,12 +665,14 @@ export function publishedSiteRoutes(router: Router, services: Services): void {
     if (req.method !== "GET" && req.method !== "HEAD") return next();
     const host = req.headers.host?.toLowerCase();
     if (!host || host === publicHost || !/^[a-z0-9.-]+(:\d+)?$/.test(host)) return next();
+    const visit = visitOf(req);
+    if (await sentFromCache(visit, req, res)) return;
     const site = await siteAtHost(db, host.replace(/:\d+$/, ""));
     if (!site?.proxy_origin) return next();
     // The origin as its visitors reach it, over HTTPS: the scheme of canonical URLs and sitemaps.
     const root = new URL(`https://${site.proxy_origin.replace(/\/?$/, "/")}`);
     if (!`${req.path}/`.startsWith(root.pathname)) return next();
     const segments = req.path.slice(root.pathname.length).split("/").filter(Boolean).map(decodeURIComponent);
-    await serve(site, mountAt(root, segments), req, res);
+    await serve(site, mountAt(root, segments), visit, req, res);
   });
 }

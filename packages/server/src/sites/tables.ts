@@ -15,6 +15,9 @@ export interface SitesTables {
   site_sections: SiteSectionTable;
   site_section_groups: SiteSectionGroupTable;
   site_spaces: SiteSpaceTable;
+  site_redirects: SiteRedirectTable;
+  site_customizations: SiteCustomizationTable;
+  site_space_customizations: SiteSpaceCustomizationTable;
 }
 
 export interface SiteTable {
@@ -96,6 +99,41 @@ export interface SiteSpaceTable {
   position: number;
   created_at: string;
   updated_at: string;
+}
+
+/** The customization of a site, once set (GitBook's defaults until then); `updatedAt` is `updated_at`. */
+export interface SiteCustomizationTable {
+  site_id: string;
+  settings: JsonText<Schema<"SiteCustomizationSettings">>;
+  created_at: string;
+  updated_at: string;
+}
+
+/** What a site space overrides of its site's customization: the fields set, never null. */
+export interface SiteSpaceCustomizationTable {
+  site_space_id: string;
+  site_id: string;
+  override: JsonText<Schema<"SiteSpaceCustomizationOverride">>;
+  created_at: string;
+  updated_at: string;
+}
+
+/**
+ * A redirect of a site, live or draft. `source` is in the one percent-encoded form of
+ * `canonicalSource` (redirects/resolve.ts), so that a visitor's path is looked up by equality.
+ */
+export interface SiteRedirectTable {
+  id: string;
+  site_id: string;
+  /** Unique among the site's redirects of the same `draft`. */
+  source: string;
+  draft: Flag;
+  capture_wildcard: Flag;
+  permanent: Flag;
+  destination: JsonText<Schema<"SiteRedirectDestination">>;
+  created_at: string;
+  /** Null until the redirect is changed. */
+  updated_at: string | null;
 }
 
 declare module "../db/schema.js" {

@@ -1,7 +1,7 @@
 import type { Schema } from "@quire/api-types";
 import supertest from "supertest";
 import { expect } from "vitest";
-import type { ContentScenario } from "../change-requests/testing.js";
+import { type ContentScenario, insertPage, newSpaceContent } from "../change-requests/testing.js";
 import type { SpaceTable } from "../db/schema.js";
 import { buildSpace } from "../testing/factories.js";
 import { createOrganizationScenario, type OrganizationScenario, type TestUser } from "../testing/harness.js";
@@ -68,5 +68,23 @@ export function siteVisits(scenario: () => ContentScenario) {
     return res.body;
   };
   const visit = (path: string) => supertest(scenario().t.app).get(path).redirects(0);
-  return { sitePath, siteApi, visit };
+  /**
+   * A site titled "Handbook" over a new space whose main content holds `pages` (a "Guide" by
+   * default), published; `settings` go into its creation. The pages' ids come by title.
+   */
+  const publishedSite = async (
+    pages = [insertPage("Guide", "Words.")],
+    settings: Partial<Schema<"CreateSiteRequest">> = {},
+  ) => {
+    const content = await newSpaceContent(scenario());
+    const pageIds = await content.seed(pages);
+    const site: Schema<"Site"> = await siteApi("post", `/v1/orgs/${scenario().organizationId}/sites`, {
+      title: "Handbook",
+      spaces: [content.spaceId],
+      ...settings,
+    });
+    await siteApi("post", sitePath(site.id, "/publish"));
+    return { site, content, pageIds };
+  };
+  return { sitePath, siteApi, visit, publishedSite };
 }

@@ -7,4 +7,10 @@ export { onSpace } from "./access.js";
 export { adjustSpaceActivity, changeRequestStatusActivity } from "./activity.js";
 export { assertSpaceNotDeleted, canManageSpace } from "./policy.js";
 export { presentSpace, presentSpaceFor } from "./presenter.js";
-export { insertSpace, listSpacesInCollection, spaceForCaller, updateSpace } from "./store.js";
+export {
+  insertSpace,
+  listSpacesInCollection,
+  listSpacesInOrganization,
+  spaceForCaller,
+  updateSpace,
+} from "./store.js";

@@ -1,0 +1,333 @@
+import type { Schema } from "@quire/api-types";
+import supertest from "supertest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createApp } from "../app.js";
+import {
+  type ContentScenario,
+  createContentScenario,
+  flatten,
+  insertPage,
+  spaceContent,
+  updatePage,
+} from "../change-requests/testing.js";
+import { CONTENT_SECURITY_POLICY } from "../sites/index.js";
+import type { TestUser } from "../testing/harness.js";
+
+let s: ContentScenario;
+/** Each resource's `urls.app`, as the API answered it, with what its preview must show. */
+const links: Record<string, { url: string; shows: string[] }> = {};
+let spaceId: string;
+let changeRequestNumber: number;
+
+const ORIGIN = "http://quire.test";
+/** A script written into the page: the policy allows none, only the sites' own script file. */
+const INLINE_SCRIPT = /<script(?![^>]*\ssrc=)/;
+
+async function api<T = Record<string, never>>(
+  method: "get" | "post",
+  path: string,
+  body?: object,
+): Promise<T> {
+  const req = s.t.request[method](path).set(s.admin.auth);
+  const res = await (body ? req.send(body) : req);
+  expect(res.status, `${method} ${path}: ${JSON.stringify(res.body)}`).toBeLessThan(300);
+  return res.body as T;
+}
+
+/** The path of an absolute app URL on the test server. */
+const pathOf = (url: string) => {
+  expect(url.startsWith(`${ORIGIN}/app/`)).toBe(true);
+  return url.slice(ORIGIN.length);
+};
+
+/** Signs `user` in through the form; the session cookie (`name=value`). */
+async function signIn(user: TestUser): Promise<string> {
+  const res = await postSignIn().send({ token: user.token, next: "/app/" }).expect(303);
+  const cookie = [res.headers["set-cookie"]].flat().find((c) => c?.startsWith("quire_app_session="));
+  expect(cookie).toBeDefined();
+  return (cookie as string).split(";")[0] as string;
+}
+
+/** A browser of its own for each request: the app's agent would keep the cookies it is sent. */
+const browser = () => supertest(s.t.app);
+
+/** A sign-in form sent with these headers: the app's own page by default. */
+const postSignIn = (headers: Record<string, string> = { Origin: ORIGIN }) =>
+  browser().post("/app/sign-in").set(headers).type("form");
+
+const visit = (path: string, cookie?: string) => {
+  const req = browser().get(path);
+  return cookie ? req.set("Cookie", cookie) : req;
+};
+
+beforeAll(async () => {
+  s = await createContentScenario();
+  const org = s.organizationId;
+  const collection = await api<Schema<"Collection">>("post", `/v1/orgs/${org}/collections`, {
+    title: "Engineering",
+  });
+  const space = await api<Schema<"Space">>("post", `/v1/orgs/${org}/spaces`, {
+    title: "Handbook",
+    parent: collection.id,
+  });
+  spaceId = space.id;
+  const content = spaceContent(s, space.id);
+  const first = await content.createChangeRequest();
+  await content.edit(first.number, [insertPage("Guide", "The guide speaks of **alpacas**.")]);
+  const [guide] = await content.pages(first.number);
+  await content.edit(first.number, [insertPage("Install", "Run the installer quickly.", guide?.id)]);
+  await content.merge(first.number);
+
+  const cr = await content.createChangeRequest(s.admin, "Rewrite the guide");
+  changeRequestNumber = cr.number;
+  await content.edit(cr.number, [
+    updatePage(guide?.id as string, { markdown: "The guide now speaks of llamas." }),
+    insertPage("FAQ", "Frequently asked questions."),
+  ]);
+  const crPath = `/v1/spaces/${space.id}/change-requests/${cr.number}`;
+  const comment = await api<Schema<"Comment">>("post", `${crPath}/comments`, {
+    body: { markdown: "Is this *right* about llamas?" },
+  });
+  await api("post", `${crPath}/comments/${comment.id}/replies`, { body: { markdown: "Yes, quite right." } });
+
+  const read = await api<Schema<"Space">>("get", `/v1/spaces/${space.id}`);
+  const pages = flatten(
+    (await api<{ pages: Schema<"RevisionPage">[] }>("get", `/v1/spaces/${space.id}/content/pages`)).pages,
+  );
+  const crPages = flatten(
+    (await api<{ pages: Schema<"RevisionPage">[] }>("get", `${crPath}/content/pages`)).pages,
+  );
+  const revision = await api<Schema<"Revision">>("get", `/v1/spaces/${space.id}/revisions/${read.revision}`);
+  const organization = await api<Schema<"Organization">>("get", `/v1/orgs/${org}`);
+  const site = await api<Schema<"Site">>("post", `/v1/orgs/${org}/sites`, {
+    title: "Handbook site",
+    spaces: [space.id],
+  });
+  const spec = await api<Schema<"OpenAPISpec">>("post", `/v1/orgs/${org}/openapi`, {
+    slug: "pets",
+    source: { text: "openapi: 3.1.0\ninfo: {title: Pets, version: '1'}\npaths: {}\n" },
+  });
+  const name = `weather-${Date.now()}`;
+  const integration = await api<Schema<"Integration">>("post", `/v1/integrations/${name}`, {
+    title: "Weather",
+    description: "Shows the weather",
+    scopes: ["space:content:read"],
+    script: "export default {};",
+    organization: org,
+  });
+  const installation = await api<Schema<"Installation">>("post", `/v1/integrations/${name}/installations`, {
+    organization: org,
+  });
+
+  const install = pages.find((page) => page.title === "Install");
+  const faq = crPages.find((page) => page.title === "FAQ");
+  Object.assign(links, {
+    space: { url: read.urls.app, shows: ["Handbook", "alpacas", "Install"] },
+    nestedPage: { url: install?.urls?.app, shows: ["Run the installer quickly.", "Guide"] },
+    changeRequest: {
+      url: cr.urls.app,
+      shows: [
+        "Rewrite the guide",
+        `<dd>${cr.status}</dd>`,
+        "Changed: ",
+        "Added: ",
+        "FAQ",
+        "about llamas?",
+        "Yes, quite right.",
+      ],
+    },
+    pageInChangeRequest: { url: faq?.urls?.app, shows: ["Frequently asked questions.", "Rewrite the guide"] },
+    revision: { url: revision.urls.app, shows: ["Revision of Handbook", "Guide", "Install"] },
+    organization: { url: organization.urls.app, shows: [organization.title, "Handbook", "Engineering"] },
+    collection: { url: collection.urls.app, shows: ["Engineering", "Handbook"] },
+    site: { url: site.urls.app, shows: ["Handbook site"] },
+    spec: { url: spec.urls.app, shows: ["pets"] },
+    integration: { url: integration.urls.app, shows: ["Weather", "Shows the weather"] },
+    installation: { url: installation.urls.app, shows: ["Weather"] },
+  });
+});
+afterAll(() => s.t.close());
+
+describe("the API's urls.app, signed in", () => {
+  it("each opens an HTML preview of its resource for a member", async () => {
+    const cookie = await signIn(s.admin);
+    for (const [name, { url, shows }] of Object.entries(links)) {
+      const res = await visit(pathOf(url), cookie);
+      expect(res.status, name).toBe(200);
+      expect(res.type, name).toBe("text/html");
+      for (const text of shows) expect(res.text, `${name}: ${text}`).toContain(text);
+      expect(res.headers["content-security-policy"]).toBe(CONTENT_SECURITY_POLICY);
+      expect(res.headers["cache-control"]).toBe("private, no-store");
+      expect(res.headers["x-content-type-options"]).toBe("nosniff");
+      expect(res.text, name).not.toMatch(INLINE_SCRIPT);
+    }
+  });
+
+  it("follow the API's rules: a reader sees the content, not an installation the API refuses them", async () => {
+    const cookie = await signIn(s.reader);
+    for (const [name, { url }] of Object.entries(links))
+      expect((await visit(pathOf(url), cookie)).status, name).toBe(name === "installation" ? 404 : 200);
+    await s.t.request
+      .get(
+        `/v1/integrations/${pathOf(links.integration?.url ?? "")
+          .split("/")
+          .at(-1)}/installations`,
+      )
+      .set(s.reader.auth)
+      .expect(403);
+  });
+
+  it("renders a page's body through the content engine, as published sites do", async () => {
+    const cookie = await signIn(s.reader);
+    const res = await visit(pathOf(links.space?.url ?? ""), cookie).expect(200);
+    expect(res.text).toContain("<strong>alpacas</strong>");
+    const cr = await visit(pathOf(links.changeRequest?.url ?? ""), cookie).expect(200);
+    expect(cr.text).toContain("<em>right</em>");
+  });
+
+  it("are 404 signed out, with a way to sign in, and never tell what exists", async () => {
+    for (const { url } of Object.values(links)) {
+      const res = await visit(pathOf(url)).expect(404);
+      expect(res.text).toContain(`/app/sign-in?next=${encodeURIComponent(pathOf(url))}`);
+      expect(res.headers["content-security-policy"]).toBe(CONTENT_SECURITY_POLICY);
+    }
+    const missing = await visit(`/app/spaces/nope`).expect(404);
+    const hidden = await visit(pathOf(links.space?.url ?? "")).expect(404);
+    expect(missing.text.replace(/next=[^"]*/, "")).toBe(hidden.text.replace(/next=[^"]*/, ""));
+  });
+
+  it("are 404 to a member of another organization, as a missing resource is", async () => {
+    const other = await s.t.organization();
+    const cookie = await signIn(other.admin);
+    for (const [name, { url }] of Object.entries(links)) {
+      // A public integration is anyone's to see, as the API shows it.
+      if (name === "integration") continue;
+      const res = await visit(pathOf(url), cookie);
+      expect(res.status, name).toBe(404);
+      expect(res.text).not.toContain("sign-in?next");
+    }
+    await visit(`/app/spaces/${spaceId}/change-requests/999`, cookie).expect(404);
+    await visit(`/app/orgs/${other.organizationId}`, cookie).expect(200);
+  });
+
+  it("are 404 to a guest of the organization for what the API hides from them", async () => {
+    const cookie = await signIn(s.outsider);
+    await visit(pathOf(links.organization?.url ?? ""), cookie).expect(404);
+    await visit(pathOf(links.changeRequest?.url ?? ""), cookie).expect(404);
+  });
+
+  it("pages through a change request's comments and refuses a bad cursor with the same 404", async () => {
+    const cookie = await signIn(s.reader);
+    await visit(
+      `/app/spaces/${spaceId}/change-requests/${changeRequestNumber}?comments=garbage`,
+      cookie,
+    ).expect(404);
+  });
+
+  it("searches the organization's content from the header", async () => {
+    const cookie = await signIn(s.reader);
+    const res = await visit(`/app/orgs/${s.organizationId}/search?q=alpacas`, cookie).expect(200);
+    expect(res.text).toContain(`/app/spaces/${spaceId}/guide`);
+  });
+});
+
+describe("signing in and out", () => {
+  it("shows a script-free form asking for an API token", async () => {
+    const res = await visit("/app/sign-in?next=/app/orgs/x").expect(200);
+    expect(res.text).toContain('name="token"');
+    expect(res.text).toContain('value="/app/orgs/x"');
+    expect(res.text).not.toMatch(INLINE_SCRIPT);
+    expect(res.headers["content-security-policy"]).toBe(CONTENT_SECURITY_POLICY);
+  });
+
+  it("sets an HttpOnly, SameSite=Lax session cookie for /app, lasting 14 days, and goes to next", async () => {
+    const res = await postSignIn()
+      .send({ token: s.reader.token, next: `/app/spaces/${spaceId}` })
+      .expect(303);
+    expect(res.headers.location).toBe(`/app/spaces/${spaceId}`);
+    const cookie = [res.headers["set-cookie"]].flat()[0] as string;
+    expect(cookie).toMatch(/^quire_app_session=[A-Za-z0-9_-]{43};/);
+    expect(cookie).toContain("HttpOnly");
+    expect(cookie).toContain("SameSite=Lax");
+    expect(cookie).toContain("Path=/app");
+    expect(cookie).toContain(`Max-Age=${14 * 24 * 60 * 60}`);
+    expect(cookie).not.toContain("Secure");
+    // Only the id's hash is stored.
+    const stored = await s.t.db.selectFrom("app_sessions").selectAll().execute();
+    const id = cookie.split(";")[0]?.split("=")[1] as string;
+    expect(stored.some((row) => row.id_hash === id)).toBe(false);
+    expect(stored.some((row) => row.user_id === s.reader.user.id)).toBe(true);
+  });
+
+  it("marks the cookie Secure when the server is served over HTTPS", async () => {
+    const app = createApp({ db: s.t.db, secretKey: s.t.secretKey, publicUrl: "https://docs.example" });
+    const res = await supertest(app)
+      .post("/app/sign-in")
+      .set("Origin", "https://docs.example")
+      .type("form")
+      .send({ token: s.reader.token })
+      .expect(303);
+    expect([res.headers["set-cookie"]].flat()[0]).toContain("Secure");
+  });
+
+  it("never sends the visitor off the app: a foreign next goes to the app's home", async () => {
+    for (const next of [
+      "https://evil.example/app/x",
+      "//evil.example/app/",
+      "/\\evil.example",
+      "/v1/orgs",
+      "/app\\..\\x",
+    ]) {
+      const res = await postSignIn().send({ token: s.reader.token, next }).expect(303);
+      expect(res.headers.location, next).toBe("/app/");
+    }
+  });
+
+  it("answers 401 with the form for a wrong token, and opens no session", async () => {
+    const before = await s.t.db.selectFrom("app_sessions").selectAll().execute();
+    const res = await postSignIn().send({ token: "quire_notatoken" }).expect(401);
+    expect(res.text).toContain("That is not a valid API token.");
+    expect(res.headers["set-cookie"]).toBeUndefined();
+    expect(await s.t.db.selectFrom("app_sessions").selectAll().execute()).toHaveLength(before.length);
+  });
+
+  it("refuses a cross-site sign-in or sign-out", async () => {
+    await postSignIn({ Origin: "https://evil.example" }).send({ token: s.reader.token }).expect(403);
+    await postSignIn({ "Sec-Fetch-Site": "cross-site" }).send({ token: s.reader.token }).expect(403);
+    await postSignIn({}).send({ token: s.reader.token }).expect(403);
+    const cookie = await signIn(s.reader);
+    await browser()
+      .post("/app/sign-out")
+      .set("Cookie", cookie)
+      .set("Origin", "https://evil.example")
+      .expect(403);
+    await visit("/app/", cookie).expect(200);
+    // A same-origin browser without Origin says so in Sec-Fetch-Site.
+    await postSignIn({ "Sec-Fetch-Site": "same-origin" }).send({ token: s.reader.token }).expect(303);
+  });
+
+  it("sign-out ends the session and clears the cookie", async () => {
+    const cookie = await signIn(s.reader);
+    await visit("/app/", cookie).expect(200);
+    const res = await browser().post("/app/sign-out").set("Cookie", cookie).set("Origin", ORIGIN).expect(303);
+    expect(res.headers.location).toBe("/app/sign-in");
+    expect([res.headers["set-cookie"]].flat()[0]).toMatch(/^quire_app_session=; Max-Age=0; Path=\/app;/);
+    await visit("/app/", cookie).expect(404);
+  });
+
+  it("ends when its token is revoked", async () => {
+    const user = await s.t.user({ organizationId: s.organizationId, role: "read" });
+    const cookie = await signIn(user);
+    await visit(pathOf(links.space?.url ?? ""), cookie).expect(200);
+    await s.t.db.deleteFrom("api_tokens").where("user_id", "=", user.user.id).execute();
+    await visit(pathOf(links.space?.url ?? ""), cookie).expect(404);
+  });
+
+  it("ends 14 days after sign-in", async () => {
+    const cookie = await signIn(s.reader);
+    s.t.clock.advance(14 * 24 * 60 * 60 * 1000 - 1000);
+    await visit("/app/", cookie).expect(200);
+    s.t.clock.advance(1000);
+    await visit("/app/", cookie).expect(404);
+  });
+});

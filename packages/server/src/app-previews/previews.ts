@@ -1,0 +1,482 @@
+import type { ElementContent } from "hast";
+import { h } from "hastscript";
+import type { Caller } from "../auth/caller.js";
+import { onChangeRequest } from "../change-requests/index.js";
+import { listCollectionsInOrganization, onCollection } from "../collections/index.js";
+import { type CommentRow, commentRules, listComments, listReplies, usersByIds } from "../comments/index.js";
+import { changesBetween } from "../content/merge.js";
+import { revisionOf, treeOf } from "../content/revisions.js";
+import { ContentStorage } from "../content/storage.js";
+import type { PageEntry } from "../content/trie.js";
+import type { SpaceTable } from "../db/schema.js";
+import { notFound } from "../http/errors.js";
+import { canViewInstallation, installationOn, onInstallation, onIntegration } from "../integrations/index.js";
+import { canViewSpecs, onSpec } from "../openapi-specs/index.js";
+import { listOrganizationsOfUser, onOrganization } from "../organizations/index.js";
+import { searchContent } from "../search/index.js";
+import type { Services } from "../services.js";
+import { readsSite } from "../sites/index.js";
+import { listSpacesInCollection, listSpacesInOrganization, onSpace } from "../spaces/index.js";
+import { fields, linkSection, type PreviewView, renderedBody } from "./view.js";
+
+/** How many items a preview lists of each kind (spaces, comments, replies…): a preview is no index. */
+const LISTED = 50;
+/** How many spaces of search results a search shows. */
+const SEARCHED_SPACES = 10;
+
+// The same rules as the API's operations on each resource (see each area's handlers.ts).
+const readsSpace = onSpace("read this space");
+const readsChangeRequest = onChangeRequest("read this change request");
+const readsComments = commentRules("change request").parent("read its comments");
+const seesOrganization = onOrganization("see this organization");
+const searchesOrganization = onOrganization("search its content");
+const readsCollection = onCollection("read this collection");
+const seesIntegration = onIntegration("see this integration");
+const seesInstallation = onInstallation("see this installation", canViewInstallation);
+const viewsSpec = onSpec("view this OpenAPI specification", ({ role }) => canViewSpecs(role));
+
+/** Where a revision's pages are previewed: the space, a change request of it, or the revision itself. */
+interface Place {
+  space: SpaceTable;
+  revisionId: string;
+  /** The app path of the place; its pages are under it. */
+  path: string;
+}
+
+/** What a preview asks for: the caller and where their search box and links lead. */
+export interface Visit {
+  caller: Caller;
+  /** The path of an app URL as the server serves it. */
+  href(appPath: string): string;
+}
+
+const when = (at: string) => at.replace("T", " ").replace(/\.\d+Z$/, " UTC");
+
+/** The previews of each kind of resource the API gives an app URL to; 404 or 403 from an access rule. */
+export function previews(services: Services) {
+  const { db, urls } = services;
+
+  /** The pages of a revision of the space at `place`, with what every preview of them shows around them. */
+  async function openPlace(place: Place, { href }: Visit) {
+    const storage = new ContentStorage(db, place.space.id);
+    const revision = await revisionOf(db, place.space.id, place.revisionId);
+    const tree = await treeOf(storage, revision);
+    const chrome = {
+      siteTitle: place.space.title,
+      homeHref: href(place.path),
+      searchHref: href(`orgs/${place.space.organization_id}/search`),
+      tree,
+      pageHref: (page: PageEntry) => href(`${place.path}/${tree.path(page)}`),
+    };
+    return { storage, revision, tree, chrome };
+  }
+
+  /** A page of the place as the published sites render it, under `banner`; 404 when it has none at that path. */
+  async function pageView(
+    place: Place,
+    visit: Visit,
+    pagePath: string,
+    banner: ElementContent[] = [],
+  ): Promise<PreviewView> {
+    const { storage, tree, chrome } = await openPlace(place, visit);
+    const page = tree.atPath(pagePath);
+    if (!page) throw notFound("Page");
+    const [markdown = ""] = await storage.bodies([page.document]);
+    const { body, headings } = await renderedBody(markdown);
+    return {
+      ...chrome,
+      subject: page,
+      headings,
+      content: [...banner, body],
+      canonicalUrl: urls.app(`${place.path}/${pagePath}`),
+    };
+  }
+
+  /** A comment with its replies (the first `LISTED`), each body rendered as pages are. */
+  async function thread(comment: CommentRow, users: ReadonlyMap<string, { display_name: string }>) {
+    const replies =
+      Number(comment.reply_count) > 0
+        ? await listReplies(db, { commentId: comment.id }, { limit: LISTED })
+        : undefined;
+    const authors = replies
+      ? await usersByIds(
+          db,
+          replies.rows.map((reply) => reply.posted_by),
+        )
+      : new Map();
+    const byline = (userId: string, at: string) =>
+      h(
+        "p",
+        { class: "byline" },
+        `${users.get(userId)?.display_name ?? authors.get(userId)?.display_name ?? "Someone"} · ${when(at)}`,
+      );
+    const replyItems = await Promise.all(
+      (replies?.rows ?? []).map(async (reply) =>
+        h("li", [byline(reply.posted_by, reply.created_at), (await renderedBody(reply.body_markdown)).body]),
+      ),
+    );
+    return h("article", { class: "comment" }, [
+      byline(comment.posted_by, comment.created_at),
+      comment.status === "resolved" ? h("p", "Resolved.") : undefined,
+      (await renderedBody(comment.body_markdown)).body,
+      replyItems.length > 0 ? h("ul", { "aria-label": "Replies" }, replyItems) : undefined,
+      replies?.next ? h("p", "Later replies are not shown here.") : undefined,
+    ]);
+  }
+
+  return {
+    /** A space: its page tree and the page at `pagePath`, the first page when none is given. */
+    async space(visit: Visit, spaceId: string, pagePath: string): Promise<PreviewView> {
+      const { space } = await readsSpace.standing(services, visit.caller, { spaceId });
+      const place = { space, revisionId: space.revision_id, path: `spaces/${space.id}` };
+      if (pagePath) return pageView(place, visit, pagePath);
+      const { tree, chrome } = await openPlace(place, visit);
+      const first = tree.children(null)[0];
+      if (first) return pageView(place, visit, tree.path(first));
+      return {
+        ...chrome,
+        subject: { title: space.title },
+        content: [h("p", "This space has no pages yet.")],
+        canonicalUrl: urls.app(place.path),
+      };
+    },
+
+    /**
+     * A change request: its subject, status and author, the pages it changes and its comments with
+     * their replies; or, with `pagePath`, a page of its content.
+     */
+    async changeRequest(
+      visit: Visit,
+      spaceId: string,
+      number: string,
+      pagePath: string,
+      commentsPage?: string,
+    ) {
+      const path = { spaceId, changeRequestId: number };
+      const { space, changeRequest } = await readsChangeRequest.standing(services, visit.caller, path);
+      const place = {
+        space,
+        revisionId: changeRequest.revision_id,
+        path: `spaces/${space.id}/change-requests/${changeRequest.number}`,
+      };
+      const subject = changeRequest.subject || `Change request #${changeRequest.number}`;
+      if (pagePath) {
+        const banner = h("p", { class: "hint" }, [
+          "In ",
+          h("a", { href: visit.href(place.path) }, `change request #${changeRequest.number}: ${subject}`),
+          ` (${changeRequest.status})`,
+        ]);
+        return pageView(place, visit, pagePath, [banner]);
+      }
+      const { storage, tree, chrome } = await openPlace(place, visit);
+      const baseId = changeRequest.revision_merged_ancestor_id ?? changeRequest.revision_initial_id;
+      const base = await treeOf(storage, await revisionOf(db, space.id, baseId));
+      const changed = new Set(changesBetween(base, [...tree.entries()]).map(([id]) => id));
+      const { parent } = await readsComments.standing(services, visit.caller, path);
+      const comments = await listComments(
+        db,
+        parent,
+        { status: "all", targetPage: null, order: "asc" },
+        { limit: LISTED, ...(commentsPage !== undefined && { page: commentsPage }) },
+      );
+      const users = await usersByIds(
+        db,
+        comments.rows.map((comment) => comment.posted_by),
+      );
+      const changes = [
+        ...tree
+          .inOrder()
+          .filter((page) => changed.has(page.id))
+          .map((page) =>
+            h("li", [
+              base.get(page.id) ? "Changed: " : "Added: ",
+              h("a", { href: chrome.pageHref(page) }, page.title),
+            ]),
+          ),
+        ...base
+          .inOrder()
+          .filter((page) => changed.has(page.id) && !tree.get(page.id))
+          .map((page) => h("li", `Removed: ${page.title}`)),
+      ];
+      return {
+        ...chrome,
+        subject: { title: subject },
+        content: [
+          fields([
+            ["Number", `#${changeRequest.number}`],
+            ["Status", changeRequest.status],
+            ["Author", changeRequest.creator_display_name],
+            ["Created", when(changeRequest.created_at)],
+            ["Updated", when(changeRequest.updated_at)],
+          ]),
+          h("h2", "Changes"),
+          changes.length > 0 ? h("ul", changes) : h("p", "No page is changed."),
+          h("h2", `Comments (${comments.count})`),
+          ...(await Promise.all(comments.rows.map((comment) => thread(comment, users)))),
+          ...(comments.rows.length === 0 ? [h("p", "No comments.")] : []),
+          ...(comments.next
+            ? [
+                h(
+                  "p",
+                  h(
+                    "a",
+                    { href: `${visit.href(place.path)}?comments=${encodeURIComponent(comments.next.page)}` },
+                    "Later comments",
+                  ),
+                ),
+              ]
+            : []),
+        ],
+        canonicalUrl: urls.app(place.path),
+      };
+    },
+
+    /** A revision of a space: what it is, and its pages (one of them with `pagePath`). */
+    async revision(visit: Visit, spaceId: string, revisionId: string, pagePath: string) {
+      const { space } = await readsSpace.standing(services, visit.caller, { spaceId });
+      const place = { space, revisionId, path: `spaces/${space.id}/revisions/${revisionId}` };
+      if (pagePath) return pageView(place, visit, pagePath);
+      const { revision, tree, chrome } = await openPlace(place, visit);
+      const pages = (parent: string | null): ElementContent | undefined => {
+        const children = tree.children(parent);
+        return children.length === 0
+          ? undefined
+          : h(
+              "ul",
+              children.map((page) =>
+                h("li", [h("a", { href: chrome.pageHref(page) }, page.title), pages(page.id)]),
+              ),
+            );
+      };
+      return {
+        ...chrome,
+        subject: { title: `Revision of ${space.title}` },
+        content: [
+          fields([
+            ["Revision", revision.id],
+            ["Kind", revision.type],
+            ["Created", when(revision.created_at)],
+            ["Pages", String(tree.size)],
+          ]),
+          h("h2", "Pages"),
+          pages(null) ?? h("p", "No pages."),
+        ],
+        canonicalUrl: urls.app(place.path),
+      };
+    },
+
+    /** An organization: its spaces and collections. */
+    async organization(visit: Visit, organizationId: string): Promise<PreviewView> {
+      const { organization, role } = await seesOrganization.standing(services, visit.caller, {
+        organizationId,
+      });
+      const args = { organizationId, userId: visit.caller.user.id, role };
+      const spaces = await listSpacesInOrganization(db, args, { limit: LISTED });
+      const collections = await listCollectionsInOrganization(
+        db,
+        { ...args, topLevelOnly: false },
+        { limit: LISTED },
+      );
+      return {
+        ...organizationChrome(visit, organization),
+        subject: { title: organization.title },
+        content: [
+          fields([
+            ["Kind", organization.type],
+            ["Your role", role ?? "guest"],
+          ]),
+          ...linkSection(
+            "Spaces",
+            spaces.rows.map((space) => ({ title: space.title, href: visit.href(`spaces/${space.id}`) })),
+            spaces.next !== undefined,
+          ),
+          ...linkSection(
+            "Collections",
+            collections.rows.map((c) => ({ title: c.title, href: visit.href(`collections/${c.id}`) })),
+            collections.next !== undefined,
+          ),
+        ],
+        canonicalUrl: urls.app(`orgs/${organizationId}`),
+      };
+    },
+
+    /** The organization's content that matches `query`, as the API's search finds it. */
+    async search(visit: Visit, organizationId: string, query: string): Promise<PreviewView> {
+      const { organization } = await searchesOrganization.standing(services, visit.caller, {
+        organizationId,
+      });
+      const text = query.trim();
+      const found = text
+        ? await searchContent(
+            db,
+            urls,
+            { organizationId, spaces: { organizationId, userId: visit.caller.user.id }, text },
+            { limit: SEARCHED_SPACES },
+          )
+        : undefined;
+      const pathOf = (url: string) => new URL(url).pathname + new URL(url).hash;
+      return {
+        ...organizationChrome(visit, organization),
+        subject: { title: text ? `Search: ${text}` : "Search" },
+        content: !found
+          ? [h("p", "Type words to search for in the box above.")]
+          : found.items.length === 0
+            ? [h("p", "Nothing matches.")]
+            : found.items.flatMap((space) =>
+                linkSection(
+                  space.title,
+                  space.pages.map((page) => ({ title: page.title, href: pathOf(page.urls.app) })),
+                ),
+              ),
+        canonicalUrl: urls.app(`orgs/${organizationId}/search`),
+      };
+    },
+
+    /** A collection: the spaces in it. */
+    async collection(visit: Visit, collectionId: string): Promise<PreviewView> {
+      const { collection } = await readsCollection.standing(services, visit.caller, { collectionId });
+      const spaces = await listSpacesInCollection(
+        db,
+        { collectionId, userId: visit.caller.user.id },
+        { limit: LISTED },
+      );
+      return {
+        siteTitle: collection.title,
+        homeHref: visit.href(`collections/${collection.id}`),
+        searchHref: visit.href(`orgs/${collection.organization_id}/search`),
+        subject: { title: collection.title },
+        content: [
+          fields([
+            ["Description", collection.description],
+            ["Organization", h("a", { href: visit.href(`orgs/${collection.organization_id}`) }, "Open")],
+          ]),
+          ...linkSection(
+            "Spaces",
+            spaces.rows.map((space) => ({ title: space.title, href: visit.href(`spaces/${space.id}`) })),
+            spaces.next !== undefined,
+          ),
+        ],
+        canonicalUrl: urls.app(`collections/${collection.id}`),
+      };
+    },
+
+    /** A site: its title and audience, to those who may read it (`readsSite`, as the API). */
+    async site(visit: Visit, organizationId: string, siteId: string): Promise<PreviewView> {
+      const { site } = await readsSite.standing(services, visit.caller, { organizationId, siteId });
+      const { organization } = await seesOrganization.standing(services, visit.caller, { organizationId });
+      return {
+        ...organizationChrome(visit, organization),
+        subject: { title: site.title },
+        content: [
+          fields([
+            ["Audience", site.visibility],
+            ["Published", site.published ? "yes" : "no"],
+            ["Created", when(site.created_at)],
+          ]),
+        ],
+        canonicalUrl: urls.app(`orgs/${organizationId}/sites/${siteId}`),
+      };
+    },
+
+    /** An integration: what it is and who publishes it. */
+    async integration(visit: Visit, integrationName: string): Promise<PreviewView> {
+      const { integration } = await seesIntegration.standing(services, visit.caller, { integrationName });
+      return {
+        siteTitle: integration.title,
+        homeHref: visit.href(`integrations/${integration.name}`),
+        searchHref: visit.href(""),
+        subject: { title: integration.title },
+        content: [
+          fields([
+            ["Name", integration.name],
+            ["Summary", integration.summary],
+            ["Description", integration.description],
+            ["Visibility", integration.visibility],
+            ["Version", String(integration.version)],
+          ]),
+        ],
+        canonicalUrl: urls.app(`integrations/${integration.name}`),
+      };
+    },
+
+    /** An integration's installation on an organization. */
+    async installation(visit: Visit, organizationId: string, integrationName: string): Promise<PreviewView> {
+      const { integration } = await seesIntegration.standing(services, visit.caller, { integrationName });
+      const found = await installationOn(db, integration.id, organizationId);
+      if (!found) throw notFound("Installation");
+      const { installation } = await seesInstallation.standing(services, visit.caller, {
+        integrationName,
+        installationId: found.id,
+      });
+      return {
+        siteTitle: integration.title,
+        homeHref: visit.href(`integrations/${integration.name}`),
+        searchHref: visit.href(`orgs/${organizationId}/search`),
+        subject: { title: `${integration.title} in this organization` },
+        content: [
+          fields([
+            [
+              "Integration",
+              h("a", { href: visit.href(`integrations/${integration.name}`) }, integration.title),
+            ],
+            ["Organization", h("a", { href: visit.href(`orgs/${organizationId}`) }, "Open")],
+            ["Status", installation.status],
+            ["Spaces", `${installation.space_selection} (${installation.spaces})`],
+            ["Installed", when(installation.created_at)],
+          ]),
+        ],
+        canonicalUrl: urls.app(`orgs/${organizationId}/integrations/${integration.name}`),
+      };
+    },
+
+    /** An OpenAPI specification of an organization: its source and processing. */
+    async openApiSpec(visit: Visit, organizationId: string, specSlug: string): Promise<PreviewView> {
+      const { spec } = await viewsSpec.standing(services, visit.caller, { organizationId, specSlug });
+      return {
+        siteTitle: spec.slug,
+        homeHref: visit.href(`orgs/${organizationId}`),
+        searchHref: visit.href(`orgs/${organizationId}/search`),
+        subject: { title: `OpenAPI specification ${spec.slug}` },
+        content: [
+          fields([
+            ["Source", spec.source_url ?? "Text"],
+            ["Processing", spec.processing_state],
+            ["Last processed", spec.last_processed_at && when(spec.last_processed_at)],
+            ["Last error", spec.last_process_error_code],
+          ]),
+        ],
+        canonicalUrl: urls.app(`orgs/${organizationId}/openapi/${spec.slug}`),
+      };
+    },
+
+    /** The signed-in user's organizations: where their previews start. */
+    async home(visit: Visit): Promise<PreviewView> {
+      const organizations = await listOrganizationsOfUser(
+        db,
+        { userId: visit.caller.user.id },
+        { limit: LISTED },
+      );
+      return {
+        siteTitle: "Quire",
+        homeHref: visit.href(""),
+        searchHref: visit.href(""),
+        subject: { title: "Your organizations" },
+        content: linkSection(
+          "Organizations",
+          organizations.rows.map((o) => ({ title: o.title, href: visit.href(`orgs/${o.id}`) })),
+          organizations.next !== undefined,
+        ),
+        canonicalUrl: urls.app(""),
+      };
+    },
+  };
+}
+
+/** What the previews of an organization's resources show around them. */
+function organizationChrome(visit: Visit, organization: { id: string; title: string }) {
+  return {
+    siteTitle: organization.title,
+    homeHref: visit.href(`orgs/${organization.id}`),
+    searchHref: visit.href(`orgs/${organization.id}/search`),
+  };
+}
