@@ -102,17 +102,22 @@ export function createApp(options: AppOptions): QuireApp {
   });
   app.use(errorHandler(errorAnswer));
 
+  // What areas keep ready, answered before the Express app: a published page read again costs no routing.
+  const kept = areas.flatMap((area) => (area.kept ? [area.kept(services)] : []));
+  const keptOrApp = async (req: IncomingMessage, res: ServerResponse) => {
+    for (const answer of kept) if (await answer(req, res)) return;
+    app(req, res);
+  };
+
   return (req, res) => {
     const requestId = logRequest(req, res);
-    api(req, res).then(
-      (answered) => {
+    api(req, res)
+      .then((answered) => {
+        if (answered) return;
         // `send` writes the id with an API answer; the service's own pages get it here.
-        if (!answered) {
-          res.setHeader("x-request-id", requestId);
-          app(req, res);
-        }
-      },
-      (err: unknown) => send(res, errorAnswer(err, res)),
-    );
+        res.setHeader("x-request-id", requestId);
+        return keptOrApp(req, res);
+      })
+      .catch((err: unknown) => send(res, errorAnswer(err, res)));
   };
 }

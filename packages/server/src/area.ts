@@ -1,3 +1,4 @@
+import type { IncomingMessage, ServerResponse } from "node:http";
 import type { Handler, HandlerInput, Handlers, OperationId, OperationResult } from "@quire/api-types";
 import type { Router } from "express";
 import type { Caller } from "./auth/caller.js";
@@ -87,6 +88,11 @@ export interface Area<Implemented extends OperationId, Pending extends Operation
    * bearer token, no contract checks. Express routes on `router`, mounted at the server's root.
    */
   routes?: (router: Router, services: Services) => void;
+  /**
+   * Answers from memory, before the Express app and its routes, what the area keeps ready (a
+   * published page as rendered): true once answered, false to let the routes answer.
+   */
+  kept?: (services: Services) => KeptAnswers;
   /** The area's background tasks; `areas.ts` collects every area's for the job runner. */
   tasks: (deps: TaskDeps) => readonly AnyTask[];
 }
@@ -97,10 +103,14 @@ export interface TaskDeps {
   fetcher: Fetcher;
 }
 
+/** See `Area.kept`. */
+export type KeptAnswers = (req: IncomingMessage, res: ServerResponse) => boolean | Promise<boolean>;
+
 interface AreaParts<Pending extends OperationId> {
   name: string;
   pending?: readonly Pending[];
   routes?: (router: Router, services: Services) => void;
+  kept?: (services: Services) => KeptAnswers;
   tasks?: (deps: TaskDeps) => readonly AnyTask[];
 }
 
@@ -131,6 +141,7 @@ export function defineArea<
     pending: area.pending ?? [],
     tasks: area.tasks ?? (() => []),
     ...(area.routes && { routes: area.routes }),
+    ...(area.kept && { kept: area.kept }),
   };
 }
 

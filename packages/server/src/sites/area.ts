@@ -5,7 +5,7 @@ import { customizationAccess, customizationHandlers } from "./customization/hand
 import { siteAccess, siteHandlers } from "./handlers.js";
 import { siteRedirectAccess, siteRedirectHandlers } from "./redirects/handlers.js";
 import { sectionAccess, siteSectionHandlers } from "./sections/handlers.js";
-import { publishedSiteRoutes } from "./serve.js";
+import { keptPages, publishedSiteRoutes } from "./serve.js";
 import { siteSpaceAccess, siteSpaceHandlers } from "./site-spaces/handlers.js";
 
 /** Operations of `spec/sites/`, and the published sites themselves, served as HTML. */
@@ -28,4 +28,5 @@ export const sitesArea = defineArea({
     ...customizationHandlers(services),
   }),
   routes: publishedSiteRoutes,
+  kept: keptPages,
 });

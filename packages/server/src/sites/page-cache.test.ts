@@ -109,6 +109,11 @@ describe("published pages, kept", () => {
     const again = await visit(`/s/${site.id}/guide`).expect(200);
     expect(again.headers.etag).toBe(etag);
     expect(again.text).toBe(first.text);
+    // Sent from memory, before any route: with the request's id, as every answer.
+    expect(again.headers["x-request-id"]).toBeDefined();
+    const head = await supertest(s.t.app).head(`/s/${site.id}/guide`).expect(200);
+    expect(head.headers.etag).toBe(etag);
+    expect(head.text).toBeUndefined();
     const unchanged = await supertest(s.t.app).get(`/s/${site.id}/guide`).set("If-None-Match", etag);
     expect(unchanged.status).toBe(304);
     expect(unchanged.text).toBe("");

@@ -1,4 +1,5 @@
 import { createHash } from "node:crypto";
+import type { IncomingMessage, ServerResponse } from "node:http";
 import { promisify } from "node:util";
 import { brotliCompress, constants, gzip } from "node:zlib";
 import { RecentlyUsed } from "../content/recently-used.js";
@@ -44,6 +45,18 @@ export interface PageAnswer {
   encoding?: Encoding;
   etag: string;
   headers: Readonly<Record<string, string>>;
+}
+
+const caches = new WeakMap<Db, PageCache>();
+
+/** The process's page cache over `db`: one for the routes that fill it and the answers that read it. */
+export function pageCacheOf(db: Db): PageCache {
+  let cache = caches.get(db);
+  if (!cache) {
+    cache = new PageCache(db);
+    caches.set(db, cache);
+  }
+  return cache;
 }
 
 /** A digest of what a page is made from: equal digests, equal pages. */
@@ -123,4 +136,41 @@ export class PageCache {
     page.encoded[encoding] ??= compressors[encoding](page.html, COMPRESSION_OPTIONS[encoding]);
     return { body: await page.encoded[encoding], encoding, etag, headers };
   }
+}
+
+/**
+ * The content codings a request's `Accept-Encoding` accepts (RFC 9110 §12.5.3), less those it
+ * refuses with `q=0`; the cache sends brotli when accepted, else gzip, whatever their weights.
+ */
+export function acceptedEncodings(header: string | undefined): string[] {
+  if (!header) return [];
+  return header.split(",").flatMap((part) => {
+    const [name = "", ...parameters] = part.split(";").map((piece) => piece.trim());
+    const weight = parameters.find((parameter) => parameter.startsWith("q="));
+    return weight !== undefined && Number(weight.slice(2)) === 0 ? [] : [name.toLowerCase()];
+  });
+}
+
+/** Whether `If-None-Match` names the page's tag (compared weakly, as a GET's is: RFC 9110 §13.1.2). */
+function unchanged(ifNoneMatch: string | undefined, etag: string): boolean {
+  if (ifNoneMatch === undefined) return false;
+  const opaque = (tag: string) => tag.trim().replace(/^W\//, "");
+  return ifNoneMatch.split(",").some((tag) => tag.trim() === "*" || opaque(tag) === opaque(etag));
+}
+
+/** Sends a page as the cache gives it: compressed when the request accepts it, 304 when unchanged. */
+export function sendPage(req: IncomingMessage, res: ServerResponse, answer: PageAnswer): void {
+  const headers: Record<string, string | number> = {
+    ...answer.headers,
+    ETag: answer.etag,
+    Vary: "Accept-Encoding",
+  };
+  if (unchanged(req.headers["if-none-match"], answer.etag)) {
+    res.writeHead(304, headers).end();
+    return;
+  }
+  headers["Content-Type"] = "text/html; charset=utf-8";
+  headers["Content-Length"] = answer.body.length;
+  if (answer.encoding) headers["Content-Encoding"] = answer.encoding;
+  res.writeHead(200, headers).end(req.method === "HEAD" ? undefined : answer.body);
 }

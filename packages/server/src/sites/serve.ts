@@ -1,6 +1,8 @@
+import type { IncomingMessage } from "node:http";
 import { parse as parseCookies, serialize as serializeCookie } from "cookie";
 import type { Request, Response, Router } from "express";
 import { errors as joseErrors, jwtVerify } from "jose";
+import type { KeptAnswers } from "../area.js";
 import { contentEngine } from "../content/engine/index.js";
 import { References } from "../content/engine/references.js";
 import type { PageTree } from "../content/pages.js";
@@ -31,7 +33,7 @@ import {
   robotsText,
   sitemapXml,
 } from "./discovery.js";
-import { fingerprintOf, type PageAnswer, PageCache } from "./page-cache.js";
+import { acceptedEncodings, fingerprintOf, type PageCache, pageCacheOf, sendPage } from "./page-cache.js";
 import { siteLinks } from "./page-links.js";
 import { mainContent, pageSegments, sectionOf, siteSpaceSegments } from "./page-paths.js";
 import { publishedStructure } from "./published.js";
@@ -204,6 +206,39 @@ async function listSpace(db: Services["db"], entry: SiteSpaceEntry): Promise<Spa
     });
   }
   return { tree, storage, pages };
+}
+
+/**
+ * The key a request for a page is kept by in the page cache: its host, path and what admits the
+ * visitor (share key, visitor token). None for a visit that brings its token in the URL (it is
+ * answered with a cookie to set, never from the cache) or a key twice.
+ */
+function visitOf(pages: PageCache, req: IncomingMessage): Visit {
+  const writes = pages.writes();
+  const [path = "", query = ""] = (req.url ?? "").split("?", 2);
+  const parameters = new URLSearchParams(query);
+  const shares = parameters.getAll(SHARE_KEY_PARAMETER);
+  if (parameters.has(VISITOR_TOKEN_PARAMETER) || shares.length > 1) return { key: undefined, writes };
+  const token = parseCookies(req.headers.cookie ?? "")[VISITOR_TOKEN_COOKIE];
+  return { key: [req.headers.host, path, shares[0] ?? "", token ?? ""].join("\n"), writes };
+}
+
+/**
+ * Published pages the page cache holds and may send without a check (see `PageCache.fresh`),
+ * answered before any route: what most visits of a published site are.
+ */
+export function keptPages({ db, clock }: Services): KeptAnswers {
+  const pages = pageCacheOf(db);
+  return async (req, res) => {
+    if (req.method !== "GET" && req.method !== "HEAD") return false;
+    const { key } = visitOf(pages, req);
+    if (key === undefined) return false;
+    const accepted = acceptedEncodings(req.headers["accept-encoding"]);
+    const kept = await pages.fresh(key, clock.now().getTime() / 1000, accepted);
+    if (!kept) return false;
+    sendPage(req, res, kept);
+    return true;
+  };
 }
 
 /**
@@ -496,14 +531,6 @@ export function publishedSiteRoutes(router: Router, services: Services): void {
       .send(renderSearchPage({ ...chrome, query: q }, searchResultsContent(q, hits, termsOf(q))));
   }
 
-  /** Sends a page as the cache gives it: compressed when the request accepts it, 304 when unchanged. */
-  function sendPage(res: Response, answer: PageAnswer) {
-    res.set({ ...answer.headers, ETag: answer.etag });
-    res.vary("Accept-Encoding");
-    if (answer.encoding) res.set("Content-Encoding", answer.encoding);
-    res.type("html").send(answer.body);
-  }
-
   async function serve(
     site: SiteRow,
     mount: Mount,
@@ -574,10 +601,10 @@ export function publishedSiteRoutes(router: Router, services: Services): void {
       root.href,
       visitor.shareKey,
     ]);
-    const accepted = req.acceptsEncodings();
+    const accepted = acceptedEncodings(req.headers["accept-encoding"]);
     if (visit.key !== undefined) {
       const kept = await pages.current(visit.key, fingerprint, visit.writes, accepted);
-      if (kept) return sendPage(res, kept);
+      if (kept) return sendPage(req, res, kept);
     }
     const markdown = await markdownOf(storage, page);
     const references = new References(tree, publicBase(urls));
@@ -621,39 +648,16 @@ export function publishedSiteRoutes(router: Router, services: Services): void {
       ...(visitor.expiresAt !== undefined && { expiresAt: visitor.expiresAt }),
     };
     sendPage(
+      req,
       res,
       await pages.keep(visit.key ?? "", kept, visit.key === undefined ? undefined : visit.writes, accepted),
     );
   }
 
-  const pages = new PageCache(db);
-
-  /**
-   * The key a request for a page is kept by: its host and path, and what admits the visitor (share
-   * key, visitor token). None for a visit that brings its token in the URL: it is answered with a
-   * cookie to set, never from the cache.
-   */
-  function visitOf(req: Request): Visit {
-    const writes = pages.writes();
-    if (req.query[VISITOR_TOKEN_PARAMETER] !== undefined) return { key: undefined, writes };
-    const share = req.query[SHARE_KEY_PARAMETER];
-    const token = parseCookies(req.headers.cookie ?? "")[VISITOR_TOKEN_COOKIE];
-    const key = [req.headers.host, req.path, typeof share === "string" ? share : "", token ?? ""].join("\n");
-    return { key, writes };
-  }
-
-  /** Answers from the page cache when it may; false when the request must be served afresh. */
-  async function sentFromCache(visit: Visit, req: Request, res: Response): Promise<boolean> {
-    if (visit.key === undefined) return false;
-    const kept = await pages.fresh(visit.key, clock.now().getTime() / 1000, req.acceptsEncodings());
-    if (!kept) return false;
-    sendPage(res, kept);
-    return true;
-  }
+  const pages = pageCacheOf(db);
 
   router.get(`/${PUBLISHED_PREFIX}/:siteId{/*path}`, async (req, res, next) => {
-    const visit = visitOf(req);
-    if (await sentFromCache(visit, req, res)) return;
+    const visit = visitOf(pages, req);
     const site = await findSite(db, req.params.siteId);
     if (!site) return next();
     const segments = (req.params as { path?: string[] }).path?.filter((segment) => segment !== "") ?? [];
@@ -665,8 +669,7 @@ export function publishedSiteRoutes(router: Router, services: Services): void {
     if (req.method !== "GET" && req.method !== "HEAD") return next();
     const host = req.headers.host?.toLowerCase();
     if (!host || host === publicHost || !/^[a-z0-9.-]+(:\d+)?$/.test(host)) return next();
-    const visit = visitOf(req);
-    if (await sentFromCache(visit, req, res)) return;
+    const visit = visitOf(pages, req);
     const site = await siteAtHost(db, host.replace(/:\d+$/, ""));
     if (!site?.proxy_origin) return next();
     // The origin as its visitors reach it, over HTTPS: the scheme of canonical URLs and sitemaps.
