@@ -73,7 +73,7 @@ beforeAll(async () => {
   spaceId = space.id;
   const content = spaceContent(s, space.id);
   const first = await content.createChangeRequest();
-  await content.edit(first.number, [insertPage("Guide", "The guide speaks of **alpacas**.")]);
+  await content.edit(first.number, [insertPage("Guide", "The guide speaks of **alpacas**. See [installing](/pages/guide/install).")]);
   const [guide] = await content.pages(first.number);
   await content.edit(first.number, [insertPage("Install", "Run the installer quickly.", guide?.id)]);
   await content.merge(first.number);
@@ -181,6 +181,8 @@ describe("the API's urls.app, signed in", () => {
     const cookie = await signIn(s.reader);
     const res = await visit(pathOf(links.space?.url ?? ""), cookie).expect(200);
     expect(res.text).toContain("<strong>alpacas</strong>");
+    // A link to another page leads to that page's preview.
+    expect(res.text).toContain(`<a href="/app/spaces/${spaceId}/guide/install">installing</a>`);
     const cr = await visit(pathOf(links.changeRequest?.url ?? ""), cookie).expect(200);
     expect(cr.text).toContain("<em>right</em>");
   });

@@ -15,9 +15,9 @@ import { canViewSpecs, onSpec } from "../openapi-specs/index.js";
 import { listOrganizationsOfUser, onOrganization } from "../organizations/index.js";
 import { searchContent } from "../search/index.js";
 import type { Services } from "../services.js";
-import { readsSite } from "../sites/index.js";
+import { readsSite, renderPage, siteLinkContext } from "../sites/index.js";
 import { listSpacesInCollection, listSpacesInOrganization, onSpace } from "../spaces/index.js";
-import { fields, linkSection, type PreviewView, renderedBody } from "./view.js";
+import { fields, linkSection, type PreviewView, pageBody, renderedBody } from "./view.js";
 
 /** How many items a preview lists of each kind (spaces, comments, replies…): a preview is no index. */
 const LISTED = 50;
@@ -78,16 +78,18 @@ export function previews(services: Services) {
     pagePath: string,
     banner: ElementContent[] = [],
   ): Promise<PreviewView> {
-    const { storage, tree, chrome } = await openPlace(place, visit);
+    const { storage, revision, tree, chrome } = await openPlace(place, visit);
     const page = tree.atPath(pagePath);
     if (!page) throw notFound("Page");
     const [markdown = ""] = await storage.bodies([page.document]);
-    const { body, headings } = await renderedBody(markdown);
+    // Links between pages lead to their previews, images to the files' URLs, as on a site.
+    const context = siteLinkContext(services, { storage, revision, tree }, chrome.pageHref);
+    const { body, headings } = await renderPage(context, page, markdown);
     return {
       ...chrome,
       subject: page,
       headings,
-      content: [...banner, body],
+      content: [...banner, pageBody(body)],
       canonicalUrl: urls.app(`${place.path}/${pagePath}`),
     };
   }

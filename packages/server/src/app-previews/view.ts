@@ -5,11 +5,15 @@ import { contentEngine } from "../content/engine/index.js";
 import { PageTree } from "../content/pages.js";
 import type { PageEntry } from "../content/trie.js";
 import { ApiError } from "../http/errors.js";
-import { type PublishedPage, renderPublishedPage } from "../sites/index.js";
+import { type PublishedPage, type RenderedPage, renderPublishedPage } from "../sites/index.js";
 
 /** HTML the content engine made (sanitized), placed among the elements a preview builds. */
 const sanitized = (html: string): ElementContent =>
   ({ type: "raw", value: html }) as unknown as ElementContent;
+
+/** A page's body as `renderPage` made it: its HTML, or the reason the server's limits refuse it. */
+export const pageBody = (body: RenderedPage["body"]): ElementContent =>
+  "refused" in body ? h("p", `This cannot be shown: ${body.refused}`) : sanitized(body.html);
 
 /** A Markdown body as the published sites show it, with its headings; the reason when it is past the limits. */
 export async function renderedBody(
@@ -18,10 +22,10 @@ export async function renderedBody(
   const engine = contentEngine();
   try {
     const { sections } = await engine.analyze(markdown);
-    return { body: sanitized(await engine.renderHtml(markdown)), headings: sections };
+    return { body: pageBody({ html: await engine.renderHtml(markdown) }), headings: sections };
   } catch (error) {
     if (error instanceof ApiError && error.status === 422)
-      return { body: h("p", `This cannot be shown: ${error.message}`), headings: [] };
+      return { body: pageBody({ refused: error.message }), headings: [] };
     throw error;
   }
 }

@@ -2,7 +2,7 @@ import { type RawBuilder, sql } from "kysely";
 import { callerGrant, grantAware, listsContent } from "../access.js";
 import type { Db } from "../db/database.js";
 import { DEFAULT_PAGE_SIZE, decodeCursor, encodeCursor, type PageQuery } from "../http/paging.js";
-import { isSqlite, matchingSections } from "./engine.js";
+import { bestSections, isSqlite } from "./engine.js";
 import type { SearchSectionTable } from "./tables.js";
 
 /** Most pages shown per space, and sections per page. */
@@ -39,9 +39,7 @@ interface SearchRow extends Partial<SearchSectionTable> {
  * One statement for a page of results, so that matching and ranking (most of a query's time) run
  * once: the best `MAX_SECTIONS` matching sections of the `readable` spaces (SQL selecting their
  * `id` and `title`); their spaces by best section, paged by `(best, id)` descending; the count of
- * such spaces; and the sections of the best pages of the spaces shown. On PostgreSQL the readable
- * spaces are an array, so that the full-text index is scanned once, not once per space as
- * `in (select …)` planned it.
+ * such spaces; and the sections of the best pages of the spaces shown.
  */
 function searchStatement(
   db: Db,
@@ -56,10 +54,7 @@ function searchStatement(
     ? sql`where r.best < ${best} or (r.best = ${best} and r.space_id < ${id})`
     : sql``;
   return sql<SearchRow>`with readable as (${readable}),
-    best as (
-      select m.* from ${matchingSections(sqlite, match)} m
-      where ${sqlite ? sql`m.space_id in (select id from readable)` : sql`m.space_id = any(array(select id from readable))`}
-      order by m.score desc limit ${sql.lit(MAX_SECTIONS)}),
+    best as (${bestSections(sqlite, match, sql`select id from readable`, MAX_SECTIONS)}),
     hits as (
       select b.*, max(b.score) over (partition by b.space_id, b.page_id) as page_best from best b),
     ranked_hits as materialized (

@@ -6,6 +6,7 @@
  */
 export { readsSite } from "./access.js";
 export { assetNamed, sendAsset } from "./assets.js";
+export { type RenderedPage, renderPage, siteLinkContext } from "./page-links.js";
 export {
   CONTENT_SECURITY_POLICY,
   type PublishedPage,

@@ -1,8 +1,12 @@
-import { contentEngine } from "../content/engine/index.js";
-import type { References } from "../content/engine/references.js";
+import { contentEngine, type Section } from "../content/engine/index.js";
+import { References } from "../content/engine/references.js";
+import type { PageTree } from "../content/pages.js";
 import type { ContentStorage } from "../content/storage.js";
+import type { RevisionTable } from "../content/tables.js";
 import type { PageEntry } from "../content/trie.js";
-import { type FileTable, presentFile } from "../files/index.js";
+import { type FileTable, presentFile, publicBase, revisionFiles } from "../files/index.js";
+import { ApiError } from "../http/errors.js";
+import type { Services } from "../services.js";
 import type { Urls } from "../urls.js";
 
 /** What a published page's links are resolved against: its revision, and where the site shows pages. */
@@ -73,4 +77,48 @@ export async function siteLinks(
     }
   }
   return rewrite;
+}
+
+/**
+ * What a page's links are resolved against in `revision` of its space, whose pages are at
+ * `pageHref`: its tree, and its files as they stood then, read only if a page names one.
+ */
+export function siteLinkContext(
+  { db, urls, secretKey }: Pick<Services, "db" | "urls" | "secretKey">,
+  { storage, revision, tree }: { storage: ContentStorage; revision: RevisionTable; tree: PageTree },
+  pageHref: (page: PageEntry) => string,
+): SiteLinkContext {
+  const scope = { spaceId: revision.space_id, changeRequestId: null };
+  const files = async () =>
+    new Map((await revisionFiles(db, scope, revision.created_at)).map((file) => [file.id, file]));
+  return { references: new References(tree, publicBase(urls)), storage, files, urls, secretKey, pageHref };
+}
+
+/** A page as the sites show it: its body's HTML, or why the server's limits refuse it; its description and headings. */
+export interface RenderedPage {
+  body: { html: string } | { refused: string };
+  description?: string;
+  headings: Section[];
+}
+
+/** Renders `page` (its body `markdown`) with its links resolved in `context` (see `siteLinks`). */
+export async function renderPage(
+  context: SiteLinkContext,
+  page: PageEntry,
+  markdown: string,
+): Promise<RenderedPage> {
+  const engine = contentEngine();
+  try {
+    const { links, frontMatter, sections } = await engine.analyze(markdown);
+    const html = await engine.renderHtml(markdown, await siteLinks(context, page, links));
+    return {
+      body: { html },
+      ...(frontMatter?.description && { description: frontMatter.description }),
+      headings: sections,
+    };
+  } catch (error) {
+    if (error instanceof ApiError && error.status === 422)
+      return { body: { refused: error.message }, headings: [] };
+    throw error;
+  }
 }

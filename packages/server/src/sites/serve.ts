@@ -4,14 +4,11 @@ import type { Request, Response, Router } from "express";
 import { errors as joseErrors, jwtVerify } from "jose";
 import type { KeptAnswers } from "../area.js";
 import { contentEngine } from "../content/engine/index.js";
-import { References } from "../content/engine/references.js";
 import type { PageTree } from "../content/pages.js";
 import { RecentlyUsed } from "../content/recently-used.js";
 import type { ContentStorage } from "../content/storage.js";
 import type { PageEntry } from "../content/trie.js";
 import { fromJson, isSet } from "../db/codecs.js";
-import { publicBase, revisionFiles } from "../files/index.js";
-import { ApiError } from "../http/errors.js";
 import { searchContent, termsOf } from "../search/index.js";
 import type { Services } from "../services.js";
 import { claimsProblem } from "./adaptive-schema.js";
@@ -34,7 +31,7 @@ import {
   sitemapXml,
 } from "./discovery.js";
 import { acceptedEncodings, fingerprintOf, type PageCache, pageCacheOf, sendPage } from "./page-cache.js";
-import { siteLinks } from "./page-links.js";
+import { renderPage, siteLinkContext } from "./page-links.js";
 import { mainContent, pageSegments, sectionOf, siteSpaceSegments } from "./page-paths.js";
 import { publishedStructure } from "./published.js";
 import { redirectVisitor } from "./redirects/resolve.js";
@@ -606,24 +603,8 @@ export function publishedSiteRoutes(router: Router, services: Services): void {
       const kept = await pages.current(visit.key, fingerprint, visit.writes, accepted);
       if (kept) return sendPage(req, res, kept);
     }
-    const markdown = await markdownOf(storage, page);
-    const references = new References(tree, publicBase(urls));
-    const engine = contentEngine();
-    const { body, description, headings } = await engine
-      .analyze(markdown)
-      .then(async ({ links, frontMatter, sections }) => {
-        const scope = { spaceId: revision.space_id, changeRequestId: null };
-        const files = async () =>
-          new Map((await revisionFiles(db, scope, revision.created_at)).map((file) => [file.id, file]));
-        const context = { references, storage, files, urls, secretKey, pageHref };
-        const html = await engine.renderHtml(markdown, await siteLinks(context, page, links));
-        return { body: { html }, description: frontMatter?.description, headings: sections };
-      })
-      .catch((error: unknown) => {
-        if (error instanceof ApiError && error.status === 422)
-          return { body: { refused: error.message }, description: undefined, headings: [] };
-        throw error;
-      });
+    const context = siteLinkContext(services, { storage, revision, tree }, pageHref);
+    const { body, description, headings } = await renderPage(context, page, await markdownOf(storage, page));
     const html = renderPublishedPage({
       ...chrome,
       page,
