@@ -73,7 +73,9 @@ beforeAll(async () => {
   spaceId = space.id;
   const content = spaceContent(s, space.id);
   const first = await content.createChangeRequest();
-  await content.edit(first.number, [insertPage("Guide", "The guide speaks of **alpacas**. See [installing](/pages/guide/install).")]);
+  await content.edit(first.number, [
+    insertPage("Guide", "The guide speaks of **alpacas**. See [installing](/pages/guide/install)."),
+  ]);
   const [guide] = await content.pages(first.number);
   await content.edit(first.number, [insertPage("Install", "Run the installer quickly.", guide?.id)]);
   await content.merge(first.number);
