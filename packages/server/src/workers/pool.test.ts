@@ -30,10 +30,17 @@ describe("the worker pool", { timeout: 30_000 }, () => {
   });
 
   it("times a task from when it gets a thread, and refuses what the queue cannot hold", async () => {
-    // Two threads busy for 700 ms each, two tasks waiting: each waiting one then runs within its own second.
-    const running = [pool.run(tasks, "spin", 700), pool.run(tasks, "spin", 700)];
-    const waiting = [pool.run(tasks, "spin", 600), pool.run(tasks, "spin", 600)];
-    await expect(pool.run(tasks, "echo", 1)).rejects.toBeInstanceOf(PoolBusy);
-    await expect(Promise.all([...running, ...waiting])).resolves.toHaveLength(4);
+    // Two threads busy for 2 s each, two tasks waiting: each waiting one then runs within its own 3 s,
+    // though it ends 3.2 s after it was given. A busy machine (CI runs test files side by side on two
+    // cores) still leaves the waiting tasks 1.8 s of slack.
+    const timed = new WorkerPool({ threads: 2, maxQueue: 2, timeoutMs: 3_000, memoryMb: 64 });
+    try {
+      const running = [timed.run(tasks, "spin", 2_000), timed.run(tasks, "spin", 2_000)];
+      const waiting = [timed.run(tasks, "spin", 1_200), timed.run(tasks, "spin", 1_200)];
+      await expect(timed.run(tasks, "echo", 1)).rejects.toBeInstanceOf(PoolBusy);
+      await expect(Promise.all([...running, ...waiting])).resolves.toHaveLength(4);
+    } finally {
+      await timed.close();
+    }
   });
 });
