@@ -115,8 +115,23 @@ const body = fc
   )
   .map(([frontMatter, blocks]) => `${frontMatter ?? ""}${blocks.join("\n\n")}\n`);
 
+/**
+ * The properties run on fixed seeds, so that a run of CI is the run a developer can repeat; a seed
+ * of their own (`QUIRE_PROPERTY_SEED`) explores further, as the known failure below was found.
+ */
+const SEED = Number(process.env.QUIRE_PROPERTY_SEED ?? 20261125);
+
 // Hundreds of generated bodies per property: seconds on a busy machine.
 describe("GitBook's document and Markdown", { timeout: 60_000 }, () => {
+  // Found by a random seed (1450860207) in CI: a thematic break then a quoted code fence. The first
+  // reading takes the quote's fence for inline code spanning lines with the quote's `> ` in it; written
+  // back, that code reads as one line. Fails until the conversion is fixed (issue 23's document work).
+  it.fails("keeps a quoted code fence after a thematic break stable (known failure)", () => {
+    const markdown = "---\n\n> ```js\n> const a = 1;\n> \n>   b();\n> ```\n";
+    const document = toDocument(markdown);
+    expect(toDocument(markdownOf(document))).toEqual(document);
+  });
+
   it("Markdown → document → Markdown is stable: the Markdown written converts to the same document, and is written again unchanged", () => {
     fc.assert(
       fc.property(body, (markdown) => {
@@ -125,7 +140,7 @@ describe("GitBook's document and Markdown", { timeout: 60_000 }, () => {
         expect(toDocument(written)).toEqual(document);
         expect(markdownOf(toDocument(written))).toBe(written);
       }),
-      { numRuns: 300 },
+      { numRuns: 300, seed: SEED },
     );
   });
 
@@ -142,7 +157,7 @@ describe("GitBook's document and Markdown", { timeout: 60_000 }, () => {
         // Heading anchors (`meta`) depend on the headings before: an inserted one can move them.
         expect(withoutMeta(toDocument(edited).nodes)).toEqual(withoutMeta(nodes));
       }),
-      { numRuns: 200 },
+      { numRuns: 200, seed: SEED },
     );
   });
 
