@@ -3,13 +3,11 @@ import { isDeepStrictEqual } from "node:util";
 import { slug as slugify } from "github-slugger";
 import type { List, PhrasingContent, Root, RootContent } from "mdast";
 import { toString as textOf } from "mdast-util-to-string";
-import remarkFrontmatter from "remark-frontmatter";
-import remarkGfm from "remark-gfm";
 import remarkParse from "remark-parse";
 import remarkStringify from "remark-stringify";
 import { unified } from "unified";
 import { Document, isMap, parseDocument, parse as parseYaml, stringify as stringifyYaml } from "yaml";
-import { type FrontMatter, remarkGitBook } from "../content/engine/gitbook.js";
+import { type FrontMatter, gitBookReader } from "../content/engine/gitbook.js";
 
 /**
  * A space as GitBook's Git Sync lays it out in a repository, read and written back: `.gitbook.yaml`,
@@ -89,11 +87,7 @@ const ASSETS = ".gitbook/assets/";
 const DEFAULT_CONFIG: RepoConfig = { root: "", readme: "README.md", summary: "SUMMARY.md" };
 
 // GitBook's blocks are parsed (as written) so that a tag line never reads as the title heading.
-const pageParser = unified()
-  .use(remarkParse)
-  .use(remarkGfm)
-  .use(remarkFrontmatter)
-  .use(remarkGitBook, { blocks: "tags" });
+const pageParserFor = gitBookReader({ blocks: "tags" });
 const summaryParser = unified().use(remarkParse);
 /** SUMMARY.md and title headings as GitBook writes them: `*` bullets indented by their width. */
 const writer = unified().use(remarkStringify, { bullet: "*", listItemIndent: "one" });
@@ -119,6 +113,7 @@ function skipBreaks(text: string, from: number): number {
 }
 
 function splitPage(content: string): PageFile {
+  const pageParser = pageParserFor(content);
   const tree = pageParser.runSync(pageParser.parse(content));
   const [first, second] = tree.children;
   const frontMatter = tree.data?.frontMatter;

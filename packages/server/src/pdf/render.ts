@@ -3,13 +3,9 @@ import pdfmake from "pdfmake";
 import type { Content, ContentImage, TDocumentDefinitions } from "pdfmake/interfaces.js";
 import rehypeRaw from "rehype-raw";
 import rehypeRemark from "rehype-remark";
-import remarkFrontmatter from "remark-frontmatter";
-import remarkGfm from "remark-gfm";
-import remarkParse from "remark-parse";
 import remarkRehype from "remark-rehype";
-import { unified } from "unified";
 import { visit } from "unist-util-visit";
-import { remarkGitBook } from "../content/engine/gitbook.js";
+import { gitBookReader } from "../content/engine/gitbook.js";
 import { headingAnchors } from "../content/engine/markdown.js";
 import { fontRuns, fonts, isFontFile } from "./fonts.js";
 
@@ -42,14 +38,11 @@ export type PdfLink = { page: number; anchor?: string } | { url: string; image?:
  * turned back into Markdown's nodes: the blocks' contents, the HTML's text and structure stay, their
  * tags and what the site never shows (scripts, styles) go.
  */
-const toMarkdownTree = unified()
-  .use(remarkParse)
-  .use(remarkGfm)
-  .use(remarkFrontmatter)
-  .use(remarkGitBook)
-  .use(remarkRehype, { allowDangerousHtml: true })
-  .use(rehypeRaw)
-  .use(rehypeRemark);
+const toMarkdownTreeFor = gitBookReader({}, [
+  [remarkRehype, { allowDangerousHtml: true }],
+  rehypeRaw,
+  rehypeRemark,
+]);
 
 pdfmake.setFonts(fonts);
 // A page's markdown may name images or fonts anywhere: nothing is fetched, no other file is read.
@@ -96,6 +89,7 @@ const TARGET = /^pdf:(\d+)$/;
  * nothing when it leads nowhere: HTML conversion would encode URLs as written, the targets' keys.
  */
 function pageLayout(page: PdfPage, index: number): PageLayout {
+  const toMarkdownTree = toMarkdownTreeFor(page.markdown);
   const source = toMarkdownTree.parse(page.markdown);
   const targets: PdfLink[] = [];
   visit(source, (node) => {

@@ -19,7 +19,6 @@ import type {
 import { toString as textOf } from "mdast-util-to-string";
 import remarkFrontmatter from "remark-frontmatter";
 import remarkGfm from "remark-gfm";
-import remarkParse from "remark-parse";
 import remarkStringify from "remark-stringify";
 import { unified } from "unified";
 import type {
@@ -33,7 +32,7 @@ import type {
   JSONDocument,
   MarkdownOutcome,
 } from "./document-model.js";
-import { type GitBookTag, remarkGitBook } from "./gitbook.js";
+import { FRONT_MATTER, type GitBookTag, gitBookReader } from "./gitbook.js";
 
 /**
  * A page body as GitBook's JSON document and back, in a worker thread of the content engine's pool
@@ -46,13 +45,10 @@ import { type GitBookTag, remarkGitBook } from "./gitbook.js";
  * document and back gives a body that converts to the same document again (document.test.ts).
  */
 
-const parser = unified()
-  .use(remarkParse)
-  .use(remarkGfm)
-  .use(remarkFrontmatter)
-  .use(remarkGitBook, { blocks: "tags" });
+const parserFor = gitBookReader({ blocks: "tags" });
 
 function parse(markdown: string): Root {
+  const parser = parserFor(markdown);
   return parser.runSync(parser.parse(markdown));
 }
 
@@ -1046,8 +1042,6 @@ function writtenBlocks(
   });
   return { blocks, definitions };
 }
-
-const FRONT_MATTER = /^---\r?\n[\s\S]*?\r?\n---(?:\r?\n|$)/;
 
 export function fromDocument({
   document,

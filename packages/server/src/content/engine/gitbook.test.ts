@@ -264,6 +264,15 @@ describe("front matter", () => {
     expect(analyze("---\njust a line\n---").frontMatter).toBeUndefined();
     expect(html("---\na: [unclosed\n---")).toBe("<p>---\na: [unclosed\n---</p>");
   });
+
+  it("never opens at a rule that no fence closes: the quotes, lists and code after it are read as such", () => {
+    expect(html("---\n\n> quoted\n\n- item\n")).toBe(
+      "<hr>\n<blockquote>\n<p>quoted</p>\n</blockquote>\n<ul>\n<li>item</li>\n</ul>",
+    );
+    expect(analyze("---\n\n> ```js\n> a();\n> ```\n").frontMatter).toBeUndefined();
+    // An empty front matter, and spaces after its fences, still open one.
+    expect(html("--- \n---\n\nBody")).toBe("<p>Body</p>");
+  });
 });
 
 describe("GitHub's alerts", () => {

@@ -1,7 +1,10 @@
 import type { Literal, Paragraph, Parent, PhrasingContent, Root, RootContent, Text } from "mdast";
 import type { Extension as FromMarkdownExtension } from "mdast-util-from-markdown";
 import type { Code, Construct, Effects, State } from "micromark-util-types";
-import type { Plugin, Processor } from "unified";
+import remarkFrontmatter from "remark-frontmatter";
+import remarkGfm from "remark-gfm";
+import remarkParse from "remark-parse";
+import { type PluggableList, type Plugin, type Processor, unified } from "unified";
 import type { Position } from "unist";
 import { visit } from "unist-util-visit";
 import { parse as parseYaml } from "yaml";
@@ -409,6 +412,32 @@ function pickFrontMatter(data: Record<string, unknown>): FrontMatter {
  * Front matter, whose node renders as nothing, read into `tree.data.frontMatter`; when it is not a
  * YAML mapping it was not meant as front matter, and stays text.
  */
+/**
+ * A body that opens with front matter: a `---` line, then a closing `---` line (spaces after either
+ * allowed, as remark-frontmatter allows them).
+ */
+export const FRONT_MATTER = /^---[\t ]*\r?\n(?:[\s\S]*?\r?\n)?---[\t ]*(?:\r?\n|$)/;
+
+/**
+ * The processor that reads a body as GitBook writes it (CommonMark, GFM, front matter, GitBook's blocks),
+ * then runs the plugins `after`. One of two per body: with remark-frontmatter only where the body opens with a
+ * closed front matter. Its micromark extension (2.0.0) tries an unclosed `---` line to the end of the
+ * body, and the lines it tried are then read without their containers: every later quote and list
+ * became a paragraph.
+ */
+export function gitBookReader(options: { blocks?: "rendered" | "tags" } = {}, after: PluggableList = []) {
+  const make = (frontMatter: boolean) =>
+    unified()
+      .use(remarkParse)
+      .use(remarkGfm)
+      .use(frontMatter ? [remarkFrontmatter] : [])
+      .use(remarkGitBook, options)
+      .use(after);
+  const withFrontMatter = make(true);
+  const without = make(false);
+  return (markdown: string) => (FRONT_MATTER.test(markdown) ? withFrontMatter : without);
+}
+
 function readFrontMatter(tree: Root): void {
   const [first] = tree.children;
   if (first?.type !== "yaml") return;

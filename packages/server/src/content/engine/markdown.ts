@@ -6,13 +6,10 @@ import type { Heading, Nodes, Root, RootContent } from "mdast";
 import { toString as textOf } from "mdast-util-to-string";
 import rehypeRaw from "rehype-raw";
 import rehypeSanitize, { defaultSchema, type Options as SanitizeSchema } from "rehype-sanitize";
-import remarkFrontmatter from "remark-frontmatter";
-import remarkGfm from "remark-gfm";
-import remarkParse from "remark-parse";
 import remarkRehype from "remark-rehype";
 import { unified } from "unified";
 import { visit } from "unist-util-visit";
-import { BLOCK_CLASSES, type FrontMatter, remarkGitBook } from "./gitbook.js";
+import { BLOCK_CLASSES, type FrontMatter, gitBookReader } from "./gitbook.js";
 
 /**
  * What the content engine reads from a page body, in a worker thread of its pool: these functions
@@ -23,9 +20,10 @@ import { BLOCK_CLASSES, type FrontMatter, remarkGitBook } from "./gitbook.js";
  * Markdown as GitBook writes it: CommonMark, GFM, front matter, and GitBook's blocks and alerts. Its
  * tree is what both the analysis and the HTML are made from.
  */
-const parser = unified().use(remarkParse).use(remarkGfm).use(remarkFrontmatter).use(remarkGitBook);
+const parserFor = gitBookReader();
 
 function parse(markdown: string): Root {
+  const parser = parserFor(markdown);
   return parser.runSync(parser.parse(markdown));
 }
 
