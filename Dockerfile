@@ -18,6 +18,8 @@ RUN npx turbo run build --filter=@quire/server... && npm prune --omit=dev --no-a
 
 FROM node:24-bookworm-slim
 ENV NODE_ENV=production PORT=8080 QUIRE_DATA_DIR=/var/lib/quire
+# Git Sync runs Debian's git (its HTTPS transport needs the CA certificates).
+RUN apt-get update && apt-get install -y --no-install-recommends git ca-certificates && rm -rf /var/lib/apt/lists/*
 WORKDIR /app
 # The server needs its build, its dependencies and the contract it serves; workspace packages are
 # linked from node_modules, so they keep their places.

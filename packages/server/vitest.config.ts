@@ -18,4 +18,9 @@ if (process.env.QUIRE_TEST_DATABASE_URL) {
   console.log("PostgreSQL project skipped: set QUIRE_TEST_DATABASE_URL to run the tests on PostgreSQL too.");
 }
 
-export default mergeConfig(shared, defineConfig({ test: { include: ["src/**/*.test.ts"], projects } }));
+// Two files at a time: most of a file's time is spent waiting on a database, Git or Chromium, and
+// vitest's default on two cores (one worker) leaves the other core idle.
+export default mergeConfig(
+  shared,
+  defineConfig({ test: { include: ["src/**/*.test.ts"], projects, maxWorkers: 2 } }),
+);

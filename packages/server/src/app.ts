@@ -17,6 +17,7 @@ import { requestLog } from "./http/request-log.js";
 import { idempotentRequests } from "./idempotency/store.js";
 import { RateLimiter, type RateLimitPolicy } from "./limits/rate-limit.js";
 import { createFetcher, type NetworkPolicy, publicAddressesOnly } from "./net/fetch.js";
+import { type GitSettings, gitSettingsFrom } from "./net/git.js";
 import { createServices } from "./services.js";
 import { type OpenApiSpec, servedApiSpec } from "./spec.js";
 import { urlsFor } from "./urls.js";
@@ -39,6 +40,8 @@ export interface AppOptions {
   files?: FileSettings;
   /** Which addresses the server's own requests may reach; public ones only when not given. */
   network?: NetworkPolicy;
+  /** Git Sync's repositories; as the environment's defaults say when not given. */
+  git?: GitSettings;
 }
 
 /** Node's request listener: hand it to `http.createServer` or to supertest. */
@@ -59,6 +62,7 @@ export function createApp(options: AppOptions): QuireApp {
     secretKey: options.secretKey,
     files: options.files ?? fileSettingsFrom(configFromEnv({}).files),
     fetcher: createFetcher(options.network ?? publicAddressesOnly),
+    git: options.git ?? gitSettingsFrom(configFromEnv({}).git, options.network ?? publicAddressesOnly),
   });
 
   const logRequest = requestLog(logger);

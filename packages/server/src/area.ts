@@ -2,9 +2,11 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import type { Handler, HandlerInput, Handlers, OperationId, OperationResult } from "@quire/api-types";
 import type { Router } from "express";
 import type { Caller } from "./auth/caller.js";
+import type { BlobStore } from "./blobs/blobs.js";
 import { ApiError } from "./http/errors.js";
 import type { AnyTask } from "./jobs/runner.js";
 import type { Fetcher } from "./net/fetch.js";
+import type { GitSettings } from "./net/git.js";
 import { authorize } from "./policy.js";
 import type { Services } from "./services.js";
 
@@ -101,6 +103,12 @@ export interface Area<Implemented extends OperationId, Pending extends Operation
 export interface TaskDeps {
   /** Fetches URLs under the server's network policy. */
   fetcher: Fetcher;
+  /** Git Sync's repositories, under the same policy. */
+  git: GitSettings;
+  /** Decrypts what is stored encrypted (`QUIRE_SECRET_KEY`). */
+  secretKey: string;
+  /** Where file bytes are stored. */
+  blobs: BlobStore;
 }
 
 /** See `Area.kept`. */

@@ -1,6 +1,6 @@
 import type { Handler, Handlers, OperationId } from "@quire/api-types";
 import { appPreviewsArea } from "./app-previews/area.js";
-import type { Area } from "./area.js";
+import type { Area, TaskDeps } from "./area.js";
 import { notImplemented } from "./area.js";
 import type { Caller } from "./auth/caller.js";
 import { changeRequestsArea } from "./change-requests/area.js";
@@ -8,6 +8,7 @@ import { collectionsArea } from "./collections/area.js";
 import { commentsArea } from "./comments/area.js";
 import { customFieldsArea } from "./custom-fields/area.js";
 import { filesArea } from "./files/area.js";
+import { gitSyncArea } from "./git-sync/area.js";
 import { importsArea } from "./imports/area.js";
 import { integrationsArea } from "./integrations/area.js";
 import { invitesArea } from "./invites/area.js";
@@ -54,6 +55,7 @@ export const areas = [
   translationsArea,
   integrationsArea,
   appPreviewsArea,
+  gitSyncArea,
 ] as const;
 
 type AnyArea = (typeof areas)[number];
@@ -77,9 +79,11 @@ interface AreaOfAnyOperations {
 export const pendingOperations: readonly OperationId[] = areas.flatMap((area) => area.pending);
 
 /** Every task of the server, as `main.ts` runs them: what each area declares in `defineArea({ tasks })`. */
-export function serverTasks({ network }: { network: NetworkPolicy }): AnyTask[] {
-  const deps = { fetcher: createFetcher(network) };
-  return areas.flatMap((area) => area.tasks(deps));
+export function serverTasks({
+  network,
+  ...deps
+}: { network: NetworkPolicy } & Omit<TaskDeps, "fetcher">): AnyTask[] {
+  return areas.flatMap((area) => area.tasks({ fetcher: createFetcher(network), ...deps }));
 }
 
 /** Every operation's handler; throws at start-up if two areas claim one operation. */

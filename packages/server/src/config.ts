@@ -23,6 +23,20 @@ export interface Config {
   files: FilesConfig;
   /** What reading and rendering page bodies may cost (see `ContentEngine`). */
   content: ContentLimits;
+  /** Git Sync's repositories: where they are cached, and what one operation may take. */
+  git: GitConfig;
+}
+
+/** See `Config.git`. */
+export interface GitConfig {
+  /** `QUIRE_GIT_CACHE_DIR`, by default `git` under the data directory: one bare repository per space. */
+  cacheDirectory: string;
+  /** `QUIRE_GIT_TIMEOUT_MS`: how long an import or export may run, 4 minutes by default. */
+  timeoutMs: number;
+  /** `QUIRE_GIT_MAX_BYTES`: the most a fetch may bring, 256 MB by default. */
+  maxBytes: number;
+  /** `QUIRE_GIT_POLL_MS`: how often connected branches are looked at, 5 minutes by default; 0: never. */
+  pollMs: number;
 }
 
 /** Storage of file bytes: a directory, or an S3-compatible bucket when `s3` is given. */
@@ -53,6 +67,13 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): Config {
     rateLimitPerMinute: rateLimitFrom(env),
     files: filesFrom(env),
     content: contentLimitsFrom(env),
+    git: {
+      cacheDirectory: userPath(env.QUIRE_GIT_CACHE_DIR ?? join(dataDirectoryFrom(env), "git"), env),
+      // Below the job runner's lease of 5 minutes: a running operation is never taken over.
+      timeoutMs: positiveInteger(env, "QUIRE_GIT_TIMEOUT_MS", 4 * 60 * 1000),
+      maxBytes: positiveInteger(env, "QUIRE_GIT_MAX_BYTES", 256 * 1024 * 1024),
+      pollMs: env.QUIRE_GIT_POLL_MS === "0" ? 0 : positiveInteger(env, "QUIRE_GIT_POLL_MS", 5 * 60 * 1000),
+    },
   };
 }
 

@@ -11,6 +11,7 @@ import { systemClock, timeOrderedIds } from "./context.js";
 import { migrate, openDatabase } from "./db/database.js";
 import { createJobRunner } from "./jobs/runner.js";
 import { serverLogger } from "./logging.js";
+import { gitSettingsFrom } from "./net/git.js";
 
 /** How long requests in flight may take to finish on SIGTERM before their connections are cut. */
 const SHUTDOWN_GRACE_MS = 10_000;
@@ -30,7 +31,15 @@ const secretKey = await resolveSecretKey({
 const clock = systemClock;
 const ids = timeOrderedIds(clock);
 // Background work, the purge of deleted spaces included, shared with every other server process.
-const jobs = createJobRunner({ db, clock, ids, logger, tasks: serverTasks({ network: config.network }) });
+const files = fileSettingsFrom(config.files);
+const git = gitSettingsFrom(config.git, config.network);
+const jobs = createJobRunner({
+  db,
+  clock,
+  ids,
+  logger,
+  tasks: serverTasks({ network: config.network, git, secretKey, blobs: files.blobs }),
+});
 jobs.start();
 
 const firstRun = await bootstrapOwner(db, { clock, ids }, config.ownerEmail);
@@ -42,7 +51,8 @@ const app = createApp({
   publicUrl: config.publicUrl,
   validateResponses: config.validateResponses,
   secretKey,
-  files: fileSettingsFrom(config.files),
+  files,
+  git,
   network: config.network,
   ...(config.rateLimitPerMinute > 0 && { rateLimit: { limit: config.rateLimitPerMinute, windowMs: 60_000 } }),
 });

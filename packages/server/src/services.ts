@@ -2,6 +2,7 @@ import type { FileSettings } from "./blobs/settings.js";
 import type { Clock, IdGenerator } from "./context.js";
 import type { Db, Transaction } from "./db/database.js";
 import type { Fetcher } from "./net/fetch.js";
+import type { GitSettings } from "./net/git.js";
 import type { Urls } from "./urls.js";
 
 /** What handlers work with: storage, time, ids and the server's public URLs. */
@@ -23,6 +24,8 @@ export interface Services {
   files: FileSettings;
   /** Fetches what users point the server at (imports), through the network policy. */
   fetcher: Fetcher;
+  /** Git Sync's repositories, reached through the same network policy. */
+  git: GitSettings;
 }
 
 /** The services over these parts; `now` and `transaction` derive from the clock and the database. */

@@ -2288,6 +2288,114 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/spaces/{spaceId}/git": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Disconnect a space from its Git repository
+         * @description Disconnects the space from its repository: its stored credentials and cache are deleted, nothing
+         *     is synchronized any more, and the content stays. 204 also when it was not connected.
+         */
+        delete: operations["disconnectGitRepository"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/spaces/{spaceId}/git/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Export a space to a Git repository
+         * @description Queues an export of the space's content to the repository's branch, as one commit (none when the
+         *     branch already holds it), after the space's earlier operations. The first export that succeeds
+         *     connects the space to the repository.
+         */
+        post: operations["exportToGitRepository"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/spaces/{spaceId}/git/import": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Import a Git repository into a space
+         * @description Queues an import of the repository's branch into the space, after the space's earlier operations.
+         *     The first import that succeeds connects the space to the repository. When the space changed since
+         *     the last synchronization as well, the repository's content is put in a change request instead of
+         *     over the space's (unless `force`).
+         */
+        post: operations["importGitRepository"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/spaces/{spaceId}/git/info": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a space's Git Sync status
+         * @description The space's Git Sync configuration and its latest operation; 404 when it has none.
+         */
+        get: operations["getSpaceGitInfo"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/spaces/{spaceId}/git/webhook": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Make a push webhook for a space's Git Sync
+         * @description Makes a new secret for the push webhook of a connected space (409 while it is not connected): each
+         *     push to the synchronized branch, signed with it, queues an import. The previous secret stops
+         *     working.
+         */
+        post: operations["createSpaceGitWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/spaces/{spaceId}/links": {
         parameters: {
             query?: never;
@@ -3698,6 +3806,44 @@ export interface components {
          * @enum {string}
          */
         ErrorType: "bad_request" | "unauthorized" | "forbidden" | "not_found" | "method_not_allowed" | "conflict" | "gone" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "unprocessable" | "rate_limited" | "internal" | "not_implemented" | "unavailable" | "space_deleted" | "change_request_closed" | "merge_conflict" | "etag_mismatch" | "already_done" | "slug_taken" | "name_taken" | "path_taken" | "basename_taken" | "proxy_taken" | "hostname_taken" | "last_admin" | "invite_links_disabled" | "idempotency_in_progress" | "idempotency_key_reused" | "content_too_complex";
+        /** @description Exports a space to a repository, as GitBook's `ExportToGitRepository`. */
+        ExportToGitRepository: {
+            /**
+             * @description The repository's URL, `https://` (or `http://` to a host the server's network policy allows).
+             *     Basic-auth credentials may be given in it (`https://user:token@host/owner/repo.git`): they are
+             *     stored encrypted, used for every later operation, and never returned.
+             */
+            url: string;
+            /** @description The branch, as `refs/heads/main`. */
+            ref: string;
+            /** @description Deprecated by GitBook; accepted and ignored (the server keeps one cache per space). */
+            repoCacheID?: string;
+            /** @description Prefix of links to the repository's files. */
+            repoTreeURL?: string;
+            /** @description Prefix of links to the repository's commits. */
+            repoCommitURL?: string;
+            /** @description The directory of the repository the space's content lives in (a monorepo). */
+            repoProjectDirectory?: string;
+            /**
+             * Format: date-time
+             * @description When the event that asked for it happened: operations of a space run in this order.
+             */
+            timestamp?: string;
+            /**
+             * @description Import: replace the space's content even when it changed since the last synchronization.
+             *     Export: push even when the branch moved on (a force push).
+             */
+            force?: boolean;
+            /**
+             * @description Import: make a revision without changing the space's content. Export: push a snapshot without
+             *     connecting the space to the repository.
+             */
+            standalone?: boolean;
+            /** @description Deprecated by GitBook: metadata about the provider. */
+            gitInfo?: components["schemas"]["UpdateSpaceGitInfo"];
+            /** @description The message of the commit. */
+            commitMessage: string;
+        };
         /** @description Points at a file of the same content. */
         FileContentRef: {
             /**
@@ -3811,10 +3957,105 @@ export interface components {
             at?: number;
         };
         /**
+         * @description Whether the connection to the repository works, as GitBook's `GitSyncInstallationStatus`.
+         * @enum {string}
+         */
+        GitSyncInstallationStatus: "unauthenticated" | "active" | "pending";
+        /**
+         * @description What a Git Sync operation does, as GitBook's `GitSyncOperationDirection`.
+         * @enum {string}
+         */
+        GitSyncOperationDirection: "import" | "export";
+        /**
+         * @description How far a running Git Sync operation is, as GitBook's `GitSyncOperationStage`.
+         * @enum {string}
+         */
+        GitSyncOperationStage: "repo_fetch" | "config_check" | "content_process" | "finalize";
+        /**
+         * @description Where a Git Sync operation is, as GitBook's `GitSyncOperationState`.
+         * @enum {string}
+         */
+        GitSyncOperationState: "running" | "failure" | "success" | "timeout";
+        /**
          * @description The Git provider of a synchronization.
          * @enum {string}
          */
-        GitSyncProvider: "github" | "gitlab";
+        GitSyncProvider: "github" | "gitlab" | "gitea" | "git";
+        /** @description A space's Git Sync configuration and status, as GitBook's `GitSyncState`. */
+        GitSyncState: {
+            /** @description Id of the space's connection to its repository. */
+            installationId: string;
+            /** @description The repository's host, as far as it is known; `git` for any other Git server. */
+            installationProvider: components["schemas"]["GitSyncProvider"];
+            /** @description Whether the connection works. */
+            installationStatus: components["schemas"]["GitSyncInstallationStatus"];
+            /** @description The repository, as `owner/name` (the URL's path). */
+            repoName?: string;
+            /** @description The repository's URL, without credentials. */
+            repoURL?: string;
+            /** @description The synchronized branch, as `refs/heads/main`. */
+            ref?: string;
+            /** @description The directory of the repository the space's content lives in. */
+            repoProjectDirectory?: string;
+            /** @description The URL of the repository's tree, used in links to files (`repoTreeURL` of the last operation). */
+            url?: string;
+            /** @description The latest operation. */
+            operation?: components["schemas"]["GitSyncStateOperation"];
+            /**
+             * Format: int32
+             * @description How long an operation may run before it is stopped, in milliseconds.
+             */
+            operationTimeout: number;
+            /**
+             * Format: date-time
+             * @description When the configuration last changed.
+             */
+            updatedAt: string;
+        };
+        /** @description The latest Git Sync operation of a space. */
+        GitSyncStateOperation: {
+            /** @description Where it is. */
+            state: components["schemas"]["GitSyncOperationState"];
+            /** @description What it does. */
+            direction: components["schemas"]["GitSyncOperationDirection"];
+            /** @description How far it is; absent once it ended. */
+            stage?: components["schemas"]["GitSyncOperationStage"];
+            /**
+             * Format: date-time
+             * @description When it was asked for.
+             */
+            startedAt: string;
+            /**
+             * Format: date-time
+             * @description When it ended.
+             */
+            endedAt?: string;
+            /** @description Why it failed or timed out, with no credentials in it. */
+            error?: string;
+            /** @description The commit it imported or pushed. */
+            commit?: string;
+            /** @description The revision it created or exported. */
+            revision?: string;
+            /**
+             * @description When an import found that the space changed as well since the last synchronization: the change
+             *     request holding the repository's content, to be reviewed and merged instead of overwriting the
+             *     space's.
+             */
+            changeRequest?: string;
+        };
+        /** @description Where a Git host sends a connected space's push events, so that each push is imported. */
+        GitSyncWebhook: {
+            /**
+             * Format: uri
+             * @description The payload URL to give the host (GitHub, GitLab, Gitea or Forgejo), content type JSON.
+             */
+            url: string;
+            /**
+             * @description The webhook's secret: GitHub's and Gitea's "Secret", GitLab's "Secret token". Shown only in this
+             *     answer; asking again replaces it.
+             */
+            secret: string;
+        };
         /**
          * @description A color in hexadecimal notation, e.g. `#346ddb`.
          * @example #346ddb
@@ -3846,6 +4087,42 @@ export interface components {
              * @description Number of resources processed.
              */
             totalResources: number;
+        };
+        /** @description Imports a repository into a space, as GitBook's `ImportGitRepository`. */
+        ImportGitRepository: {
+            /**
+             * @description The repository's URL, `https://` (or `http://` to a host the server's network policy allows).
+             *     Basic-auth credentials may be given in it (`https://user:token@host/owner/repo.git`): they are
+             *     stored encrypted, used for every later operation, and never returned.
+             */
+            url: string;
+            /** @description The branch, as `refs/heads/main`. */
+            ref: string;
+            /** @description Deprecated by GitBook; accepted and ignored (the server keeps one cache per space). */
+            repoCacheID?: string;
+            /** @description Prefix of links to the repository's files. */
+            repoTreeURL?: string;
+            /** @description Prefix of links to the repository's commits. */
+            repoCommitURL?: string;
+            /** @description The directory of the repository the space's content lives in (a monorepo). */
+            repoProjectDirectory?: string;
+            /**
+             * Format: date-time
+             * @description When the event that asked for it happened: operations of a space run in this order.
+             */
+            timestamp?: string;
+            /**
+             * @description Import: replace the space's content even when it changed since the last synchronization.
+             *     Export: push even when the branch moved on (a force push).
+             */
+            force?: boolean;
+            /**
+             * @description Import: make a revision without changing the space's content. Export: push a snapshot without
+             *     connecting the space to the repository.
+             */
+            standalone?: boolean;
+            /** @description Deprecated by GitBook: metadata about the provider. */
+            gitInfo?: components["schemas"]["UpdateSpaceGitInfo"];
         };
         /**
          * @description Where content can be imported from.
@@ -5107,6 +5384,8 @@ export interface components {
             document?: components["schemas"]["JSONDocument"];
             /** @description The kind of page. */
             type: components["schemas"]["RevisionPageType"];
+            /** @description Where a link page leads. */
+            href?: string;
             /** @description URLs of the page. */
             urls?: components["schemas"]["RevisionPageUrls"];
             /** @description Slug of the page within its parent. */
@@ -6852,6 +7131,16 @@ export interface components {
         UpdateSpaceCustomFieldsRequest: {
             /** @description New values, keyed by custom field name. */
             values: Record<string, never>;
+        };
+        /** @description What GitBook accepted as `gitInfo` (deprecated there; accepted and ignored but for `url`). */
+        UpdateSpaceGitInfo: {
+            /**
+             * @description The provider.
+             * @enum {string}
+             */
+            provider?: "github" | "gitlab";
+            /** @description The repository's tree URL. */
+            url?: string;
         };
         /** @description Changes to a space; omitted fields stay as they are. */
         UpdateSpaceRequest: {
@@ -26981,6 +27270,563 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Space"];
+                };
+            };
+            /**
+             * @description The request is malformed or does not satisfy the contract. Besides what the schemas say, no string
+             *     (in the path, the query or the body, keys included) may contain a NUL character (U+0000) or a lone
+             *     UTF-16 surrogate: such a request is refused with 400 and changes nothing.
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The bearer token is missing or invalid. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The caller's role does not allow this operation. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The resource does not exist or is not visible to the caller. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description The request conflicts with the current state of the resource (a deleted space, say), or a request with
+             *     the same `Idempotency-Key` is still running.
+             */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body, or a file in it, is larger than the server accepts. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body is not of a media type the operation takes (JSON, or a multipart form for uploads). */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request cannot be processed as sent: an `Idempotency-Key` reused with another request. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests were sent; retry later. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    disconnectGitRepository: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Id of the space. */
+                spaceId: components["parameters"]["SpacePath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A 204 response with an empty body. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /**
+             * @description The request is malformed or does not satisfy the contract. Besides what the schemas say, no string
+             *     (in the path, the query or the body, keys included) may contain a NUL character (U+0000) or a lone
+             *     UTF-16 surrogate: such a request is refused with 400 and changes nothing.
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The bearer token is missing or invalid. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The caller's role does not allow this operation. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The resource does not exist or is not visible to the caller. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description The request conflicts with the current state of the resource (a deleted space, say), or a request with
+             *     the same `Idempotency-Key` is still running.
+             */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body, or a file in it, is larger than the server accepts. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body is not of a media type the operation takes (JSON, or a multipart form for uploads). */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request cannot be processed as sent: an `Idempotency-Key` reused with another request. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests were sent; retry later. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    exportToGitRepository: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Id of the space. */
+                spaceId: components["parameters"]["SpacePath"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ExportToGitRepository"];
+            };
+        };
+        responses: {
+            /** @description A 204 response with an empty body. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /**
+             * @description The request is malformed or does not satisfy the contract. Besides what the schemas say, no string
+             *     (in the path, the query or the body, keys included) may contain a NUL character (U+0000) or a lone
+             *     UTF-16 surrogate: such a request is refused with 400 and changes nothing.
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The bearer token is missing or invalid. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The caller's role does not allow this operation. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The resource does not exist or is not visible to the caller. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description The request conflicts with the current state of the resource (a deleted space, say), or a request with
+             *     the same `Idempotency-Key` is still running.
+             */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body, or a file in it, is larger than the server accepts. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body is not of a media type the operation takes (JSON, or a multipart form for uploads). */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request cannot be processed as sent: an `Idempotency-Key` reused with another request. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests were sent; retry later. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    importGitRepository: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Id of the space. */
+                spaceId: components["parameters"]["SpacePath"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ImportGitRepository"];
+            };
+        };
+        responses: {
+            /** @description A 204 response with an empty body. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /**
+             * @description The request is malformed or does not satisfy the contract. Besides what the schemas say, no string
+             *     (in the path, the query or the body, keys included) may contain a NUL character (U+0000) or a lone
+             *     UTF-16 surrogate: such a request is refused with 400 and changes nothing.
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The bearer token is missing or invalid. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The caller's role does not allow this operation. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The resource does not exist or is not visible to the caller. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description The request conflicts with the current state of the resource (a deleted space, say), or a request with
+             *     the same `Idempotency-Key` is still running.
+             */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body, or a file in it, is larger than the server accepts. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body is not of a media type the operation takes (JSON, or a multipart form for uploads). */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request cannot be processed as sent: an `Idempotency-Key` reused with another request. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests were sent; retry later. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getSpaceGitInfo: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Id of the space. */
+                spaceId: components["parameters"]["SpacePath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The request has succeeded. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GitSyncState"];
+                };
+            };
+            /**
+             * @description The request is malformed or does not satisfy the contract. Besides what the schemas say, no string
+             *     (in the path, the query or the body, keys included) may contain a NUL character (U+0000) or a lone
+             *     UTF-16 surrogate: such a request is refused with 400 and changes nothing.
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The bearer token is missing or invalid. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The caller's role does not allow this operation. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The resource does not exist or is not visible to the caller. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description The request conflicts with the current state of the resource (a deleted space, say), or a request with
+             *     the same `Idempotency-Key` is still running.
+             */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body, or a file in it, is larger than the server accepts. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body is not of a media type the operation takes (JSON, or a multipart form for uploads). */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request cannot be processed as sent: an `Idempotency-Key` reused with another request. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests were sent; retry later. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    createSpaceGitWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Id of the space. */
+                spaceId: components["parameters"]["SpacePath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The request has succeeded. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GitSyncWebhook"];
                 };
             };
             /**

@@ -127,13 +127,13 @@ export function previews(services: Services) {
   }
 
   return {
-    /** A space: its page tree and the page at `pagePath`, the first page when none is given. */
+    /** A space: its page tree and the page at `pagePath`, the first document when none is given. */
     async space(visit: Visit, spaceId: string, pagePath: string): Promise<PreviewView> {
       const { space } = await readsSpace.standing(services, visit.caller, { spaceId });
       const place = { space, revisionId: space.revision_id, path: `spaces/${space.id}` };
       if (pagePath) return pageView(place, visit, pagePath);
       const { tree, chrome } = await openPlace(place, visit);
-      const first = tree.children(null)[0];
+      const first = tree.firstDocument(null);
       if (first) return pageView(place, visit, tree.path(first));
       return {
         ...chrome,

@@ -268,14 +268,29 @@ export async function editChangeRequestContent(
     edit: PreparedEdit;
   },
 ): Promise<{ space: SpaceTable; changeRequest: ChangeRequestRow }> {
+  return editDraft(tx, { ids, now }, args, (draft, storage) => {
+    applyChanges(draft, storage, ids, args.edit);
+    for (const { id, title, parent, markdown } of args.edit.pages)
+      draft.insert({ id, title, parent, placement: {}, document: storage.saveDocument(markdown) });
+  });
+}
+
+/**
+ * The change request's content as `edit` leaves a draft of it, stored as one new `edits` revision with
+ * the caller a contributor; 409 for a deleted space or a change request that is merged or archived.
+ */
+async function editDraft(
+  tx: Transaction,
+  { ids, now }: { ids: IdGenerator; now: string },
+  args: { spaceId: string; changeRequestId: string; userId: string },
+  edit: (draft: ContentDraft, storage: ContentStorage) => void,
+): Promise<{ space: SpaceTable; changeRequest: ChangeRequestRow }> {
   const space = await lockSpace(tx, args.spaceId);
   const changeRequest = await changeRequestOf(tx, args.spaceId, args.changeRequestId);
   const storage = new ContentStorage(tx, space.id);
   const current = await revisionOf(tx, space.id, changeRequest.revision_id);
   const draft = new ContentDraft(await allEntries(storage, current.root), now);
-  applyChanges(draft, storage, ids, args.edit);
-  for (const { id, title, parent, markdown } of args.edit.pages)
-    draft.insert({ id, title, parent, placement: {}, document: storage.saveDocument(markdown) });
+  edit(draft, storage);
   assertSpaceNotDeleted(space);
   if (changeRequest.status === "merged" || changeRequest.status === "archived")
     throw conflict(
@@ -296,4 +311,71 @@ export async function editChangeRequestContent(
     space,
     changeRequest: await updateChangeRequest(tx, changeRequest, { revision_id: revision.id }, now),
   };
+}
+
+/** A page of the content `replaceChangeRequestContent` makes: its id is kept when the content has it. */
+export interface ReplacingPage {
+  id: string;
+  parent: string | null;
+  title: string;
+  kind?: "group" | "link";
+  href?: string;
+  /** The slug of a page new to the content (kept by the pages it holds already). */
+  slug?: string;
+  /** The body; "" for none (groups and links have none). */
+  markdown: string;
+}
+
+/**
+ * Makes the change request's content `pages` (in order, each after its parent), as one revision: pages
+ * it holds already are updated and moved only where they differ, the others inserted, and the pages
+ * not listed removed. An import's content, whatever the content was.
+ */
+export async function replaceChangeRequestContent(
+  tx: Transaction,
+  context: { ids: IdGenerator; now: string },
+  args: { spaceId: string; changeRequestId: string; userId: string; pages: readonly ReplacingPage[] },
+): Promise<{ space: SpaceTable; changeRequest: ChangeRequestRow }> {
+  return editDraft(tx, context, args, (draft, storage) => {
+    const wanted = new Map(args.pages.map((page) => [page.id, page]));
+    const childrenOf = new Map<string | null, string[]>();
+    for (const page of args.pages) {
+      const existing = draft.get(page.id);
+      const document = page.kind === undefined ? storage.saveDocument(page.markdown) : null;
+      // A page whose kind changed is a new page of the same id: removed, then inserted below.
+      if (existing && existing.kind !== page.kind) draft.remove(page.id);
+      const current = draft.get(page.id);
+      if (!current) {
+        draft.insert({
+          id: page.id,
+          title: page.title,
+          parent: page.parent,
+          placement: {},
+          document,
+          ...(page.kind !== undefined && { kind: page.kind }),
+          ...(page.href !== undefined && { href: page.href }),
+          ...(page.slug !== undefined && { slug: page.slug }),
+        });
+      } else {
+        if (current.title !== page.title || current.document !== document || current.href !== page.href)
+          draft.update(page.id, {
+            title: page.title,
+            document,
+            ...(page.href !== undefined && { href: page.href }),
+          });
+        if (current.parent !== page.parent) draft.move(page.id, page.parent, {});
+      }
+      childrenOf.set(page.parent, [...(childrenOf.get(page.parent) ?? []), page.id]);
+    }
+    for (const entry of [...draft.entries()])
+      if (!wanted.has(entry.id) && draft.get(entry.id)) draft.remove(entry.id);
+    for (const [parent, ids] of childrenOf) {
+      const order = draft.children(parent).map((entry) => entry.id);
+      if (order.every((id, i) => id === ids[i])) continue;
+      ids.forEach((id, i) => {
+        const previous = ids[i - 1];
+        draft.move(id, parent, previous === undefined ? { index: 0 } : { after: previous });
+      });
+    }
+  });
 }

@@ -60,10 +60,17 @@ export function changeRequestHandlers(services: Services): AreaHandlers<typeof c
   const pullOrMerge = async (
     { space, changeRequest }: MemberChangeRequest,
     command: typeof mergeChangeRequest,
+    userId: string,
   ) => {
     await prepareMerge(db, space, changeRequest);
     return transaction((tx) =>
-      command(tx, { spaceId: space.id, changeRequestId: changeRequest.id, now: now(), ids }),
+      command(tx, {
+        spaceId: space.id,
+        changeRequestId: changeRequest.id,
+        now: now(),
+        ids,
+        mergedBy: userId,
+      }),
     );
   };
 
@@ -133,13 +140,13 @@ export function changeRequestHandlers(services: Services): AreaHandlers<typeof c
       return ok(presentChangeRequest(changeRequest, space.revision_id, urls));
     },
 
-    async mergeChangeRequest(_input, member) {
-      const { revision } = await pullOrMerge(member, mergeChangeRequest);
+    async mergeChangeRequest({ caller }, member) {
+      const { revision } = await pullOrMerge(member, mergeChangeRequest, caller.user.id);
       return ok({ revision, result: "merge" as const });
     },
 
-    async updateChangeRequest(_input, member) {
-      const { revision } = await pullOrMerge(member, updateChangeRequestFromMain);
+    async updateChangeRequest({ caller }, member) {
+      const { revision } = await pullOrMerge(member, updateChangeRequestFromMain, caller.user.id);
       return ok({ revision, result: "update" as const });
     },
 

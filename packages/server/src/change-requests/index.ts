@@ -10,11 +10,14 @@ export {
   noContentEdit,
   type PreparedEdit,
   prepareContentEdit,
+  type ReplacingPage,
+  replaceChangeRequestContent,
 } from "./edits.js";
 export { canEditChangeRequests } from "./policy.js";
 export {
   type ChangeRequestRow,
   changeRequestOf,
+  insertChangeRequest,
   lockSpace,
   updateChangeRequest,
 } from "./store.js";

@@ -109,11 +109,14 @@ export async function lockSpace(tx: Db, spaceId: string): Promise<SpaceTable> {
   return space;
 }
 
-/** Creates a draft change request on the space's current content, with the next number. After `lockSpace`. */
+/**
+ * Creates a draft change request on the space's current content (or on revision `from` of it, which
+ * its merge is then made from), with the next number. After `lockSpace`.
+ */
 export async function insertChangeRequest(
   tx: Db,
   { clock, ids }: { clock: Clock; ids: IdGenerator },
-  fields: { space: SpaceTable; subject: string; userId: string },
+  fields: { space: SpaceTable; subject: string; userId: string; from?: string },
 ): Promise<ChangeRequestRow> {
   const { highest } = await tx
     .selectFrom("change_requests")
@@ -134,8 +137,8 @@ export async function insertChangeRequest(
       created_at: now,
       updated_at: now,
       recency: recencyOf(now),
-      revision_id: fields.space.revision_id,
-      revision_initial_id: fields.space.revision_id,
+      revision_id: fields.from ?? fields.space.revision_id,
+      revision_initial_id: fields.from ?? fields.space.revision_id,
       revision_merged_ancestor_id: null,
       revision_merged_id: null,
     })

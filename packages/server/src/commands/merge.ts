@@ -13,6 +13,7 @@ import { updateTrie } from "../content/trie.js";
 import type { IdGenerator } from "../context.js";
 import type { Transaction } from "../db/database.js";
 import type { SpaceTable } from "../db/schema.js";
+import { queueMergeExport } from "../git-sync/index.js";
 import { ApiError, conflict } from "../http/errors.js";
 import { indexMainContent } from "../search/index.js";
 import { assertSpaceNotDeleted, updateSpace } from "../spaces/index.js";
@@ -42,6 +43,8 @@ interface MergeArguments {
   changeRequestId: string;
   now: string;
   ids: IdGenerator;
+  /** Who merges, when a member does (not an import): a space synced with Git exports their merge. */
+  mergedBy?: string;
 }
 
 interface Locked {
@@ -138,6 +141,17 @@ export async function mergeChangeRequest(
     { status: "merged", revision_merged_id: revision.id },
     args.now,
   );
+  if (args.mergedBy !== undefined)
+    await queueMergeExport(
+      tx,
+      { clock: { now: () => new Date(args.now) }, ids: args.ids },
+      {
+        spaceId: space.id,
+        userId: args.mergedBy,
+        subject: changeRequest.subject,
+        number: changeRequest.number,
+      },
+    );
   return { revision: revision.id };
 }
 

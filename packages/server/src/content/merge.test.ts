@@ -110,6 +110,50 @@ describe("three-way merge of page trees", () => {
   });
 });
 
+describe("three-way merge of group and link pages", () => {
+  const group = (fields: Partial<PageEntry> = {}) => page("g", { kind: "group", ...fields });
+  const link = (href: string, fields: Partial<PageEntry> = {}) =>
+    page("l", { parent: "g", kind: "link", href, ...fields });
+
+  it("takes the side that changed a link's href, with the other side's title", async () => {
+    const base = tree(group(), link("https://a.example"));
+    const outcome = await mergeContents(
+      base,
+      tree(group(), link("https://b.example")),
+      tree(group({ title: "Guides" }), link("https://a.example", { title: "Site" })),
+      store,
+    );
+    if (outcome.conflicts) throw new Error("unexpected conflicts");
+    const merged = new PageTree(outcome.pages);
+    expect(merged.get("l")).toMatchObject({ kind: "link", href: "https://b.example", title: "Site" });
+    expect(merged.get("g")).toMatchObject({ kind: "group", title: "Guides", document: null });
+    expect(merged.get("g")).not.toHaveProperty("href");
+  });
+
+  it("conflicts, as on a title, on hrefs both sides changed, and on a page one side made another kind", async () => {
+    const base = tree(group(), link("https://a.example"), page("d", { body: "text" }));
+    const outcome = await mergeContents(
+      base,
+      tree(group(), link("https://b.example"), page("d", { kind: "group" })),
+      tree(group(), link("https://c.example"), page("d", { body: "more text" })),
+      store,
+    );
+    expect(outcome.conflicts).toEqual([
+      { page: "l", title: "l", field: "title", changeRequest: "l", main: "l", base: "l" },
+      { page: "d", title: "d", field: "title", changeRequest: "d", main: "d", base: "d" },
+    ]);
+    // The same new href on both sides is no conflict.
+    const same = await mergeContents(
+      base,
+      tree(group(), link("https://b.example"), page("d", { body: "text" })),
+      tree(group(), link("https://b.example"), page("d", { body: "text" })),
+      store,
+    );
+    if (same.conflicts) throw new Error("unexpected conflicts");
+    expect(same.pages.find((entry) => entry.id === "l")?.href).toBe("https://b.example");
+  });
+});
+
 /** An edit of one side, on pages it owns (by id), for the property below. */
 type Edit =
   | { kind: "title"; page: string; text: string }

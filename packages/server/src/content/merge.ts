@@ -21,7 +21,9 @@ const sameContent = (a: PageEntry, b: PageEntry) =>
   a.parent === b.parent &&
   a.order === b.order &&
   a.slug === b.slug &&
-  a.document === b.document;
+  a.document === b.document &&
+  a.kind === b.kind &&
+  a.href === b.href;
 
 /** A value changed on one side only, or the same way on both; `conflict` when both changed it differently. */
 function pick<T>(base: T, ours: T, theirs: T): { value: T } | "conflict" {
@@ -34,11 +36,11 @@ const lines = (text: string) => (text === "" ? [] : text.split("\n"));
 
 /**
  * Three-way merge of page trees: `ours` (a change request) and `theirs` (the main content), both
- * derived from `base`. Pages match by id; title, parent and order take the side that changed them
- * (the same change on both sides is no conflict); bodies changed on both sides merge line by line
- * with diff3, and overlapping different hunks conflict. A page deleted on one side and changed on
- * the other, or whose parent is gone, conflicts. Without conflicts, siblings that got the same order
- * key and slugs that collide are made unique, the main content's pages keeping theirs.
+ * derived from `base`. Pages match by id; title, parent, order and a link's href take the side that
+ * changed them (the same change on both sides is no conflict); bodies changed on both sides merge
+ * line by line with diff3, and overlapping different hunks conflict. A page deleted on one side and
+ * changed on the other, or whose parent is gone, conflicts. Without conflicts, siblings that got the
+ * same order key and slugs that collide are made unique, the main content's pages keeping theirs.
  */
 export async function mergeContents(
   base: PageTree,
@@ -79,10 +81,20 @@ export async function mergeContents(
     const order = pick(b.order, o.order, t.order);
     const document = pick(b.document, o.document, t.document);
     const slug = pick(b.slug, o.slug, t.slug);
-    if (title === "conflict") conflicts.push(conflictOf(o, "title", b, o, t));
+    const href = pick(b.href, o.href, t.href);
+    // A page whose kind one side changed is another page (its body or href means something else):
+    // it conflicts with any other change, as its title, which is what readers know it by.
+    if (title === "conflict" || href === "conflict" || o.kind !== t.kind)
+      conflicts.push(conflictOf(o, "title", b, o, t));
     if (parent === "conflict") conflicts.push(conflictOf(o, "parent", b, o, t));
     if (order === "conflict") conflicts.push(conflictOf(o, "order", b, o, t));
-    if (title === "conflict" || parent === "conflict" || order === "conflict") {
+    if (
+      title === "conflict" ||
+      href === "conflict" ||
+      o.kind !== t.kind ||
+      parent === "conflict" ||
+      order === "conflict"
+    ) {
       conflicted.add(id);
       continue;
     }
@@ -94,6 +106,7 @@ export async function mergeContents(
       // Slugs only change when a page is moved or de-duplicated: the main content's wins.
       slug: slug === "conflict" ? t.slug : slug.value,
       document: document === "conflict" ? null : document.value,
+      ...(href.value !== undefined && { href: href.value }),
       updatedAt: o.updatedAt > t.updatedAt ? o.updatedAt : t.updatedAt,
     };
     merged.set(id, entry);

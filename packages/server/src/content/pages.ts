@@ -1,6 +1,6 @@
 import { compareOrder, keyBetween } from "./order.js";
 import { slugify, uniqueSlug } from "./slug.js";
-import type { PageChange, PageEntry } from "./trie.js";
+import type { PageChange, PageEntry, PageKind } from "./trie.js";
 
 /** A change that cannot apply to the content as it is; the caller says which change it was. */
 export class InvalidChange extends Error {}
@@ -59,14 +59,23 @@ export class PageTree {
     return this.#inOrder;
   }
 
-  /** The page at `path` (slugs from the top level down); "" is the first page, the space's root. */
+  /** The page at `path` (slugs from the top level down); "" is the first document, the space's root. */
   atPath(path: string): PageEntry | undefined {
     if (!this.#byPath) {
-      const ordered = this.inOrder();
-      this.#byPath = new Map(ordered.map((entry) => [this.path(entry), entry]));
-      if (ordered[0]) this.#byPath.set("", ordered[0]);
+      this.#byPath = new Map(this.inOrder().map((entry) => [this.path(entry), entry]));
+      const first = this.firstDocument(null);
+      if (first) this.#byPath.set("", first);
     }
     return this.#byPath.get(path);
+  }
+
+  /** The first document (in order, depth first) under `parent`; null: in the whole tree. */
+  firstDocument(parent: string | null): PageEntry | undefined {
+    for (const entry of this.children(parent)) {
+      const found = entry.kind === undefined ? entry : this.firstDocument(entry.id);
+      if (found) return found;
+    }
+    return undefined;
   }
 
   /** The page's path: the slugs from the top level down to it. */
@@ -95,6 +104,19 @@ export class PageTree {
   }
 }
 
+/** The entry when its fields fit its kind: only documents have a body, links and only links an href. */
+function checkedKind(entry: PageEntry): PageEntry {
+  if (entry.kind !== undefined && entry.document !== null)
+    throw new InvalidChange(`the ${entry.kind} page "${entry.id}" cannot have a body`);
+  if ((entry.kind === "link") !== (entry.href !== undefined))
+    throw new InvalidChange(
+      entry.kind === "link"
+        ? `the link page "${entry.id}" needs an href`
+        : `the page "${entry.id}" is not a link: it cannot have an href`,
+    );
+  return entry;
+}
+
 /** Where a page goes among its siblings: an index, or next to a sibling. */
 export type Placement = { index?: number } | { before: string } | { after: string };
 
@@ -112,12 +134,20 @@ export class ContentDraft extends PageTree {
     super(entries);
   }
 
+  /**
+   * A new page: a document (its body `document`), or with `kind` a group (child pages under a title)
+   * or a link (to `href`), which have no body.
+   */
   insert(fields: {
     id: string;
     title: string;
     parent: string | null;
     placement: Placement;
     document: string | null;
+    kind?: PageKind;
+    href?: string;
+    /** The slug wanted (a repository's file name), made unique among the siblings; else the title's. */
+    slug?: string;
   }): PageEntry {
     this.requireParent(fields.parent);
     const entry: PageEntry = {
@@ -125,24 +155,29 @@ export class ContentDraft extends PageTree {
       parent: fields.parent,
       order: this.orderAt(fields.parent, fields.placement, fields.id),
       title: fields.title,
-      slug: this.freeSlug(fields.parent, slugify(fields.title), fields.id),
+      slug: this.freeSlug(fields.parent, fields.slug ?? slugify(fields.title), fields.id),
       document: fields.document,
       createdAt: this.now,
       updatedAt: this.now,
+      ...(fields.kind !== undefined && { kind: fields.kind }),
+      ...(fields.href !== undefined && { href: fields.href }),
     };
-    this.put(entry);
+    this.put(checkedKind(entry));
     return entry;
   }
 
-  /** Changes a page's title and/or body; the slug stays. */
-  update(id: string, fields: { title?: string; document?: string | null }): void {
+  /** Changes a page's title, its body (documents) or where it leads (links); the slug stays. */
+  update(id: string, fields: { title?: string; document?: string | null; href?: string }): void {
     const entry = this.require(id);
-    this.put({
-      ...entry,
-      ...(fields.title !== undefined && { title: fields.title }),
-      ...(fields.document !== undefined && { document: fields.document }),
-      updatedAt: this.now,
-    });
+    this.put(
+      checkedKind({
+        ...entry,
+        ...(fields.title !== undefined && { title: fields.title }),
+        ...(fields.document !== undefined && { document: fields.document }),
+        ...(fields.href !== undefined && { href: fields.href }),
+        updatedAt: this.now,
+      }),
+    );
   }
 
   /** Moves a page under another parent (null: the top level) and/or among its siblings. */
@@ -183,8 +218,12 @@ export class ContentDraft extends PageTree {
   }
 
   private requireParent(parent: string | null): void {
-    if (parent !== null && !this.pages.has(parent))
-      throw new InvalidChange(`the parent page "${parent}" does not exist`);
+    if (parent === null) return;
+    const entry = this.pages.get(parent);
+    if (!entry) throw new InvalidChange(`the parent page "${parent}" does not exist`);
+    // A link is one entry of the navigation, leading elsewhere: nothing is under it.
+    if (entry.kind === "link")
+      throw new InvalidChange(`the link page "${parent}" cannot have pages under it`);
   }
 
   private freeSlug(parent: string | null, slug: string, id: string): string {

@@ -1,7 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { MemoryContent } from "./testing.js";
-import { allEntries, type PageEntry, updateTrie } from "./trie.js";
+import { allEntries, decodeNode, encodeNode, type PageEntry, updateTrie } from "./trie.js";
 
 const entry = (id: string, title = id): PageEntry => ({
   id,
@@ -69,5 +69,41 @@ describe("the page trie", () => {
     const written = [...store.nodes].filter(([hash]) => !before.has(hash));
     expect(written.length).toBeLessThanOrEqual(4);
     expect(written.reduce((bytes, [, text]) => bytes + text.length, 0)).toBeLessThan(10_000);
+  });
+
+  it("stores a document's entry as before pages had kinds, and groups and links with theirs", async () => {
+    const document = { ...entry("doc"), document: "hash1" };
+    // The encoding of a document page is the one of nodes stored before kinds: same text, same hash.
+    const text = encodeNode({ kind: "leaf", entries: [document] });
+    expect(text).toBe(
+      '{"l":[["doc",null,"a0","doc","doc","hash1","2026-01-01T00:00:00.000Z","2026-01-01T00:00:00.000Z"]]}',
+    );
+    const decoded = decodeNode(text);
+    expect(decoded).toEqual({ kind: "leaf", entries: [document] });
+    expect(decoded.kind === "leaf" && Object.keys(decoded.entries[0] as PageEntry)).not.toContain("kind");
+
+    const group: PageEntry = { ...entry("group"), kind: "group" };
+    const link: PageEntry = {
+      ...entry("link"),
+      parent: "group",
+      kind: "link",
+      href: "https://example.com/a?b=c",
+    };
+    const node = { kind: "leaf" as const, entries: [document, group, link] };
+    const encoded = encodeNode(node);
+    expect(JSON.parse(encoded).l.map((item: unknown[]) => item.slice(8))).toEqual([
+      [],
+      ["group"],
+      ["link", "https://example.com/a?b=c"],
+    ]);
+    expect(decodeNode(encoded)).toEqual(node);
+
+    const store = new MemoryContent();
+    const root = await updateTrie(
+      store,
+      null,
+      node.entries.map((e) => [e.id, e]),
+    );
+    expect(sortById(await allEntries(store, root))).toEqual(sortById(node.entries));
   });
 });

@@ -19,11 +19,21 @@ export interface PageEntry {
   title: string;
   /** Slug within the parent, fixed when the page is inserted. */
   slug: string;
-  /** Hash of the body (its `documentId`); null when the body is empty. */
+  /** Hash of the body (its `documentId`); null when the body is empty, and for groups and links. */
   document: string | null;
   createdAt: string;
   updatedAt: string;
+  /**
+   * What the page is when not a document: a group (a title over child pages, no body) or a link (a
+   * title and `href`). Absent for documents, so that their stored nodes stay as they were.
+   */
+  kind?: PageKind;
+  /** Where a link page leads; links only. */
+  href?: string;
 }
+
+/** The kinds of page besides documents. */
+export type PageKind = "group" | "link";
 
 /** A child of a branch: its hash and how many pages are under it. */
 interface ChildRef {
@@ -52,21 +62,20 @@ const MAX_DEPTH = 32 / FANOUT_BITS;
 
 type Encoded = { l: (string | null)[][] } | { b: ([string, number] | 0)[] };
 
+/**
+ * A page as a leaf stores it: its fields in order, then its kind and href only when it has them. A
+ * document's array is as it was before pages had kinds: its node, and so its hash, are unchanged.
+ */
+function encodeEntry(e: PageEntry): (string | null)[] {
+  const fields = [e.id, e.parent, e.order, e.title, e.slug, e.document, e.createdAt, e.updatedAt];
+  if (e.kind === undefined) return fields;
+  return e.href === undefined ? [...fields, e.kind] : [...fields, e.kind, e.href];
+}
+
 export function encodeNode(node: TrieNode): string {
   const encoded: Encoded =
     node.kind === "leaf"
-      ? {
-          l: node.entries.map((e) => [
-            e.id,
-            e.parent,
-            e.order,
-            e.title,
-            e.slug,
-            e.document,
-            e.createdAt,
-            e.updatedAt,
-          ]),
-        }
+      ? { l: node.entries.map(encodeEntry) }
       : { b: node.children.map((c) => (c ? [c.hash, c.count] : 0)) };
   return JSON.stringify(encoded);
 }
@@ -76,16 +85,21 @@ export function decodeNode(text: string): TrieNode {
   if ("l" in encoded) {
     return {
       kind: "leaf",
-      entries: encoded.l.map(([id, parent, order, title, slug, document, createdAt, updatedAt]) => ({
-        id: id as string,
-        parent: parent ?? null,
-        order: order as string,
-        title: title as string,
-        slug: slug as string,
-        document: document ?? null,
-        createdAt: createdAt as string,
-        updatedAt: updatedAt as string,
-      })),
+      entries: encoded.l.map(
+        ([id, parent, order, title, slug, document, createdAt, updatedAt, kind, href]) => ({
+          id: id as string,
+          parent: parent ?? null,
+          order: order as string,
+          title: title as string,
+          slug: slug as string,
+          document: document ?? null,
+          createdAt: createdAt as string,
+          updatedAt: updatedAt as string,
+          // Nodes stored before pages had kinds end at `updatedAt`: their pages are documents.
+          ...(kind != null && { kind: kind as PageKind }),
+          ...(href != null && { href }),
+        }),
+      ),
     };
   }
   return { kind: "branch", children: encoded.b.map((c) => (c === 0 ? null : { hash: c[0], count: c[1] })) };

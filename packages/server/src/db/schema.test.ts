@@ -6,6 +6,7 @@ import { commentsColumns } from "../comments/tables.columns.js";
 import { contentColumns } from "../content/tables.columns.js";
 import { customFieldsColumns } from "../custom-fields/tables.columns.js";
 import { filesColumns } from "../files/tables.columns.js";
+import { gitSyncColumns } from "../git-sync/tables.columns.js";
 import { idempotencyColumns } from "../idempotency/tables.columns.js";
 import { integrationsColumns } from "../integrations/tables.columns.js";
 import { invitesColumns } from "../invites/tables.columns.js";
@@ -30,6 +31,7 @@ const areaColumns = {
   ...filesColumns,
   ...openApiSpecsColumns,
   ...translationsColumns,
+  ...gitSyncColumns,
   ...integrationsColumns,
   ...jobsColumns,
   ...limitsColumns,

@@ -1,7 +1,13 @@
 import { contentEngine } from "../content/engine/index.js";
 import { ApiError } from "../http/errors.js";
 import { siblingModule } from "../workers/pool.js";
-import type { ReadInput, Repository, RepositoryOutcome, WriteInput } from "./repository.js";
+import type {
+  ReadInput,
+  Repository,
+  RepositoryOutcome,
+  WriteInput,
+  WrittenRepository,
+} from "./repository.js";
 
 export type {
   ReadInput,
@@ -12,6 +18,7 @@ export type {
   RepoPage,
   Repository,
   WriteInput,
+  WrittenRepository,
 } from "./repository.js";
 
 /**
@@ -40,11 +47,20 @@ export async function readRepository(input: ReadInput): Promise<Repository> {
 
 /** The repository's files for a space, what did not change written as `previous` held it. 422 as above. */
 export function writeRepository(input: WriteInput): Promise<Record<string, string>> {
+  return write(input, "writeRepository");
+}
+
+/** As `writeRepository`, with the file each page given an `id` was written to. */
+export function writeRepositoryPlaced(input: WriteInput): Promise<WrittenRepository> {
+  return write(input, "writeRepositoryPlaced");
+}
+
+function write<Result>(input: WriteInput, name: string): Promise<Result> {
   const bodies = [...bodiesOf(input.previous ?? {}), ...markdownOf(input.pages)];
   return contentEngine().process(
     "content",
     repositoryModule,
-    "writeRepository",
+    name,
     { value: input },
     { bodies, what: "repository" },
   );

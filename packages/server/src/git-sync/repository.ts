@@ -28,6 +28,8 @@ export interface RepoConfig {
 
 export interface RepoDocument {
   kind: "document";
+  /** The caller's name for the page, carried through a write to name its placed path. */
+  id?: string;
   /** The page's file; "" for a page the repository does not hold yet (the writer places it). */
   path: string;
   slug: string;
@@ -476,13 +478,23 @@ function configFile(config: RepoConfig, redirects: Record<string, string>, previ
   return document.toString({ lineWidth: 0 });
 }
 
-export function writeRepository({
+/** The repository's files as `writeRepository` gives them, and the file each page with an `id` went to. */
+export interface WrittenRepository {
+  files: Record<string, string>;
+  paths: Record<string, string>;
+}
+
+export function writeRepository(input: WriteInput): Record<string, string> {
+  return writeRepositoryPlaced(input).files;
+}
+
+export function writeRepositoryPlaced({
   pages,
   config,
   redirects,
   previous = {},
   projectDirectory = "",
-}: WriteInput): Record<string, string> {
+}: WriteInput): WrittenRepository {
   const project = normalized(projectDirectory) ?? "";
   const base = joined(project, config.root);
   const configPath = joined(project, CONFIG_FILE);
@@ -507,9 +519,11 @@ export function writeRepository({
       : pages;
   const placed = place(tree, "", taken);
 
+  const paths: Record<string, string> = {};
   const write = (tree: readonly RepoPage[]) => {
     for (const page of tree) {
       if (page.kind === "document") {
+        if (page.id !== undefined) paths[page.id] = page.path;
         const path = joined(base, page.path);
         const text = pageFile(page, before.parsed.get(page.path));
         // A summary's entry whose file is missing stays so while its page is empty.
@@ -530,5 +544,5 @@ export function writeRepository({
   const unchanged = "config" in read && isDeepStrictEqual(read, { config, redirects });
   if (unchanged && previousConfig !== undefined) files[configPath] = previousConfig;
   else if (!unchanged) files[configPath] = configFile(config, redirects, previousConfig);
-  return files;
+  return { files, paths };
 }

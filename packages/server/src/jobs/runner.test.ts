@@ -1,13 +1,14 @@
 import { sql } from "kysely";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { serverTasks } from "../areas.js";
+import { generateSecretKey } from "../auth/secret-key.js";
 import { timeOrderedIds } from "../context.js";
 import { type Db, migrate, openDatabase } from "../db/database.js";
 import { publicAddressesOnly } from "../net/fetch.js";
 import { DELETED_SPACE_RETENTION_MS } from "../spaces/store.js";
 import { openTestDatabase, type TestDatabase, testDatabaseKind } from "../testing/database.js";
 import { buildSpace } from "../testing/factories.js";
-import { createTestApp, TestClock } from "../testing/harness.js";
+import { createTestApp, TestClock, testFileSettings, testGitSettings } from "../testing/harness.js";
 import { enqueue, jobType } from "./queue.js";
 import {
   type AnyTask,
@@ -267,7 +268,8 @@ describe("two runners on one database", () => {
   });
 });
 
-describe("the server's tasks", () => {
+// A whole app of its own on a fresh database: its migrations alone take seconds on a busy PostgreSQL.
+describe("the server's tasks", { timeout: 20_000 }, () => {
   it("purge spaces deleted more than 7 days ago, hourly", async () => {
     const t = await createTestApp();
     try {
@@ -282,7 +284,12 @@ describe("the server's tasks", () => {
         db: t.db,
         clock: t.clock,
         ids: t.ids,
-        tasks: serverTasks({ network: publicAddressesOnly }),
+        tasks: serverTasks({
+          network: publicAddressesOnly,
+          git: testGitSettings(publicAddressesOnly),
+          secretKey: generateSecretKey(),
+          blobs: testFileSettings().blobs,
+        }),
       });
       await jobs.runUntilIdle();
 

@@ -1,4 +1,4 @@
-import { References } from "../content/engine/references.js";
+import { References, referencedFile } from "../content/engine/references.js";
 import type { PageTree } from "../content/pages.js";
 import type { PageEntry } from "../content/trie.js";
 import type { FileTable } from "../files/index.js";
@@ -50,10 +50,11 @@ export function resolveLink(
         target: { kind: "url", url },
       };
     case "file": {
-      const file = index.files.get(reference.fileId);
+      const file = referencedFile(index.files, reference);
+      const wanted = "fileId" in reference ? reference.fileId : reference.fileName;
       return file
         ? { key: `file:${file.id}`, status: "ok", target: { kind: "file", file } }
-        : { key: `missing-file:${reference.fileId}`, status: "broken", target: { kind: "missing" } };
+        : { key: `missing-file:${wanted}`, status: "broken", target: { kind: "missing" } };
     }
     case "page":
       return {

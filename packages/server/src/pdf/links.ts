@@ -1,4 +1,4 @@
-import type { Reference, References } from "../content/engine/references.js";
+import { type Reference, type References, referencedFile } from "../content/engine/references.js";
 import type { PageEntry } from "../content/trie.js";
 import { type FileTable, presentFile, publicBase } from "../files/index.js";
 import type { Services } from "../services.js";
@@ -42,7 +42,7 @@ export function pdfLinks(
       case "fragment":
         return { page: from, anchor: reference.fragment };
       case "file": {
-        const file = context.files.get(reference.fileId);
+        const file = referencedFile(context.files, reference);
         if (!file) return undefined;
         const url = presentFile(file, context.urls, context.secretKey).downloadURL;
         return { url, ...(EMBEDDED_TYPES.has(file.content_type) && { image: file.id }) };

@@ -6,7 +6,8 @@ export const PDF_MAX_PAGES = 100;
 
 /**
  * The pages of an export in reading order (each page, then its children), from `root` (every page
- * when absent) or `root` alone with `only`; at most `PDF_MAX_PAGES`. Bodies are filled in later.
+ * when absent) or `root` alone with `only`; at most `PDF_MAX_PAGES`. Bodies are filled in later. A
+ * group is its title, a heading over its pages; a link leads out of the document and is left out.
  */
 export function exportedPages(
   tree: PageTree,
@@ -15,7 +16,7 @@ export function exportedPages(
 ): { entry: PageEntry; depth: number }[] {
   const pages: { entry: PageEntry; depth: number }[] = [];
   const visit = (entry: PageEntry, depth: number) => {
-    if (pages.length >= PDF_MAX_PAGES) return;
+    if (pages.length >= PDF_MAX_PAGES || entry.kind === "link") return;
     pages.push({ entry, depth });
     if (!only) for (const child of tree.children(entry.id)) visit(child, depth + 1);
   };

@@ -14,10 +14,12 @@ interface Indexed {
   document: string | null;
 }
 
+/** The documents of the tree: groups and links have nothing to find, and no page to find it on. */
 function indexedPages(tree: PageTree): Map<string, Indexed> {
   const pages = new Map<string, Indexed>();
   for (const entry of tree.entries())
-    pages.set(entry.id, { title: entry.title, path: tree.path(entry), document: entry.document });
+    if (entry.kind === undefined)
+      pages.set(entry.id, { title: entry.title, path: tree.path(entry), document: entry.document });
   return pages;
 }
 

@@ -30,6 +30,7 @@ header nav a,aside a,.toc a{color:inherit;text-decoration:none}
 aside,.toc{position:sticky;top:0;max-height:100vh;overflow-y:auto;box-sizing:border-box;padding:16px 20px}
 aside,.column,.toc{grid-row:1}aside{border-right:1px solid var(--line)}.toc{grid-column:3;font-size:.875em}
 aside ul,.toc ul{list-style:none;margin:0;padding-left:12px}aside li,.toc li{margin:4px 0}
+aside .nav-group-title{display:block;margin:16px 0 4px;font-size:.75em;font-weight:600;text-transform:uppercase;letter-spacing:.04em;color:var(--muted)}aside .nav-group>ul{padding-left:0}
 .group{position:relative;padding-right:24px}.group>details>summary{position:absolute;top:0;right:0;cursor:pointer}
 .visually-hidden{position:absolute;width:1px;height:1px;overflow:hidden;clip-path:inset(50%);white-space:nowrap}
 .toc h2{font-size:.875em;margin:0 0 8px;color:var(--muted)}.toc .depth-3{padding-left:12px}

@@ -1,5 +1,5 @@
 import { contentEngine, type Section } from "../content/engine/index.js";
-import { References } from "../content/engine/references.js";
+import { References, referencedFile } from "../content/engine/references.js";
 import type { PageTree } from "../content/pages.js";
 import type { ContentStorage } from "../content/storage.js";
 import type { RevisionTable } from "../content/tables.js";
@@ -64,7 +64,7 @@ export async function siteLinks(
         break;
       }
       case "file": {
-        const file = files.get(reference.fileId);
+        const file = referencedFile(files, reference);
         rewrite[url] = file ? presentFile(file, context.urls, context.secretKey).downloadURL : "";
         break;
       }

@@ -13,6 +13,7 @@ import {
   headerLinks,
   logo,
   type ResolveLink,
+  safeHref,
 } from "./customization/render.js";
 import type { CustomizationSettings } from "./customization/settings.js";
 import type { SiteSpaceEntry } from "./structure.js";
@@ -123,9 +124,20 @@ function ancestorsOf(tree: PageTree, page: PageEntry): PageEntry[] {
 }
 
 /**
+ * A link page's entry: its title, linking to its href when that is safe to follow (relative, http(s),
+ * mailto); a link to another site gives it no hold on this page (`noopener`).
+ */
+function linkPageEntry(page: PageEntry): Element {
+  const href = safeHref(page.href);
+  if (href === undefined) return h("span", page.title);
+  return h("a", { href, ...(URL.canParse(href) && { rel: "noopener" }) }, page.title);
+}
+
+/**
  * The pages under `parent`; a page with pages under it is a `<details>` group, open when the
  * current page is in it or is it (so the current page and its subpages show), collapsible without
- * a script.
+ * a script. A group page is a section heading over its pages, always shown; a link page links to
+ * where it leads.
  */
 function pageList(
   chrome: SiteChrome,
@@ -138,6 +150,12 @@ function pageList(
   return h(
     "ul",
     children.map((page) => {
+      if (page.kind === "link") return h("li", linkPageEntry(page));
+      if (page.kind === "group")
+        return h("li", { class: "nav-group" }, [
+          h("span", { class: "nav-group-title" }, page.title),
+          pageList(chrome, page.id, open, current),
+        ]);
       const entry = link({
         title: page.title,
         href: chrome.pageHref(page),
@@ -246,14 +264,20 @@ function breadcrumbs(view: PublishedPage): Element | undefined {
     { class: "breadcrumbs", "aria-label": "Breadcrumbs" },
     h(
       "ol",
-      ancestors.map((page) => h("li", h("a", { href: view.pageHref(page) }, page.title))),
+      // A group is no page to go to: its title only.
+      ancestors.map((page) =>
+        h("li", page.kind === "group" ? page.title : h("a", { href: view.pageHref(page) }, page.title)),
+      ),
     ),
   );
 }
 
-/** Links to the pages before and after this one in the tree's order (each page, then its children). */
+/**
+ * Links to the documents before and after this one in the tree's order (each page, then its
+ * children): groups and links are no pages to read.
+ */
 function pager(view: PublishedPage): Element | undefined {
-  const ordered = view.tree.inOrder();
+  const ordered = view.tree.inOrder().filter((page) => page.kind === undefined);
   const index = ordered.findIndex((page) => page.id === view.page.id);
   const neighbour = (page: PageEntry | undefined, rel: "prev" | "next", label: string) =>
     page && h("a", { class: rel, rel, href: view.pageHref(page) }, [h("span", label), page.title]);

@@ -14,7 +14,7 @@ import type { Services } from "../services.js";
 import { claimsProblem } from "./adaptive-schema.js";
 import { type Asset, assetNamed, sendAsset } from "./assets.js";
 import type { Claims } from "./conditions.js";
-import { brandStyle, type ResolveLink, siteTitleOf } from "./customization/render.js";
+import { brandStyle, type ResolveLink, safeHref, siteTitleOf } from "./customization/render.js";
 import type { CustomizationSettings } from "./customization/settings.js";
 import { customizationOf } from "./customization/store.js";
 import {
@@ -187,11 +187,14 @@ interface SpaceListing {
   pages: { page: PageEntry; description?: string }[];
 }
 
-/** Reads a site space's pages' front matter, in the content engine's pool, a batch at a time. */
+/**
+ * Reads a site space's pages' front matter, in the content engine's pool, a batch at a time. Groups
+ * and links are no pages to list: they have no body, and no URL of their own.
+ */
 async function listSpace(db: Services["db"], entry: SiteSpaceEntry): Promise<SpaceListing> {
   const { storage, tree } = await mainContent(db, entry);
   const pages: SpaceListing["pages"] = [];
-  const ordered = tree.inOrder();
+  const ordered = tree.inOrder().filter((page) => page.kind === undefined);
   for (let start = 0; start < ordered.length; start += LISTING_BATCH) {
     const batch = ordered.slice(start, start + LISTING_BATCH);
     const bodies = await storage.bodies(batch.map((page) => page.document));
@@ -411,14 +414,13 @@ export function publishedSiteRoutes(router: Router, services: Services): void {
 
   /**
    * The place `segments` name in the structure, its site space's content, and the page there (the
-   * first one at the site space's root); undefined when the structure shows no site space.
+   * first document at the site space's root); undefined when the structure shows no site space.
    */
   async function locate(structure: SiteStructure, segments: readonly string[]) {
     const place = placeOf(structure, segments);
     if (!place) return undefined;
     const content = await mainContent(db, place.siteSpace);
-    const { tree } = content;
-    return { place, ...content, page: place.pagePath ? tree.atPath(place.pagePath) : tree.children(null)[0] };
+    return { place, ...content, page: content.tree.atPath(place.pagePath) };
   }
 
   /**
@@ -439,7 +441,10 @@ export function publishedSiteRoutes(router: Router, services: Services): void {
       const url = new URL(urlAt(segments));
       return `${url.pathname}${url.search}`;
     };
-    const pageHref = (target: PageEntry) => at(pageSegments(structure, place.siteSpace, tree, target));
+    // A link page has no path of its own: what leads to it leads where it does.
+    const pageHref = (target: PageEntry) =>
+      (target.kind === "link" && safeHref(target.href)) ||
+      at(pageSegments(structure, place.siteSpace, tree, target));
     // The customization's links to content: pages of the visitor's space and the site's spaces; what
     // the site does not show (another space's page, a file, a user) gets no link.
     const pageOf = (pageId: string | undefined, spaceId: string | undefined) => {
@@ -571,8 +576,9 @@ export function publishedSiteRoutes(router: Router, services: Services): void {
     const redirected = () => redirectVisitor(db, { structure, root, shareKey: visitor.shareKey, asked }, res);
     const found = await locate(structure, asked.segments);
     if (asked.kind === "markdown") {
-      // Only a page's own path names its Markdown: a site space's root is no page's.
-      if (!found?.page || !found.place.pagePath) return void ((await redirected()) || notFound(res, root));
+      // Only a document's own path names its Markdown: a site space's root is no page's.
+      if (!found?.page || !found.place.pagePath || found.page.kind !== undefined)
+        return void ((await redirected()) || notFound(res, root));
       return void res.type("text/markdown").send(await markdownOf(found.storage, found.page));
     }
     if (!found)
@@ -584,8 +590,12 @@ export function publishedSiteRoutes(router: Router, services: Services): void {
     const settings = await customizationOf(db, structure.site.id, place.siteSpace.row.id);
     const { chrome, pageHref } = chromeFor(root, visitor, structure, place, tree, settings);
     res.set("Content-Security-Policy", contentSecurityPolicy(chrome.brand?.style));
+    // A group is no page of its own: its path leads to its first document, so that a link to it is no
+    // dead end. A link page has no path of its own (the navigation leads to where it does).
+    const first = page?.kind === "group" ? tree.firstDocument(page.id) : undefined;
+    if (first) return res.redirect(302, pageHref(first));
     // A path naming no page keeps the visitor in the site, with its navigation.
-    if (!page)
+    if (!page || page.kind !== undefined)
       return void ((await redirected()) || res.status(404).type("html").send(renderSiteNotFound(chrome)));
     // Everything the page is made from: the site, what the visitor sees of it (each space's revision
     // included), where they are and how its links are written. The same, the page kept is the same.

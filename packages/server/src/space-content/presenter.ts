@@ -24,7 +24,8 @@ export function presentPage(
   return {
     id: entry.id,
     title: entry.title,
-    type: "document",
+    type: entry.kind ?? "document",
+    ...(entry.href !== undefined && { href: entry.href }),
     slug: entry.slug,
     path,
     urls: { app: urls.app(`${view.appPath}/${path}`) },

@@ -51,6 +51,8 @@ export function contentReads({ db, urls, secretKey }: Pick<Services, "db" | "url
       const { tree, storage } = await open(view.spaceId, revisionId);
       const entry = tree.get(pageId);
       if (!entry) throw notFound("Page");
+      // A group or a link has no body, not even an empty one.
+      if (entry.kind !== undefined) return ok(presentPage(tree, entry, view, urls, { children: true }));
       const [markdown = ""] = await storage.bodies([entry.document]);
       // GitBook answers a page's body as its JSON document unless Markdown is asked for.
       const body =

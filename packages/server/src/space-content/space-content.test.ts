@@ -8,6 +8,7 @@ import {
   textBlock,
   updatePage,
 } from "../change-requests/testing.js";
+import { editMainContent } from "../content/testing.js";
 
 let s: ContentScenario;
 beforeAll(async () => {
@@ -233,5 +234,74 @@ describe("change request content reads", () => {
         .set(s.admin.auth)
         .expect(404);
     }
+  });
+});
+
+describe("group and link pages", () => {
+  it("are listed and read with their type, a link with its href, and neither with a body", async () => {
+    const space = await newSpaceContent(s);
+    const { Intro } = await space.seed([insertPage("Intro", "Hello.")]);
+    await editMainContent(
+      s.t.db,
+      { spaceId: space.spaceId, revisionId: s.t.ids.next(), now: s.t.clock.now().toISOString() },
+      (draft, storage) => {
+        draft.insert({
+          id: "grp",
+          title: "Guides",
+          parent: null,
+          placement: {},
+          document: null,
+          kind: "group",
+        });
+        draft.insert({
+          id: "doc",
+          title: "Setup",
+          parent: "grp",
+          placement: {},
+          document: storage.saveDocument("Set up."),
+        });
+        draft.insert({
+          id: "lnk",
+          title: "Website",
+          parent: "grp",
+          placement: {},
+          document: null,
+          kind: "link",
+          href: "https://example.com/",
+        });
+      },
+    );
+    expect(await space.pages()).toMatchObject([
+      { id: Intro, type: "document", path: "intro" },
+      {
+        id: "grp",
+        title: "Guides",
+        type: "group",
+        path: "guides",
+        pages: [
+          { id: "doc", type: "document", path: "guides/setup" },
+          { id: "lnk", title: "Website", type: "link", href: "https://example.com/", path: "guides/website" },
+        ],
+      },
+    ]);
+    const [intro, group] = await space.pages();
+    expect(intro).not.toHaveProperty("href");
+    expect(group).not.toHaveProperty("href");
+    expect(group).not.toHaveProperty("documentId");
+
+    const read = async (id: string, query = "") =>
+      (
+        await s.t.request
+          .get(`/v1/spaces/${space.spaceId}/content/page/${id}${query}`)
+          .set(s.reader.auth)
+          .expect(200)
+      ).body;
+    const link = await read("lnk", "?format=markdown");
+    expect(link).toMatchObject({ id: "lnk", type: "link", href: "https://example.com/" });
+    expect(link).not.toHaveProperty("markdown");
+    const groupRead = await read("grp");
+    expect(groupRead).toMatchObject({ type: "group", pages: [{ id: "doc" }, { id: "lnk", type: "link" }] });
+    expect(groupRead).not.toHaveProperty("document");
+    expect(await read("doc", "?format=markdown")).toMatchObject({ type: "document", markdown: "Set up." });
   });
 });

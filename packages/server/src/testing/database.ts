@@ -51,6 +51,8 @@ export async function openTestDatabase(
       try {
         // Alone on the catalog: another test's migration or introspection must not see it half gone.
         await db.transaction().execute(async (tx) => {
+          // Waiting for another test's migration is no stuck statement: the server's timeout is not for it.
+          await sql`set local statement_timeout = 0`.execute(tx);
           await sql`select pg_advisory_xact_lock(${CATALOG_LOCK})`.execute(tx);
           await sql`drop schema ${sql.id(schema)} cascade`.execute(tx);
         });

@@ -1,3 +1,4 @@
+import { randomUUID } from "node:crypto";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import supertest from "supertest";
@@ -12,6 +13,7 @@ import { type Db, migrate, openDatabase } from "../db/database.js";
 import type { Role, UserTable } from "../db/schema.js";
 import { addMembership } from "../members/index.js";
 import { createFetcher, type NetworkPolicy, publicAddressesOnly } from "../net/fetch.js";
+import { type GitLimits, type GitSettings, gitSettingsFrom } from "../net/git.js";
 import { createServices, type Services } from "../services.js";
 import { urlsFor } from "../urls.js";
 import { createUser } from "../users/store.js";
@@ -61,6 +63,8 @@ export interface TestAppOptions {
   maxUploadBytes?: number;
   /** What the server may fetch: public addresses and this machine (tests' own servers) by default. */
   network?: NetworkPolicy;
+  /** Git Sync's repositories: a cache in a new temporary directory, under `network`, by default. */
+  git?: GitSettings;
 }
 
 /** Uploads of every test app share one directory: blobs are named by their content. */
@@ -84,7 +88,26 @@ export function inspectionServices(): Services {
     secretKey: generateSecretKey(),
     files: testFileSettings(),
     fetcher: createFetcher(publicAddressesOnly),
+    git: testGitSettings(publicAddressesOnly),
   });
+}
+
+/** Git Sync's settings for a test: a cache of its own, a minute per operation, 64 MB per fetch. */
+export function testGitSettings(
+  network: NetworkPolicy,
+  limits: Partial<GitLimits & { pollMs: number }> = {},
+): GitSettings {
+  return gitSettingsFrom(
+    {
+      // Made by the client on its first fetch: most test apps never make one.
+      cacheDirectory: join(tmpdir(), "quire-test-git", randomUUID()),
+      timeoutMs: 60_000,
+      maxBytes: 64 * 1024 * 1024,
+      pollMs: 5 * 60 * 1000,
+      ...limits,
+    },
+    network,
+  );
 }
 
 /** The real app, with response validation on, over a fresh database of the project's kind. */
@@ -96,6 +119,7 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
   const ids = timeOrderedIds();
   const services = { clock, ids };
   const secretKey = generateSecretKey();
+  const network = options.network ?? { allowedPrivateAddresses: ["127.0.0.1"] };
   const app = createApp({
     db,
     clock,
@@ -104,7 +128,8 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
     validateResponses: true,
     publicUrl: "http://quire.test",
     files: testFileSettings(options),
-    network: options.network ?? { allowedPrivateAddresses: ["127.0.0.1"] },
+    network,
+    git: options.git ?? testGitSettings(network),
   });
 
   const user: TestApp["user"] = async (options = {}) => {

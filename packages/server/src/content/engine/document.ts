@@ -32,7 +32,8 @@ import type {
   JSONDocument,
   MarkdownOutcome,
 } from "./document-model.js";
-import { FRONT_MATTER, type GitBookTag, gitBookReader } from "./gitbook.js";
+import { FRONT_MATTER } from "./front-matter.js";
+import { type GitBookTag, gitBookReader } from "./gitbook.js";
 
 /**
  * A page body as GitBook's JSON document and back, in a worker thread of the content engine's pool

@@ -8,6 +8,7 @@ import { type PluggableList, type Plugin, type Processor, unified } from "unifie
 import type { Position } from "unist";
 import { visit } from "unist-util-visit";
 import { parse as parseYaml } from "yaml";
+import { FRONT_MATTER } from "./front-matter.js";
 
 /**
  * GitBook's own markdown, as its editor and Git Sync write it, read into the mdast tree so that the
@@ -412,12 +413,6 @@ function pickFrontMatter(data: Record<string, unknown>): FrontMatter {
  * Front matter, whose node renders as nothing, read into `tree.data.frontMatter`; when it is not a
  * YAML mapping it was not meant as front matter, and stays text.
  */
-/**
- * A body that opens with front matter: a `---` line, then a closing `---` line (spaces after either
- * allowed, as remark-frontmatter allows them).
- */
-export const FRONT_MATTER = /^---[\t ]*\r?\n(?:[\s\S]*?\r?\n)?---[\t ]*(?:\r?\n|$)/;
-
 /**
  * The processor that reads a body as GitBook writes it (CommonMark, GFM, front matter, GitBook's blocks),
  * then runs the plugins `after`. One of two per body: with remark-frontmatter only where the body opens with a

@@ -10,8 +10,12 @@ import type { PageEntry } from "../trie.js";
 export type Reference =
   /** A page of the revision, and the fragment the URL named (`#…`, without the `#`), if any. */
   | { kind: "page"; page: PageEntry; fragment?: string }
-  /** A file, by id (`/files/<id>`): whether the revision has it is the caller's to say. */
+  /**
+   * A file, by id (`/files/<id>`), or by name (a relative link into GitBook's `.gitbook/assets/`, as
+   * Git Sync imports them): whether the revision has it is the caller's to say (`referencedFile`).
+   */
   | { kind: "file"; fileId: string }
+  | { kind: "file"; fileName: string }
   /** A place on the same page (`#…`). */
   | { kind: "fragment"; fragment: string }
   /** Anything else: an absolute URL, or a path of the server's own outside the content forms. */
@@ -54,12 +58,15 @@ function fragmentOf(url: string): string | undefined {
   }
 }
 
+/** Where GitBook keeps a space's files in its repository, from the content's root. */
+const ASSETS = ".gitbook/assets/";
+
 /**
- * The page a relative Markdown link names, by path, GitBook's way: the page at path `a/b` is the file
- * `a/b.md` (or `a/b/README.md`), so a link from it resolves against `a/`; `.md` and a final `README`
- * are dropped, `.` and `..` segments applied. Undefined when it climbs above the top level.
+ * The path a relative link names, GitBook's way: the page at path `a/b` is the file `a/b.md` (or
+ * `a/b/README.md`), so a link from it resolves against `a/`, `.` and `..` segments applied. Undefined
+ * when it climbs above the top level.
  */
-export function relativePagePath(fromPath: string, link: string): string | undefined {
+function relativePath(fromPath: string, link: string): string | undefined {
   const segments = fromPath.split("/").slice(0, -1);
   for (const segment of bare(link).split("/")) {
     if (segment === "" || segment === ".") continue;
@@ -68,9 +75,25 @@ export function relativePagePath(fromPath: string, link: string): string | undef
       segments.pop();
     } else segments.push(segment);
   }
-  let path = segments.join("/").replace(/\.md$/i, "");
-  path = path.replace(/(^|\/)README$/i, "");
-  return path;
+  return segments.join("/");
+}
+
+/** The page a relative Markdown link names, by path (see `relativePath`): `.md` and a final `README` dropped. */
+export function relativePagePath(fromPath: string, link: string): string | undefined {
+  return relativePath(fromPath, link)
+    ?.replace(/\.md$/i, "")
+    .replace(/(^|\/)README$/i, "");
+}
+
+/** The file a `file` reference names among `files` (by id): for a name, the last added of that name. */
+export function referencedFile<File extends { id: string; name: string }>(
+  files: ReadonlyMap<string, File>,
+  reference: { fileId: string } | { fileName: string },
+): File | undefined {
+  if ("fileId" in reference) return files.get(reference.fileId);
+  let found: File | undefined;
+  for (const file of files.values()) if (file.name === reference.fileName) found = file;
+  return found;
 }
 
 /** Resolves URLs written in the pages of one revision. */
@@ -106,6 +129,8 @@ export class References {
       // A path of this server outside the content forms: a URL of the application, not a page.
       return { kind: "url", url, inApp: true };
     } else {
+      const path = relativePath(this.#tree.path(from), url);
+      if (path?.startsWith(ASSETS)) return { kind: "file", fileName: path.slice(ASSETS.length) };
       wanted = relativePagePath(this.#tree.path(from), url);
       page = wanted === undefined ? undefined : this.#tree.atPath(wanted);
     }

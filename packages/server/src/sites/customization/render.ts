@@ -189,7 +189,7 @@ function imageUrl(url: string): string | undefined {
 const LINK_SCHEMES = new Set(["http:", "https:", "mailto:"]);
 
 /** A link's href: relative, http(s) or mailto (no `javascript:` and the like). */
-function safeHref(href: string | undefined): string | undefined {
+export function safeHref(href: string | undefined): string | undefined {
   if (href === undefined || !URL.canParse(href, "https://relative.invalid/")) return undefined;
   return LINK_SCHEMES.has(new URL(href, "https://relative.invalid/").protocol) ? href : undefined;
 }
