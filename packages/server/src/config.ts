@@ -25,6 +25,11 @@ export interface Config {
   content: ContentLimits;
   /** Git Sync's repositories: where they are cached, and what one operation may take. */
   git: GitConfig;
+  /**
+   * `QUIRE_JOB_LEASE_MS`: how long a server process holds a background job it took, 5 minutes by
+   * default; a job whose process died is taken again after it. Longer than `QUIRE_GIT_TIMEOUT_MS`.
+   */
+  jobLeaseMs: number;
 }
 
 /** See `Config.git`. */
@@ -67,10 +72,10 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): Config {
     rateLimitPerMinute: rateLimitFrom(env),
     files: filesFrom(env),
     content: contentLimitsFrom(env),
+    jobLeaseMs: positiveInteger(env, "QUIRE_JOB_LEASE_MS", 5 * 60 * 1000),
     git: {
       cacheDirectory: userPath(env.QUIRE_GIT_CACHE_DIR ?? join(dataDirectoryFrom(env), "git"), env),
-      // Below the job runner's lease of 5 minutes: a running operation is never taken over.
-      timeoutMs: positiveInteger(env, "QUIRE_GIT_TIMEOUT_MS", 4 * 60 * 1000),
+      timeoutMs: gitTimeoutFrom(env),
       maxBytes: positiveInteger(env, "QUIRE_GIT_MAX_BYTES", 256 * 1024 * 1024),
       pollMs: env.QUIRE_GIT_POLL_MS === "0" ? 0 : positiveInteger(env, "QUIRE_GIT_POLL_MS", 5 * 60 * 1000),
     },
@@ -149,6 +154,17 @@ function secretKeyFrom(env: NodeJS.ProcessEnv): string | undefined {
   if (key === undefined && env.NODE_ENV === "production")
     throw new Error("QUIRE_SECRET_KEY is required in production (32 characters or more)");
   return key;
+}
+
+/** `QUIRE_GIT_TIMEOUT_MS`: below the jobs' lease, so that a running operation is never taken over. */
+function gitTimeoutFrom(env: NodeJS.ProcessEnv): number {
+  const timeoutMs = positiveInteger(env, "QUIRE_GIT_TIMEOUT_MS", 4 * 60 * 1000);
+  const leaseMs = positiveInteger(env, "QUIRE_JOB_LEASE_MS", 5 * 60 * 1000);
+  if (timeoutMs >= leaseMs)
+    throw new Error(
+      `QUIRE_GIT_TIMEOUT_MS (${timeoutMs}) must be shorter than QUIRE_JOB_LEASE_MS (${leaseMs})`,
+    );
+  return timeoutMs;
 }
 
 function rateLimitFrom(env: NodeJS.ProcessEnv): number {

@@ -38,6 +38,7 @@ const jobs = createJobRunner({
   clock,
   ids,
   logger,
+  leaseMs: config.jobLeaseMs,
   tasks: serverTasks({ network: config.network, git, secretKey, blobs: files.blobs }),
 });
 jobs.start();

@@ -39,7 +39,7 @@ export async function readRepository(input: ReadInput): Promise<Repository> {
     repositoryModule,
     "readRepository",
     { value: input },
-    { bodies: bodiesOf(input.files), what: "repository" },
+    { bodies: bodiesOf(input.files), what: "repository", many: true },
   );
   if ("invalid" in outcome) throw new ApiError(422, outcome.invalid);
   return outcome;
@@ -62,7 +62,7 @@ function write<Result>(input: WriteInput, name: string): Promise<Result> {
     repositoryModule,
     name,
     { value: input },
-    { bodies, what: "repository" },
+    { bodies, what: "repository", many: true },
   );
 }
 

@@ -1,4 +1,4 @@
-import { createHmac } from "node:crypto";
+import { createHmac, randomBytes } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { serverTasks } from "../areas.js";
 import {
@@ -263,6 +263,68 @@ describe("POST /v1/spaces/{spaceId}/git/import", () => {
     const forbidden = await s.t.request.post(path).set(s.reader.auth).send(body).expect(403);
     expectError(forbidden.body, 403);
     await s.t.request.get(`/v1/spaces/${space.spaceId}/git/info`).set(s.admin.auth).expect(404);
+  });
+});
+
+// Each test starts servers of its own: a fresh database each.
+describe("an import the server's limits refuse", { timeout: 30_000 }, () => {
+  /** A server of its own, with its network policy and Git limits; the import's outcome there. */
+  async function importOn(options: { network: NetworkPolicy; maxBytes?: number }, url: string) {
+    const scenario = await createContentScenario({
+      network: options.network,
+      git: testGitSettings(options.network, { ...(options.maxBytes && { maxBytes: options.maxBytes }) }),
+    });
+    try {
+      const runner = createJobRunner({
+        db: scenario.t.db,
+        clock: scenario.t.clock,
+        ids: scenario.t.ids,
+        tasks: serverTasks({
+          network: options.network,
+          git: testGitSettings(options.network, { ...(options.maxBytes && { maxBytes: options.maxBytes }) }),
+          secretKey: scenario.t.secretKey,
+          blobs: testFileSettings().blobs,
+        }),
+      });
+      const space = await newSpaceContent(scenario);
+      await scenario.t.request
+        .post(`/v1/spaces/${space.spaceId}/git/import`)
+        .set(scenario.admin.auth)
+        .send({ url, ref: "refs/heads/main" })
+        .expect(204);
+      await runner.runUntilIdle();
+      const info = await scenario.t.request
+        .get(`/v1/spaces/${space.spaceId}/git/info`)
+        .set(scenario.admin.auth);
+      return { operation: info.body.operation, pages: await space.pages() };
+    } finally {
+      await scenario.t.close();
+    }
+  }
+
+  it("fails for a private address the network policy does not allow, without a request to it", async () => {
+    const repository = await newRepository();
+    const requests = git.requests.length;
+    const outcome = await importOn({ network: { allowedPrivateAddresses: [] } }, repository.url);
+    expect(outcome.operation).toMatchObject({
+      state: "failure",
+      error: expect.stringContaining("not allowed"),
+    });
+    expect(outcome.pages).toEqual([]);
+    expect(git.requests.length).toBe(requests);
+  });
+
+  it("fails for a repository larger than the limit, and for a host nobody answers on", async () => {
+    const repository = await newRepository({ ...GITBOOK_REPOSITORY, "big.bin": randomBytes(512 * 1024) });
+    const large = await importOn({ network: loopback, maxBytes: 128 * 1024 }, repository.url);
+    expect(large.operation).toMatchObject({
+      state: "failure",
+      error: expect.stringMatching(/larger|limit/i),
+    });
+    expect(large.pages).toEqual([]);
+    const unreachable = await importOn({ network: loopback }, "http://127.0.0.1:9/nothing.git");
+    expect(unreachable.operation).toMatchObject({ state: "failure", error: expect.any(String) });
+    expect(unreachable.pages).toEqual([]);
   });
 });
 

@@ -72,15 +72,15 @@ export async function queueOperation(
 }
 
 /**
- * Takes the space's first operation not ended, unless another runner holds it (its lease not over):
- * null then, or when none is left. The space's row lock makes two runners, and a request queueing an
+ * Takes the space's first operation not ended: "busy" while another runner holds it (its lease not
+ * over), null when none is left. The space's row lock makes two runners, and a request queueing an
  * operation, take their turns.
  */
 export async function claimNextOperation(
   tx: Db,
   spaceId: string,
   { now, leaseMs }: { now: Date; leaseMs: number },
-): Promise<OperationRow | null> {
+): Promise<OperationRow | "busy" | null> {
   await lockSpace(tx, spaceId);
   const next = await tx
     .selectFrom("git_sync_operations")
@@ -92,7 +92,8 @@ export async function claimNextOperation(
     .limit(1)
     .executeTakeFirst();
   if (!next) return null;
-  if (next.state === "running" && next.lease_until !== null && next.lease_until > timestamp(now)) return null;
+  if (next.state === "running" && next.lease_until !== null && next.lease_until > timestamp(now))
+    return "busy";
   const claimed = {
     state: "running" as const,
     stage: "repo_fetch" as const,

@@ -11,7 +11,7 @@ import { ApiError } from "../http/errors.js";
 import { jobType } from "../jobs/queue.js";
 import { type AnyTask, defineTask, type JobContext } from "../jobs/runner.js";
 import { type FetchedTree, type GitClient, GitError, type GitLimits } from "../net/git.js";
-import { type Repository, readRepository, writeRepositoryPlaced } from "./format.js";
+import { readRepository, writeRepositoryPlaced } from "./format.js";
 import { importedPages, repositoryPages, repositoryPath } from "./pages.js";
 import { remoteOf } from "./remote.js";
 import {
@@ -85,15 +85,6 @@ function textsOf(tree: FetchedTree): Record<string, string> {
   return texts;
 }
 
-async function readFormat(texts: Record<string, string>, projectDirectory: string): Promise<Repository> {
-  try {
-    return await readRepository({ files: texts, projectDirectory });
-  } catch (err) {
-    if (err instanceof ApiError && err.status === 422) throw new OperationFailed(err.message);
-    throw err;
-  }
-}
-
 /**
  * The tasks of this area: a space's operations, run one at a time in their order by whichever runner
  * takes them (see `claimNextOperation`). Each ends in one transaction that writes its outcome with
@@ -134,7 +125,7 @@ export function gitSyncTasks(deps: GitSyncDeps): AnyTask[] {
 
     await setStage(job.db, operation.id, "config_check", job.clock.now());
     const texts = textsOf(tree);
-    const repository = await readFormat(texts, operation.project_directory);
+    const repository = await readRepository({ files: texts, projectDirectory: operation.project_directory });
 
     await setStage(job.db, operation.id, "content_process", job.clock.now());
     const space = await job.db
@@ -220,7 +211,7 @@ export function gitSyncTasks(deps: GitSyncDeps): AnyTask[] {
 
     await setStage(job.db, operation.id, "config_check", job.clock.now());
     const texts = textsOf(tree);
-    const repository = await readFormat(texts, operation.project_directory);
+    const repository = await readRepository({ files: texts, projectDirectory: operation.project_directory });
 
     await setStage(job.db, operation.id, "content_process", job.clock.now());
     const space = await job.db
@@ -312,7 +303,10 @@ export function gitSyncTasks(deps: GitSyncDeps): AnyTask[] {
           return { state, error: err.message };
         };
       }
-      if (err instanceof OperationFailed) return async () => ({ state: "failure", error: err.message });
+      // A repository the content engine refuses (422: a page past its limits) fails as a bad one does; a busy
+      // engine (503) is retried with the job.
+      if (err instanceof OperationFailed || (err instanceof ApiError && err.status < 500))
+        return async () => ({ state: "failure", error: err.message });
       throw err;
     }
   }
@@ -349,10 +343,12 @@ export function gitSyncTasks(deps: GitSyncDeps): AnyTask[] {
         for (;;) {
           const operation = await job.db
             .transaction()
-            .execute((tx) =>
-              claimNextOperation(tx, spaceId, { now: job.clock.now(), leaseMs: limits.timeoutMs + 30_000 }),
-            );
+            .execute((tx) => claimNextOperation(tx, spaceId, { now: job.clock.now(), leaseMs: job.leaseMs }));
           if (!operation) return;
+          // Its runner goes on to the operations after it; should it have died, its lease ends and a
+          // retry of this job takes the operation again.
+          if (operation === "busy")
+            throw new Error(`Another runner is running a Git Sync operation of space ${spaceId}.`);
           let write: (tx: Transaction) => Promise<OperationOutcome>;
           try {
             write = await run(operation, job);

@@ -15,6 +15,8 @@ export interface JobContext {
   attempt: number;
   /** Aborted when the runner stops before the job ends; the job is then released to other runners. */
   signal: AbortSignal;
+  /** How long the run's claim holds: past it, another runner may take the job over. */
+  leaseMs: number;
   /**
    * Makes the job's last writes and marks it done, in one transaction: should the job run twice (its
    * lease expired while it ran), the writes still happen once, the late run failing here and rolling
@@ -209,6 +211,7 @@ export function createJobRunner(options: JobRunnerOptions): JobRunner {
       logger: log,
       attempt: job.attempts,
       signal: abort.signal,
+      leaseMs,
       async commit(writes) {
         if (committed) throw new Error("A job commits once.");
         committed = true;

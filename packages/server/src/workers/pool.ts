@@ -74,16 +74,24 @@ export class WorkerPool {
     });
   }
 
-  /** Calls `name` of the module at `module` with `input` in a thread; its result comes back by structured clone. */
-  async run<Result>(module: URL, name: string, input: unknown): Promise<Result> {
+  /**
+   * Calls `name` of the module at `module` with `input` in a thread; its result comes back by structured
+   * clone. It may run `timeoutMs`, the pool's time limit unless given.
+   */
+  async run<Result>(
+    module: URL,
+    name: string,
+    input: unknown,
+    timeoutMs = this.limits.timeoutMs,
+  ): Promise<Result> {
     await this.#thread();
     try {
       return (await this.#piscina.run(
         { module: module.href, name, input },
-        { signal: AbortSignal.timeout(this.limits.timeoutMs) },
+        { signal: AbortSignal.timeout(timeoutMs) },
       )) as Result;
     } catch (error) {
-      throw this.#overrun(error) ?? error;
+      throw this.#overrun(error, { ...this.limits, timeoutMs }) ?? error;
     } finally {
       this.#running--;
       this.#waiting.shift()?.();
@@ -106,12 +114,11 @@ export class WorkerPool {
     );
   }
 
-  #overrun(error: unknown): WorkOverrun | undefined {
+  #overrun(error: unknown, limits: PoolLimits): WorkOverrun | undefined {
     const { name, code, message } = (error ?? {}) as { name?: string; code?: string; message?: string };
-    if (name === "AbortError" || code === "ABORT_ERR") return new WorkOverrun("time", this.limits);
-    if (code === "ERR_WORKER_OUT_OF_MEMORY") return new WorkOverrun("memory", this.limits);
-    if (name === "RangeError" && message?.includes("call stack"))
-      return new WorkOverrun("stack", this.limits);
+    if (name === "AbortError" || code === "ABORT_ERR") return new WorkOverrun("time", limits);
+    if (code === "ERR_WORKER_OUT_OF_MEMORY") return new WorkOverrun("memory", limits);
+    if (name === "RangeError" && message?.includes("call stack")) return new WorkOverrun("stack", limits);
     return undefined;
   }
 

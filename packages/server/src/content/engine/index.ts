@@ -64,7 +64,12 @@ interface Task {
   bodies: readonly string[];
   /** What the input is, for a refusal's message. */
   what: string;
+  /** One task over many bodies: see `process`. */
+  many: boolean;
 }
+
+/** A task over many bodies (a repository's pages) may take the pool's time limit once per this many. */
+const BODIES_PER_TIME_LIMIT = 200;
 
 /**
  * The one way the server reads page bodies: each body is parsed once, in a worker thread within the
@@ -167,14 +172,19 @@ export class ContentEngine {
    * in `bodies` is checked. 422 when the input (`what`, for the message) cannot be processed within the
    * limits, 503 when the pool is full. An input costly to gather (file bytes) may come as `load`, called
    * only when the result is not kept yet, with `identity` standing for it in the cache (a text that
-   * differs whenever the input would).
+   * differs whenever the input would). With `many`, one task reads all of `bodies` (a repository's
+   * pages): its time limit grows with their number, the pool's limit again every 200 bodies.
    */
   async process<Result>(
     pool: PoolName,
     module: URL,
     name: string,
     input: { value: unknown } | { load: () => Promise<unknown>; identity: string },
-    { bodies = [], what = "page body" }: { bodies?: readonly string[]; what?: string } = {},
+    {
+      bodies = [],
+      what = "page body",
+      many = false,
+    }: { bodies?: readonly string[]; what?: string; many?: boolean } = {},
   ): Promise<Result> {
     const identity =
       "identity" in input
@@ -183,7 +193,7 @@ export class ContentEngine {
           ? input.value
           : JSON.stringify(input.value);
     const key = `${module.href} ${name} ${contentHash(identity)}`;
-    const task = { module, name, input, bodies, what };
+    const task = { module, name, input, bodies, what, many };
     const outcome = this.#done.get(key) ?? (await (this.#running.get(key) ?? this.#start(key, pool, task)));
     if ("refused" in outcome) throw outcome.refused;
     return outcome.value as Result;
@@ -217,12 +227,13 @@ export class ContentEngine {
 
   /** One attempt: its value or, when the body is at fault, its refusal (kept). A busy pool throws (not kept). */
   async #attempt(pool: WorkerPool, task: Task): Promise<Outcome<unknown>> {
-    const { module, name, input, bodies, what } = task;
+    const { module, name, input, bodies, what, many } = task;
     try {
       for (const body of bodies) this.assertNestingWithin(body);
       const value = "load" in input ? await input.load() : input.value;
       this.#attempts++;
-      return { value: await pool.run(module, name, value) };
+      const limits = many ? 1 + Math.floor(bodies.length / BODIES_PER_TIME_LIMIT) : 1;
+      return { value: await pool.run(module, name, value, pool.limits.timeoutMs * limits) };
     } catch (error) {
       if (error instanceof ApiError) return { refused: error };
       if (error instanceof WorkOverrun) return { refused: overrunRefusal(error, what) };
