@@ -19,8 +19,17 @@ if (process.env.QUIRE_TEST_DATABASE_URL) {
 }
 
 // Two files at a time: most of a file's time is spent waiting on a database, Git or Chromium, and
-// vitest's default on two cores (one worker) leaves the other core idle.
+// vitest's default on two cores (one worker) leaves the other core idle. The time limits only catch a
+// test that hangs (no test asserts a duration): they leave room for a machine that is doing both.
 export default mergeConfig(
   shared,
-  defineConfig({ test: { include: ["src/**/*.test.ts"], projects, maxWorkers: 2 } }),
+  defineConfig({
+    test: {
+      include: ["src/**/*.test.ts"],
+      projects,
+      maxWorkers: 2,
+      testTimeout: 20_000,
+      hookTimeout: 30_000,
+    },
+  }),
 );

@@ -1,5 +1,6 @@
 import type { Schema } from "@quire/api-types";
 import { contentEngine } from "../content/engine/index.js";
+import { contentHash } from "../content/hash.js";
 import { ContentDraft, InvalidChange, type PageTree, type Placement } from "../content/pages.js";
 import { insertRevision, revisionOf, treeOf } from "../content/revisions.js";
 import { ContentStorage } from "../content/storage.js";
@@ -341,7 +342,15 @@ export async function replaceChangeRequestContent(
     const childrenOf = new Map<string | null, string[]>();
     for (const page of args.pages) {
       const existing = draft.get(page.id);
-      const document = page.kind === undefined ? storage.saveDocument(page.markdown) : null;
+      // A body the page holds already is not written again: an import of a thousand pages with one
+      // changed writes one document.
+      const kept = page.markdown === "" ? null : contentHash(page.markdown);
+      const document =
+        page.kind !== undefined
+          ? null
+          : existing?.document === kept
+            ? kept
+            : storage.saveDocument(page.markdown);
       // A page whose kind changed is a new page of the same id: removed, then inserted below.
       if (existing && existing.kind !== page.kind) draft.remove(page.id);
       const current = draft.get(page.id);

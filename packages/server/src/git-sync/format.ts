@@ -45,6 +45,29 @@ export async function readRepository(input: ReadInput): Promise<Repository> {
   return outcome;
 }
 
+/**
+ * `.gitbook.yaml` of a repository: where its content is, and its redirects. 422 when it is not
+ * GitBook's. Only the configuration file goes to the pool.
+ */
+export async function readRepositoryConfig({
+  files,
+  projectDirectory = "",
+}: ReadInput): Promise<Pick<Repository, "config" | "redirects">> {
+  const name = [projectDirectory, ".gitbook.yaml"].filter(Boolean).join("/");
+  const configFile = files[name];
+  const outcome = await contentEngine().process<
+    Pick<Repository, "config" | "redirects"> | { invalid: string }
+  >(
+    "content",
+    repositoryModule,
+    "readConfig",
+    { value: { files: configFile === undefined ? {} : { [name]: configFile }, projectDirectory } },
+    { what: "repository" },
+  );
+  if ("invalid" in outcome) throw new ApiError(422, outcome.invalid);
+  return outcome;
+}
+
 /** The repository's files for a space, what did not change written as `previous` held it. 422 as above. */
 export function writeRepository(input: WriteInput): Promise<Record<string, string>> {
   return write(input, "writeRepository");

@@ -7,6 +7,7 @@ import remarkParse from "remark-parse";
 import remarkStringify from "remark-stringify";
 import { unified } from "unified";
 import { Document, isMap, parseDocument, parse as parseYaml, stringify as stringifyYaml } from "yaml";
+import { FRONT_MATTER } from "../content/engine/front-matter.js";
 import { type FrontMatter, gitBookReader } from "../content/engine/gitbook.js";
 
 /**
@@ -114,18 +115,35 @@ function skipBreaks(text: string, from: number): number {
   return at;
 }
 
+/**
+ * The page's opening: its front matter, then its first block (up to the first blank line), all that
+ * can make its title heading. Only this is parsed to split a page: a repository's pages are read
+ * whole by the content engine once they are the space's, and parsing each twice made a sync of a
+ * thousand pages take seconds.
+ */
+function openingOf(content: string): string {
+  const afterFrontMatter = skipBreaks(content, FRONT_MATTER.exec(content)?.[0].length ?? 0);
+  const text = content.slice(afterFrontMatter).search(/\S/);
+  if (text < 0) return content;
+  const blank = /\n[ \t]*\r?\n/g;
+  blank.lastIndex = afterFrontMatter + text;
+  const end = blank.exec(content);
+  return end ? content.slice(0, end.index) : content;
+}
+
 function splitPage(content: string): PageFile {
-  const pageParser = pageParserFor(content);
-  const tree = pageParser.runSync(pageParser.parse(content));
+  const opening = openingOf(content);
+  const pageParser = pageParserFor(opening);
+  const tree = pageParser.runSync(pageParser.parse(opening));
   const [first, second] = tree.children;
   const frontMatter = tree.data?.frontMatter;
   const hasFrontMatter = first?.type === "yaml" && frontMatter !== undefined;
   const headEnd = hasFrontMatter ? skipBreaks(content, first.position?.end.offset ?? 0) : 0;
-  const opening = hasFrontMatter ? second : first;
-  const title = opening?.type === "heading" && opening.depth === 1 ? textOf(opening).trim() : "";
+  const heading = hasFrontMatter ? second : first;
+  const title = heading?.type === "heading" && heading.depth === 1 ? textOf(heading).trim() : "";
   const bodyStart =
-    title && opening?.position?.end.offset !== undefined
-      ? skipBreaks(content, opening.position.end.offset)
+    title && heading?.position?.end.offset !== undefined
+      ? skipBreaks(content, heading.position.end.offset)
       : headEnd;
   return {
     head: content.slice(0, headEnd),
@@ -304,6 +322,14 @@ function readContent(files: Record<string, string>, base: string, config: RepoCo
     pages = [content.document(config.readme, "", []), ...pages];
   const assets = [...content.files.keys()].filter((path) => path.startsWith(ASSETS)).sort();
   return { pages, assets, parsed: content.parsed };
+}
+
+/** `.gitbook.yaml` alone: where the content is, and the redirects, for a write of the repository. */
+export function readConfig({
+  files,
+  projectDirectory = "",
+}: ReadInput): Pick<Repository, "config" | "redirects"> | { invalid: string } {
+  return parseConfig(files[joined(normalized(projectDirectory) ?? "", CONFIG_FILE)]);
 }
 
 export function readRepository({ files, projectDirectory = "" }: ReadInput): RepositoryOutcome {

@@ -11,7 +11,7 @@ import { ApiError } from "../http/errors.js";
 import { jobType } from "../jobs/queue.js";
 import { type AnyTask, defineTask, type JobContext } from "../jobs/runner.js";
 import { type FetchedTree, type GitClient, GitError, type GitLimits } from "../net/git.js";
-import { readRepository, writeRepositoryPlaced } from "./format.js";
+import { readRepository, readRepositoryConfig, writeRepositoryPlaced } from "./format.js";
 import { importedPages, repositoryPages, repositoryPath } from "./pages.js";
 import { remoteOf } from "./remote.js";
 import {
@@ -211,7 +211,10 @@ export function gitSyncTasks(deps: GitSyncDeps): AnyTask[] {
 
     await setStage(job.db, operation.id, "config_check", job.clock.now());
     const texts = textsOf(tree);
-    const repository = await readRepository({ files: texts, projectDirectory: operation.project_directory });
+    const repository = await readRepositoryConfig({
+      files: texts,
+      projectDirectory: operation.project_directory,
+    });
 
     await setStage(job.db, operation.id, "content_process", job.clock.now());
     const space = await job.db
