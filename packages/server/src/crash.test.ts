@@ -6,7 +6,7 @@ import {
   assertServerBuilt,
   firstStartCredentials,
   listeningPort,
-  startServerProcess,
+  startServerOn,
   waitFor,
 } from "./testing/server-process.js";
 
@@ -19,16 +19,7 @@ afterEach(() => {
   for (const cleanup of cleanups.splice(0)) cleanup();
 });
 
-function startServer(database: TestDatabase) {
-  const { DATABASE_URL: _url, QUIRE_DATA_DIR: _dir, ...env } = process.env;
-  const location =
-    testDatabaseKind === "sqlite"
-      ? { QUIRE_DATA_DIR: database.location }
-      : { DATABASE_URL: database.location };
-  return startServerProcess({ ...env, ...location, PORT: "0", QUIRE_RATE_LIMIT: "0" }, (kill) =>
-    cleanups.push(kill),
-  );
-}
+const startServer = (database: TestDatabase) => startServerOn(database, {}, (kill) => cleanups.push(kill));
 
 interface Write {
   kind: "collection" | "space" | "change request" | "page";

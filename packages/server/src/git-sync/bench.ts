@@ -16,22 +16,21 @@
  * analysis cached by the other's run).
  */
 import { randomBytes } from "node:crypto";
-import { mkdtempSync, rmSync } from "node:fs";
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
-import { loadavg, tmpdir } from "node:os";
+import { loadavg } from "node:os";
 import { join, posix } from "node:path";
-import { sql } from "kysely";
 import { createApp } from "../app.js";
 import { serverTasks } from "../areas.js";
 import { generateSecretKey } from "../auth/secret-key.js";
 import { issueToken } from "../auth/tokens.js";
+import { onBenchDatabases } from "../bench/databases.js";
 import { directoryBlobStore } from "../blobs/blobs.js";
 import { createOrganization } from "../commands/create-organization.js";
 import { configFromEnv } from "../config.js";
 import { contentEngine, useContentLimits } from "../content/engine/index.js";
 import { systemClock, timeOrderedIds } from "../context.js";
-import { type Db, migrate, openDatabase } from "../db/database.js";
+import { type Db, migrate } from "../db/database.js";
 import { createJobRunner } from "../jobs/runner.js";
 import type { NetworkPolicy } from "../net/fetch.js";
 import { gitSettingsFrom } from "../net/git.js";
@@ -481,33 +480,9 @@ console.log(
 const git = await startGitServer({ username: USER, password: PASSWORD });
 const results: [string, Figures][] = [];
 try {
-  const directory = mkdtempSync(join(tmpdir(), "quire-git-sync-bench-"));
-  const sqliteDb = openDatabase({ location: directory });
-  try {
-    results.push(["SQLite", await run("sqlite", sqliteDb, git, directory)]);
-  } finally {
-    await sqliteDb.destroy();
-    rmSync(directory, { recursive: true, force: true });
-  }
-
-  const url = process.env.QUIRE_TEST_DATABASE_URL;
-  if (url) {
-    const schema = `quire_bench_${randomBytes(6).toString("hex")}`;
-    const location = new URL(url);
-    location.searchParams.set("options", `-c search_path=${schema}`);
-    const pgDb = openDatabase({ location: location.href });
-    const pgDirectory = mkdtempSync(join(tmpdir(), "quire-git-sync-bench-"));
-    await sql`create schema ${sql.id(schema)}`.execute(pgDb);
-    try {
-      results.push(["PostgreSQL", await run("postgres", pgDb, git, pgDirectory)]);
-    } finally {
-      await sql`drop schema ${sql.id(schema)} cascade`.execute(pgDb);
-      await pgDb.destroy();
-      rmSync(pgDirectory, { recursive: true, force: true });
-    }
-  } else {
-    console.log("PostgreSQL: skipped (no QUIRE_TEST_DATABASE_URL)");
-  }
+  await onBenchDatabases("git-sync", async (kind, db, directory) => {
+    results.push([kind === "sqlite" ? "SQLite" : "PostgreSQL", await run(kind, db, git, directory)]);
+  });
   report(results);
   console.log(
     `load average at end: ${loadavg()

@@ -3,12 +3,12 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { type GitServer, startGitServer } from "../net/git-server.js";
-import { openTestDatabase, type TestDatabase, testDatabaseKind } from "../testing/database.js";
+import { openTestDatabase, type TestDatabase } from "../testing/database.js";
 import {
   assertServerBuilt,
   firstStartCredentials,
   listeningPort,
-  startServerProcess,
+  startServerOn,
   waitFor,
 } from "../testing/server-process.js";
 
@@ -32,18 +32,10 @@ afterAll(async () => {
   rmSync(cache, { recursive: true, force: true });
 });
 
-function startServer(database: TestDatabase) {
-  const { DATABASE_URL: _url, QUIRE_DATA_DIR: _dir, ...env } = process.env;
-  const location =
-    testDatabaseKind === "sqlite"
-      ? { QUIRE_DATA_DIR: database.location }
-      : { DATABASE_URL: database.location };
-  return startServerProcess(
+const startServer = (database: TestDatabase) =>
+  startServerOn(
+    database,
     {
-      ...env,
-      ...location,
-      PORT: "0",
-      QUIRE_RATE_LIMIT: "0",
       QUIRE_FETCH_ALLOW_PRIVATE: "127.0.0.1",
       QUIRE_GIT_CACHE_DIR: cache,
       QUIRE_JOB_LEASE_MS: String(JOB_LEASE_MS),
@@ -51,7 +43,6 @@ function startServer(database: TestDatabase) {
     },
     (kill) => cleanups.push(kill),
   );
-}
 
 /** A repository of PAGES pages under SUMMARY.md: reading and storing it takes the server a while. */
 function repositoryFiles(): Record<string, string> {

@@ -67,6 +67,10 @@ const pollGitBranches = jobType<Record<string, never>>("git-sync.poll");
 /** Files of a repository read as text: its pages, summary and configuration. */
 const TEXT_FILE = /\.(md|ya?ml)$/i;
 
+/** The space's main content now. */
+const spaceOf = (job: JobContext, spaceId: string) =>
+  job.db.selectFrom("spaces").select(["revision_id"]).where("id", "=", spaceId).executeTakeFirstOrThrow();
+
 /** An operation that failed for a reason to show its user (no credentials, no private address). */
 class OperationFailed extends Error {}
 
@@ -128,11 +132,7 @@ export function gitSyncTasks(deps: GitSyncDeps): AnyTask[] {
     const repository = await readRepository({ files: texts, projectDirectory: operation.project_directory });
 
     await setStage(job.db, operation.id, "content_process", job.clock.now());
-    const space = await job.db
-      .selectFrom("spaces")
-      .select(["revision_id"])
-      .where("id", "=", spaceId)
-      .executeTakeFirstOrThrow();
+    const space = await spaceOf(job, spaceId);
     // From the revision last in step with the repository: what changed on both sides since is merged.
     const base =
       sameRepository && connection?.synced_revision && !operation.force
@@ -217,11 +217,7 @@ export function gitSyncTasks(deps: GitSyncDeps): AnyTask[] {
     });
 
     await setStage(job.db, operation.id, "content_process", job.clock.now());
-    const space = await job.db
-      .selectFrom("spaces")
-      .select(["revision_id"])
-      .where("id", "=", spaceId)
-      .executeTakeFirstOrThrow();
+    const space = await spaceOf(job, spaceId);
     const storage = new ContentStorage(job.db, spaceId);
     const pageTree = await treeOf(storage, await revisionOf(job.db, spaceId, space.revision_id));
     const hashes = [...pageTree.entries()].flatMap((entry) =>

@@ -1,22 +1,10 @@
-/**
- * Search figures on SQLite and PostgreSQL: an organization of 10 spaces of 1,000 pages each (three
- * sections a page, words drawn from a vocabulary so that some are in most pages and most in few),
- * indexed through `indexMainContent` as a merge does, then queries of rare, common, two-word and
- * prefix terms through the operation's code path; p50 and p95 per query. Run after a build:
- * `node packages/server/dist/search/bench.js` (PAGES, SPACES and QUERIES tune it; the PostgreSQL run
- * needs QUIRE_TEST_DATABASE_URL, and uses a schema of its own that it drops).
- */
-import { randomBytes } from "node:crypto";
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { sql } from "kysely";
+import { onBenchDatabases } from "../bench/databases.js";
 import { createOrganization } from "../commands/create-organization.js";
 import { insertRevision } from "../content/revisions.js";
 import { ContentStorage } from "../content/storage.js";
 import { type PageEntry, updateTrie } from "../content/trie.js";
 import { systemClock, timeOrderedIds } from "../context.js";
-import { type Db, migrate, openDatabase } from "../db/database.js";
+import { type Db, migrate } from "../db/database.js";
 import { addMembership } from "../members/index.js";
 import { insertSpace } from "../spaces/index.js";
 import { urlsFor } from "../urls.js";
@@ -150,45 +138,23 @@ async function measure(db: Db, organizationId: string, spaces: SearchedSpaces) {
   }
 }
 
-async function run(kind: string, db: Db, close: () => Promise<void>) {
+async function run(kind: string, db: Db) {
   console.log(`${kind}: ${PAGES} pages in ${SPACES} spaces, ${QUERIES} queries of each kind`);
-  try {
-    await migrate(db);
-    const reader = await seed(db);
-    console.log("  the organization's search, as a reader:");
-    await measure(db, reader.organizationId, reader);
-    // A site's search: the same statement over the spaces the site publishes (here all ten).
-    const published = await db
-      .selectFrom("spaces")
-      .select("id")
-      .where("organization_id", "=", reader.organizationId)
-      .execute();
-    const spaceIds = published.map((row) => row.id);
-    console.log(`  a site's search, over its ${spaceIds.length} spaces:`);
-    await measure(db, reader.organizationId, { spaceIds });
-  } finally {
-    await close();
-  }
+  await migrate(db);
+  const reader = await seed(db);
+  console.log("  the organization's search, as a reader:");
+  await measure(db, reader.organizationId, reader);
+  // A site's search: the same statement over the spaces the site publishes (here all ten).
+  const published = await db
+    .selectFrom("spaces")
+    .select("id")
+    .where("organization_id", "=", reader.organizationId)
+    .execute();
+  const spaceIds = published.map((row) => row.id);
+  console.log(`  a site's search, over its ${spaceIds.length} spaces:`);
+  await measure(db, reader.organizationId, { spaceIds });
 }
 
-const directory = mkdtempSync(join(tmpdir(), "quire-search-bench-"));
-const sqliteDb = openDatabase({ location: directory });
-await run("SQLite (FTS5)", sqliteDb, async () => {
-  await sqliteDb.destroy();
-  rmSync(directory, { recursive: true, force: true });
-});
-
-const url = process.env.QUIRE_TEST_DATABASE_URL;
-if (url) {
-  const schema = `quire_bench_${randomBytes(6).toString("hex")}`;
-  const location = new URL(url);
-  location.searchParams.set("options", `-c search_path=${schema}`);
-  const pgDb = openDatabase({ location: location.href });
-  await sql`create schema ${sql.id(schema)}`.execute(pgDb);
-  await run("PostgreSQL (tsvector, GIN)", pgDb, async () => {
-    await sql`drop schema ${sql.id(schema)} cascade`.execute(pgDb);
-    await pgDb.destroy();
-  });
-} else {
-  console.log("PostgreSQL: skipped (no QUIRE_TEST_DATABASE_URL)");
-}
+await onBenchDatabases("search", (kind, db) =>
+  run(kind === "sqlite" ? "SQLite (FTS5)" : "PostgreSQL (tsvector, GIN)", db),
+);

@@ -1,6 +1,7 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { once } from "node:events";
 import { existsSync } from "node:fs";
+import { type TestDatabase, testDatabaseKind } from "./database.js";
 
 // The built server, as production runs it; `turbo run test` builds it first.
 const MAIN = new URL("../../dist/main.js", import.meta.url).pathname;
@@ -34,6 +35,26 @@ export function startServerProcess(
   const exited = once(child, "exit").then(([code]) => code as number | null);
   onCleanup(() => child.kill("SIGKILL"));
   return { child, output: () => output, exited };
+}
+
+/**
+ * Starts the built server on the test's database (its SQLite directory or its PostgreSQL schema),
+ * with the process's environment and `env`, without a rate limit.
+ */
+export function startServerOn(
+  database: TestDatabase,
+  env: NodeJS.ProcessEnv,
+  onCleanup: (kill: () => void) => void,
+): ServerProcess {
+  const { DATABASE_URL: _url, QUIRE_DATA_DIR: _dir, ...inherited } = process.env;
+  const location =
+    testDatabaseKind === "sqlite"
+      ? { QUIRE_DATA_DIR: database.location }
+      : { DATABASE_URL: database.location };
+  return startServerProcess(
+    { ...inherited, ...location, PORT: "0", QUIRE_RATE_LIMIT: "0", ...env },
+    onCleanup,
+  );
 }
 
 /** Polls `find` every 50 ms until it returns something, or fails naming `what` after `timeoutMs`. */
