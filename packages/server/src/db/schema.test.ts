@@ -113,6 +113,7 @@ const expectedColumns: ColumnsOf<Database> = {
     change_requests: "not null",
     open_change_requests: "not null",
     draft_change_requests: "not null",
+    git_sync: "null",
   },
 };
 

@@ -1,3 +1,4 @@
+import type { Schema } from "@quire/api-types";
 import type { SecretKeyTables } from "../auth/secret-key.js";
 import type { ContentTables } from "../content/tables.js";
 import type { IdempotencyTables } from "../idempotency/tables.js";
@@ -96,4 +97,6 @@ export interface SpaceTable {
   change_requests: number;
   open_change_requests: number;
   draft_change_requests: number;
+  /** The space's Git Sync as the API shows it, kept here by the Git Sync area; null when not connected. */
+  git_sync: JsonText<Schema<"SpaceGitSync">> | null;
 }

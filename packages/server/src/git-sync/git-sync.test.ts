@@ -12,6 +12,7 @@ import {
 import { createJobRunner, type JobRunner } from "../jobs/runner.js";
 import type { NetworkPolicy } from "../net/fetch.js";
 import { type GitServer, startGitServer } from "../net/git-server.js";
+import { siteVisits } from "../sites/testing.js";
 import { testFileSettings, testGitSettings } from "../testing/harness.js";
 
 const USER = "quire-bot";
@@ -23,11 +24,11 @@ const GITBOOK_REPOSITORY = {
   ".gitbook.yaml":
     "root: ./\n\nstructure:\n  readme: README.md\n  summary: SUMMARY.md\n\nredirects:\n  old/start: guides/start.md\n",
   "README.md":
-    "---\ndescription: What Acme does.\ncoverY: 0\n---\n\n# Welcome\n\nStart with [the guide](guides/start.md).\n",
+    "---\ndescription: What Acme does.\ncoverY: 0\n---\n\n# Welcome\n\nStart with [the guide](guides/start.md), [its first step](guides/start.md#first-step) above all.\n",
   "SUMMARY.md":
     "# Table of contents\n\n* [Welcome](README.md)\n\n## Guides\n\n* [Getting started](guides/start.md)\n  * [Install](guides/start/install.md)\n* [Acme website](https://acme.example.com)\n",
   "guides/start.md":
-    '# Getting started\n\n{% hint style="info" %}\nRead this first.\n{% endhint %}\n\n![Logo](../.gitbook/assets/logo.png)\n',
+    '# Getting started\n\n{% hint style="info" %}\nRead this first.\n{% endhint %}\n\n## First step\n\n![Logo](../.gitbook/assets/logo.png)\n',
   "guides/start/install.md": "---\nhidden: true\n---\n\n# Install\n\n```sh\nnpm install acme\n```\n",
   ".gitbook/assets/logo.png": Buffer.from(
     "89504e470d0a1a0a0000000d4948445200000001000000010806000000",
@@ -59,6 +60,7 @@ afterAll(async () => {
   await git.close();
   await s.t.close();
 });
+const { siteApi, sitePath, visit } = siteVisits(() => s);
 
 /** A repository of its own for a test, and the URL with the bot's credentials in it. */
 async function newRepository(files: Record<string, string | Buffer> = GITBOOK_REPOSITORY) {
@@ -98,7 +100,7 @@ async function importedSpace() {
   const space = await newSpaceContent(s);
   const repository = await newRepository();
   const operation = await sync(space.spaceId, "import", { url: repository.url });
-  expect(operation).toMatchObject({ state: "success", direction: "import" });
+  expect(operation, JSON.stringify(operation)).toMatchObject({ state: "success", direction: "import" });
   return { space, repository };
 }
 
@@ -130,6 +132,14 @@ describe("POST /v1/spaces/{spaceId}/git/import", () => {
     // The credentials are never shown.
     expect(JSON.stringify(info)).not.toContain(PASSWORD);
     expect(info.repoURL).toBe(git.url(repository.name));
+    // Connected: the space says so, to whoever reads it.
+    const read = await s.t.request.get(`/v1/spaces/${space.spaceId}`).set(s.reader.auth).expect(200);
+    expect(read.body.gitSync).toEqual({
+      repoName: repository.name,
+      installationProvider: "git",
+      url: git.url(repository.name),
+      updatedAt: info.updatedAt,
+    });
 
     const pages = await space.pages();
     expect(pages.map((page) => [page.title, page.type])).toEqual([
@@ -150,7 +160,7 @@ describe("POST /v1/spaces/{spaceId}/git/import", () => {
     // The front matter stays with the body (the site reads the description from it), the title heading
     // became the title.
     expect(welcome.markdown).toBe(
-      "---\ndescription: What Acme does.\ncoverY: 0\n---\n\nStart with [the guide](guides/start.md).\n",
+      "---\ndescription: What Acme does.\ncoverY: 0\n---\n\nStart with [the guide](guides/start.md), [its first step](guides/start.md#first-step) above all.\n",
     );
     const start = await space.page(byTitle["Getting started"] as string);
     expect(start.markdown).toContain('{% hint style="info" %}');
@@ -173,6 +183,53 @@ describe("POST /v1/spaces/{spaceId}/git/import", () => {
       ["ok", "page"],
       ["ok", "file"],
     ]);
+  });
+
+  it("publishes with no broken link, anchor or image, and sends readers of `.gitbook.yaml`'s redirects on", async () => {
+    const { space } = await importedSpace();
+    const site = await siteApi("post", `/v1/orgs/${s.organizationId}/sites`, {
+      title: "Acme",
+      spaces: [space.spaceId],
+    });
+    await siteApi("post", sitePath(site.id, "/publish"));
+    const root = `/s/${site.id}`;
+
+    // Every page of the site, and every link and image of each that stays in the site, answers.
+    const pages = new Map<string, string>();
+    const toVisit = [`${root}/`];
+    for (let path = toVisit.shift(); path !== undefined; path = toVisit.shift()) {
+      if (pages.has(path)) continue;
+      const page = await visit(path);
+      expect([200, 302], path).toContain(page.status);
+      if (page.status === 302) {
+        toVisit.push(page.headers.location as string);
+        continue;
+      }
+      pages.set(path, page.text);
+      const main = /<main.*<\/main>/s.exec(page.text)?.[0] ?? "";
+      for (const [, url] of main.matchAll(/(?:href|src)="([^"]+)"/g)) {
+        const target = new URL(url as string, `http://site${path}`);
+        if (target.origin !== "http://site") continue;
+        if (target.pathname.startsWith(`${root}/`) && !target.pathname.includes("/~"))
+          toVisit.push(target.pathname);
+        else await visit(`${target.pathname}${target.search}`).expect(200);
+        // An anchor names an element of the page it is on.
+        if (target.hash)
+          expect(pages.get(target.pathname) ?? (await visit(target.pathname)).text).toContain(
+            `id="${decodeURIComponent(target.hash.slice(1))}"`,
+          );
+      }
+    }
+    // Install is hidden (its front matter): in no navigation, but at its path.
+    expect([...pages.keys()]).toEqual([`${root}/`, `${root}/guides/start/`]);
+    await visit(`${root}/guides/start/install/`).expect(200);
+    expect(pages.get(`${root}/guides/start/`)).toMatch(/<img [^>]*src="[^"]*logo\.png"/);
+
+    // `redirects: old/start: guides/start.md`: the old path leads to the page of that file.
+    const moved = await visit(`${root}/old/start`);
+    expect(moved.status).toBe(site.visibility === "public" ? 308 : 307);
+    expect(moved.headers.location).toBe(`${root}/guides/start/`);
+    await visit(`${root}/old/elsewhere`).expect(404);
   });
 
   it("keeps page ids across imports, and a push to the branch becomes a new revision of the space", async () => {
@@ -252,6 +309,8 @@ describe("POST /v1/spaces/{spaceId}/git/import", () => {
       expectError(res.body, 400);
     }
     await s.t.request.get(`/v1/spaces/${space.spaceId}/git/info`).set(s.admin.auth).expect(404);
+    const read = await s.t.request.get(`/v1/spaces/${space.spaceId}`).set(s.admin.auth).expect(200);
+    expect(read.body).not.toHaveProperty("gitSync");
   });
 
   it("answers 401 without a token, 404 to another organization's member, 403 to a reader", async () => {
@@ -406,7 +465,7 @@ describe("a connected space", () => {
       message: `Reword the welcome (#${cr.number})`,
     });
     expect((await git.readFiles(repository.name))["README.md"]?.toString()).toBe(
-      "---\ndescription: What Acme does.\ncoverY: 0\n---\n\n# Welcome aboard\n\nStart with [the guide](guides/start.md).\n",
+      "---\ndescription: What Acme does.\ncoverY: 0\n---\n\n# Welcome aboard\n\nStart with [the guide](guides/start.md), [its first step](guides/start.md#first-step) above all.\n",
     );
     expect(await gitInfo(space.spaceId)).toMatchObject({
       operation: { direction: "export", state: "success", commit: head },

@@ -84,6 +84,26 @@ export function importedPages(
   return { pages, pagePaths };
 }
 
+/** How a redirect's source path is kept and looked up: without its outer slashes. */
+export const redirectSource = (path: string) => path.replace(/^\/+|\/+$/g, "");
+
+/**
+ * `.gitbook.yaml`'s redirects (a source path to a file, relative to the content's root) as each source
+ * to the page that file holds; a redirect to a file that holds no page leads nowhere and is left out.
+ */
+export function redirectedPages(
+  redirects: Readonly<Record<string, string>>,
+  pagePaths: ReadonlyMap<string, string>,
+): Record<string, string> {
+  const pageOfFile = new Map([...pagePaths].map(([id, path]) => [path, id]));
+  const pages: Record<string, string> = {};
+  for (const [source, file] of Object.entries(redirects)) {
+    const page = pageOfFile.get(file.replace(/^(?:\.?\/)+/, ""));
+    if (page !== undefined && redirectSource(source) !== "") pages[redirectSource(source)] = page;
+  }
+  return pages;
+}
+
 function documentPaths(pages: readonly RepoPage[]): string[] {
   return pages.flatMap((page) =>
     page.kind === "link"
@@ -93,7 +113,7 @@ function documentPaths(pages: readonly RepoPage[]): string[] {
 }
 
 /** A body without the front matter opening it, and the line breaks after that. */
-export function withoutFrontMatter(body: string): string {
+function withoutFrontMatter(body: string): string {
   const head = FRONT_MATTER.exec(body)?.[0];
   return head === undefined ? body : body.slice(head.length).replace(/^(?:\r?\n)+/, "");
 }

@@ -1,3 +1,4 @@
+import type { Schema } from "@quire/api-types";
 import { fromJson, type JsonText } from "../db/codecs.js";
 import { badRequest } from "../http/errors.js";
 import { decryptSecret, encryptSecrets } from "../integrations/index.js";
@@ -127,4 +128,17 @@ export function providerOf(url: string): GitProvider {
 /** `owner/name` of a repository URL. */
 export function repoNameOf(url: string): string {
   return new URL(url).pathname.replace(/^\/+|\/+$/g, "").replace(/\.git$/, "");
+}
+
+/** `Space.gitSync` of a space connected to `repository`, last synchronized at `updatedAt`. */
+export function spaceGitSyncOf(
+  repository: Pick<GitRepositoryColumns, "url" | "tree_url">,
+  updatedAt: string,
+): Schema<"SpaceGitSync"> {
+  return {
+    repoName: repoNameOf(repository.url),
+    installationProvider: providerOf(repository.url),
+    url: repository.tree_url ?? repository.url,
+    updatedAt,
+  };
 }

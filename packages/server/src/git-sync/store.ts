@@ -1,8 +1,11 @@
 import { lockSpace } from "../change-requests/index.js";
 import type { Clock, IdGenerator } from "../context.js";
-import { flag, timestamp } from "../db/codecs.js";
+import { flag, fromJson, timestamp, toJson } from "../db/codecs.js";
 import type { Db } from "../db/database.js";
 import { enqueue, jobType } from "../jobs/queue.js";
+import { setSpaceGitSync } from "../spaces/index.js";
+import { redirectSource } from "./pages.js";
+import { spaceGitSyncOf } from "./remote.js";
 import type {
   GitRepositoryColumns,
   GitSyncConnectionTable,
@@ -269,7 +272,12 @@ export function latestOperation(db: Db, spaceId: string): Promise<OperationRow |
 export async function recordSync(
   tx: Db,
   operation: OperationRow,
-  synced: { commit: string | null; revision: string | null; pagePaths?: ReadonlyMap<string, string> },
+  synced: {
+    commit: string | null;
+    revision: string | null;
+    /** The file of each page, and `.gitbook.yaml`'s redirects to pages; both kept as they were when absent. */
+    pages?: { paths: ReadonlyMap<string, string>; redirects: Record<string, string> };
+  },
   now: Date,
 ): Promise<void> {
   const repository: GitRepositoryColumns = {
@@ -286,6 +294,7 @@ export async function recordSync(
     synced_by: operation.requested_by,
     ...(synced.commit !== null && { synced_commit: synced.commit }),
     ...(synced.revision !== null && { synced_revision: synced.revision }),
+    ...(synced.pages && { redirects: toJson(synced.pages.redirects) }),
   };
   await tx
     .insertInto("git_sync_connections")
@@ -296,15 +305,17 @@ export async function recordSync(
       synced_revision: null,
       webhook_secret: null,
       polled_at: null,
+      redirects: toJson({}),
       created_at: at,
       updated_at: at,
       ...inSync,
     })
     .onConflict((oc) => oc.column("space_id").doUpdateSet({ ...repository, ...inSync, updated_at: at }))
     .execute();
-  if (!synced.pagePaths) return;
+  await setSpaceGitSync(tx, operation.space_id, spaceGitSyncOf(repository, at));
+  if (!synced.pages) return;
   await tx.deleteFrom("git_sync_pages").where("space_id", "=", operation.space_id).execute();
-  const rows = [...synced.pagePaths].map(([page_id, path]) => ({
+  const rows = [...synced.pages.paths].map(([page_id, path]) => ({
     space_id: operation.space_id,
     page_id,
     path,
@@ -336,11 +347,22 @@ export async function pagePaths(db: Db, spaceId: string): Promise<Map<string, st
   return new Map(rows.map((row) => [row.page_id, row.path]));
 }
 
+/** The page that `.gitbook.yaml` of the space's repository redirects `path` to, if any. */
+export async function redirectedPage(db: Db, spaceId: string, path: string): Promise<string | undefined> {
+  const connection = await db
+    .selectFrom("git_sync_connections")
+    .select("redirects")
+    .where("space_id", "=", spaceId)
+    .executeTakeFirst();
+  return connection && fromJson(connection.redirects)[redirectSource(path)];
+}
+
 /**
  * Forgets the space's repository: its connection, credentials, page files and operations. One running
  * then finds its operation gone when it ends, and writes nothing.
  */
 export async function disconnect(tx: Db, spaceId: string): Promise<void> {
+  await setSpaceGitSync(tx, spaceId, null);
   await tx.deleteFrom("git_sync_connections").where("space_id", "=", spaceId).execute();
   await tx.deleteFrom("git_sync_pages").where("space_id", "=", spaceId).execute();
   await tx.deleteFrom("git_sync_operations").where("space_id", "=", spaceId).execute();

@@ -21,6 +21,7 @@ export const gitSyncColumns: ColumnsOf<GitSyncTables> = {
     synced_by: "not null",
     webhook_secret: "null",
     polled_at: "null",
+    redirects: "not null",
     created_at: "not null",
     updated_at: "not null",
   },

@@ -1,4 +1,4 @@
-import type { Flag } from "../db/codecs.js";
+import type { Flag, JsonText } from "../db/codecs.js";
 
 /**
  * Row types of the tables of this area, joined into `Database` (src/db/schema.ts). Booleans are 0/1
@@ -38,6 +38,11 @@ export interface GitSyncConnectionTable extends GitRepositoryColumns {
   webhook_secret: string | null;
   /** When the branch was last looked at by the poll. */
   polled_at: string | null;
+  /**
+   * `.gitbook.yaml`'s redirects as of the last sync, each source path (`redirectSource`) to the id of
+   * the page its target file holds; published sites send visitors of a source there.
+   */
+  redirects: JsonText<Record<string, string>>;
   created_at: string;
   updated_at: string;
 }

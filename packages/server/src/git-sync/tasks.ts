@@ -12,7 +12,7 @@ import { jobType } from "../jobs/queue.js";
 import { type AnyTask, defineTask, type JobContext } from "../jobs/runner.js";
 import { type FetchedTree, type GitClient, GitError, type GitLimits } from "../net/git.js";
 import { readRepository, readRepositoryConfig, writeRepositoryPlaced } from "./format.js";
-import { importedPages, repositoryPages, repositoryPath } from "./pages.js";
+import { importedPages, redirectedPages, repositoryPages, repositoryPath } from "./pages.js";
 import { remoteOf } from "./remote.js";
 import {
   claimNextOperation,
@@ -181,7 +181,11 @@ export function gitSyncTasks(deps: GitSyncDeps): AnyTask[] {
         await recordSync(
           tx,
           operation,
-          { commit, revision: imported.merged ? imported.revision : null, pagePaths: paths },
+          {
+            commit,
+            revision: imported.merged ? imported.revision : null,
+            pages: { paths, redirects: redirectedPages(repository.redirects, paths) },
+          },
           job.clock.now(),
         );
       return {
@@ -273,7 +277,11 @@ export function gitSyncTasks(deps: GitSyncDeps): AnyTask[] {
         await recordSync(
           tx,
           operation,
-          { commit: pushed.commit, revision: space.revision_id, pagePaths: paths },
+          {
+            commit: pushed.commit,
+            revision: space.revision_id,
+            pages: { paths, redirects: redirectedPages(repository.redirects, paths) },
+          },
           job.clock.now(),
         );
       return {

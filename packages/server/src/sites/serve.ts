@@ -9,6 +9,7 @@ import { RecentlyUsed } from "../content/recently-used.js";
 import type { ContentStorage } from "../content/storage.js";
 import type { PageEntry } from "../content/trie.js";
 import { fromJson, isSet } from "../db/codecs.js";
+import { redirectedPage } from "../git-sync/index.js";
 import { searchContent, termsOf } from "../search/index.js";
 import type { Services } from "../services.js";
 import { claimsProblem } from "./adaptive-schema.js";
@@ -594,9 +595,16 @@ export function publishedSiteRoutes(router: Router, services: Services): void {
     // dead end. A link page has no path of its own (the navigation leads to where it does).
     const first = page?.kind === "group" ? tree.firstDocument(page.id) : undefined;
     if (first) return res.redirect(302, pageHref(first));
-    // A path naming no page keeps the visitor in the site, with its navigation.
-    if (!page || page.kind !== undefined)
-      return void ((await redirected()) || res.status(404).type("html").send(renderSiteNotFound(chrome)));
+    // A path naming no page: the site's redirects, then the space's repository's (`.gitbook.yaml`), else
+    // a page that keeps the visitor in the site, with its navigation.
+    if (!page || page.kind !== undefined) {
+      if (await redirected()) return;
+      const moved = page ? undefined : await redirectedPage(db, place.siteSpace.space.id, place.pagePath);
+      const target = moved === undefined ? undefined : tree.get(moved);
+      if (target && target.kind === undefined)
+        return res.redirect(structure.site.visibility === "public" ? 308 : 307, pageHref(target));
+      return void res.status(404).type("html").send(renderSiteNotFound(chrome));
+    }
     // Everything the page is made from: the site, what the visitor sees of it (each space's revision
     // included), where they are and how its links are written. The same, the page kept is the same.
     const fingerprint = fingerprintOf([

@@ -11,6 +11,7 @@ export {
   insertSpace,
   listSpacesInCollection,
   listSpacesInOrganization,
+  setSpaceGitSync,
   spaceForCaller,
   updateSpace,
 } from "./store.js";

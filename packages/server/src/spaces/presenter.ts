@@ -1,5 +1,6 @@
 import type { Schema } from "@quire/api-types";
 import { roleOnRow } from "../access.js";
+import { fromJson } from "../db/codecs.js";
 import type { Role, SpaceTable } from "../db/schema.js";
 import type { OrganizationRole } from "../policy.js";
 import type { Urls } from "../urls.js";
@@ -26,6 +27,7 @@ export function presentSpace(row: SpaceTable, role: Role | undefined, urls: Urls
     changeRequestsOpen: row.open_change_requests,
     changeRequestsDraft: row.draft_change_requests,
     permissions: spacePermissions(role),
+    ...(row.git_sync !== null && { gitSync: fromJson(row.git_sync) }),
   };
 }
 

@@ -1,3 +1,4 @@
+import type { Schema } from "@quire/api-types";
 import { type SqlBool, sql } from "kysely";
 import {
   type ContentAccess,
@@ -10,6 +11,7 @@ import {
 } from "../access.js";
 import { insertFirstRevision } from "../content/revisions.js";
 import type { Clock, IdGenerator } from "../context.js";
+import { toJson } from "../db/codecs.js";
 import type { Db } from "../db/database.js";
 import type { SpaceTable } from "../db/schema.js";
 import { updateById } from "../db/update.js";
@@ -105,7 +107,7 @@ export async function insertSpace(
   { clock, ids }: { clock: Clock; ids: IdGenerator },
   fields: Omit<
     SpaceTable,
-    "id" | "revision_id" | "created_at" | "updated_at" | "deleted_at" | ActivityColumn
+    "id" | "revision_id" | "created_at" | "updated_at" | "deleted_at" | "git_sync" | ActivityColumn
   >,
 ): Promise<SpaceTable> {
   const now = clock.now().toISOString();
@@ -116,6 +118,7 @@ export async function insertSpace(
     created_at: now,
     updated_at: now,
     deleted_at: null,
+    git_sync: null,
     ...noActivity,
   };
   await db.insertInto("spaces").values(space).execute();
@@ -127,10 +130,26 @@ export async function insertSpace(
 export function updateSpace(
   db: Db,
   space: SpaceTable,
-  changes: Partial<Omit<SpaceTable, "id" | "created_at" | "updated_at" | ActivityColumn>>,
+  changes: Partial<Omit<SpaceTable, "id" | "created_at" | "updated_at" | "git_sync" | ActivityColumn>>,
   now: string,
 ): Promise<SpaceTable> {
   return updateById(db, "spaces", space, changes, now);
+}
+
+/**
+ * Sets what `Space.gitSync` shows (null: not connected). The Git Sync area calls it in the transaction
+ * that connects, syncs or disconnects the space; it is no edit of the space, so `updated_at` stays.
+ */
+export async function setSpaceGitSync(
+  db: Db,
+  spaceId: string,
+  gitSync: Schema<"SpaceGitSync"> | null,
+): Promise<void> {
+  await db
+    .updateTable("spaces")
+    .set({ git_sync: gitSync === null ? null : toJson(gitSync) })
+    .where("id", "=", spaceId)
+    .execute();
 }
 
 export function getSpace(db: Db, id: string): Promise<SpaceTable> {
