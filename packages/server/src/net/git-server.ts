@@ -20,6 +20,13 @@ export interface GitServer {
   createRepository(name: string, files: Record<string, string | Buffer>, message?: string): Promise<string>;
   /** A bare repository without any commit. */
   createEmptyRepository(name: string): Promise<void>;
+  /**
+   * Answers every authenticated request for `from` with a 301 to the same path of `to`, as a host does
+   * for a renamed repository.
+   */
+  moveRepository(from: string, to: string): void;
+  /** Lets anyone read and push `name`, without credentials. */
+  publishRepository(name: string): void;
   /** A developer's push to `main`: null deletes a path. The new commit. */
   commitFiles(
     name: string,
@@ -82,14 +89,22 @@ export async function startGitServer(auth: { username: string; password: string 
   const backend = join((await git(["--exec-path"])).toString().trim(), "git-http-backend");
   const expected = `Basic ${Buffer.from(`${auth.username}:${auth.password}`).toString("base64")}`;
   const requests: string[] = [];
+  const moved = new Map<string, string>();
+  const published = new Set<string>();
 
   const serve = (req: IncomingMessage, res: ServerResponse) => {
     requests.push(`${req.method} ${req.url}`);
-    if (req.headers.authorization !== expected) {
+    const url = new URL(req.url ?? "/", "http://localhost");
+    const [, repository = "", rest = ""] = /^\/([^/]+)\.git(\/.*)?$/.exec(url.pathname) ?? [];
+    if (req.headers.authorization !== expected && !published.has(repository)) {
       res.writeHead(401, { "WWW-Authenticate": 'Basic realm="git"' }).end("Unauthorized");
       return;
     }
-    const url = new URL(req.url ?? "/", "http://localhost");
+    const to = moved.get(repository);
+    if (to !== undefined) {
+      res.writeHead(301, { location: `${origin}/${to}.git${rest}${url.search}` }).end();
+      return;
+    }
     const cgi = spawn(backend, [], {
       env: {
         PATH: process.env.PATH ?? "/usr/bin:/bin",
@@ -230,6 +245,8 @@ export async function startGitServer(auth: { username: string; password: string 
       return writeCommit(name, files, message);
     },
     createEmptyRepository,
+    moveRepository: (from, to) => moved.set(from, to),
+    publishRepository: (name) => published.add(name),
     commitFiles: writeCommit,
     async readFiles(name, ref = MAIN) {
       const gitDir = dir(name);

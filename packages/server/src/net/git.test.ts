@@ -1,6 +1,6 @@
 import { execFile } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { mkdtemp, rm } from "node:fs/promises";
+import { mkdtemp, readdir, rm } from "node:fs/promises";
 import { createServer, type Server, type Socket } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -12,6 +12,7 @@ import {
   GitError,
   type GitRemote,
   isAllowedAddress,
+  PACK_LIMIT,
   redactUrl,
 } from "./git.js";
 import { type GitServer, startGitServer } from "./git-server.js";
@@ -29,6 +30,15 @@ function hashObject(bytes: Buffer): Promise<string> {
       err ? reject(err) : resolve(stdout.trim()),
     );
     child.stdin?.end(bytes);
+  });
+}
+
+/** Whether the cache in `gitDir` holds `oid`. */
+function hasObject(gitDir: string, oid: string): Promise<boolean> {
+  return new Promise((resolve) => {
+    execFile("git", ["cat-file", "-e", oid], { env: { PATH: process.env.PATH, GIT_DIR: gitDir } }, (err) =>
+      resolve(!err),
+    );
   });
 }
 
@@ -291,27 +301,6 @@ describe("errors", () => {
     expect(server.requests.length).toBe(before);
   });
 
-  it("does not follow a redirect, and says so", async () => {
-    await server.createRepository("moved", { "a.md": "a\n" });
-    const redirecting = await startTestServer((req, res) => {
-      res.writeHead(301, {
-        location: `${server.origin}/moved.git${(req.url ?? "").replace(/^\/old\.git/, "")}`,
-      });
-      res.end();
-    });
-    try {
-      const before = server.requests.length;
-      const err = await failure(
-        git.fetch(key(), { ...remote("moved"), url: `${redirecting.origin}/old.git` }, limits),
-      );
-      expect(err.kind).toBe("failed");
-      expect(err.message).toMatch(/redirect/);
-      expect(server.requests.length).toBe(before);
-    } finally {
-      await redirecting.close();
-    }
-  });
-
   it("is not_allowed for a scheme other than http(s)", async () => {
     for (const url of ["file:///etc/x.git", "ssh://example.com/x.git", "ext::sh -c touch% /tmp/pwned"]) {
       const err = await failure(git.fetch(key(), { url, ref: "refs/heads/main" }, limits));
@@ -357,6 +346,200 @@ describe("errors", () => {
       expect(err.kind).toBe("timeout");
       expect(Date.now() - started).toBeLessThan(3000);
     });
+  });
+});
+
+describe("redirects", () => {
+  /** A loopback server answering a request with a 301 to `to(path)`, or a 200 without it; what it received. */
+  const redirector = async (to: (path: string) => string | undefined) => {
+    const received: { path: string; authorization?: string }[] = [];
+    const redirecting = await startTestServer((req, res) => {
+      received.push({ path: req.url ?? "", authorization: req.headers.authorization });
+      const location = to(req.url ?? "");
+      if (location === undefined) res.end("Not Git");
+      else res.writeHead(301, { location }).end();
+    });
+    return { ...redirecting, received };
+  };
+
+  it("follows a renamed repository on the same server, with the credentials, for fetch and push", async () => {
+    const start = await server.createRepository("renamed", { "a.md": "a\n" });
+    server.moveRepository("before-rename", "renamed");
+    const space = key();
+    const tree = await git.fetch(space, remote("before-rename"), limits);
+    expect(tree.commit).toBe(start);
+    expect(tree.url).toBe(server.url("renamed"));
+    expect(tree.files.get("a.md")?.bytes.toString()).toBe("a\n");
+
+    // The parent is in the cache: the push is the operation's first request, and is redirected.
+    const result = await git.commit(
+      space,
+      remote("before-rename"),
+      { parent: start, changes: new Map([["a.md", Buffer.from("b\n")]]), message: "Edit", author },
+      limits,
+    );
+    expect(result).toEqual({ commit: expect.any(String), created: true, url: server.url("renamed") });
+    expect(await server.head("renamed")).toBe(result.commit);
+    expect(server.requests).toContain("GET /before-rename.git/info/refs?service=git-receive-pack");
+
+    // At the final URL, nothing to report.
+    expect((await git.fetch(space, remote("renamed"), limits)).url).toBeUndefined();
+  });
+
+  it("follows a redirect to another server by name, pinned, there without the credentials", async () => {
+    const start = await server.createRepository("public-home", { "a.md": "a\n" });
+    server.publishRepository("public-home");
+    const home = server.url("public-home").replace("127.0.0.1", "localhost");
+    const redirecting = await redirector((path) => `${home}${path.replace(/^\/old\.git/, "")}`);
+    // localhost may resolve to ::1 as well as 127.0.0.1.
+    const local = createGitClient({
+      cacheDirectory: cache,
+      policy: { allowedPrivateAddresses: ["127.0.0.0/8", "::1"] },
+    });
+    try {
+      const old = { ...remote("public-home"), url: `${redirecting.origin}/old.git` };
+      const space = key();
+      const tree = await local.fetch(space, old, limits);
+      expect(tree.commit).toBe(start);
+      expect(tree.url).toBe(home);
+      const result = await local.commit(
+        space,
+        old,
+        { parent: start, changes: new Map([["b.md", Buffer.from("b\n")]]), message: "Add b", author },
+        limits,
+      );
+      expect(result.url).toBe(home);
+      expect(await server.head("public-home")).toBe(result.commit);
+      // The given URL's origin gets the credentials.
+      expect(redirecting.received.every((request) => request.authorization !== undefined)).toBe(true);
+    } finally {
+      await redirecting.close();
+    }
+  });
+
+  it("sends no credentials to the origin a redirect leads to", async () => {
+    const recorded: (string | undefined)[] = [];
+    const recording = await startTestServer((req, res) => {
+      recorded.push(req.headers.authorization);
+      res.writeHead(401, { "WWW-Authenticate": 'Basic realm="git"' }).end();
+    });
+    const redirecting = await redirector(
+      (path) => `${recording.origin}/new.git${path.replace(/^\/old\.git/, "")}`,
+    );
+    try {
+      const err = await failure(
+        git.fetch(key(), { ...remote("x"), url: `${redirecting.origin}/old.git` }, limits),
+      );
+      expect(err.kind).toBe("auth");
+      // The discovery's request and git's retried one, both anonymous.
+      expect(recorded.length).toBeGreaterThanOrEqual(2);
+      expect(recorded.every((authorization) => authorization === undefined)).toBe(true);
+    } finally {
+      await redirecting.close();
+      await recording.close();
+    }
+  });
+
+  it("is not_allowed for a redirect to a private address, reaching nothing", async () => {
+    for (const [target, host] of [
+      ["http://10.255.255.1/x.git", "10.255.255.1"],
+      ["http://169.254.169.254/latest", "169.254.169.254"],
+    ]) {
+      const before = server.requests.length;
+      const redirecting = await redirector((path) => `${target}${path.replace(/^\/old\.git/, "")}`);
+      try {
+        const started = Date.now();
+        const err = await failure(
+          git.fetch(key(), { ...remote("x"), url: `${redirecting.origin}/old.git` }, limits),
+        );
+        expect(err.kind).toBe("not_allowed");
+        expect(err.message).toBe(`The address of ${host} is not allowed.`);
+        // Git's request and the discovery's, both to the redirecting server; no connection attempt
+        // to the unroutable address (it would hang until the time limit).
+        expect(redirecting.received.map((request) => request.path)).toEqual([
+          "/old.git/info/refs?service=git-upload-pack",
+          "/old.git/info/refs?service=git-upload-pack",
+        ]);
+        expect(Date.now() - started).toBeLessThan(limits.timeoutMs / 2);
+        expect(server.requests.length).toBe(before);
+      } finally {
+        await redirecting.close();
+      }
+    }
+  });
+
+  it("fails clearly on a loop, on too many redirects, and on a redirect away from a repository", async () => {
+    const redirecting = await redirector((path) => {
+      const [, name = "", rest = ""] = /^\/([^/]+)\.git(.*)$/.exec(path) ?? [];
+      const chain = /^chain-(\d+)$/.exec(name);
+      if (chain) return `/chain-${Number(chain[1]) + 1}.git${rest}`;
+      if (name === "loop-a") return `/loop-b.git${rest}`;
+      if (name === "loop-b") return `/loop-a.git${rest}`;
+      return name === "away" ? "/somewhere-else" : undefined;
+    });
+    const at = (name: string) => ({ ...remote("x"), url: `${redirecting.origin}/${name}.git` });
+    try {
+      const loop = await failure(git.fetch(key(), at("loop-a"), limits));
+      expect([loop.kind, loop.message]).toEqual(["failed", "The server redirects the request in a loop."]);
+
+      const chain = await failure(git.fetch(key(), at("chain-0"), limits));
+      expect([chain.kind, chain.message]).toEqual([
+        "failed",
+        "The server redirected the request more than 5 times.",
+      ]);
+      // Git's request, then the discovery's first and its 5 redirects followed.
+      expect(redirecting.received.filter((request) => request.path.startsWith("/chain-")).length).toBe(7);
+
+      const away = await failure(git.fetch(key(), at("away"), limits));
+      expect(away.kind).toBe("failed");
+      expect(away.message).toMatch(/other than a Git repository/);
+    } finally {
+      await redirecting.close();
+    }
+  });
+});
+
+describe("the cache", () => {
+  it("is repacked when fetches left too many packs, and still fetches and commits", {
+    timeout: 90_000,
+  }, async () => {
+    const space = key();
+    const first = await server.createRepository("growing", { "n.md": "0\n" });
+    let tree = await git.fetch(space, remote("growing"), limits);
+    const gitDir = join(cache, (await readdir(cache)).find((name) => name.startsWith(`${space}-`)) ?? "");
+    const packs = async () =>
+      (await readdir(join(gitDir, "objects", "pack"))).filter((name) => /^pack-.*\.pack$/.test(name)).length;
+
+    let most = 0;
+    for (let i = 1; i <= PACK_LIMIT + 5; i++) {
+      const commit = await server.commitFiles(
+        "growing",
+        { "n.md": `${i}\n`, [`f-${i}.md`]: "f\n" },
+        `Edit ${i}`,
+      );
+      tree = await git.fetch(space, remote("growing"), limits);
+      expect(tree.commit).toBe(commit);
+      most = Math.max(most, await packs());
+    }
+    expect(most).toBeLessThanOrEqual(PACK_LIMIT + 1);
+    expect(await packs()).toBeLessThan(PACK_LIMIT);
+    expect(tree.files.get("n.md")?.bytes.toString()).toBe(`${PACK_LIMIT + 5}\n`);
+    expect(tree.files.size).toBe(PACK_LIMIT + 6);
+    // What the cache's ref no longer reaches went with the repack.
+    expect(await hasObject(gitDir, first)).toBe(false);
+
+    const result = await git.commit(
+      space,
+      remote("growing"),
+      { parent: tree.commit, changes: new Map([["n.md", Buffer.from("ours\n")]]), message: "Ours", author },
+      limits,
+    );
+    expect(await server.head("growing")).toBe(result.commit);
+    expect(await server.changedPaths("growing", result.commit)).toEqual(["n.md"]);
+    const theirs = await server.commitFiles("growing", { "x.md": "x\n" }, "Theirs");
+    const after = await git.fetch(space, remote("growing"), limits);
+    expect(after.commit).toBe(theirs);
+    expect(after.files.get("n.md")?.bytes.toString()).toBe("ours\n");
   });
 });
 

@@ -2,7 +2,9 @@ import { spawn } from "node:child_process";
 import { createHash } from "node:crypto";
 import { lookup } from "node:dns/promises";
 import { access, mkdir, mkdtemp, readdir, rm, stat, writeFile } from "node:fs/promises";
-import { isIP } from "node:net";
+import { get as httpGet } from "node:http";
+import { get as httpsGet } from "node:https";
+import { isIP, type LookupFunction } from "node:net";
 import { join } from "node:path";
 import ipaddr from "ipaddr.js";
 import type { NetworkPolicy } from "./fetch.js";
@@ -13,10 +15,12 @@ import type { NetworkPolicy } from "./fetch.js";
  * pinned to addresses checked against the network policy, with credentials in its environment only.
  */
 
+type Credentials = { username: string; password: string };
+
 export interface GitRemote {
   /** http(s) URL of the repository, without credentials. */
   url: string;
-  credentials?: { username: string; password: string };
+  credentials?: Credentials;
   /** e.g. "refs/heads/main" */
   ref: string;
 }
@@ -57,6 +61,11 @@ export interface FetchedTree {
   commit: string | null;
   /** Every file of the commit's tree, by path ("docs/README.md"), with its blob oid. */
   files: Map<string, { oid: string; bytes: Buffer }>;
+  /**
+   * The URL the repository was reached at when the server redirected to another one (a renamed
+   * repository): worth keeping as the remote's URL. Absent when it was the remote's own.
+   */
+  url?: string;
 }
 
 export interface GitClient {
@@ -79,7 +88,12 @@ export interface GitClient {
       force?: boolean;
     },
     limits: GitLimits,
-  ): Promise<{ commit: string; created: boolean }>;
+  ): Promise<{
+    commit: string;
+    created: boolean;
+    /** As `FetchedTree.url`: the URL reached after a redirect, absent when it was the remote's own. */
+    url?: string;
+  }>;
   /** Forgets the cache of `cacheKey`. */
   drop(cacheKey: string): Promise<void>;
 }
@@ -103,11 +117,22 @@ const LOCAL_REF = "refs/quire/head";
 const EMPTY_TREE = "4b825dc642cb6eb9a060e54bf8d69288fbee4904";
 const STDERR_LIMIT = 64 * 1024;
 const SIZE_POLL_MS = 50;
+/** Redirects followed (one request each) to find where a moved repository went. */
+const MAX_REDIRECTS = 5;
+const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
+/** How git (LC_ALL=C) says that the server answered with a redirect it did not follow. */
+const REDIRECTED = /returned error: 30\d|redirect/i;
+/**
+ * Packs in a cache beyond which a fetch repacks it. Every fetch adds one (`unpackLimit` 1) and nothing
+ * else ever removes one (`gc.auto` 0).
+ */
+export const PACK_LIMIT = 20;
 
 /**
  * Configuration every git process gets, through the environment (never `-c` from user input). Hooks off,
- * only http(s), no credential helpers or prompts, redirects refused (they would reach unchecked hosts),
- * and every fetched pack kept as a pack (`unpackLimit` 1) so its growth is visible in `objects/pack`.
+ * only http(s), no credential helpers or prompts, redirects refused (they would reach unchecked hosts:
+ * the client follows them itself, checked), and every fetched pack kept as a pack (`unpackLimit` 1) so
+ * its growth is visible in `objects/pack`.
  */
 const FIXED_CONFIG: [string, string][] = [
   ["protocol.allow", "never"],
@@ -185,6 +210,32 @@ interface Target {
   /** Configuration for this remote: the pinned address, the credentials. */
   config: [string, string][];
 }
+
+/** The remote of one operation: `target` moves on once a redirect has been followed. */
+interface Connection {
+  target: Target;
+  /** The target's URL as the remote gave it. */
+  given: string;
+  /** The given URL's scheme, host and port: the only origin the credentials are sent to. */
+  origin: string;
+  credentials?: Credentials;
+}
+
+type Service = "git-upload-pack" | "git-receive-pack";
+
+const basicAuth = ({ username, password }: Credentials) =>
+  `Basic ${Buffer.from(`${username}:${password}`).toString("base64")}`;
+
+const hostOf = (url: URL) => url.hostname.replace(/^\[(.*)\]$/, "$1");
+
+/** A lookup that answers with the addresses already checked, whatever DNS would say now. */
+const pinnedLookup =
+  (addresses: string[]): LookupFunction =>
+  (_hostname, options, callback) => {
+    const answers = addresses.map((address) => ({ address, family: isIP(address) }));
+    if (options.all) callback(null, answers);
+    else callback(null, answers[0]?.address ?? "", answers[0]?.family);
+  };
 
 interface Run {
   stdout: Buffer;
@@ -311,10 +362,11 @@ function remoteError(stderr: string, host: string): GitError {
     return new GitError("auth", "The repository refused the credentials.");
   if (/returned error: 404|repository '.*' not found|not appear to be a git repository/i.test(stderr))
     return new GitError("not_found", "The repository was not found.");
-  if (/returned error: 30\d|redirect/i.test(stderr))
+  // What is left after the client followed what it could (see `remoteGit`).
+  if (REDIRECTED.test(stderr))
     return new GitError(
       "failed",
-      "The server redirected the request; redirects are not followed. Give the repository's final URL.",
+      "The server redirected the request in a way that could not be followed. Give the repository's final URL.",
     );
   if (
     /Could not resolve host|Failed to connect|Couldn't connect|Connection refused|Connection reset|Connection timed out|No route to host|Network is unreachable|Empty reply from server/i.test(
@@ -408,13 +460,13 @@ export function createGitClient(options: { cacheDirectory: string; policy: Netwo
 
   /**
    * What a killed git (timeout, too_large, a crash of the server) leaves behind: lock files that would
-   * fail every later operation, and partial packs. Operations on a key run one at a time, so at the start
-   * of one, any lock is stale.
+   * fail every later operation, and partial packs (a fetch's tmp_*, a repack's .tmp-*). Operations on a
+   * key run one at a time, so at the start of one, any lock is stale.
    */
   const removeLeftovers = async (gitDir: string) => {
     const pack = join(gitDir, "objects", "pack");
     const partial = (await readdir(pack).catch(() => [] as string[]))
-      .filter((name) => name.startsWith("tmp_"))
+      .filter((name) => name.startsWith("tmp_") || name.startsWith(".tmp-"))
       .map((name) => join(pack, name));
     const locks = ["shallow.lock", "packed-refs.lock", "config.lock", "HEAD.lock", `${LOCAL_REF}.lock`].map(
       (name) => join(gitDir, name),
@@ -422,32 +474,8 @@ export function createGitClient(options: { cacheDirectory: string; policy: Netwo
     await Promise.all([...partial, ...locks].map((file) => rm(file, { force: true })));
   };
 
-  /** Checks the URL and the addresses of its host, and pins git to them. */
-  const resolveRemote = async (remote: GitRemote, op: Operation): Promise<Target> => {
-    let url: URL;
-    try {
-      url = new URL(remote.url);
-    } catch {
-      throw new GitError("not_allowed", "The repository URL is not a valid URL.");
-    }
-    if (url.protocol !== "http:" && url.protocol !== "https:")
-      throw new GitError(
-        "not_allowed",
-        `Only http and https repositories can be synced, not ${url.protocol}`,
-      );
-    if (url.search || url.hash)
-      throw new GitError("not_allowed", "Give the repository's URL without a query or a fragment.");
-    checkRef(remote.ref);
-    // Credentials written into the URL are taken out of it: git's argv is visible to `ps`.
-    const credentials =
-      remote.credentials ??
-      (url.username || url.password
-        ? { username: decodeURIComponent(url.username), password: decodeURIComponent(url.password) }
-        : undefined);
-    url.username = "";
-    url.password = "";
-    const host = url.hostname.replace(/^\[(.*)\]$/, "$1");
-
+  /** The addresses of `host` (a name or an IP), every one allowed by the policy. */
+  const addressesOf = async (host: string, op: Operation): Promise<string[]> => {
     let addresses: string[];
     if (isIP(host)) addresses = [host];
     else {
@@ -471,7 +499,12 @@ export function createGitClient(options: { cacheDirectory: string; policy: Netwo
     }
     if (!addresses.every((address) => isAllowedAddress(address, policy)))
       throw new GitError("not_allowed", `The address of ${host} is not allowed.`);
+    return addresses;
+  };
 
+  /** Git's view of `url` (without credentials): pinned to `addresses`, with `credentials` if any. */
+  const pin = (url: URL, addresses: string[], credentials: Credentials | undefined): Target => {
+    const host = hostOf(url);
     const config: [string, string][] = [];
     if (!isIP(host)) {
       // curl connects to these and no others: a second DNS answer cannot differ from the checked one.
@@ -479,12 +512,134 @@ export function createGitClient(options: { cacheDirectory: string; policy: Netwo
       const pinned = addresses.map((address) => (isIP(address) === 6 ? `[${address}]` : address)).join(",");
       config.push(["http.curloptResolve", `${host}:${port}:${pinned}`]);
     }
-    if (credentials) {
-      const token = Buffer.from(`${credentials.username}:${credentials.password}`).toString("base64");
-      config.push(["http.extraHeader", `Authorization: Basic ${token}`]);
-    }
+    if (credentials) config.push(["http.extraHeader", `Authorization: ${basicAuth(credentials)}`]);
     return { url: `${url.protocol}//${url.host}${url.pathname}`, host, config };
   };
+
+  /** Checks the URL and the addresses of its host, and pins git to them. */
+  const resolveRemote = async (remote: GitRemote, op: Operation): Promise<Connection> => {
+    let url: URL;
+    try {
+      url = new URL(remote.url);
+    } catch {
+      throw new GitError("not_allowed", "The repository URL is not a valid URL.");
+    }
+    if (url.protocol !== "http:" && url.protocol !== "https:")
+      throw new GitError(
+        "not_allowed",
+        `Only http and https repositories can be synced, not ${url.protocol}`,
+      );
+    if (url.search || url.hash)
+      throw new GitError("not_allowed", "Give the repository's URL without a query or a fragment.");
+    checkRef(remote.ref);
+    // Credentials written into the URL are taken out of it: git's argv is visible to `ps`.
+    const credentials =
+      remote.credentials ??
+      (url.username || url.password
+        ? { username: decodeURIComponent(url.username), password: decodeURIComponent(url.password) }
+        : undefined);
+    url.username = "";
+    url.password = "";
+    const target = pin(url, await addressesOf(hostOf(url), op), credentials);
+    return { target, given: target.url, origin: url.origin, credentials };
+  };
+
+  /**
+   * One GET of `url`, connected only to the checked `addresses` (under the URL's own Host and TLS
+   * server name): the Location of a redirect, or undefined for any other answer.
+   */
+  const redirectOf = (op: Operation, url: URL, addresses: string[], credentials: Credentials | undefined) =>
+    new Promise<string | undefined>((resolve, reject) => {
+      const signal = AbortSignal.timeout(op.remaining());
+      const get = url.protocol === "https:" ? httpsGet : httpGet;
+      // Servers answer a Git client's discovery, not a browser's.
+      const headers: Record<string, string> = { "user-agent": "git/2 (Quire)" };
+      if (credentials) headers.authorization = basicAuth(credentials);
+      get(url, { agent: false, lookup: pinnedLookup(addresses), signal, headers }, (response) => {
+        const { statusCode = 0, headers: answer } = response;
+        // Only the status matters: the body (a whole ref advertisement) is not read.
+        response.destroy();
+        resolve(REDIRECT_STATUSES.has(statusCode) && answer.location ? answer.location : undefined);
+      }).on("error", () =>
+        reject(
+          signal.aborted ? op.timeout() : new GitError("unreachable", `Could not connect to ${hostOf(url)}.`),
+        ),
+      );
+    });
+
+  /**
+   * Where git's first request for `service` is redirected to, followed by hand since git must not do it
+   * (it would connect to unchecked hosts): each hop's addresses checked, credentials sent only to the
+   * given URL's origin, no https→http. The target for the repository it ends at, or null when the first
+   * request is not redirected (then git's own error tells what happened).
+   */
+  const discover = async (op: Operation, conn: Connection, service: Service): Promise<Target | null> => {
+    // As git builds it: the repository URL with exactly one slash before "info/refs".
+    const start = new URL(`${conn.target.url.replace(/\/?$/, "/")}info/refs?service=${service}`);
+    const seen = new Set([start.href]);
+    let url = start;
+    let addresses: string[] = [];
+    for (let hops = 0; ; hops++) {
+      addresses = await addressesOf(hostOf(url), op);
+      const credentials = url.origin === conn.origin ? conn.credentials : undefined;
+      const location = await redirectOf(op, url, addresses, credentials);
+      if (location === undefined) break;
+      if (hops === MAX_REDIRECTS)
+        throw new GitError("failed", `The server redirected the request more than ${MAX_REDIRECTS} times.`);
+      let next: URL;
+      try {
+        next = new URL(location, url);
+      } catch {
+        throw new GitError("failed", "The server redirected the request to an invalid URL.");
+      }
+      if (next.protocol !== "http:" && next.protocol !== "https:")
+        throw new GitError(
+          "not_allowed",
+          `The server redirected the request to ${next.protocol}, not http(s).`,
+        );
+      if (url.protocol === "https:" && next.protocol === "http:")
+        throw new GitError("not_allowed", "The server redirected the request from https to plain http.");
+      // Credentials in a Location would be sent by node:http: the server does not choose them.
+      next.username = "";
+      next.password = "";
+      next.hash = "";
+      if (seen.has(next.href)) throw new GitError("failed", "The server redirects the request in a loop.");
+      seen.add(next.href);
+      url = next;
+    }
+    if (url === start) return null;
+    if (!url.pathname.endsWith("/info/refs"))
+      throw new GitError(
+        "failed",
+        "The server redirected the request to something other than a Git repository.",
+      );
+    const repository = new URL(url);
+    repository.pathname = url.pathname.slice(0, -"/info/refs".length);
+    repository.search = "";
+    return pin(repository, addresses, repository.origin === conn.origin ? conn.credentials : undefined);
+  };
+
+  /**
+   * Runs a git command that talks to the remote (`args` of the URL). When the server redirected it, it
+   * runs once more where the redirect leads, and the connection stays there for the operation's next.
+   */
+  const remoteGit = async (
+    op: Operation,
+    conn: Connection,
+    service: Service,
+    args: (url: string) => string[],
+    monitor?: Monitor,
+  ): Promise<Run> => {
+    const run = await op.git(args(conn.target.url), { config: conn.target.config, monitor });
+    if (run.code === 0 || !REDIRECTED.test(run.stderr)) return run;
+    const moved = await discover(op, conn, service);
+    if (!moved) return run;
+    conn.target = moved;
+    return op.git(args(moved.url), { config: moved.config, monitor });
+  };
+
+  /** The result's `url`: only when a redirect moved the connection. */
+  const movedUrl = (conn: Connection) => (conn.target.url === conn.given ? {} : { url: conn.target.url });
 
   /** Total size of the pack directory, where a fetch's incoming pack (tmp_pack_*) grows. */
   const packBytes = async (gitDir: string) => {
@@ -528,28 +683,31 @@ export function createGitClient(options: { cacheDirectory: string; policy: Netwo
   const fetchRef = async (
     op: Operation,
     gitDir: string,
-    target: Target,
+    conn: Connection,
     ref: string,
   ): Promise<string | null> => {
     const { maxBytes } = op.limits;
     const baseline = await packBytes(gitDir);
-    const run = await op.git(
-      [
+    const run = await remoteGit(
+      op,
+      conn,
+      "git-upload-pack",
+      (url) => [
         "fetch",
         "--quiet",
         "--depth=1",
         "--no-tags",
         "--no-write-fetch-head",
-        target.url,
+        url,
         `+${ref}:${LOCAL_REF}`,
       ],
-      { config: target.config, monitor: sizeMonitor(gitDir, baseline, maxBytes) },
+      sizeMonitor(gitDir, baseline, maxBytes),
     );
     if (run.code !== 0) {
-      if (!/couldn't find remote ref/i.test(run.stderr)) throw remoteError(run.stderr, target.host);
+      if (!/couldn't find remote ref/i.test(run.stderr)) throw remoteError(run.stderr, conn.target.host);
       // The ref is missing: fine for an empty repository (the first sync writes it), not otherwise.
-      const refs = await op.git(["ls-remote", target.url], { config: target.config });
-      if (refs.code !== 0) throw remoteError(refs.stderr, target.host);
+      const refs = await remoteGit(op, conn, "git-upload-pack", (url) => ["ls-remote", url]);
+      if (refs.code !== 0) throw remoteError(refs.stderr, conn.target.host);
       if (refs.stdout.toString().trim() === "") return null;
       throw new GitError("not_found", `The repository has no ${ref.replace(/^refs\/heads\//, "branch ")}.`);
     }
@@ -601,6 +759,23 @@ export function createGitClient(options: { cacheDirectory: string; policy: Netwo
     return files;
   };
 
+  /**
+   * Once fetches have left more than PACK_LIMIT packs, repacks the cache into one pack of what
+   * LOCAL_REF reaches, and prunes the rest (older fetched commits, objects of refused pushes). Best
+   * effort: a failure, the operation's deadline included, leaves it for the next fetch.
+   */
+  const compact = async (op: Operation, gitDir: string) => {
+    const names = await readdir(join(gitDir, "objects", "pack")).catch(() => [] as string[]);
+    if (names.filter((name) => /^pack-.*\.pack$/.test(name)).length <= PACK_LIMIT) return;
+    try {
+      // No bitmap: git writes one by default in a bare repository, useless to a cache that never serves.
+      await op.plumbing(["repack", "-a", "-d", "-q", "--no-write-bitmap-index"]);
+      await op.plumbing(["prune", "--expire=now"]);
+    } catch {
+      // A killed repack leaves either the old packs or the new one: the cache stays whole.
+    }
+  };
+
   const hasCommit = async (op: Operation, oid: string) =>
     /^[0-9a-f]{40,64}$/.test(oid) && (await op.git(["cat-file", "-e", `${oid}^{commit}`])).code === 0;
 
@@ -608,10 +783,13 @@ export function createGitClient(options: { cacheDirectory: string; policy: Netwo
     fetch(cacheKey, remote, limits) {
       return serial(cacheKey, async () => {
         const { op, gitDir } = await begin(cacheKey, limits);
-        const target = await resolveRemote(remote, op);
+        const conn = await resolveRemote(remote, op);
         try {
-          const commit = await fetchRef(op, gitDir, target, remote.ref);
-          return { commit, files: commit === null ? new Map() : await readTree(op, commit) };
+          const commit = await fetchRef(op, gitDir, conn, remote.ref);
+          const files = commit === null ? new Map() : await readTree(op, commit);
+          // After the tree is read, so that the repack cannot cost the fetch its result.
+          await compact(op, gitDir);
+          return { commit, files, ...movedUrl(conn) };
         } catch (err) {
           // Whatever of an oversized repository reached the disk goes: the cache is only a cache.
           if (err instanceof GitError && err.kind === "too_large")
@@ -624,12 +802,12 @@ export function createGitClient(options: { cacheDirectory: string; policy: Netwo
     commit(cacheKey, remote, args, limits) {
       return serial(cacheKey, async () => {
         const { op, gitDir } = await begin(cacheKey, limits);
-        const target = await resolveRemote(remote, op);
+        const conn = await resolveRemote(remote, op);
         for (const path of args.changes.keys()) checkPath(path);
         const { parent } = args;
         if (parent !== null && !(await hasCommit(op, parent))) {
           // A dropped or fresh cache: the parent should be the remote's head.
-          await fetchRef(op, gitDir, target, remote.ref);
+          await fetchRef(op, gitDir, conn, remote.ref);
           if (!(await hasCommit(op, parent)))
             throw args.force
               ? new GitError("not_found", "The commit to build on is not in the repository.")
@@ -674,7 +852,8 @@ export function createGitClient(options: { cacheDirectory: string; policy: Netwo
             ? (await op.plumbing(["rev-parse", `${parent}^{tree}`])).toString().trim()
             : EMPTY_TREE;
           // A root commit is made even for an empty tree: there is no parent to answer with.
-          if (parent !== null && tree === parentTree) return { commit: parent, created: false };
+          if (parent !== null && tree === parentTree)
+            return { commit: parent, created: false, ...movedUrl(conn) };
 
           const commit = (
             await op.plumbing(["commit-tree", tree, ...(parent ? ["-p", parent] : []), "-F", "-"], {
@@ -690,10 +869,13 @@ export function createGitClient(options: { cacheDirectory: string; policy: Netwo
             .toString()
             .trim();
 
-          const push = await op.git(
-            ["push", "--porcelain", "--quiet", target.url, `${args.force ? "+" : ""}${commit}:${remote.ref}`],
-            { config: target.config },
-          );
+          const push = await remoteGit(op, conn, "git-receive-pack", (url) => [
+            "push",
+            "--porcelain",
+            "--quiet",
+            url,
+            `${args.force ? "+" : ""}${commit}:${remote.ref}`,
+          ]);
           if (push.code !== 0) {
             const report = push.stdout.toString();
             if (/\t\[rejected\]/.test(report))
@@ -704,11 +886,11 @@ export function createGitClient(options: { cacheDirectory: string; policy: Netwo
                 "rejected",
                 `The repository refused the push: ${safeMessage(refused[1] ?? "")}`,
               );
-            throw remoteError(push.stderr, target.host);
+            throw remoteError(push.stderr, conn.target.host);
           }
           // The next commit builds on this one; the ref also keeps it from any pruning.
           await op.plumbing(["update-ref", LOCAL_REF, commit]);
-          return { commit, created: true };
+          return { commit, created: true, ...movedUrl(conn) };
         } finally {
           await rm(work, { recursive: true, force: true });
         }
