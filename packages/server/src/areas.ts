@@ -29,6 +29,7 @@ import { ssoArea } from "./sso/area.js";
 import { teamsArea } from "./teams/area.js";
 import { translationsArea } from "./translations/area.js";
 import { usersArea } from "./users/area.js";
+import { webhooksArea } from "./webhooks/area.js";
 
 /** Every area of the contract: the one list a new area is added to. */
 export const areas = [
@@ -56,6 +57,7 @@ export const areas = [
   integrationsArea,
   appPreviewsArea,
   gitSyncArea,
+  webhooksArea,
 ] as const;
 
 type AnyArea = (typeof areas)[number];

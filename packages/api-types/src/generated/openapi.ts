@@ -1611,6 +1611,119 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/orgs/{organizationId}/webhooks": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the webhooks of an organization
+         * @description Lists the webhooks of an organization, oldest first.
+         */
+        get: operations["listWebhooks"];
+        put?: never;
+        /**
+         * Create a webhook
+         * @description Creates a webhook; the answer holds its signing secret, shown this once.
+         */
+        post: operations["createWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/orgs/{organizationId}/webhooks/{webhookId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a webhook by its id
+         * @description Gets a webhook by its id.
+         */
+        get: operations["getWebhook"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete a webhook
+         * @description Deletes a webhook and its deliveries; nothing more is sent.
+         */
+        delete: operations["deleteWebhook"];
+        options?: never;
+        head?: never;
+        /**
+         * Update a webhook
+         * @description Updates a webhook.
+         */
+        patch: operations["updateWebhook"];
+        trace?: never;
+    };
+    "/v1/orgs/{organizationId}/webhooks/{webhookId}/deliveries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the deliveries of a webhook
+         * @description Lists the deliveries of a webhook, newest first.
+         */
+        get: operations["listWebhookDeliveries"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/orgs/{organizationId}/webhooks/{webhookId}/deliveries/{deliveryId}/redeliver": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Redeliver an event to a webhook
+         * @description Sends a delivery's event again, as a new delivery queued after the webhook's others (same
+         *     `webhook-id`, so that a receiver that handled it can tell).
+         */
+        post: operations["redeliverWebhookDelivery"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/orgs/{organizationId}/webhooks/{webhookId}/test": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send a test event to a webhook
+         * @description Sends a `ping` event to the webhook now, and answers how the receiver took it.
+         */
+        post: operations["testWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/spaces/{spaceId}": {
         parameters: {
             query?: never;
@@ -2737,6 +2850,114 @@ export interface components {
         };
         /** @description One edit of a change request's pages. */
         ChangeRequestContentChange: components["schemas"]["InsertPageChange"] | components["schemas"]["UpdatePageChange"] | components["schemas"]["DeletePageChange"];
+        /** @description A change request was created. */
+        ChangeRequestCreatedEvent: {
+            /**
+             * @description Always `event`.
+             * @enum {string}
+             */
+            object: "event";
+            /** @description Unique id of the event: `webhook-id` of its deliveries, the same for every attempt. */
+            id: string;
+            /**
+             * @description Type of the event. (enum property replaced by openapi-typescript)
+             * @enum {string}
+             */
+            type: "change_request_created";
+            /**
+             * @description Version of the payload's schema.
+             * @enum {number}
+             */
+            version: 1;
+            /** @description The organization it happened in. */
+            organization: string;
+            /**
+             * Format: int64
+             * @description Position of the event among its organization's: events are numbered 1, 2, 3… in the order their
+             *     changes were committed, without gaps.
+             */
+            sequence: number;
+            /**
+             * Format: date-time
+             * @description When the change was committed.
+             */
+            createdAt: string;
+            /** @description Id of the user who made the change; absent for changes the server made itself. */
+            actor?: string;
+            /** @description What the event is about. */
+            data: components["schemas"]["ChangeRequestEventData"];
+        };
+        /** @description A change request. */
+        ChangeRequestEventData: {
+            /** @description Id of the space. */
+            space: string;
+            /** @description Id of the change request. */
+            changeRequest: string;
+            /**
+             * Format: int32
+             * @description Number of the change request in its space.
+             */
+            number: number;
+            /** @description Subject of the change request. */
+            subject: string;
+            /** @description Status of the change request. */
+            status: components["schemas"]["ChangeRequestStatus"];
+        };
+        /** @description A change request was merged. */
+        ChangeRequestMergedEvent: {
+            /**
+             * @description Always `event`.
+             * @enum {string}
+             */
+            object: "event";
+            /** @description Unique id of the event: `webhook-id` of its deliveries, the same for every attempt. */
+            id: string;
+            /**
+             * @description Type of the event. (enum property replaced by openapi-typescript)
+             * @enum {string}
+             */
+            type: "change_request_merged";
+            /**
+             * @description Version of the payload's schema.
+             * @enum {number}
+             */
+            version: 1;
+            /** @description The organization it happened in. */
+            organization: string;
+            /**
+             * Format: int64
+             * @description Position of the event among its organization's: events are numbered 1, 2, 3… in the order their
+             *     changes were committed, without gaps.
+             */
+            sequence: number;
+            /**
+             * Format: date-time
+             * @description When the change was committed.
+             */
+            createdAt: string;
+            /** @description Id of the user who made the change; absent for changes the server made itself. */
+            actor?: string;
+            /** @description What the event is about. */
+            data: components["schemas"]["ChangeRequestMergedEventData"];
+        };
+        /** @description A change request merged into its space's main content. */
+        ChangeRequestMergedEventData: {
+            /** @description Id of the space. */
+            space: string;
+            /** @description Id of the change request. */
+            changeRequest: string;
+            /**
+             * Format: int32
+             * @description Number of the change request in its space.
+             */
+            number: number;
+            /** @description Subject of the change request. */
+            subject: string;
+            /** @description Status of the change request. */
+            status: components["schemas"]["ChangeRequestStatus"];
+            /** @description The revision of the main content that the merge made. */
+            revision: string;
+        };
         /** @description One page of a list. */
         ChangeRequestPage: {
             /** @description Present when more items follow this page. */
@@ -2754,6 +2975,61 @@ export interface components {
          * @enum {string}
          */
         ChangeRequestStatus: "draft" | "open" | "archived" | "merged";
+        /** @description A change request's status changed, other than by a merge. */
+        ChangeRequestStatusUpdatedEvent: {
+            /**
+             * @description Always `event`.
+             * @enum {string}
+             */
+            object: "event";
+            /** @description Unique id of the event: `webhook-id` of its deliveries, the same for every attempt. */
+            id: string;
+            /**
+             * @description Type of the event. (enum property replaced by openapi-typescript)
+             * @enum {string}
+             */
+            type: "change_request_status_updated";
+            /**
+             * @description Version of the payload's schema.
+             * @enum {number}
+             */
+            version: 1;
+            /** @description The organization it happened in. */
+            organization: string;
+            /**
+             * Format: int64
+             * @description Position of the event among its organization's: events are numbered 1, 2, 3… in the order their
+             *     changes were committed, without gaps.
+             */
+            sequence: number;
+            /**
+             * Format: date-time
+             * @description When the change was committed.
+             */
+            createdAt: string;
+            /** @description Id of the user who made the change; absent for changes the server made itself. */
+            actor?: string;
+            /** @description What the event is about. */
+            data: components["schemas"]["ChangeRequestStatusUpdatedEventData"];
+        };
+        /** @description A change request whose status changed. */
+        ChangeRequestStatusUpdatedEventData: {
+            /** @description Id of the space. */
+            space: string;
+            /** @description Id of the change request. */
+            changeRequest: string;
+            /**
+             * Format: int32
+             * @description Number of the change request in its space.
+             */
+            number: number;
+            /** @description Subject of the change request. */
+            subject: string;
+            /** @description Status of the change request. */
+            status: components["schemas"]["ChangeRequestStatus"];
+            /** @description The status before. */
+            previousStatus: components["schemas"]["ChangeRequestStatus"];
+        };
         /** @description The subject of a change request. */
         ChangeRequestSubject: string;
         /**
@@ -2761,6 +3037,116 @@ export interface components {
          * @enum {string}
          */
         ChangeRequestUpdateStatus: "draft" | "open" | "archived";
+        /** @description Fields of a change request changed (subject, description). */
+        ChangeRequestUpdatedEvent: {
+            /**
+             * @description Always `event`.
+             * @enum {string}
+             */
+            object: "event";
+            /** @description Unique id of the event: `webhook-id` of its deliveries, the same for every attempt. */
+            id: string;
+            /**
+             * @description Type of the event. (enum property replaced by openapi-typescript)
+             * @enum {string}
+             */
+            type: "change_request_updated";
+            /**
+             * @description Version of the payload's schema.
+             * @enum {number}
+             */
+            version: 1;
+            /** @description The organization it happened in. */
+            organization: string;
+            /**
+             * Format: int64
+             * @description Position of the event among its organization's: events are numbered 1, 2, 3… in the order their
+             *     changes were committed, without gaps.
+             */
+            sequence: number;
+            /**
+             * Format: date-time
+             * @description When the change was committed.
+             */
+            createdAt: string;
+            /** @description Id of the user who made the change; absent for changes the server made itself. */
+            actor?: string;
+            /** @description What the event is about. */
+            data: components["schemas"]["ChangeRequestUpdatedEventData"];
+        };
+        /** @description A change request whose fields changed. */
+        ChangeRequestUpdatedEventData: {
+            /** @description Id of the space. */
+            space: string;
+            /** @description Id of the change request. */
+            changeRequest: string;
+            /**
+             * Format: int32
+             * @description Number of the change request in its space.
+             */
+            number: number;
+            /** @description Subject of the change request. */
+            subject: string;
+            /** @description Status of the change request. */
+            status: components["schemas"]["ChangeRequestStatus"];
+            /** @description Names of the fields that changed. */
+            changes: string[];
+        };
+        /** @description A change request was brought up to date with its space's main content. */
+        ChangeRequestUpdatedFromMainEvent: {
+            /**
+             * @description Always `event`.
+             * @enum {string}
+             */
+            object: "event";
+            /** @description Unique id of the event: `webhook-id` of its deliveries, the same for every attempt. */
+            id: string;
+            /**
+             * @description Type of the event. (enum property replaced by openapi-typescript)
+             * @enum {string}
+             */
+            type: "change_request_updated_from_main";
+            /**
+             * @description Version of the payload's schema.
+             * @enum {number}
+             */
+            version: 1;
+            /** @description The organization it happened in. */
+            organization: string;
+            /**
+             * Format: int64
+             * @description Position of the event among its organization's: events are numbered 1, 2, 3… in the order their
+             *     changes were committed, without gaps.
+             */
+            sequence: number;
+            /**
+             * Format: date-time
+             * @description When the change was committed.
+             */
+            createdAt: string;
+            /** @description Id of the user who made the change; absent for changes the server made itself. */
+            actor?: string;
+            /** @description What the event is about. */
+            data: components["schemas"]["ChangeRequestUpdatedFromMainEventData"];
+        };
+        /** @description A change request brought up to date with its space's main content. */
+        ChangeRequestUpdatedFromMainEventData: {
+            /** @description Id of the space. */
+            space: string;
+            /** @description Id of the change request. */
+            changeRequest: string;
+            /**
+             * Format: int32
+             * @description Number of the change request in its space.
+             */
+            number: number;
+            /** @description Subject of the change request. */
+            subject: string;
+            /** @description Status of the change request. */
+            status: components["schemas"]["ChangeRequestStatus"];
+            /** @description Pages in conflict after the update; empty when there are none. */
+            conflicts: string[];
+        };
         /** @description URLs of a change request. */
         ChangeRequestUrls: {
             /**
@@ -2783,6 +3169,17 @@ export interface components {
             type: "changeRequest";
             /** @description The change request. */
             changeRequest: components["schemas"]["ChangeRequest"];
+        };
+        /** @description Pages of a space's content that changed, by id, each list cut at 1,000. */
+        ChangedPages: {
+            /** @description Pages added. */
+            created: string[];
+            /** @description Pages whose title, body or other fields changed. */
+            edited: string[];
+            /** @description Pages moved to another parent or position. */
+            moved: string[];
+            /** @description Pages removed. */
+            deleted: string[];
         };
         /** @description A collection groups spaces and may be nested in another collection. */
         Collection: {
@@ -2808,8 +3205,139 @@ export interface components {
             /** @description What the caller may do on the collection. */
             permissions: components["schemas"]["CollectionPermissions"];
         };
+        /** @description A collection was created. */
+        CollectionCreatedEvent: {
+            /**
+             * @description Always `event`.
+             * @enum {string}
+             */
+            object: "event";
+            /** @description Unique id of the event: `webhook-id` of its deliveries, the same for every attempt. */
+            id: string;
+            /**
+             * @description Type of the event. (enum property replaced by openapi-typescript)
+             * @enum {string}
+             */
+            type: "collection_created";
+            /**
+             * @description Version of the payload's schema.
+             * @enum {number}
+             */
+            version: 1;
+            /** @description The organization it happened in. */
+            organization: string;
+            /**
+             * Format: int64
+             * @description Position of the event among its organization's: events are numbered 1, 2, 3… in the order their
+             *     changes were committed, without gaps.
+             */
+            sequence: number;
+            /**
+             * Format: date-time
+             * @description When the change was committed.
+             */
+            createdAt: string;
+            /** @description Id of the user who made the change; absent for changes the server made itself. */
+            actor?: string;
+            /** @description What the event is about. */
+            data: components["schemas"]["CollectionEventData"];
+        };
+        /** @description A collection was deleted. */
+        CollectionDeletedEvent: {
+            /**
+             * @description Always `event`.
+             * @enum {string}
+             */
+            object: "event";
+            /** @description Unique id of the event: `webhook-id` of its deliveries, the same for every attempt. */
+            id: string;
+            /**
+             * @description Type of the event. (enum property replaced by openapi-typescript)
+             * @enum {string}
+             */
+            type: "collection_deleted";
+            /**
+             * @description Version of the payload's schema.
+             * @enum {number}
+             */
+            version: 1;
+            /** @description The organization it happened in. */
+            organization: string;
+            /**
+             * Format: int64
+             * @description Position of the event among its organization's: events are numbered 1, 2, 3… in the order their
+             *     changes were committed, without gaps.
+             */
+            sequence: number;
+            /**
+             * Format: date-time
+             * @description When the change was committed.
+             */
+            createdAt: string;
+            /** @description Id of the user who made the change; absent for changes the server made itself. */
+            actor?: string;
+            /** @description What the event is about. */
+            data: components["schemas"]["CollectionEventData"];
+        };
         /** @description The description of a collection. */
         CollectionDescription: string;
+        /** @description A collection. */
+        CollectionEventData: {
+            /** @description Id of the collection. */
+            collection: string;
+            /** @description Title of the collection. */
+            title: string;
+            /** @description Collection it is in; absent at the organization's top level. */
+            parent?: string;
+        };
+        /** @description A collection moved to another collection. */
+        CollectionMovedEvent: {
+            /**
+             * @description Always `event`.
+             * @enum {string}
+             */
+            object: "event";
+            /** @description Unique id of the event: `webhook-id` of its deliveries, the same for every attempt. */
+            id: string;
+            /**
+             * @description Type of the event. (enum property replaced by openapi-typescript)
+             * @enum {string}
+             */
+            type: "collection_moved";
+            /**
+             * @description Version of the payload's schema.
+             * @enum {number}
+             */
+            version: 1;
+            /** @description The organization it happened in. */
+            organization: string;
+            /**
+             * Format: int64
+             * @description Position of the event among its organization's: events are numbered 1, 2, 3… in the order their
+             *     changes were committed, without gaps.
+             */
+            sequence: number;
+            /**
+             * Format: date-time
+             * @description When the change was committed.
+             */
+            createdAt: string;
+            /** @description Id of the user who made the change; absent for changes the server made itself. */
+            actor?: string;
+            /** @description What the event is about. */
+            data: components["schemas"]["CollectionMovedEventData"];
+        };
+        /** @description A collection moved to another collection (or to the top level). */
+        CollectionMovedEventData: {
+            /** @description Id of the collection. */
+            collection: string;
+            /** @description Title of the collection. */
+            title: string;
+            /** @description Collection it is in; absent at the organization's top level. */
+            parent?: string;
+            /** @description Collection it was in; absent when it was at the top level. */
+            previousParent?: string;
+        };
         /** @description One page of a list. */
         CollectionPage: {
             /** @description Present when more items follow this page. */
@@ -2857,6 +3385,54 @@ export interface components {
         };
         /** @description The title of a collection. */
         CollectionTitle: string;
+        /** @description Fields of a collection changed. */
+        CollectionUpdatedEvent: {
+            /**
+             * @description Always `event`.
+             * @enum {string}
+             */
+            object: "event";
+            /** @description Unique id of the event: `webhook-id` of its deliveries, the same for every attempt. */
+            id: string;
+            /**
+             * @description Type of the event. (enum property replaced by openapi-typescript)
+             * @enum {string}
+             */
+            type: "collection_updated";
+            /**
+             * @description Version of the payload's schema.
+             * @enum {number}
+             */
+            version: 1;
+            /** @description The organization it happened in. */
+            organization: string;
+            /**
+             * Format: int64
+             * @description Position of the event among its organization's: events are numbered 1, 2, 3… in the order their
+             *     changes were committed, without gaps.
+             */
+            sequence: number;
+            /**
+             * Format: date-time
+             * @description When the change was committed.
+             */
+            createdAt: string;
+            /** @description Id of the user who made the change; absent for changes the server made itself. */
+            actor?: string;
+            /** @description What the event is about. */
+            data: components["schemas"]["CollectionUpdatedEventData"];
+        };
+        /** @description A collection whose fields changed. */
+        CollectionUpdatedEventData: {
+            /** @description Id of the collection. */
+            collection: string;
+            /** @description Title of the collection. */
+            title: string;
+            /** @description Collection it is in; absent at the organization's top level. */
+            parent?: string;
+            /** @description Names of the fields of `Collection` that changed. */
+            changes: string[];
+        };
         /** @description URLs of a collection. */
         CollectionUrls: {
             /**
@@ -2921,10 +3497,60 @@ export interface components {
         };
         /** @description The text of a new or changed comment or reply: Markdown, or GitBook's document form. */
         CommentBodyInput: components["schemas"]["CommentBody"] | components["schemas"]["CommentDocumentBody"];
+        /** @description A comment was posted. */
+        CommentCreatedEvent: {
+            /**
+             * @description Always `event`.
+             * @enum {string}
+             */
+            object: "event";
+            /** @description Unique id of the event: `webhook-id` of its deliveries, the same for every attempt. */
+            id: string;
+            /**
+             * @description Type of the event. (enum property replaced by openapi-typescript)
+             * @enum {string}
+             */
+            type: "comment_created";
+            /**
+             * @description Version of the payload's schema.
+             * @enum {number}
+             */
+            version: 1;
+            /** @description The organization it happened in. */
+            organization: string;
+            /**
+             * Format: int64
+             * @description Position of the event among its organization's: events are numbered 1, 2, 3… in the order their
+             *     changes were committed, without gaps.
+             */
+            sequence: number;
+            /**
+             * Format: date-time
+             * @description When the change was committed.
+             */
+            createdAt: string;
+            /** @description Id of the user who made the change; absent for changes the server made itself. */
+            actor?: string;
+            /** @description What the event is about. */
+            data: components["schemas"]["CommentEventData"];
+        };
         /** @description The text of a comment or a reply in GitBook's form: its JSON document, or Markdown in the document envelope. */
         CommentDocumentBody: {
             /** @description The text, as GitBook's JSON document (stored as Markdown), or Markdown in GitBook's envelope. */
             document: components["schemas"]["CommentBody"] | components["schemas"]["JSONDocument"];
+        };
+        /** @description A comment, or a reply to one. */
+        CommentEventData: {
+            /** @description Id of the space. */
+            space: string;
+            /** @description Id of the change request, for a comment on one. */
+            changeRequest?: string;
+            /** @description Id of the page the comment is on, if any. */
+            page?: string;
+            /** @description Id of the comment. */
+            comment: string;
+            /** @description Id of the reply, for a reply. */
+            reply?: string;
         };
         /** @description One page of a list. */
         CommentPage: {
@@ -2965,6 +3591,43 @@ export interface components {
             body: components["schemas"]["CommentBody"];
             /** @description URLs of the reply. */
             urls: components["schemas"]["CommentUrls"];
+        };
+        /** @description A reply to a comment was posted. */
+        CommentReplyCreatedEvent: {
+            /**
+             * @description Always `event`.
+             * @enum {string}
+             */
+            object: "event";
+            /** @description Unique id of the event: `webhook-id` of its deliveries, the same for every attempt. */
+            id: string;
+            /**
+             * @description Type of the event. (enum property replaced by openapi-typescript)
+             * @enum {string}
+             */
+            type: "comment_reply_created";
+            /**
+             * @description Version of the payload's schema.
+             * @enum {number}
+             */
+            version: 1;
+            /** @description The organization it happened in. */
+            organization: string;
+            /**
+             * Format: int64
+             * @description Position of the event among its organization's: events are numbered 1, 2, 3… in the order their
+             *     changes were committed, without gaps.
+             */
+            sequence: number;
+            /**
+             * Format: date-time
+             * @description When the change was committed.
+             */
+            createdAt: string;
+            /** @description Id of the user who made the change; absent for changes the server made itself. */
+            actor?: string;
+            /** @description What the event is about. */
+            data: components["schemas"]["CommentEventData"];
         };
         /** @description One page of a list. */
         CommentReplyPage: {
@@ -3261,6 +3924,26 @@ export interface components {
             title: components["schemas"]["TeamTitle"];
             /** @description User ids of organization members to add to the team. */
             members?: string[];
+        };
+        /** @description Creates a webhook. */
+        CreateWebhookRequest: {
+            /** @description Where events are sent. */
+            url: components["schemas"]["WebhookUrl"];
+            /** @description Types of the events sent; every type when omitted or empty. */
+            events?: components["schemas"]["EventType"][];
+            /** @description Only events of this space of the organization. */
+            space?: string;
+            /** @description Only events of this site of the organization. */
+            site?: string;
+            /** @description What the webhook is for. */
+            description?: components["schemas"]["WebhookDescription"];
+            /** @description The signing secret; one is made when omitted. */
+            secret?: components["schemas"]["WebhookSecret"];
+            /**
+             * @description Whether events are sent from now on.
+             * @default true
+             */
+            active: boolean;
         };
         /** @description A field that every space of an organization can fill in. */
         CustomField: {
@@ -3806,6 +4489,14 @@ export interface components {
          * @enum {string}
          */
         ErrorType: "bad_request" | "unauthorized" | "forbidden" | "not_found" | "method_not_allowed" | "conflict" | "gone" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "unprocessable" | "rate_limited" | "internal" | "not_implemented" | "unavailable" | "space_deleted" | "change_request_closed" | "merge_conflict" | "etag_mismatch" | "already_done" | "slug_taken" | "name_taken" | "path_taken" | "basename_taken" | "proxy_taken" | "hostname_taken" | "last_admin" | "invite_links_disabled" | "idempotency_in_progress" | "idempotency_key_reused" | "content_too_complex";
+        /**
+         * @description What happened in an organization. Names are GitBook's integration event types where GitBook has one
+         *     (`space_content_updated`, `space_visibility_updated`, `space_gitsync_started`, `space_gitsync_completed`,
+         *     `installation_setup`, `installation_deleted`), Quire's otherwise. New types may be added: a receiver
+         *     ignores a type it does not know.
+         * @enum {string}
+         */
+        EventType: "space_created" | "space_updated" | "space_visibility_updated" | "space_moved" | "space_deleted" | "space_restored" | "collection_created" | "collection_updated" | "collection_moved" | "collection_deleted" | "space_content_updated" | "change_request_created" | "change_request_updated" | "change_request_status_updated" | "change_request_merged" | "change_request_updated_from_main" | "comment_created" | "comment_reply_created" | "member_joined" | "member_role_updated" | "member_removed" | "team_created" | "team_deleted" | "team_member_added" | "team_member_removed" | "site_published" | "site_unpublished" | "site_structure_updated" | "space_gitsync_started" | "space_gitsync_completed" | "installation_setup" | "installation_deleted" | "ping";
         /** @description Exports a space to a repository, as GitBook's `ExportToGitRepository`. */
         ExportToGitRepository: {
             /**
@@ -3955,6 +4646,24 @@ export interface components {
              *     the parent changes.
              */
             at?: number;
+        };
+        /** @description A Git Sync operation of a space, as GitBook's `SpaceGitSyncStartedEvent` and `SpaceGitSyncCompletedEvent`. */
+        GitSyncEventData: {
+            /** @description Id of the space. */
+            space: string;
+            /** @description What the operation does. */
+            direction: components["schemas"]["GitSyncOperationDirection"];
+            /**
+             * @description How it ended; absent when it starts.
+             * @enum {string}
+             */
+            state?: "success" | "failure" | "timeout";
+            /** @description The commit of the repository it read or wrote, once known. */
+            commit?: string;
+            /** @description The revision of the space it made or exported, once known. */
+            revision?: string;
+            /** @description The change request it made, when an import could not be merged. */
+            changeRequest?: string;
         };
         /**
          * @description Whether the connection to the repository works, as GitBook's `GitSyncInstallationStatus`.
@@ -4184,6 +4893,50 @@ export interface components {
             /** @description Ids the integration gave the installation in outside systems. */
             externalIds?: string[];
         };
+        /** @description An integration was uninstalled from the organization. */
+        InstallationDeletedEvent: {
+            /**
+             * @description Always `event`.
+             * @enum {string}
+             */
+            object: "event";
+            /** @description Unique id of the event: `webhook-id` of its deliveries, the same for every attempt. */
+            id: string;
+            /**
+             * @description Type of the event. (enum property replaced by openapi-typescript)
+             * @enum {string}
+             */
+            type: "installation_deleted";
+            /**
+             * @description Version of the payload's schema.
+             * @enum {number}
+             */
+            version: 1;
+            /** @description The organization it happened in. */
+            organization: string;
+            /**
+             * Format: int64
+             * @description Position of the event among its organization's: events are numbered 1, 2, 3… in the order their
+             *     changes were committed, without gaps.
+             */
+            sequence: number;
+            /**
+             * Format: date-time
+             * @description When the change was committed.
+             */
+            createdAt: string;
+            /** @description Id of the user who made the change; absent for changes the server made itself. */
+            actor?: string;
+            /** @description What the event is about. */
+            data: components["schemas"]["InstallationEventData"];
+        };
+        /** @description An integration installed or uninstalled, as GitBook's `InstallationSetupEvent` and `InstallationDeletedEvent`. */
+        InstallationEventData: {
+            /** @description Name of the integration. */
+            integration: string;
+            /** @description Id of the installation. */
+            installation: string;
+        };
         /** @description One page of a list. */
         InstallationPage: {
             /** @description Present when more items follow this page. */
@@ -4201,6 +4954,43 @@ export interface components {
          * @enum {string}
          */
         InstallationSelection: "all" | "selected";
+        /** @description An integration was installed in the organization. */
+        InstallationSetupEvent: {
+            /**
+             * @description Always `event`.
+             * @enum {string}
+             */
+            object: "event";
+            /** @description Unique id of the event: `webhook-id` of its deliveries, the same for every attempt. */
+            id: string;
+            /**
+             * @description Type of the event. (enum property replaced by openapi-typescript)
+             * @enum {string}
+             */
+            type: "installation_setup";
+            /**
+             * @description Version of the payload's schema.
+             * @enum {number}
+             */
+            version: 1;
+            /** @description The organization it happened in. */
+            organization: string;
+            /**
+             * Format: int64
+             * @description Position of the event among its organization's: events are numbered 1, 2, 3… in the order their
+             *     changes were committed, without gaps.
+             */
+            sequence: number;
+            /**
+             * Format: date-time
+             * @description When the change was committed.
+             */
+            createdAt: string;
+            /** @description Id of the user who made the change; absent for changes the server made itself. */
+            actor?: string;
+            /** @description What the event is about. */
+            data: components["schemas"]["InstallationEventData"];
+        };
         /**
          * @description Where an installation stands.
          * @enum {string}
@@ -4621,6 +5411,50 @@ export interface components {
              */
             teams: number;
         };
+        /** @description A member of the organization. */
+        MemberEventData: {
+            /** @description Id of the user. */
+            user: string;
+            /** @description Role of the member in the organization; null for a guest. */
+            role: components["schemas"]["MemberRole"] | null;
+        };
+        /** @description A user joined the organization. */
+        MemberJoinedEvent: {
+            /**
+             * @description Always `event`.
+             * @enum {string}
+             */
+            object: "event";
+            /** @description Unique id of the event: `webhook-id` of its deliveries, the same for every attempt. */
+            id: string;
+            /**
+             * @description Type of the event. (enum property replaced by openapi-typescript)
+             * @enum {string}
+             */
+            type: "member_joined";
+            /**
+             * @description Version of the payload's schema.
+             * @enum {number}
+             */
+            version: 1;
+            /** @description The organization it happened in. */
+            organization: string;
+            /**
+             * Format: int64
+             * @description Position of the event among its organization's: events are numbered 1, 2, 3… in the order their
+             *     changes were committed, without gaps.
+             */
+            sequence: number;
+            /**
+             * Format: date-time
+             * @description When the change was committed.
+             */
+            createdAt: string;
+            /** @description Id of the user who made the change; absent for changes the server made itself. */
+            actor?: string;
+            /** @description What the event is about. */
+            data: components["schemas"]["MemberEventData"];
+        };
         /** @description One page of a list. */
         MemberPage: {
             /** @description Present when more items follow this page. */
@@ -4638,6 +5472,43 @@ export interface components {
             /** @description A signed token carrying claims to attach to the caller as a visitor, when there are any. */
             serviceVisitorClaims?: string;
         };
+        /** @description A member left the organization or was removed. */
+        MemberRemovedEvent: {
+            /**
+             * @description Always `event`.
+             * @enum {string}
+             */
+            object: "event";
+            /** @description Unique id of the event: `webhook-id` of its deliveries, the same for every attempt. */
+            id: string;
+            /**
+             * @description Type of the event. (enum property replaced by openapi-typescript)
+             * @enum {string}
+             */
+            type: "member_removed";
+            /**
+             * @description Version of the payload's schema.
+             * @enum {number}
+             */
+            version: 1;
+            /** @description The organization it happened in. */
+            organization: string;
+            /**
+             * Format: int64
+             * @description Position of the event among its organization's: events are numbered 1, 2, 3… in the order their
+             *     changes were committed, without gaps.
+             */
+            sequence: number;
+            /**
+             * Format: date-time
+             * @description When the change was committed.
+             */
+            createdAt: string;
+            /** @description Id of the user who made the change; absent for changes the server made itself. */
+            actor?: string;
+            /** @description What the event is about. */
+            data: components["schemas"]["MemberEventData"];
+        };
         /**
          * @description A member's role, from the most to the least powerful.
          * @enum {string}
@@ -4645,6 +5516,52 @@ export interface components {
         MemberRole: "admin" | "create" | "review" | "edit" | "comment" | "read";
         /** @description Filters members by role; `guest` selects members without a role. */
         MemberRoleFilter: components["schemas"]["MemberRole"] | "guest";
+        /** @description A member's role changed. */
+        MemberRoleUpdatedEvent: {
+            /**
+             * @description Always `event`.
+             * @enum {string}
+             */
+            object: "event";
+            /** @description Unique id of the event: `webhook-id` of its deliveries, the same for every attempt. */
+            id: string;
+            /**
+             * @description Type of the event. (enum property replaced by openapi-typescript)
+             * @enum {string}
+             */
+            type: "member_role_updated";
+            /**
+             * @description Version of the payload's schema.
+             * @enum {number}
+             */
+            version: 1;
+            /** @description The organization it happened in. */
+            organization: string;
+            /**
+             * Format: int64
+             * @description Position of the event among its organization's: events are numbered 1, 2, 3… in the order their
+             *     changes were committed, without gaps.
+             */
+            sequence: number;
+            /**
+             * Format: date-time
+             * @description When the change was committed.
+             */
+            createdAt: string;
+            /** @description Id of the user who made the change; absent for changes the server made itself. */
+            actor?: string;
+            /** @description What the event is about. */
+            data: components["schemas"]["MemberRoleUpdatedEventData"];
+        };
+        /** @description A member whose role changed. */
+        MemberRoleUpdatedEventData: {
+            /** @description Id of the user. */
+            user: string;
+            /** @description Role of the member in the organization; null for a guest. */
+            role: components["schemas"]["MemberRole"] | null;
+            /** @description The role before; null for a guest. */
+            previousRole: components["schemas"]["MemberRole"] | null;
+        };
         /**
          * @description The property members are sorted by.
          * @enum {string}
@@ -5155,6 +6072,48 @@ export interface components {
              * @description Temporary URL of the PDF.
              */
             url: string;
+        };
+        /** @description A test event. */
+        PingEvent: {
+            /**
+             * @description Always `event`.
+             * @enum {string}
+             */
+            object: "event";
+            /** @description Unique id of the event: `webhook-id` of its deliveries, the same for every attempt. */
+            id: string;
+            /**
+             * @description Type of the event. (enum property replaced by openapi-typescript)
+             * @enum {string}
+             */
+            type: "ping";
+            /**
+             * @description Version of the payload's schema.
+             * @enum {number}
+             */
+            version: 1;
+            /** @description The organization it happened in. */
+            organization: string;
+            /**
+             * Format: int64
+             * @description Position of the event among its organization's: events are numbered 1, 2, 3… in the order their
+             *     changes were committed, without gaps.
+             */
+            sequence: number;
+            /**
+             * Format: date-time
+             * @description When the change was committed.
+             */
+            createdAt: string;
+            /** @description Id of the user who made the change; absent for changes the server made itself. */
+            actor?: string;
+            /** @description What the event is about. */
+            data: components["schemas"]["PingEventData"];
+        };
+        /** @description A test, sent by `testWebhook`. */
+        PingEventData: {
+            /** @description The webhook tested. */
+            webhook: string;
         };
         /** @description Publishes an integration, or a new version of it. */
         PublishIntegrationRequest: {
@@ -5815,6 +6774,13 @@ export interface components {
             /** @description PDF export of pages; off when omitted. */
             pdf?: components["schemas"]["CustomizationToggle"];
         };
+        /** @description A site. */
+        SiteEventData: {
+            /** @description Id of the site. */
+            site: string;
+            /** @description Title of the site. */
+            title: string;
+        };
         /** @description A feature of a site and the plan it comes from. */
         SiteFeature: {
             /** @description Which feature. */
@@ -5971,6 +6937,43 @@ export interface components {
         };
         /** @description A proxy URL of a site: a host followed by a path, without scheme (e.g. `example.com/docs`). */
         SiteProxyOrigin: string;
+        /** @description A site was published. */
+        SitePublishedEvent: {
+            /**
+             * @description Always `event`.
+             * @enum {string}
+             */
+            object: "event";
+            /** @description Unique id of the event: `webhook-id` of its deliveries, the same for every attempt. */
+            id: string;
+            /**
+             * @description Type of the event. (enum property replaced by openapi-typescript)
+             * @enum {string}
+             */
+            type: "site_published";
+            /**
+             * @description Version of the payload's schema.
+             * @enum {number}
+             */
+            version: 1;
+            /** @description The organization it happened in. */
+            organization: string;
+            /**
+             * Format: int64
+             * @description Position of the event among its organization's: events are numbered 1, 2, 3… in the order their
+             *     changes were committed, without gaps.
+             */
+            sequence: number;
+            /**
+             * Format: date-time
+             * @description When the change was committed.
+             */
+            createdAt: string;
+            /** @description Id of the user who made the change; absent for changes the server made itself. */
+            actor?: string;
+            /** @description What the event is about. */
+            data: components["schemas"]["SiteEventData"];
+        };
         /** @description How the visitors of a site with the `visitor-auth` visibility are authenticated. */
         SitePublishingAuth: {
             /**
@@ -6440,6 +7443,43 @@ export interface components {
         };
         /** @description How a site's content is organized. */
         SiteStructure: components["schemas"]["SiteSectionsStructure"] | components["schemas"]["SiteSpacesStructure"];
+        /** @description A site's sections or spaces changed. */
+        SiteStructureUpdatedEvent: {
+            /**
+             * @description Always `event`.
+             * @enum {string}
+             */
+            object: "event";
+            /** @description Unique id of the event: `webhook-id` of its deliveries, the same for every attempt. */
+            id: string;
+            /**
+             * @description Type of the event. (enum property replaced by openapi-typescript)
+             * @enum {string}
+             */
+            type: "site_structure_updated";
+            /**
+             * @description Version of the payload's schema.
+             * @enum {number}
+             */
+            version: 1;
+            /** @description The organization it happened in. */
+            organization: string;
+            /**
+             * Format: int64
+             * @description Position of the event among its organization's: events are numbered 1, 2, 3… in the order their
+             *     changes were committed, without gaps.
+             */
+            sequence: number;
+            /**
+             * Format: date-time
+             * @description When the change was committed.
+             */
+            createdAt: string;
+            /** @description Id of the user who made the change; absent for changes the server made itself. */
+            actor?: string;
+            /** @description What the event is about. */
+            data: components["schemas"]["SiteEventData"];
+        };
         /** @description The title of a site. */
         SiteTitle: string;
         /**
@@ -6447,6 +7487,43 @@ export interface components {
          * @enum {string}
          */
         SiteType: "basic" | "premium" | "ultimate" | "sponsored" | "legacy-basic" | "legacy-premium";
+        /** @description A site was unpublished. */
+        SiteUnpublishedEvent: {
+            /**
+             * @description Always `event`.
+             * @enum {string}
+             */
+            object: "event";
+            /** @description Unique id of the event: `webhook-id` of its deliveries, the same for every attempt. */
+            id: string;
+            /**
+             * @description Type of the event. (enum property replaced by openapi-typescript)
+             * @enum {string}
+             */
+            type: "site_unpublished";
+            /**
+             * @description Version of the payload's schema.
+             * @enum {number}
+             */
+            version: 1;
+            /** @description The organization it happened in. */
+            organization: string;
+            /**
+             * Format: int64
+             * @description Position of the event among its organization's: events are numbered 1, 2, 3… in the order their
+             *     changes were committed, without gaps.
+             */
+            sequence: number;
+            /**
+             * Format: date-time
+             * @description When the change was committed.
+             */
+            createdAt: string;
+            /** @description Id of the user who made the change; absent for changes the server made itself. */
+            actor?: string;
+            /** @description What the event is about. */
+            data: components["schemas"]["SiteEventData"];
+        };
         /** @description URLs of a site. */
         SiteUrls: {
             /**
@@ -6554,11 +7631,146 @@ export interface components {
             /** @description Review change requests. */
             review: boolean;
         };
+        /** @description A space's main content changed: a merge, an import, a direct edit. */
+        SpaceContentUpdatedEvent: {
+            /**
+             * @description Always `event`.
+             * @enum {string}
+             */
+            object: "event";
+            /** @description Unique id of the event: `webhook-id` of its deliveries, the same for every attempt. */
+            id: string;
+            /**
+             * @description Type of the event. (enum property replaced by openapi-typescript)
+             * @enum {string}
+             */
+            type: "space_content_updated";
+            /**
+             * @description Version of the payload's schema.
+             * @enum {number}
+             */
+            version: 1;
+            /** @description The organization it happened in. */
+            organization: string;
+            /**
+             * Format: int64
+             * @description Position of the event among its organization's: events are numbered 1, 2, 3… in the order their
+             *     changes were committed, without gaps.
+             */
+            sequence: number;
+            /**
+             * Format: date-time
+             * @description When the change was committed.
+             */
+            createdAt: string;
+            /** @description Id of the user who made the change; absent for changes the server made itself. */
+            actor?: string;
+            /** @description What the event is about. */
+            data: components["schemas"]["SpaceContentUpdatedEventData"];
+        };
+        /** @description The main content of a space changed, as GitBook's `SpaceContentUpdatedEvent`. */
+        SpaceContentUpdatedEventData: {
+            /** @description Id of the space. */
+            space: string;
+            /** @description The new revision of its main content. */
+            revision: string;
+            /** @description The revision before. */
+            previousRevision: string;
+            /** @description The change request merged, when the content changed by a merge. */
+            changeRequest?: string;
+            /** @description Pages that changed. */
+            pages: components["schemas"]["ChangedPages"];
+        };
+        /** @description A space was created. */
+        SpaceCreatedEvent: {
+            /**
+             * @description Always `event`.
+             * @enum {string}
+             */
+            object: "event";
+            /** @description Unique id of the event: `webhook-id` of its deliveries, the same for every attempt. */
+            id: string;
+            /**
+             * @description Type of the event. (enum property replaced by openapi-typescript)
+             * @enum {string}
+             */
+            type: "space_created";
+            /**
+             * @description Version of the payload's schema.
+             * @enum {number}
+             */
+            version: 1;
+            /** @description The organization it happened in. */
+            organization: string;
+            /**
+             * Format: int64
+             * @description Position of the event among its organization's: events are numbered 1, 2, 3… in the order their
+             *     changes were committed, without gaps.
+             */
+            sequence: number;
+            /**
+             * Format: date-time
+             * @description When the change was committed.
+             */
+            createdAt: string;
+            /** @description Id of the user who made the change; absent for changes the server made itself. */
+            actor?: string;
+            /** @description What the event is about. */
+            data: components["schemas"]["SpaceEventData"];
+        };
+        /** @description A space was deleted (it can be restored for a while). */
+        SpaceDeletedEvent: {
+            /**
+             * @description Always `event`.
+             * @enum {string}
+             */
+            object: "event";
+            /** @description Unique id of the event: `webhook-id` of its deliveries, the same for every attempt. */
+            id: string;
+            /**
+             * @description Type of the event. (enum property replaced by openapi-typescript)
+             * @enum {string}
+             */
+            type: "space_deleted";
+            /**
+             * @description Version of the payload's schema.
+             * @enum {number}
+             */
+            version: 1;
+            /** @description The organization it happened in. */
+            organization: string;
+            /**
+             * Format: int64
+             * @description Position of the event among its organization's: events are numbered 1, 2, 3… in the order their
+             *     changes were committed, without gaps.
+             */
+            sequence: number;
+            /**
+             * Format: date-time
+             * @description When the change was committed.
+             */
+            createdAt: string;
+            /** @description Id of the user who made the change; absent for changes the server made itself. */
+            actor?: string;
+            /** @description What the event is about. */
+            data: components["schemas"]["SpaceEventData"];
+        };
         /**
          * @description How a space's content can be edited.
          * @enum {string}
          */
         SpaceEditMode: "live" | "locked";
+        /** @description A space. */
+        SpaceEventData: {
+            /** @description Id of the space. */
+            space: string;
+            /** @description Title of the space. */
+            title: string;
+            /** @description Visibility of the space. */
+            visibility: components["schemas"]["ContentVisibility"];
+            /** @description Collection the space is in; absent at the organization's top level. */
+            parent?: string;
+        };
         /** @description State of a space's Git synchronization. */
         SpaceGitSync: {
             /** @description Repository name. */
@@ -6574,6 +7786,130 @@ export interface components {
              * @description When the synchronization last changed.
              */
             updatedAt?: string;
+        };
+        /** @description A Git Sync operation of a space ended. */
+        SpaceGitSyncCompletedEvent: {
+            /**
+             * @description Always `event`.
+             * @enum {string}
+             */
+            object: "event";
+            /** @description Unique id of the event: `webhook-id` of its deliveries, the same for every attempt. */
+            id: string;
+            /**
+             * @description Type of the event. (enum property replaced by openapi-typescript)
+             * @enum {string}
+             */
+            type: "space_gitsync_completed";
+            /**
+             * @description Version of the payload's schema.
+             * @enum {number}
+             */
+            version: 1;
+            /** @description The organization it happened in. */
+            organization: string;
+            /**
+             * Format: int64
+             * @description Position of the event among its organization's: events are numbered 1, 2, 3… in the order their
+             *     changes were committed, without gaps.
+             */
+            sequence: number;
+            /**
+             * Format: date-time
+             * @description When the change was committed.
+             */
+            createdAt: string;
+            /** @description Id of the user who made the change; absent for changes the server made itself. */
+            actor?: string;
+            /** @description What the event is about. */
+            data: components["schemas"]["GitSyncEventData"];
+        };
+        /** @description A Git Sync operation of a space started. */
+        SpaceGitSyncStartedEvent: {
+            /**
+             * @description Always `event`.
+             * @enum {string}
+             */
+            object: "event";
+            /** @description Unique id of the event: `webhook-id` of its deliveries, the same for every attempt. */
+            id: string;
+            /**
+             * @description Type of the event. (enum property replaced by openapi-typescript)
+             * @enum {string}
+             */
+            type: "space_gitsync_started";
+            /**
+             * @description Version of the payload's schema.
+             * @enum {number}
+             */
+            version: 1;
+            /** @description The organization it happened in. */
+            organization: string;
+            /**
+             * Format: int64
+             * @description Position of the event among its organization's: events are numbered 1, 2, 3… in the order their
+             *     changes were committed, without gaps.
+             */
+            sequence: number;
+            /**
+             * Format: date-time
+             * @description When the change was committed.
+             */
+            createdAt: string;
+            /** @description Id of the user who made the change; absent for changes the server made itself. */
+            actor?: string;
+            /** @description What the event is about. */
+            data: components["schemas"]["GitSyncEventData"];
+        };
+        /** @description A space moved to another collection. */
+        SpaceMovedEvent: {
+            /**
+             * @description Always `event`.
+             * @enum {string}
+             */
+            object: "event";
+            /** @description Unique id of the event: `webhook-id` of its deliveries, the same for every attempt. */
+            id: string;
+            /**
+             * @description Type of the event. (enum property replaced by openapi-typescript)
+             * @enum {string}
+             */
+            type: "space_moved";
+            /**
+             * @description Version of the payload's schema.
+             * @enum {number}
+             */
+            version: 1;
+            /** @description The organization it happened in. */
+            organization: string;
+            /**
+             * Format: int64
+             * @description Position of the event among its organization's: events are numbered 1, 2, 3… in the order their
+             *     changes were committed, without gaps.
+             */
+            sequence: number;
+            /**
+             * Format: date-time
+             * @description When the change was committed.
+             */
+            createdAt: string;
+            /** @description Id of the user who made the change; absent for changes the server made itself. */
+            actor?: string;
+            /** @description What the event is about. */
+            data: components["schemas"]["SpaceMovedEventData"];
+        };
+        /** @description A space or collection moved to another collection (or to the top level). */
+        SpaceMovedEventData: {
+            /** @description Id of the space. */
+            space: string;
+            /** @description Title of the space. */
+            title: string;
+            /** @description Visibility of the space. */
+            visibility: components["schemas"]["ContentVisibility"];
+            /** @description Collection the space is in; absent at the organization's top level. */
+            parent?: string;
+            /** @description Collection it was in; absent when it was at the top level. */
+            previousParent?: string;
         };
         /** @description One page of a list. */
         SpacePage: {
@@ -6630,8 +7966,95 @@ export interface components {
             /** @description The space. */
             space: components["schemas"]["Space"];
         };
+        /** @description A deleted space was restored. */
+        SpaceRestoredEvent: {
+            /**
+             * @description Always `event`.
+             * @enum {string}
+             */
+            object: "event";
+            /** @description Unique id of the event: `webhook-id` of its deliveries, the same for every attempt. */
+            id: string;
+            /**
+             * @description Type of the event. (enum property replaced by openapi-typescript)
+             * @enum {string}
+             */
+            type: "space_restored";
+            /**
+             * @description Version of the payload's schema.
+             * @enum {number}
+             */
+            version: 1;
+            /** @description The organization it happened in. */
+            organization: string;
+            /**
+             * Format: int64
+             * @description Position of the event among its organization's: events are numbered 1, 2, 3… in the order their
+             *     changes were committed, without gaps.
+             */
+            sequence: number;
+            /**
+             * Format: date-time
+             * @description When the change was committed.
+             */
+            createdAt: string;
+            /** @description Id of the user who made the change; absent for changes the server made itself. */
+            actor?: string;
+            /** @description What the event is about. */
+            data: components["schemas"]["SpaceEventData"];
+        };
         /** @description The title of a space. */
         SpaceTitle: string;
+        /** @description Fields of a space changed. */
+        SpaceUpdatedEvent: {
+            /**
+             * @description Always `event`.
+             * @enum {string}
+             */
+            object: "event";
+            /** @description Unique id of the event: `webhook-id` of its deliveries, the same for every attempt. */
+            id: string;
+            /**
+             * @description Type of the event. (enum property replaced by openapi-typescript)
+             * @enum {string}
+             */
+            type: "space_updated";
+            /**
+             * @description Version of the payload's schema.
+             * @enum {number}
+             */
+            version: 1;
+            /** @description The organization it happened in. */
+            organization: string;
+            /**
+             * Format: int64
+             * @description Position of the event among its organization's: events are numbered 1, 2, 3… in the order their
+             *     changes were committed, without gaps.
+             */
+            sequence: number;
+            /**
+             * Format: date-time
+             * @description When the change was committed.
+             */
+            createdAt: string;
+            /** @description Id of the user who made the change; absent for changes the server made itself. */
+            actor?: string;
+            /** @description What the event is about. */
+            data: components["schemas"]["SpaceUpdatedEventData"];
+        };
+        /** @description A space whose fields changed. */
+        SpaceUpdatedEventData: {
+            /** @description Id of the space. */
+            space: string;
+            /** @description Title of the space. */
+            title: string;
+            /** @description Visibility of the space. */
+            visibility: components["schemas"]["ContentVisibility"];
+            /** @description Collection the space is in; absent at the organization's top level. */
+            parent?: string;
+            /** @description Names of the fields of `Space` that changed. */
+            changes: string[];
+        };
         /** @description URLs of a space. */
         SpaceUrls: {
             /**
@@ -6659,6 +8082,56 @@ export interface components {
              * @description The space's icon, when one is set.
              */
             icon?: string;
+        };
+        /** @description A space's visibility changed. */
+        SpaceVisibilityUpdatedEvent: {
+            /**
+             * @description Always `event`.
+             * @enum {string}
+             */
+            object: "event";
+            /** @description Unique id of the event: `webhook-id` of its deliveries, the same for every attempt. */
+            id: string;
+            /**
+             * @description Type of the event. (enum property replaced by openapi-typescript)
+             * @enum {string}
+             */
+            type: "space_visibility_updated";
+            /**
+             * @description Version of the payload's schema.
+             * @enum {number}
+             */
+            version: 1;
+            /** @description The organization it happened in. */
+            organization: string;
+            /**
+             * Format: int64
+             * @description Position of the event among its organization's: events are numbered 1, 2, 3… in the order their
+             *     changes were committed, without gaps.
+             */
+            sequence: number;
+            /**
+             * Format: date-time
+             * @description When the change was committed.
+             */
+            createdAt: string;
+            /** @description Id of the user who made the change; absent for changes the server made itself. */
+            actor?: string;
+            /** @description What the event is about. */
+            data: components["schemas"]["SpaceVisibilityUpdatedEventData"];
+        };
+        /** @description A space whose visibility changed, as GitBook's `SpaceVisibilityUpdatedEvent`. */
+        SpaceVisibilityUpdatedEventData: {
+            /** @description Id of the space. */
+            space: string;
+            /** @description Title of the space. */
+            title: string;
+            /** @description Visibility of the space. */
+            visibility: components["schemas"]["ContentVisibility"];
+            /** @description Collection the space is in; absent at the organization's top level. */
+            parent?: string;
+            /** @description The visibility before. */
+            previousVisibility: components["schemas"]["ContentVisibility"];
         };
         /** @description Backend authenticating visitors of a space. */
         SpaceVisitorAuth: {
@@ -6733,6 +8206,87 @@ export interface components {
             /** @description The items of this page. */
             items: components["schemas"]["TeamContentPermission"][];
         };
+        /** @description A team was created. */
+        TeamCreatedEvent: {
+            /**
+             * @description Always `event`.
+             * @enum {string}
+             */
+            object: "event";
+            /** @description Unique id of the event: `webhook-id` of its deliveries, the same for every attempt. */
+            id: string;
+            /**
+             * @description Type of the event. (enum property replaced by openapi-typescript)
+             * @enum {string}
+             */
+            type: "team_created";
+            /**
+             * @description Version of the payload's schema.
+             * @enum {number}
+             */
+            version: 1;
+            /** @description The organization it happened in. */
+            organization: string;
+            /**
+             * Format: int64
+             * @description Position of the event among its organization's: events are numbered 1, 2, 3… in the order their
+             *     changes were committed, without gaps.
+             */
+            sequence: number;
+            /**
+             * Format: date-time
+             * @description When the change was committed.
+             */
+            createdAt: string;
+            /** @description Id of the user who made the change; absent for changes the server made itself. */
+            actor?: string;
+            /** @description What the event is about. */
+            data: components["schemas"]["TeamEventData"];
+        };
+        /** @description A team was deleted. */
+        TeamDeletedEvent: {
+            /**
+             * @description Always `event`.
+             * @enum {string}
+             */
+            object: "event";
+            /** @description Unique id of the event: `webhook-id` of its deliveries, the same for every attempt. */
+            id: string;
+            /**
+             * @description Type of the event. (enum property replaced by openapi-typescript)
+             * @enum {string}
+             */
+            type: "team_deleted";
+            /**
+             * @description Version of the payload's schema.
+             * @enum {number}
+             */
+            version: 1;
+            /** @description The organization it happened in. */
+            organization: string;
+            /**
+             * Format: int64
+             * @description Position of the event among its organization's: events are numbered 1, 2, 3… in the order their
+             *     changes were committed, without gaps.
+             */
+            sequence: number;
+            /**
+             * Format: date-time
+             * @description When the change was committed.
+             */
+            createdAt: string;
+            /** @description Id of the user who made the change; absent for changes the server made itself. */
+            actor?: string;
+            /** @description What the event is about. */
+            data: components["schemas"]["TeamEventData"];
+        };
+        /** @description A team. */
+        TeamEventData: {
+            /** @description Id of the team. */
+            team: string;
+            /** @description Title of the team. */
+            title: string;
+        };
         /** @description A member of a team, with both memberships. */
         TeamMember: {
             /** @description The user as a member of the organization. */
@@ -6741,6 +8295,52 @@ export interface components {
             team: components["schemas"]["TeamMembership"];
             /** @description What the caller may do on the team member. */
             permissions: components["schemas"]["TeamMemberPermissions"];
+        };
+        /** @description A member joined a team. */
+        TeamMemberAddedEvent: {
+            /**
+             * @description Always `event`.
+             * @enum {string}
+             */
+            object: "event";
+            /** @description Unique id of the event: `webhook-id` of its deliveries, the same for every attempt. */
+            id: string;
+            /**
+             * @description Type of the event. (enum property replaced by openapi-typescript)
+             * @enum {string}
+             */
+            type: "team_member_added";
+            /**
+             * @description Version of the payload's schema.
+             * @enum {number}
+             */
+            version: 1;
+            /** @description The organization it happened in. */
+            organization: string;
+            /**
+             * Format: int64
+             * @description Position of the event among its organization's: events are numbered 1, 2, 3… in the order their
+             *     changes were committed, without gaps.
+             */
+            sequence: number;
+            /**
+             * Format: date-time
+             * @description When the change was committed.
+             */
+            createdAt: string;
+            /** @description Id of the user who made the change; absent for changes the server made itself. */
+            actor?: string;
+            /** @description What the event is about. */
+            data: components["schemas"]["TeamMemberEventData"];
+        };
+        /** @description A member who joined or left a team. */
+        TeamMemberEventData: {
+            /** @description Id of the team. */
+            team: string;
+            /** @description Title of the team. */
+            title: string;
+            /** @description Id of the user. */
+            user: string;
         };
         /** @description One page of a list. */
         TeamMemberPage: {
@@ -6758,6 +8358,43 @@ export interface components {
         TeamMemberPermissions: {
             /** @description View the team member. */
             view: boolean;
+        };
+        /** @description A member left a team. */
+        TeamMemberRemovedEvent: {
+            /**
+             * @description Always `event`.
+             * @enum {string}
+             */
+            object: "event";
+            /** @description Unique id of the event: `webhook-id` of its deliveries, the same for every attempt. */
+            id: string;
+            /**
+             * @description Type of the event. (enum property replaced by openapi-typescript)
+             * @enum {string}
+             */
+            type: "team_member_removed";
+            /**
+             * @description Version of the payload's schema.
+             * @enum {number}
+             */
+            version: 1;
+            /** @description The organization it happened in. */
+            organization: string;
+            /**
+             * Format: int64
+             * @description Position of the event among its organization's: events are numbered 1, 2, 3… in the order their
+             *     changes were committed, without gaps.
+             */
+            sequence: number;
+            /**
+             * Format: date-time
+             * @description When the change was committed.
+             */
+            createdAt: string;
+            /** @description Id of the user who made the change; absent for changes the server made itself. */
+            actor?: string;
+            /** @description What the event is about. */
+            data: components["schemas"]["TeamMemberEventData"];
         };
         /**
          * @description A member's role in a team.
@@ -7158,6 +8795,26 @@ export interface components {
             /** @description Title of the team. */
             title?: components["schemas"]["TeamTitle"];
         };
+        /** @description Changes to a webhook; omitted fields stay as they are. */
+        UpdateWebhookRequest: {
+            /** @description Where events are sent. */
+            url?: components["schemas"]["WebhookUrl"];
+            /** @description Types of the events sent; empty for every type. */
+            events?: components["schemas"]["EventType"][];
+            /** @description Only events of this space; null for events of every space. */
+            space?: string | null;
+            /** @description Only events of this site; null for events of every site. */
+            site?: string | null;
+            /** @description What the webhook is for; null to remove it. */
+            description?: components["schemas"]["WebhookDescription"] | null;
+            /**
+             * @description Whether events are sent. Turning a webhook on again sends what waited, in order, from the event
+             *     whose delivery failed.
+             */
+            active?: boolean;
+            /** @description Makes a new signing secret, shown in this answer only. */
+            rotateSecret?: boolean;
+        };
         /** @description Creates or changes the live or draft redirect of a source, or deletes it. */
         UpsertSiteRedirectItem: {
             /** @description The path redirected. */
@@ -7332,6 +8989,161 @@ export interface components {
          * @description An absolute `http` or `https` URL, such as a logo a browser loads.
          */
         WebUrl: string;
+        /**
+         * @description A subscription of an organization to its events: each event it matches is sent to `url` as a POST,
+         *     signed as the Standard Webhooks specification says (`webhook-id`, `webhook-timestamp`,
+         *     `webhook-signature`), one at a time in the order of the events, retried with growing delays for up
+         *     to a day.
+         */
+        Webhook: {
+            /**
+             * @description Always `webhook`.
+             * @enum {string}
+             */
+            object: "webhook";
+            /** @description Unique id of the webhook. */
+            id: string;
+            /** @description Where events are sent. */
+            url: components["schemas"]["WebhookUrl"];
+            /** @description Types of the events sent; empty for every type. */
+            events: components["schemas"]["EventType"][];
+            /** @description Only events of this space (and of its change requests and comments) are sent. */
+            space?: string;
+            /** @description Only events of this site are sent. */
+            site?: string;
+            /** @description What the webhook is for. */
+            description?: components["schemas"]["WebhookDescription"];
+            /** @description Whether events are sent. An admin turns it off, or the server does after a day of failures. */
+            active: boolean;
+            /** @description Why the server turned the webhook off; absent while it is active or when an admin turned it off. */
+            disabledReason?: string;
+            /**
+             * Format: date-time
+             * @description When the webhook was turned off.
+             */
+            disabledAt?: string;
+            /**
+             * @description The signing secret: only in the answer that created it or made a new one (`rotateSecret`), never
+             *     again.
+             */
+            secret?: components["schemas"]["WebhookSecret"];
+            /**
+             * Format: date-time
+             * @description When the webhook was created.
+             */
+            createdAt: string;
+            /**
+             * Format: date-time
+             * @description When the webhook last changed.
+             */
+            updatedAt: string;
+            /** @description URLs of the webhook. */
+            urls: components["schemas"]["WebhookUrls"];
+        };
+        /** @description One event sent to one webhook. */
+        WebhookDelivery: {
+            /**
+             * @description Always `webhook-delivery`.
+             * @enum {string}
+             */
+            object: "webhook-delivery";
+            /** @description Unique id of the delivery. */
+            id: string;
+            /** @description Id of the webhook. */
+            webhook: string;
+            /** @description The event, as its body sends it. */
+            event: components["schemas"]["WebhookEvent"];
+            /** @description Where it stands. */
+            status: components["schemas"]["WebhookDeliveryStatus"];
+            /**
+             * Format: int32
+             * @description Attempts made so far.
+             */
+            attempts: number;
+            /** @description The last attempt; absent before the first. */
+            lastAttempt?: components["schemas"]["WebhookDeliveryAttempt"];
+            /**
+             * Format: date-time
+             * @description When the next attempt is due, while it is pending.
+             */
+            nextAttemptAt?: string;
+            /**
+             * Format: date-time
+             * @description When the delivery was queued.
+             */
+            createdAt: string;
+        };
+        /** @description The last attempt of a delivery. */
+        WebhookDeliveryAttempt: {
+            /**
+             * Format: date-time
+             * @description When it was made.
+             */
+            at: string;
+            /**
+             * Format: int32
+             * @description The receiver's HTTP status; absent when no answer came.
+             */
+            statusCode?: number;
+            /**
+             * Format: int32
+             * @description How long the receiver took to answer, or until the attempt gave up.
+             */
+            durationMs: number;
+            /** @description Why it failed; absent when it succeeded. */
+            error?: string;
+        };
+        /** @description One page of a list. */
+        WebhookDeliveryPage: {
+            /** @description Present when more items follow this page. */
+            next?: components["schemas"]["NextPage"];
+            /**
+             * Format: int32
+             * @description Total number of items matching the request, over all pages.
+             */
+            count: number;
+            /** @description The items of this page. */
+            items: components["schemas"]["WebhookDelivery"][];
+        };
+        /**
+         * @description Where a delivery stands.
+         * @enum {string}
+         */
+        WebhookDeliveryStatus: "pending" | "success" | "failed";
+        /** @description What a webhook's description may hold. */
+        WebhookDescription: string;
+        /** @description An event as webhooks deliver it: its body, signed as the Standard Webhooks specification says. */
+        WebhookEvent: components["schemas"]["SpaceCreatedEvent"] | components["schemas"]["SpaceUpdatedEvent"] | components["schemas"]["SpaceVisibilityUpdatedEvent"] | components["schemas"]["SpaceMovedEvent"] | components["schemas"]["SpaceDeletedEvent"] | components["schemas"]["SpaceRestoredEvent"] | components["schemas"]["CollectionCreatedEvent"] | components["schemas"]["CollectionUpdatedEvent"] | components["schemas"]["CollectionMovedEvent"] | components["schemas"]["CollectionDeletedEvent"] | components["schemas"]["SpaceContentUpdatedEvent"] | components["schemas"]["ChangeRequestCreatedEvent"] | components["schemas"]["ChangeRequestUpdatedEvent"] | components["schemas"]["ChangeRequestStatusUpdatedEvent"] | components["schemas"]["ChangeRequestMergedEvent"] | components["schemas"]["ChangeRequestUpdatedFromMainEvent"] | components["schemas"]["CommentCreatedEvent"] | components["schemas"]["CommentReplyCreatedEvent"] | components["schemas"]["MemberJoinedEvent"] | components["schemas"]["MemberRoleUpdatedEvent"] | components["schemas"]["MemberRemovedEvent"] | components["schemas"]["TeamCreatedEvent"] | components["schemas"]["TeamDeletedEvent"] | components["schemas"]["TeamMemberAddedEvent"] | components["schemas"]["TeamMemberRemovedEvent"] | components["schemas"]["SitePublishedEvent"] | components["schemas"]["SiteUnpublishedEvent"] | components["schemas"]["SiteStructureUpdatedEvent"] | components["schemas"]["SpaceGitSyncStartedEvent"] | components["schemas"]["SpaceGitSyncCompletedEvent"] | components["schemas"]["InstallationSetupEvent"] | components["schemas"]["InstallationDeletedEvent"] | components["schemas"]["PingEvent"];
+        /** @description One page of a list. */
+        WebhookPage: {
+            /** @description Present when more items follow this page. */
+            next?: components["schemas"]["NextPage"];
+            /**
+             * Format: int32
+             * @description Total number of items matching the request, over all pages.
+             */
+            count: number;
+            /** @description The items of this page. */
+            items: components["schemas"]["Webhook"][];
+        };
+        /**
+         * @description A signing secret as the Standard Webhooks specification writes it: `whsec_` then 24 to 64 random
+         *     bytes in base64.
+         */
+        WebhookSecret: string;
+        /**
+         * Format: uri
+         * @description Where a webhook sends its events: an http(s) URL the server's network policy lets it reach.
+         */
+        WebhookUrl: string;
+        /** @description URLs of a webhook. */
+        WebhookUrls: {
+            /**
+             * Format: uri
+             * @description The webhook in the API.
+             */
+            location: string;
+        };
     };
     responses: never;
     parameters: {
@@ -7414,6 +9226,10 @@ export interface components {
         "TeamPath.teamId": string;
         /** @description Id of the translation settings. */
         "TranslationSettingsPath.translationSettingsId": string;
+        /** @description Id of the delivery. */
+        "WebhookDeliveryPath.deliveryId": string;
+        /** @description Id of the webhook. */
+        "WebhookPath.webhookId": string;
     };
     requestBodies: never;
     headers: never;
@@ -21562,6 +23378,939 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content?: never;
+            };
+            /**
+             * @description The request is malformed or does not satisfy the contract. Besides what the schemas say, no string
+             *     (in the path, the query or the body, keys included) may contain a NUL character (U+0000) or a lone
+             *     UTF-16 surrogate: such a request is refused with 400 and changes nothing.
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The bearer token is missing or invalid. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The caller's role does not allow this operation. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The resource does not exist or is not visible to the caller. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description The request conflicts with the current state of the resource (a deleted space, say), or a request with
+             *     the same `Idempotency-Key` is still running.
+             */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body, or a file in it, is larger than the server accepts. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body is not of a media type the operation takes (JSON, or a multipart form for uploads). */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request cannot be processed as sent: an `Idempotency-Key` reused with another request. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests were sent; retry later. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listWebhooks: {
+        parameters: {
+            query?: {
+                /** @description Opaque cursor returned as `next.page` by the previous page. */
+                page?: components["parameters"]["ListParameters.page"];
+                /** @description Maximum number of items to return in one page. */
+                limit?: components["parameters"]["ListParameters.limit"];
+            };
+            header?: never;
+            path: {
+                /** @description Id of the organization. */
+                organizationId: components["parameters"]["OrganizationPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The request has succeeded. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookPage"];
+                };
+            };
+            /**
+             * @description The request is malformed or does not satisfy the contract. Besides what the schemas say, no string
+             *     (in the path, the query or the body, keys included) may contain a NUL character (U+0000) or a lone
+             *     UTF-16 surrogate: such a request is refused with 400 and changes nothing.
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The bearer token is missing or invalid. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The caller's role does not allow this operation. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The resource does not exist or is not visible to the caller. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description The request conflicts with the current state of the resource (a deleted space, say), or a request with
+             *     the same `Idempotency-Key` is still running.
+             */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body, or a file in it, is larger than the server accepts. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body is not of a media type the operation takes (JSON, or a multipart form for uploads). */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request cannot be processed as sent: an `Idempotency-Key` reused with another request. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests were sent; retry later. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    createWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Id of the organization. */
+                organizationId: components["parameters"]["OrganizationPath"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateWebhookRequest"];
+            };
+        };
+        responses: {
+            /** @description A 201 response carrying the created resource and its API location. */
+            201: {
+                headers: {
+                    /** @description API URL of the created resource. */
+                    location: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Webhook"];
+                };
+            };
+            /**
+             * @description The request is malformed or does not satisfy the contract. Besides what the schemas say, no string
+             *     (in the path, the query or the body, keys included) may contain a NUL character (U+0000) or a lone
+             *     UTF-16 surrogate: such a request is refused with 400 and changes nothing.
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The bearer token is missing or invalid. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The caller's role does not allow this operation. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The resource does not exist or is not visible to the caller. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description The request conflicts with the current state of the resource (a deleted space, say), or a request with
+             *     the same `Idempotency-Key` is still running.
+             */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body, or a file in it, is larger than the server accepts. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body is not of a media type the operation takes (JSON, or a multipart form for uploads). */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request cannot be processed as sent: an `Idempotency-Key` reused with another request. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests were sent; retry later. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Id of the organization. */
+                organizationId: components["parameters"]["OrganizationPath"];
+                /** @description Id of the webhook. */
+                webhookId: components["parameters"]["WebhookPath.webhookId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The request has succeeded. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Webhook"];
+                };
+            };
+            /**
+             * @description The request is malformed or does not satisfy the contract. Besides what the schemas say, no string
+             *     (in the path, the query or the body, keys included) may contain a NUL character (U+0000) or a lone
+             *     UTF-16 surrogate: such a request is refused with 400 and changes nothing.
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The bearer token is missing or invalid. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The caller's role does not allow this operation. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The resource does not exist or is not visible to the caller. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description The request conflicts with the current state of the resource (a deleted space, say), or a request with
+             *     the same `Idempotency-Key` is still running.
+             */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body, or a file in it, is larger than the server accepts. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body is not of a media type the operation takes (JSON, or a multipart form for uploads). */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request cannot be processed as sent: an `Idempotency-Key` reused with another request. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests were sent; retry later. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    deleteWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Id of the organization. */
+                organizationId: components["parameters"]["OrganizationPath"];
+                /** @description Id of the webhook. */
+                webhookId: components["parameters"]["WebhookPath.webhookId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A 204 response with an empty body. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /**
+             * @description The request is malformed or does not satisfy the contract. Besides what the schemas say, no string
+             *     (in the path, the query or the body, keys included) may contain a NUL character (U+0000) or a lone
+             *     UTF-16 surrogate: such a request is refused with 400 and changes nothing.
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The bearer token is missing or invalid. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The caller's role does not allow this operation. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The resource does not exist or is not visible to the caller. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description The request conflicts with the current state of the resource (a deleted space, say), or a request with
+             *     the same `Idempotency-Key` is still running.
+             */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body, or a file in it, is larger than the server accepts. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body is not of a media type the operation takes (JSON, or a multipart form for uploads). */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request cannot be processed as sent: an `Idempotency-Key` reused with another request. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests were sent; retry later. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    updateWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Id of the organization. */
+                organizationId: components["parameters"]["OrganizationPath"];
+                /** @description Id of the webhook. */
+                webhookId: components["parameters"]["WebhookPath.webhookId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateWebhookRequest"];
+            };
+        };
+        responses: {
+            /** @description The request has succeeded. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Webhook"];
+                };
+            };
+            /**
+             * @description The request is malformed or does not satisfy the contract. Besides what the schemas say, no string
+             *     (in the path, the query or the body, keys included) may contain a NUL character (U+0000) or a lone
+             *     UTF-16 surrogate: such a request is refused with 400 and changes nothing.
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The bearer token is missing or invalid. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The caller's role does not allow this operation. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The resource does not exist or is not visible to the caller. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description The request conflicts with the current state of the resource (a deleted space, say), or a request with
+             *     the same `Idempotency-Key` is still running.
+             */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A precondition of the operation does not hold. */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body, or a file in it, is larger than the server accepts. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body is not of a media type the operation takes (JSON, or a multipart form for uploads). */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request cannot be processed as sent: an `Idempotency-Key` reused with another request. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests were sent; retry later. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listWebhookDeliveries: {
+        parameters: {
+            query?: {
+                /** @description Opaque cursor returned as `next.page` by the previous page. */
+                page?: components["parameters"]["ListParameters.page"];
+                /** @description Maximum number of items to return in one page. */
+                limit?: components["parameters"]["ListParameters.limit"];
+                /** @description Only deliveries with this status. */
+                status?: components["schemas"]["WebhookDeliveryStatus"];
+            };
+            header?: never;
+            path: {
+                /** @description Id of the organization. */
+                organizationId: components["parameters"]["OrganizationPath"];
+                /** @description Id of the webhook. */
+                webhookId: components["parameters"]["WebhookPath.webhookId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The request has succeeded. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookDeliveryPage"];
+                };
+            };
+            /**
+             * @description The request is malformed or does not satisfy the contract. Besides what the schemas say, no string
+             *     (in the path, the query or the body, keys included) may contain a NUL character (U+0000) or a lone
+             *     UTF-16 surrogate: such a request is refused with 400 and changes nothing.
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The bearer token is missing or invalid. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The caller's role does not allow this operation. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The resource does not exist or is not visible to the caller. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description The request conflicts with the current state of the resource (a deleted space, say), or a request with
+             *     the same `Idempotency-Key` is still running.
+             */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body, or a file in it, is larger than the server accepts. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body is not of a media type the operation takes (JSON, or a multipart form for uploads). */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request cannot be processed as sent: an `Idempotency-Key` reused with another request. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests were sent; retry later. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    redeliverWebhookDelivery: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Id of the organization. */
+                organizationId: components["parameters"]["OrganizationPath"];
+                /** @description Id of the webhook. */
+                webhookId: components["parameters"]["WebhookPath.webhookId"];
+                /** @description Id of the delivery. */
+                deliveryId: components["parameters"]["WebhookDeliveryPath.deliveryId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A 201 response carrying the created resource and its API location. */
+            201: {
+                headers: {
+                    /** @description API URL of the created resource. */
+                    location: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookDelivery"];
+                };
+            };
+            /**
+             * @description The request is malformed or does not satisfy the contract. Besides what the schemas say, no string
+             *     (in the path, the query or the body, keys included) may contain a NUL character (U+0000) or a lone
+             *     UTF-16 surrogate: such a request is refused with 400 and changes nothing.
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The bearer token is missing or invalid. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The caller's role does not allow this operation. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The resource does not exist or is not visible to the caller. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description The request conflicts with the current state of the resource (a deleted space, say), or a request with
+             *     the same `Idempotency-Key` is still running.
+             */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body, or a file in it, is larger than the server accepts. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body is not of a media type the operation takes (JSON, or a multipart form for uploads). */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request cannot be processed as sent: an `Idempotency-Key` reused with another request. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests were sent; retry later. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    testWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Id of the organization. */
+                organizationId: components["parameters"]["OrganizationPath"];
+                /** @description Id of the webhook. */
+                webhookId: components["parameters"]["WebhookPath.webhookId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The request has succeeded. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookDelivery"];
+                };
             };
             /**
              * @description The request is malformed or does not satisfy the contract. Besides what the schemas say, no string

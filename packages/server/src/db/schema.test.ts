@@ -5,6 +5,7 @@ import { changeRequestsColumns } from "../change-requests/tables.columns.js";
 import { commentsColumns } from "../comments/tables.columns.js";
 import { contentColumns } from "../content/tables.columns.js";
 import { customFieldsColumns } from "../custom-fields/tables.columns.js";
+import { eventsColumns } from "../events/tables.columns.js";
 import { filesColumns } from "../files/tables.columns.js";
 import { gitSyncColumns } from "../git-sync/tables.columns.js";
 import { idempotencyColumns } from "../idempotency/tables.columns.js";
@@ -34,6 +35,7 @@ const areaColumns = {
   ...gitSyncColumns,
   ...integrationsColumns,
   ...jobsColumns,
+  ...eventsColumns,
   ...limitsColumns,
   ...idempotencyColumns,
   ...membersColumns,

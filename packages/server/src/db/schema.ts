@@ -1,6 +1,7 @@
 import type { Schema } from "@quire/api-types";
 import type { SecretKeyTables } from "../auth/secret-key.js";
 import type { ContentTables } from "../content/tables.js";
+import type { EventsTables } from "../events/tables.js";
 import type { IdempotencyTables } from "../idempotency/tables.js";
 import type { JobsTables } from "../jobs/tables.js";
 import type { LimitsTables } from "../limits/tables.js";
@@ -16,6 +17,7 @@ import type { Flag, JsonText } from "./codecs.js";
 export interface Database
   extends ContentTables,
     JobsTables,
+    EventsTables,
     LimitsTables,
     IdempotencyTables,
     SecretKeyTables {

@@ -1,0 +1,34 @@
+import type { Schema } from "@quire/api-types";
+import type { JsonText } from "../db/codecs.js";
+
+/**
+ * Row types of the event stream, joined into `Database` (src/db/schema.ts): the outbox that webhooks
+ * (and later the audit log and integrations) read. Timestamps are ISO 8601 text, as everywhere.
+ */
+export interface EventsTables {
+  events: EventTable;
+  event_counters: EventCounterTable;
+}
+
+/** Something that happened in an organization, written in the transaction of its cause. */
+export interface EventTable {
+  id: string;
+  organization_id: string;
+  /** 1, 2, 3… per organization, in commit order (see `recordEvent`). */
+  sequence: number;
+  type: Schema<"EventType">;
+  /** The space or site it is about, for subscriptions filtered by one. */
+  space_id: string | null;
+  site_id: string | null;
+  /** The user who caused it; null for the server's own changes. */
+  actor_id: string | null;
+  /** The event's `data`, of the schema its type gives. */
+  data: JsonText<unknown>;
+  created_at: string;
+}
+
+/** The last sequence number given in an organization. */
+export interface EventCounterTable {
+  organization_id: string;
+  last_sequence: number;
+}
