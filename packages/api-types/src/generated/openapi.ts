@@ -3144,8 +3144,8 @@ export interface components {
             subject: string;
             /** @description Status of the change request. */
             status: components["schemas"]["ChangeRequestStatus"];
-            /** @description Pages in conflict after the update; empty when there are none. */
-            conflicts: string[];
+            /** @description The new revision of the change request's content. */
+            revision: string;
         };
         /** @description URLs of a change request. */
         ChangeRequestUrls: {
@@ -3385,6 +3385,56 @@ export interface components {
         };
         /** @description The title of a collection. */
         CollectionTitle: string;
+        /** @description A collection moved to another organization. */
+        CollectionTransferredEvent: {
+            /**
+             * @description Always `event`.
+             * @enum {string}
+             */
+            object: "event";
+            /** @description Unique id of the event: `webhook-id` of its deliveries, the same for every attempt. */
+            id: string;
+            /**
+             * @description Type of the event. (enum property replaced by openapi-typescript)
+             * @enum {string}
+             */
+            type: "collection_transferred";
+            /**
+             * @description Version of the payload's schema.
+             * @enum {number}
+             */
+            version: 1;
+            /** @description The organization it happened in. */
+            organization: string;
+            /**
+             * Format: int64
+             * @description Position of the event among its organization's: events are numbered 1, 2, 3… in the order their
+             *     changes were committed, without gaps.
+             */
+            sequence: number;
+            /**
+             * Format: date-time
+             * @description When the change was committed.
+             */
+            createdAt: string;
+            /** @description Id of the user who made the change; absent for changes the server made itself. */
+            actor?: string;
+            /** @description What the event is about. */
+            data: components["schemas"]["CollectionTransferredEventData"];
+        };
+        /** @description A collection moved to another organization with everything in it. */
+        CollectionTransferredEventData: {
+            /** @description Id of the collection. */
+            collection: string;
+            /** @description Title of the collection. */
+            title: string;
+            /** @description Collection it is in; absent at the organization's top level. */
+            parent?: string;
+            /** @description The organization it left. */
+            from: string;
+            /** @description The organization it joined. */
+            to: string;
+        };
         /** @description Fields of a collection changed. */
         CollectionUpdatedEvent: {
             /**
@@ -4496,7 +4546,7 @@ export interface components {
          *     ignores a type it does not know.
          * @enum {string}
          */
-        EventType: "space_created" | "space_updated" | "space_visibility_updated" | "space_moved" | "space_deleted" | "space_restored" | "collection_created" | "collection_updated" | "collection_moved" | "collection_deleted" | "space_content_updated" | "change_request_created" | "change_request_updated" | "change_request_status_updated" | "change_request_merged" | "change_request_updated_from_main" | "comment_created" | "comment_reply_created" | "member_joined" | "member_role_updated" | "member_removed" | "team_created" | "team_deleted" | "team_member_added" | "team_member_removed" | "site_published" | "site_unpublished" | "site_structure_updated" | "space_gitsync_started" | "space_gitsync_completed" | "installation_setup" | "installation_deleted" | "ping";
+        EventType: "space_created" | "space_updated" | "space_visibility_updated" | "space_moved" | "space_deleted" | "space_restored" | "space_transferred" | "collection_created" | "collection_updated" | "collection_moved" | "collection_deleted" | "collection_transferred" | "space_content_updated" | "change_request_created" | "change_request_updated" | "change_request_status_updated" | "change_request_merged" | "change_request_updated_from_main" | "comment_created" | "comment_reply_created" | "member_joined" | "member_role_updated" | "member_removed" | "team_created" | "team_deleted" | "team_member_added" | "team_member_removed" | "site_published" | "site_unpublished" | "site_structure_updated" | "space_gitsync_started" | "space_gitsync_completed" | "installation_setup" | "installation_deleted" | "ping";
         /** @description Exports a space to a repository, as GitBook's `ExportToGitRepository`. */
         ExportToGitRepository: {
             /**
@@ -8005,6 +8055,58 @@ export interface components {
         };
         /** @description The title of a space. */
         SpaceTitle: string;
+        /** @description A space moved to another organization. */
+        SpaceTransferredEvent: {
+            /**
+             * @description Always `event`.
+             * @enum {string}
+             */
+            object: "event";
+            /** @description Unique id of the event: `webhook-id` of its deliveries, the same for every attempt. */
+            id: string;
+            /**
+             * @description Type of the event. (enum property replaced by openapi-typescript)
+             * @enum {string}
+             */
+            type: "space_transferred";
+            /**
+             * @description Version of the payload's schema.
+             * @enum {number}
+             */
+            version: 1;
+            /** @description The organization it happened in. */
+            organization: string;
+            /**
+             * Format: int64
+             * @description Position of the event among its organization's: events are numbered 1, 2, 3… in the order their
+             *     changes were committed, without gaps.
+             */
+            sequence: number;
+            /**
+             * Format: date-time
+             * @description When the change was committed.
+             */
+            createdAt: string;
+            /** @description Id of the user who made the change; absent for changes the server made itself. */
+            actor?: string;
+            /** @description What the event is about. */
+            data: components["schemas"]["SpaceTransferredEventData"];
+        };
+        /** @description A space moved to another organization. */
+        SpaceTransferredEventData: {
+            /** @description Id of the space. */
+            space: string;
+            /** @description Title of the space. */
+            title: string;
+            /** @description Visibility of the space. */
+            visibility: components["schemas"]["ContentVisibility"];
+            /** @description Collection the space is in; absent at the organization's top level. */
+            parent?: string;
+            /** @description The organization it left. */
+            from: string;
+            /** @description The organization it joined. */
+            to: string;
+        };
         /** @description Fields of a space changed. */
         SpaceUpdatedEvent: {
             /**
@@ -9113,7 +9215,7 @@ export interface components {
         /** @description What a webhook's description may hold. */
         WebhookDescription: string;
         /** @description An event as webhooks deliver it: its body, signed as the Standard Webhooks specification says. */
-        WebhookEvent: components["schemas"]["SpaceCreatedEvent"] | components["schemas"]["SpaceUpdatedEvent"] | components["schemas"]["SpaceVisibilityUpdatedEvent"] | components["schemas"]["SpaceMovedEvent"] | components["schemas"]["SpaceDeletedEvent"] | components["schemas"]["SpaceRestoredEvent"] | components["schemas"]["CollectionCreatedEvent"] | components["schemas"]["CollectionUpdatedEvent"] | components["schemas"]["CollectionMovedEvent"] | components["schemas"]["CollectionDeletedEvent"] | components["schemas"]["SpaceContentUpdatedEvent"] | components["schemas"]["ChangeRequestCreatedEvent"] | components["schemas"]["ChangeRequestUpdatedEvent"] | components["schemas"]["ChangeRequestStatusUpdatedEvent"] | components["schemas"]["ChangeRequestMergedEvent"] | components["schemas"]["ChangeRequestUpdatedFromMainEvent"] | components["schemas"]["CommentCreatedEvent"] | components["schemas"]["CommentReplyCreatedEvent"] | components["schemas"]["MemberJoinedEvent"] | components["schemas"]["MemberRoleUpdatedEvent"] | components["schemas"]["MemberRemovedEvent"] | components["schemas"]["TeamCreatedEvent"] | components["schemas"]["TeamDeletedEvent"] | components["schemas"]["TeamMemberAddedEvent"] | components["schemas"]["TeamMemberRemovedEvent"] | components["schemas"]["SitePublishedEvent"] | components["schemas"]["SiteUnpublishedEvent"] | components["schemas"]["SiteStructureUpdatedEvent"] | components["schemas"]["SpaceGitSyncStartedEvent"] | components["schemas"]["SpaceGitSyncCompletedEvent"] | components["schemas"]["InstallationSetupEvent"] | components["schemas"]["InstallationDeletedEvent"] | components["schemas"]["PingEvent"];
+        WebhookEvent: components["schemas"]["SpaceCreatedEvent"] | components["schemas"]["SpaceUpdatedEvent"] | components["schemas"]["SpaceVisibilityUpdatedEvent"] | components["schemas"]["SpaceMovedEvent"] | components["schemas"]["SpaceDeletedEvent"] | components["schemas"]["SpaceRestoredEvent"] | components["schemas"]["SpaceTransferredEvent"] | components["schemas"]["CollectionCreatedEvent"] | components["schemas"]["CollectionUpdatedEvent"] | components["schemas"]["CollectionMovedEvent"] | components["schemas"]["CollectionDeletedEvent"] | components["schemas"]["CollectionTransferredEvent"] | components["schemas"]["SpaceContentUpdatedEvent"] | components["schemas"]["ChangeRequestCreatedEvent"] | components["schemas"]["ChangeRequestUpdatedEvent"] | components["schemas"]["ChangeRequestStatusUpdatedEvent"] | components["schemas"]["ChangeRequestMergedEvent"] | components["schemas"]["ChangeRequestUpdatedFromMainEvent"] | components["schemas"]["CommentCreatedEvent"] | components["schemas"]["CommentReplyCreatedEvent"] | components["schemas"]["MemberJoinedEvent"] | components["schemas"]["MemberRoleUpdatedEvent"] | components["schemas"]["MemberRemovedEvent"] | components["schemas"]["TeamCreatedEvent"] | components["schemas"]["TeamDeletedEvent"] | components["schemas"]["TeamMemberAddedEvent"] | components["schemas"]["TeamMemberRemovedEvent"] | components["schemas"]["SitePublishedEvent"] | components["schemas"]["SiteUnpublishedEvent"] | components["schemas"]["SiteStructureUpdatedEvent"] | components["schemas"]["SpaceGitSyncStartedEvent"] | components["schemas"]["SpaceGitSyncCompletedEvent"] | components["schemas"]["InstallationSetupEvent"] | components["schemas"]["InstallationDeletedEvent"] | components["schemas"]["PingEvent"];
         /** @description One page of a list. */
         WebhookPage: {
             /** @description Present when more items follow this page. */

@@ -1,5 +1,6 @@
 import type { AccessMap, AreaHandlers } from "../area.js";
 import { mergeChangeRequest, updateChangeRequestFromMain } from "../commands/merge.js";
+import { recordEvent } from "../events/record.js";
 import { conflict } from "../http/errors.js";
 import { presentPage } from "../http/paging.js";
 import { created, ok } from "../http/results.js";
@@ -8,6 +9,7 @@ import { contentReads } from "../space-content/index.js";
 import { assertSpaceNotDeleted, onSpace } from "../spaces/index.js";
 import { type MemberChangeRequest, onChangeRequest } from "./access.js";
 import { editChangeRequestContent, prepareContentEdit, prepareMerge, revisionBodies } from "./edits.js";
+import { changeRequestEventData } from "./events.js";
 import { canEditChangeRequests, canMergeChangeRequests } from "./policy.js";
 import { presentChangeRequest } from "./presenter.js";
 import {
@@ -69,7 +71,8 @@ export function changeRequestHandlers(services: Services): AreaHandlers<typeof c
         changeRequestId: changeRequest.id,
         now: now(),
         ids,
-        mergedBy: userId,
+        by: userId,
+        byMember: true,
       }),
     );
   };
@@ -102,7 +105,7 @@ export function changeRequestHandlers(services: Services): AreaHandlers<typeof c
       return ok(presentChangeRequest(changeRequest, space.revision_id, urls));
     },
 
-    async updateChangeRequestById({ body }, member) {
+    async updateChangeRequestById({ body, caller }, member) {
       const { space, changeRequest } = await transaction(async (tx) => {
         const space = await lockSpace(tx, member.space.id);
         const current = await changeRequestOf(tx, space.id, member.changeRequest.id);
@@ -115,7 +118,21 @@ export function changeRequestHandlers(services: Services): AreaHandlers<typeof c
         if (current.status === "merged")
           throw conflict("A merged change request cannot change.", "change_request_closed");
         if (Object.keys(changes).length === 0) return { space, changeRequest: current };
-        return { space, changeRequest: await updateChangeRequest(tx, current, changes, now()) };
+        const updated = await updateChangeRequest(tx, current, changes, now());
+        const event = { organizationId: space.organization_id, actorId: caller.user.id, spaceId: space.id };
+        if (changes.subject !== undefined)
+          await recordEvent(tx, services, {
+            ...event,
+            type: "change_request_updated",
+            data: { ...changeRequestEventData(updated), changes: ["subject"] },
+          });
+        if (changes.status !== undefined)
+          await recordEvent(tx, services, {
+            ...event,
+            type: "change_request_status_updated",
+            data: { ...changeRequestEventData(updated), previousStatus: current.status },
+          });
+        return { space, changeRequest: updated };
       });
       return ok(presentChangeRequest(changeRequest, space.revision_id, urls));
     },

@@ -13,6 +13,7 @@ export {
   type ReplacingPage,
   replaceChangeRequestContent,
 } from "./edits.js";
+export { changeRequestEventData } from "./events.js";
 export { canEditChangeRequests } from "./policy.js";
 export {
   type ChangeRequestRow,

@@ -4,9 +4,11 @@ import { timestamp } from "../db/codecs.js";
 import type { Db } from "../db/database.js";
 import { preparedRead } from "../db/prepared.js";
 import type { SpaceTable } from "../db/schema.js";
+import { recordEvent } from "../events/record.js";
 import { notFound } from "../http/errors.js";
 import { keysetList } from "../http/paging.js";
 import { adjustSpaceActivity, changeRequestStatusActivity } from "../spaces/index.js";
+import { changeRequestEventData } from "./events.js";
 import type { ChangeRequestStatus, ChangeRequestTable } from "./tables.js";
 
 /** A change request with what its presentation needs: its author and its open comments. */
@@ -145,7 +147,19 @@ export async function insertChangeRequest(
     .execute();
   await addContributor(tx, id, fields.userId);
   await adjustSpaceActivity(tx, fields.space.id, changeRequestStatusActivity(null, "draft"));
-  return changeRequestOf(tx, fields.space.id, id);
+  const created = await changeRequestOf(tx, fields.space.id, id);
+  await recordEvent(
+    tx,
+    { clock, ids },
+    {
+      organizationId: fields.space.organization_id,
+      type: "change_request_created",
+      actorId: fields.userId,
+      spaceId: fields.space.id,
+      data: changeRequestEventData(created),
+    },
+  );
+  return created;
 }
 
 export async function addContributor(tx: Db, changeRequestId: string, userId: string): Promise<void> {

@@ -1,5 +1,6 @@
 import { roleOnRow } from "../access.js";
 import type { AccessMap, AreaHandlers } from "../area.js";
+import type { Caller } from "../auth/caller.js";
 import { transferCollection } from "../commands/transfer-content.js";
 import {
   assertMoveChangesSomething,
@@ -9,6 +10,9 @@ import {
   lockContentTree,
   placeAmongSiblings,
 } from "../content/tree.js";
+import type { Transaction } from "../db/database.js";
+import type { CollectionTable } from "../db/schema.js";
+import { type EventData, recordEvent } from "../events/record.js";
 import { conflict, notFound } from "../http/errors.js";
 import { presentPage } from "../http/paging.js";
 import { created, noContent, ok } from "../http/results.js";
@@ -17,6 +21,7 @@ import { authorize, canCreateContent, roleOnContent } from "../policy.js";
 import type { Services } from "../services.js";
 import { listSpacesInCollection, presentSpaceFor } from "../spaces/index.js";
 import { onCollection } from "./access.js";
+import { changedCollectionFields, collectionEventData } from "./events.js";
 import { canManageCollection } from "./policy.js";
 import { presentCollection } from "./presenter.js";
 import {
@@ -46,6 +51,23 @@ export const collectionAccess = {
 export function collectionHandlers(services: Services): AreaHandlers<typeof collectionAccess> {
   const { db, urls, ids, now, transaction } = services;
 
+  /** Records an event about `collection` in its organization, caused by `caller`. */
+  const recordCollectionEvent = <
+    T extends "collection_created" | "collection_updated" | "collection_moved" | "collection_deleted",
+  >(
+    tx: Transaction,
+    caller: Caller,
+    type: T,
+    collection: CollectionTable,
+    extra?: Omit<EventData<T>, keyof EventData<"collection_created">>,
+  ) =>
+    recordEvent(tx, services, {
+      organizationId: collection.organization_id,
+      type,
+      actorId: caller.user.id,
+      data: { ...collectionEventData(collection), ...extra } as EventData<T>,
+    });
+
   return {
     async listCollectionsInOrganizationById({ path, query, caller }, { role }) {
       const page = await listCollectionsInOrganization(
@@ -61,12 +83,12 @@ export function collectionHandlers(services: Services): AreaHandlers<typeof coll
       return ok(presentPage(page, (c) => presentCollection(c, roleOnRow(role, c), urls)));
     },
 
-    async createCollection({ body }, { organization, role }) {
+    async createCollection({ body, caller }, { organization, role }) {
       const parentId = body.parent ?? null;
       const collection = await transaction(async (tx) => {
         await lockContentTree(tx, [organization.id]);
         await authorizeCreateUnder(tx, organization.id, role, parentId);
-        return insertCollection(tx, {
+        const inserted = await insertCollection(tx, {
           id: ids.next(),
           organization_id: organization.id,
           parent_id: parentId,
@@ -77,6 +99,8 @@ export function collectionHandlers(services: Services): AreaHandlers<typeof coll
           created_at: now(),
           updated_at: now(),
         });
+        await recordCollectionEvent(tx, caller, "collection_created", inserted);
+        return inserted;
       });
       return created(presentCollection(collection, roleOnContent(role, collection.default_level), urls));
     },
@@ -85,18 +109,27 @@ export function collectionHandlers(services: Services): AreaHandlers<typeof coll
       return ok(presentCollection(collection, role, urls));
     },
 
-    async updateCollectionById({ body }, { collection, organizationRole }) {
+    async updateCollectionById({ body, caller }, { collection, organizationRole }) {
       const changes = {
         ...(body.title !== undefined && { title: body.title }),
         ...(body.description !== undefined && { description: body.description }),
         ...(body.defaultLevel !== undefined && { default_level: body.defaultLevel }),
       };
-      const updated = await updateCollection(db, collection, changes, now());
+      const updated = await transaction(async (tx) => {
+        const row = await updateCollection(tx, collection, changes, now());
+        const fields = changedCollectionFields(collection, row);
+        if (fields.length > 0)
+          await recordCollectionEvent(tx, caller, "collection_updated", row, { changes: fields });
+        return row;
+      });
       return ok(presentCollection(updated, roleOnContent(organizationRole, updated.default_level), urls));
     },
 
-    async deleteCollectionById(_input, { collection }) {
-      await transaction((tx) => deleteCollection(tx, collection));
+    async deleteCollectionById({ caller }, { collection }) {
+      await transaction(async (tx) => {
+        await deleteCollection(tx, collection);
+        await recordCollectionEvent(tx, caller, "collection_deleted", collection);
+      });
       return noContent();
     },
 
@@ -106,7 +139,7 @@ export function collectionHandlers(services: Services): AreaHandlers<typeof coll
       return ok(presentPage(page, presentSpaceFor(organizationRole, urls)));
     },
 
-    async moveCollection({ body }, { collection, role, organizationRole }) {
+    async moveCollection({ body, caller }, { collection, role, organizationRole }) {
       assertMoveChangesSomething(body);
       const org = collection.organization_id;
       const parentId = body.parent === undefined ? collection.parent_id : body.parent;
@@ -122,6 +155,13 @@ export function collectionHandlers(services: Services): AreaHandlers<typeof coll
           .where("id", "=", collection.id)
           .execute();
         await placeAmongSiblings(tx, org, parentId, { kind: "collection", id: collection.id }, body.position);
+        await recordCollectionEvent(
+          tx,
+          caller,
+          "collection_moved",
+          { ...collection, parent_id: parentId },
+          { ...(collection.parent_id !== null && { previousParent: collection.parent_id }) },
+        );
       });
       return ok(presentCollection(await getCollection(db, collection.id), role, urls));
     },
@@ -135,7 +175,22 @@ export function collectionHandlers(services: Services): AreaHandlers<typeof coll
       const targetRole = await membershipIn(db, target, caller.user.id);
       if (targetRole === undefined) throw notFound("Organization");
       authorize(canCreateContent(targetRole), "create content in the target organization");
-      await transaction((tx) => transferCollection(tx, collection, target, now()));
+      await transaction(async (tx) => {
+        await transferCollection(tx, collection, target, now());
+        // Both organizations hear of it: the one it left, the one it joined.
+        const data = {
+          ...collectionEventData({ ...collection, parent_id: null }),
+          from: collection.organization_id,
+          to: target,
+        };
+        for (const organizationId of [collection.organization_id, target])
+          await recordEvent(tx, services, {
+            organizationId,
+            type: "collection_transferred",
+            actorId: caller.user.id,
+            data,
+          });
+      });
       const moved = await getCollection(db, collection.id);
       return ok(presentCollection(moved, roleOnContent(targetRole, moved.default_level), urls));
     },

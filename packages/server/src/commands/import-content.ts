@@ -59,6 +59,8 @@ export async function importContent(
       changeRequestId: opened.id,
       now,
       ids: context.ids,
+      by: imported.userId,
+      byMember: false,
     });
     return { changeRequestId: opened.id, revision, merged: true };
   }

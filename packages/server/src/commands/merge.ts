@@ -1,11 +1,13 @@
 import {
   type ChangeRequestRow,
   type ChangeRequestTable,
+  changeRequestEventData,
   changeRequestOf,
   lockSpace,
   updateChangeRequest,
 } from "../change-requests/index.js";
 import { changesBetween, type MergeConflict, mergeContents } from "../content/merge.js";
+import { changedPages } from "../content/pages.js";
 import { insertRevision, revisionOf, treeOf } from "../content/revisions.js";
 import { ContentStorage } from "../content/storage.js";
 import type { RevisionTable } from "../content/tables.js";
@@ -13,6 +15,7 @@ import { updateTrie } from "../content/trie.js";
 import type { IdGenerator } from "../context.js";
 import type { Transaction } from "../db/database.js";
 import type { SpaceTable } from "../db/schema.js";
+import { recordEvent } from "../events/record.js";
 import { queueMergeExport } from "../git-sync/index.js";
 import { ApiError, conflict } from "../http/errors.js";
 import { indexMainContent } from "../search/index.js";
@@ -43,8 +46,10 @@ interface MergeArguments {
   changeRequestId: string;
   now: string;
   ids: IdGenerator;
-  /** Who merges, when a member does (not an import): a space synced with Git exports their merge. */
-  mergedBy?: string;
+  /** Who merges or updates: the member, or the user an import runs for. */
+  by: string;
+  /** A member's merge (not an import's): a space synced with Git exports it. */
+  byMember: boolean;
 }
 
 interface Locked {
@@ -135,23 +140,38 @@ export async function mergeChangeRequest(
   });
   await updateSpace(tx, space, { revision_id: revision.id }, args.now);
   await indexMainContent(tx, storage, revision);
-  await updateChangeRequest(
+  const merged = await updateChangeRequest(
     tx,
     changeRequest,
     { status: "merged", revision_merged_id: revision.id },
     args.now,
   );
-  if (args.mergedBy !== undefined)
-    await queueMergeExport(
-      tx,
-      { clock: { now: () => new Date(args.now) }, ids: args.ids },
-      {
-        spaceId: space.id,
-        userId: args.mergedBy,
-        subject: changeRequest.subject,
-        number: changeRequest.number,
-      },
-    );
+  const context = { clock: { now: () => new Date(args.now) }, ids: args.ids };
+  if (args.byMember)
+    await queueMergeExport(tx, context, {
+      spaceId: space.id,
+      userId: args.by,
+      subject: changeRequest.subject,
+      number: changeRequest.number,
+    });
+  const pages = changedPages(await treeOf(storage, revisions.theirs), await treeOf(storage, revision));
+  const event = { organizationId: space.organization_id, actorId: args.by, spaceId: space.id };
+  await recordEvent(tx, context, {
+    ...event,
+    type: "change_request_merged",
+    data: { ...changeRequestEventData(merged), revision: revision.id },
+  });
+  await recordEvent(tx, context, {
+    ...event,
+    type: "space_content_updated",
+    data: {
+      space: space.id,
+      revision: revision.id,
+      previousRevision: revisions.theirs.id,
+      changeRequest: changeRequest.id,
+      pages,
+    },
+  });
   return { revision: revision.id };
 }
 
@@ -179,11 +199,22 @@ export async function updateChangeRequestFromMain(
     root: merged.root,
     created_at: args.now,
   });
-  await updateChangeRequest(
+  const updated = await updateChangeRequest(
     tx,
     changeRequest,
     { revision_id: revision.id, revision_merged_ancestor_id: revisions.theirs.id },
     args.now,
+  );
+  await recordEvent(
+    tx,
+    { clock: { now: () => new Date(args.now) }, ids: args.ids },
+    {
+      organizationId: space.organization_id,
+      actorId: args.by,
+      spaceId: space.id,
+      type: "change_request_updated_from_main",
+      data: { ...changeRequestEventData(updated), revision: revision.id },
+    },
   );
   return { revision: revision.id };
 }

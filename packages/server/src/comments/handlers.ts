@@ -4,6 +4,7 @@ import type { Caller } from "../auth/caller.js";
 import { contentEngine } from "../content/engine/index.js";
 import type { Transaction } from "../db/database.js";
 import type { Role } from "../db/schema.js";
+import { recordEvent } from "../events/record.js";
 import { badRequest } from "../http/errors.js";
 import { presentPage } from "../http/paging.js";
 import { created, noContent, ok } from "../http/results.js";
@@ -145,6 +146,26 @@ function commentOperations(services: Services) {
     return presentReply(row, await repliesView(db, urls, parent, [row]));
   };
 
+  /** Records an event about a comment or reply of `member`'s parent (the space or a change request). */
+  const recordCommentEvent = (
+    tx: Transaction,
+    { space, parent }: MemberParent,
+    actorId: string,
+    type: "comment_created" | "comment_reply_created",
+    data: { comment: string; reply?: string; page?: string },
+  ) =>
+    recordEvent(tx, services, {
+      organizationId: space.organization_id,
+      type,
+      actorId,
+      spaceId: space.id,
+      data: {
+        space: space.id,
+        ...(parent.changeRequestId !== null && { changeRequest: parent.changeRequestId }),
+        ...data,
+      },
+    });
+
   /** What `resolved` asks of a thread: resolved by the caller now, reopened (null), or nothing. */
   const resolution = (resolved: boolean | undefined, userId: string) =>
     resolved === undefined ? undefined : resolved ? { at: now(), by: userId } : null;
@@ -180,8 +201,8 @@ function commentOperations(services: Services) {
         throw badRequest(`Page "${body.page}" is not in this content.`);
       const markdown = await markdownOf(body.body);
       const id = ids.next();
-      await write(member, (tx) =>
-        insertComment(tx, {
+      await write(member, async (tx) => {
+        await insertComment(tx, {
           id,
           space_id: parent.spaceId,
           change_request_id: parent.changeRequestId,
@@ -195,8 +216,12 @@ function commentOperations(services: Services) {
           target_revision_id: parent.revisionId,
           resolved_at: null,
           resolved_by: null,
-        }),
-      );
+        });
+        await recordCommentEvent(tx, member, caller.user.id, "comment_created", {
+          comment: id,
+          ...(body.page !== undefined && { page: body.page }),
+        });
+      });
       return created(await presentOne(parent, id));
     },
 
@@ -251,6 +276,11 @@ function commentOperations(services: Services) {
           body_markdown: markdown,
           created_at: now(),
           edited_at: null,
+        });
+        await recordCommentEvent(tx, member, caller.user.id, "comment_reply_created", {
+          comment: comment.id,
+          reply: id,
+          ...(comment.target_page_id !== null && { page: comment.target_page_id }),
         });
       });
       return created(await presentOneReply(parent, comment.id, id));

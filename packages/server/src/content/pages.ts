@@ -104,6 +104,41 @@ export class PageTree {
   }
 }
 
+/** Pages of a space that differ between two of its trees, by how, each list in `after`'s order. */
+export interface PageChanges {
+  created: string[];
+  /** The title, body, kind or href changed. */
+  edited: string[];
+  /** The parent or the place among the siblings changed. */
+  moved: string[];
+  deleted: string[];
+}
+
+/** How `after` differs from `before`, page by page; each list stops at `limit` ids. */
+export function changedPages(before: PageTree, after: PageTree, limit = 1000): PageChanges {
+  const changes: PageChanges = { created: [], edited: [], moved: [], deleted: [] };
+  const add = (list: string[], id: string) => {
+    if (list.length < limit) list.push(id);
+  };
+  for (const entry of after.inOrder()) {
+    const old = before.get(entry.id);
+    if (!old) {
+      add(changes.created, entry.id);
+      continue;
+    }
+    if (
+      old.title !== entry.title ||
+      old.document !== entry.document ||
+      old.kind !== entry.kind ||
+      old.href !== entry.href
+    )
+      add(changes.edited, entry.id);
+    if (old.parent !== entry.parent || old.order !== entry.order) add(changes.moved, entry.id);
+  }
+  for (const entry of before.inOrder()) if (!after.get(entry.id)) add(changes.deleted, entry.id);
+  return changes;
+}
+
 /** The entry when its fields fit its kind: only documents have a body, links and only links an href. */
 function checkedKind(entry: PageEntry): PageEntry {
   if (entry.kind !== undefined && entry.document !== null)

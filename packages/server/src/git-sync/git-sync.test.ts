@@ -132,6 +132,26 @@ describe("POST /v1/spaces/{spaceId}/git/import", () => {
     // The credentials are never shown.
     expect(JSON.stringify(info)).not.toContain(PASSWORD);
     expect(info.repoURL).toBe(git.url(repository.name));
+    // The stream tells it as it went: the operation, then what it changed, in one transaction each.
+    const events = await s.t.db
+      .selectFrom("events")
+      .select(["type", "data"])
+      .where("space_id", "=", space.spaceId)
+      .orderBy("sequence")
+      .execute();
+    expect(events.map((event) => event.type)).toEqual([
+      "space_gitsync_started",
+      "change_request_created",
+      "change_request_merged",
+      "space_content_updated",
+      "space_gitsync_completed",
+    ]);
+    expect(JSON.parse(events[4]?.data ?? "")).toMatchObject({
+      space: space.spaceId,
+      direction: "import",
+      state: "success",
+      commit: info.operation.commit,
+    });
     // Connected: the space says so, to whoever reads it.
     const read = await s.t.request.get(`/v1/spaces/${space.spaceId}`).set(s.reader.auth).expect(200);
     expect(read.body.gitSync).toEqual({

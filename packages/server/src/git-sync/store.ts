@@ -2,6 +2,7 @@ import { lockSpace } from "../change-requests/index.js";
 import type { Clock, IdGenerator } from "../context.js";
 import { flag, fromJson, timestamp, toJson } from "../db/codecs.js";
 import type { Db } from "../db/database.js";
+import { recordEvent } from "../events/record.js";
 import { enqueue, jobType } from "../jobs/queue.js";
 import { setSpaceGitSync } from "../spaces/index.js";
 import { redirectSource } from "./pages.js";
@@ -16,6 +17,9 @@ import type {
 } from "./tables.js";
 
 export type OperationRow = GitSyncOperationTable;
+
+/** An operation a runner holds, with its space's organization (where its events go). */
+export type ClaimedOperation = OperationRow & { organization_id: string };
 
 /** The job that runs a space's queued operations, one after the other. */
 export const runGitSync = jobType<{ spaceId: string }>("git-sync.run");
@@ -82,9 +86,9 @@ export async function queueOperation(
 export async function claimNextOperation(
   tx: Db,
   spaceId: string,
-  { now, leaseMs }: { now: Date; leaseMs: number },
-): Promise<OperationRow | "busy" | null> {
-  await lockSpace(tx, spaceId);
+  { now, leaseMs, ids }: { now: Date; leaseMs: number; ids: IdGenerator },
+): Promise<ClaimedOperation | "busy" | null> {
+  const space = await lockSpace(tx, spaceId);
   const next = await tx
     .selectFrom("git_sync_operations")
     .selectAll()
@@ -104,7 +108,40 @@ export async function claimNextOperation(
     updated_at: timestamp(now),
   };
   await tx.updateTable("git_sync_operations").set(claimed).where("id", "=", next.id).execute();
-  return { ...next, ...claimed };
+  const operation = { ...next, ...claimed, organization_id: space.organization_id };
+  // Taken over after a runner died, it started already.
+  if (next.state === "queued") await recordGitSyncEvent(tx, { now, ids }, operation);
+  return operation;
+}
+
+/** `space_gitsync_started`, or with the outcome `space_gitsync_completed`, by whoever asked for it. */
+function recordGitSyncEvent(
+  tx: Db,
+  { now, ids }: { now: Date; ids: IdGenerator },
+  operation: ClaimedOperation,
+  outcome?: OperationOutcome,
+) {
+  const commit = outcome?.commit ?? null;
+  const revision = outcome?.revision ?? null;
+  const changeRequest = outcome?.changeRequestId ?? null;
+  return recordEvent(
+    tx,
+    { clock: { now: () => now }, ids },
+    {
+      organizationId: operation.organization_id,
+      type: outcome ? "space_gitsync_completed" : "space_gitsync_started",
+      actorId: operation.requested_by,
+      spaceId: operation.space_id,
+      data: {
+        space: operation.space_id,
+        direction: operation.direction,
+        ...(outcome && { state: outcome.state }),
+        ...(commit !== null && { commit }),
+        ...(revision !== null && { revision }),
+        ...(changeRequest !== null && { changeRequest }),
+      },
+    },
+  );
 }
 
 export async function setStage(db: Db, operationId: string, stage: GitSyncStage, now: Date): Promise<void> {
@@ -226,9 +263,9 @@ export interface OperationOutcome {
 /** Ends the operation as `claimed`; false when another runner has claimed it since. */
 export async function endOperation(
   tx: Db,
-  claimed: OperationRow,
+  claimed: ClaimedOperation,
   outcome: OperationOutcome,
-  now: Date,
+  { now, ids }: { now: Date; ids: IdGenerator },
 ): Promise<boolean> {
   const { numUpdatedRows } = await tx
     .updateTable("git_sync_operations")
@@ -247,7 +284,9 @@ export async function endOperation(
     .where("state", "=", "running")
     .where("lease_until", "=", claimed.lease_until)
     .executeTakeFirst();
-  return Number(numUpdatedRows) === 1;
+  if (Number(numUpdatedRows) !== 1) return false;
+  await recordGitSyncEvent(tx, { now, ids }, claimed, outcome);
+  return true;
 }
 
 export function connectionOf(db: Db, spaceId: string): Promise<GitSyncConnectionTable | undefined> {

@@ -350,7 +350,9 @@ export function gitSyncTasks(deps: GitSyncDeps): AnyTask[] {
         for (;;) {
           const operation = await job.db
             .transaction()
-            .execute((tx) => claimNextOperation(tx, spaceId, { now: job.clock.now(), leaseMs: job.leaseMs }));
+            .execute((tx) =>
+              claimNextOperation(tx, spaceId, { now: job.clock.now(), leaseMs: job.leaseMs, ids: job.ids }),
+            );
           if (!operation) return;
           // Its runner goes on to the operations after it; should it have died, its lease ends and a
           // retry of this job takes the operation again.
@@ -367,7 +369,12 @@ export function gitSyncTasks(deps: GitSyncDeps): AnyTask[] {
           const end = (outcome: (tx: Transaction) => Promise<OperationOutcome>) =>
             job.db.transaction().execute(async (tx) => {
               // Another runner took the operation over (this one outlived its lease): its writes roll back.
-              if (!(await endOperation(tx, operation, await outcome(tx), job.clock.now())))
+              if (
+                !(await endOperation(tx, operation, await outcome(tx), {
+                  now: job.clock.now(),
+                  ids: job.ids,
+                }))
+              )
                 throw new Error(`Git Sync operation ${operation.id} was taken over by another runner`);
             });
           try {

@@ -1,4 +1,5 @@
 import type { AccessMap, AreaHandlers } from "../area.js";
+import type { Caller } from "../auth/caller.js";
 import { transferSpace } from "../commands/transfer-content.js";
 import {
   assertMoveChangesSomething,
@@ -7,6 +8,9 @@ import {
   lockContentTree,
   placeAmongSiblings,
 } from "../content/tree.js";
+import type { Transaction } from "../db/database.js";
+import type { SpaceTable } from "../db/schema.js";
+import { type EventData, recordEvent } from "../events/record.js";
 import { conflict, notFound, preconditionFailed } from "../http/errors.js";
 import { presentPage } from "../http/paging.js";
 import { created, noContent, ok } from "../http/results.js";
@@ -14,6 +18,7 @@ import { canTransferOut, membershipIn, onOrganization } from "../organizations/i
 import { authorize, canCreateContent, roleOnContent } from "../policy.js";
 import type { Services } from "../services.js";
 import { onSpace } from "./access.js";
+import { changedSpaceFields, spaceEventData } from "./events.js";
 import { assertSpaceNotDeleted, canManageSpace } from "./policy.js";
 import { presentSpace, presentSpaceFor } from "./presenter.js";
 import { getSpace, insertSpace, listSpacesInOrganization, updateSpace } from "./store.js";
@@ -51,6 +56,24 @@ export const spaceAccess = {
 export function spaceHandlers(services: Services): AreaHandlers<typeof spaceAccess> {
   const { db, urls, now, transaction } = services;
 
+  /** Records an event about `space` in its organization, caused by `caller`. */
+  const recordSpaceEvent = <
+    T extends "space_created" | "space_updated" | "space_deleted" | "space_restored" | "space_moved",
+  >(
+    tx: Transaction,
+    caller: Caller,
+    type: T,
+    space: SpaceTable,
+    extra?: Omit<EventData<T>, keyof EventData<"space_created">>,
+  ) =>
+    recordEvent(tx, services, {
+      organizationId: space.organization_id,
+      type,
+      actorId: caller.user.id,
+      spaceId: space.id,
+      data: { ...spaceEventData(space), ...extra } as EventData<T>,
+    });
+
   return {
     async listSpacesInOrganizationById({ path, query, caller }, { role }) {
       const args = { organizationId: path.organizationId, userId: caller.user.id, role };
@@ -58,12 +81,12 @@ export function spaceHandlers(services: Services): AreaHandlers<typeof spaceAcce
       return ok(presentPage(page, presentSpaceFor(role, urls)));
     },
 
-    async createSpace({ body }, { organization, role }) {
+    async createSpace({ body, caller }, { organization, role }) {
       const parentId = body.parent ?? null;
       const space = await transaction(async (tx) => {
         await lockContentTree(tx, [organization.id]);
         await authorizeCreateUnder(tx, organization.id, role, parentId);
-        return insertSpace(tx, services, {
+        const inserted = await insertSpace(tx, services, {
           organization_id: organization.id,
           parent_id: parentId,
           title: body.title ?? "Untitled",
@@ -73,6 +96,8 @@ export function spaceHandlers(services: Services): AreaHandlers<typeof spaceAcce
           default_level: "read",
           position: await endPosition(tx, organization.id, parentId),
         });
+        await recordSpaceEvent(tx, caller, "space_created", inserted);
+        return inserted;
       });
       return created(presentSpaceFor(role, urls)(space));
     },
@@ -81,7 +106,7 @@ export function spaceHandlers(services: Services): AreaHandlers<typeof spaceAcce
       return ok(presentSpace(space, role, urls));
     },
 
-    async updateSpaceById({ body }, member) {
+    async updateSpaceById({ body, caller }, member) {
       assertSpaceNotDeleted(member.space);
       const changes = {
         ...(body.title !== undefined && { title: body.title }),
@@ -89,17 +114,26 @@ export function spaceHandlers(services: Services): AreaHandlers<typeof spaceAcce
         ...(body.editMode !== undefined && { edit_mode: body.editMode }),
         ...(body.defaultLevel !== undefined && { default_level: body.defaultLevel }),
       };
-      const updated = await updateSpace(db, member.space, changes, now());
+      const updated = await transaction(async (tx) => {
+        const row = await updateSpace(tx, member.space, changes, now());
+        const fields = changedSpaceFields(member.space, row);
+        if (fields.length > 0) await recordSpaceEvent(tx, caller, "space_updated", row, { changes: fields });
+        return row;
+      });
       return ok(presentSpaceFor(member.organizationRole, urls)(updated));
     },
 
-    async deleteSpaceById(_input, { space }) {
+    async deleteSpaceById({ caller }, { space }) {
       // Deleting again keeps the first deletion time, so the restore window is not extended.
-      if (space.deleted_at === null) await updateSpace(db, space, { deleted_at: now() }, now());
+      if (space.deleted_at === null)
+        await transaction(async (tx) => {
+          const deleted = await updateSpace(tx, space, { deleted_at: now() }, now());
+          await recordSpaceEvent(tx, caller, "space_deleted", deleted);
+        });
       return noContent();
     },
 
-    async duplicateSpace(_input, { space, organizationRole }) {
+    async duplicateSpace({ caller }, { space, organizationRole }) {
       assertSpaceNotDeleted(space);
       const copy = await transaction(async (tx) => {
         await lockContentTree(tx, [space.organization_id]);
@@ -121,18 +155,24 @@ export function spaceHandlers(services: Services): AreaHandlers<typeof spaceAcce
           { kind: "space", id: duplicate.id },
           { after: { type: "space", space: space.id } },
         );
-        return getSpace(tx, duplicate.id);
+        const copy = await getSpace(tx, duplicate.id);
+        await recordSpaceEvent(tx, caller, "space_created", copy);
+        return copy;
       });
       return created(presentSpaceFor(organizationRole, urls)(copy));
     },
 
-    async restoreSpace(_input, { space, role }) {
+    async restoreSpace({ caller }, { space, role }) {
       if (space.deleted_at === null) throw conflict("The space is not deleted.", "already_done");
-      const restored = await updateSpace(db, space, { deleted_at: null }, now());
+      const restored = await transaction(async (tx) => {
+        const row = await updateSpace(tx, space, { deleted_at: null }, now());
+        await recordSpaceEvent(tx, caller, "space_restored", row);
+        return row;
+      });
       return ok(presentSpace(restored, role, urls));
     },
 
-    async moveSpace({ body }, { space, organizationRole, role }) {
+    async moveSpace({ body, caller }, { space, organizationRole, role }) {
       assertSpaceNotDeleted(space);
       assertMoveChangesSomething(body);
       const parentId = body.parent === undefined ? space.parent_id : body.parent;
@@ -148,7 +188,11 @@ export function spaceHandlers(services: Services): AreaHandlers<typeof spaceAcce
           { kind: "space", id: space.id },
           body.position,
         );
-        return getSpace(tx, space.id);
+        const row = await getSpace(tx, space.id);
+        await recordSpaceEvent(tx, caller, "space_moved", row, {
+          ...(space.parent_id !== null && { previousParent: space.parent_id }),
+        });
+        return row;
       });
       return ok(presentSpace(moved, role, urls));
     },
@@ -162,7 +206,19 @@ export function spaceHandlers(services: Services): AreaHandlers<typeof spaceAcce
       authorize(canCreateContent(targetRole), "create content in the target organization");
       if (space.deleted_at !== null)
         throw preconditionFailed("A deleted space cannot be transferred; restore it first.", "space_deleted");
-      const moved = await transaction((tx) => transferSpace(tx, space, target, now()));
+      const moved = await transaction(async (tx) => {
+        const row = await transferSpace(tx, space, target, now());
+        // Both organizations hear of it: the one it left, the one it joined.
+        for (const organizationId of [space.organization_id, target])
+          await recordEvent(tx, services, {
+            organizationId,
+            type: "space_transferred",
+            actorId: caller.user.id,
+            spaceId: space.id,
+            data: { ...spaceEventData(row), from: space.organization_id, to: target },
+          });
+        return row;
+      });
       return ok(presentSpace(moved, roleOnContent(targetRole, moved.default_level), urls));
     },
   };
