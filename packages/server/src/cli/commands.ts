@@ -135,7 +135,7 @@ const COMMANDS: Record<string, Command> = {
         }
         const created = await createUser(tx, services, { email, displayName: name });
         if (org)
-          await addMembership(tx, {
+          await addMembership(tx, services, {
             organizationId: org,
             userId: created.id,
             role: role as Role,

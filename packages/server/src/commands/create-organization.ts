@@ -23,12 +23,16 @@ export async function createOrganization(
   const organization = newOrganization(services, input);
   await db.transaction().execute(async (tx) => {
     await insertOrganization(tx, organization);
-    await addMembership(tx, {
-      organizationId: organization.id,
-      userId: ownerId,
-      role: "admin",
-      joinedAt: organization.created_at,
-    });
+    await addMembership(
+      tx,
+      { ...services, actorId: ownerId },
+      {
+        organizationId: organization.id,
+        userId: ownerId,
+        role: "admin",
+        joinedAt: organization.created_at,
+      },
+    );
   });
   return organization;
 }

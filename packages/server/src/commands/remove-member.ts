@@ -1,5 +1,5 @@
 import type { Transaction } from "../db/database.js";
-import { removeMembership } from "../members/index.js";
+import { type MembershipChange, removeMembership } from "../members/index.js";
 import { removeGrantsOf } from "../permissions/index.js";
 import { removeFromTeamsOf } from "../teams/index.js";
 
@@ -10,8 +10,13 @@ import { removeFromTeamsOf } from "../teams/index.js";
  * calling them would close a cycle. The next request of the user fails on every server process, since
  * each reads the membership.
  */
-export async function removeMember(tx: Transaction, organizationId: string, userId: string): Promise<void> {
+export async function removeMember(
+  tx: Transaction,
+  change: MembershipChange,
+  organizationId: string,
+  userId: string,
+): Promise<void> {
   await removeFromTeamsOf(tx, organizationId, userId);
   await removeGrantsOf(tx, organizationId, userId);
-  await removeMembership(tx, organizationId, userId);
+  await removeMembership(tx, change, organizationId, userId);
 }

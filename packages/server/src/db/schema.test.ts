@@ -21,6 +21,7 @@ import { ssoColumns } from "../sso/tables.columns.js";
 import { teamsColumns } from "../teams/tables.columns.js";
 import { openTestDatabase, ownTables, testDatabaseKind } from "../testing/database.js";
 import { translationsColumns } from "../translations/tables.columns.js";
+import { webhooksColumns } from "../webhooks/tables.columns.js";
 import type { ColumnsOf } from "./columns.js";
 import { migrate } from "./database.js";
 import type { Database } from "./schema.js";
@@ -47,6 +48,7 @@ const areaColumns = {
   ...commentsColumns,
   ...sitesColumns,
   ...searchColumns,
+  ...webhooksColumns,
 };
 
 /** Every column of every table with whether it holds null, as `Database` says. */

@@ -7,6 +7,7 @@ import {
   newSpaceContent,
   updatePage,
 } from "../change-requests/testing.js";
+import { joinOrganization } from "../testing/fixtures.js";
 import { presentEvent, recordEvent } from "./record.js";
 
 let s: ContentScenario;
@@ -199,6 +200,88 @@ describe("the event stream", () => {
         actor: s.editor.user.id,
       },
     ]);
+  });
+
+  it("records members joining, changing role and leaving, and teams and their members", async () => {
+    const { request } = s.t;
+    const auth = s.admin.auth;
+    const org = `/v1/orgs/${s.organizationId}`;
+    const user = await s.t.user();
+    let team = "";
+    const events = await recorded(async () => {
+      await request
+        .post(`${org}/invites`)
+        .set(auth)
+        .send({ emails: [user.user.email], role: "read" })
+        .expect(200);
+      await request.patch(`${org}/members/${user.user.id}`).set(auth).send({ role: "edit" }).expect(200);
+      team = (await request.put(`${org}/teams`).set(auth).send({ title: "Writers" }).expect(201)).body.id;
+      await request.put(`${org}/teams/${team}/members/${user.user.id}`).set(auth).expect(204);
+      await request
+        .put(`${org}/teams/${team}/members/${user.user.id}`)
+        .set(auth)
+        .send({ role: "owner" })
+        .expect(204);
+      await request.delete(`${org}/teams/${team}/members/${user.user.id}`).set(auth).expect(204);
+      await request.delete(`${org}/members/${user.user.id}`).set(auth).expect(204);
+      await request.delete(`${org}/teams/${team}`).set(auth).expect(204);
+    });
+    const writers = { team, title: "Writers" };
+    expect(shape(events)).toEqual([
+      { type: "member_joined", data: { user: user.user.id, role: "read" } },
+      { type: "member_role_updated", data: { user: user.user.id, role: "edit", previousRole: "read" } },
+      { type: "team_created", data: writers },
+      { type: "team_member_added", data: { ...writers, user: user.user.id } },
+      { type: "team_member_removed", data: { ...writers, user: user.user.id } },
+      { type: "member_removed", data: { user: user.user.id, role: "edit" } },
+      { type: "team_deleted", data: writers },
+    ]);
+  });
+
+  it("records sites published, unpublished and rearranged", async () => {
+    const { request } = s.t;
+    const auth = s.admin.auth;
+    const space = await newSpaceContent(s);
+    const sites = `/v1/orgs/${s.organizationId}/sites`;
+    const site = (await request.post(sites).set(auth).send({ title: "Docs" }).expect(201)).body.id;
+    const events = await recorded(async () => {
+      await request.post(`${sites}/${site}/publish`).set(auth).expect(200);
+      await request.post(`${sites}/${site}/publish`).set(auth).expect(200);
+      await request
+        .post(`${sites}/${site}/sections`)
+        .set(auth)
+        .send({ spaceId: space.spaceId, title: "Guides" })
+        .expect(201);
+      await request.post(`${sites}/${site}/unpublish`).set(auth).expect(200);
+    });
+    const docs = { site, title: "Docs" };
+    expect(shape(events)).toEqual([
+      { type: "site_published", data: docs },
+      { type: "site_structure_updated", data: docs },
+      { type: "site_unpublished", data: docs },
+    ]);
+  });
+
+  it("records a transfer in both organizations, the one left and the one joined", async () => {
+    const other = await s.t.organization();
+    await joinOrganization(s.t, other.organizationId, s.admin, "admin");
+    const space = await newSpaceContent(s);
+    const before = await lastSequence(other.organizationId);
+    const here = await recorded(() =>
+      s.t.request
+        .post(`/v1/spaces/${space.spaceId}/transfer`)
+        .set(s.admin.auth)
+        .send({ organization: other.organizationId })
+        .expect(200),
+    );
+    const there = await eventsAfter(before, other.organizationId);
+    const data = expect.objectContaining({
+      space: space.spaceId,
+      from: s.organizationId,
+      to: other.organizationId,
+    });
+    expect(shape(here)).toEqual([{ type: "space_transferred", data }]);
+    expect(shape(there)).toEqual([{ type: "space_transferred", data }]);
   });
 
   it("records nothing of a change that rolls back, and numbers what commits without a gap", async () => {

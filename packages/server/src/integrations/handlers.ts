@@ -1,5 +1,8 @@
 import { type AccessMap, type AreaHandlers, anyCaller } from "../area.js";
+import type { Caller } from "../auth/caller.js";
 import { toJson } from "../db/codecs.js";
+import type { Transaction } from "../db/database.js";
+import { recordEvent } from "../events/record.js";
 import { badRequest, conflict, forbidden } from "../http/errors.js";
 import { presentPage } from "../http/paging.js";
 import { created, noContent, ok } from "../http/results.js";
@@ -65,6 +68,21 @@ export const integrationAccess = {
 
 export function integrationHandlers(services: Services): AreaHandlers<typeof integrationAccess> {
   const { db, urls, ids, now, secretKey, transaction } = services;
+
+  /** Records that `caller` installed, configured or uninstalled the integration `name` in an organization. */
+  const recordInstallationEvent = (
+    tx: Transaction,
+    caller: Caller,
+    type: "installation_setup" | "installation_deleted",
+    name: string,
+    installation: Pick<InstallationTable, "id" | "organization_id">,
+  ) =>
+    recordEvent(tx, services, {
+      organizationId: installation.organization_id,
+      type,
+      actorId: caller.user.id,
+      data: { integration: name, installation: installation.id },
+    });
 
   return {
     async listIntegrations({ query, caller }) {
@@ -162,7 +180,10 @@ export function integrationHandlers(services: Services): AreaHandlers<typeof int
         created_at: now(),
         updated_at: now(),
       };
-      await insertInstallation(db, installation);
+      await transaction(async (tx) => {
+        await insertInstallation(tx, installation);
+        await recordInstallationEvent(tx, caller, "installation_setup", integration.name, installation);
+      });
       return created(presentInstallationOf(integration.name, urls)({ ...installation, spaces: 0 }));
     },
 
@@ -170,7 +191,7 @@ export function integrationHandlers(services: Services): AreaHandlers<typeof int
       return ok(presentInstallationOf(path.integrationName, urls)(installation));
     },
 
-    async updateIntegrationInstallation({ path, body }, { installation, integration }) {
+    async updateIntegrationInstallation({ path, body, caller }, { installation, integration }) {
       const changes: Parameters<typeof updateInstallation>[2] = {
         ...(body.space_selection !== undefined && { space_selection: body.space_selection }),
         ...(body.site_selection !== undefined && { site_selection: body.site_selection }),
@@ -187,13 +208,19 @@ export function integrationHandlers(services: Services): AreaHandlers<typeof int
       // An empty change writes nothing, so `updatedAt` moves only when something does.
       if (Object.keys(changes).length === 0 && externalIds === undefined)
         return ok(presentInstallationOf(path.integrationName, urls)(installation));
-      await transaction((tx) => updateInstallation(tx, installation.id, changes, externalIds, now()));
+      await transaction(async (tx) => {
+        await updateInstallation(tx, installation.id, changes, externalIds, now());
+        await recordInstallationEvent(tx, caller, "installation_setup", integration.name, installation);
+      });
       const updated = await getInstallation(db, installation.id);
       return ok(presentInstallationOf(path.integrationName, urls)(updated));
     },
 
-    async uninstallIntegration(_input, { installation }) {
-      await deleteInstallation(db, installation.id);
+    async uninstallIntegration({ path, caller }, { installation }) {
+      await transaction(async (tx) => {
+        await deleteInstallation(tx, installation.id);
+        await recordInstallationEvent(tx, caller, "installation_deleted", path.integrationName, installation);
+      });
       return noContent();
     },
   };

@@ -54,7 +54,7 @@ const namesIn = (res: { body: { items: { name: string }[] } }) => res.body.items
 /** A new user who reads in A and administers a new organization of their own. */
 async function readerOfAAdminElsewhere() {
   const { organizationId, admin } = await t.organization();
-  await addMembership(t.db, {
+  await addMembership(t.db, t, {
     organizationId: orgA,
     userId: admin.user.id,
     role: "read",

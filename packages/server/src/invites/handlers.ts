@@ -41,12 +41,12 @@ export function inviteHandlers(services: Services): AreaHandlers<typeof inviteAc
   const { db, urls, ids, now, transaction } = services;
 
   return {
-    async inviteUsersToOrganization({ body }, { organization }) {
+    async inviteUsersToOrganization({ body, caller }, { organization }) {
       // The contract checked each address; one person is invited once, whatever the case.
       const emails = [...new Set(body.emails.map((email) => email.toLowerCase()))];
       const result = await transaction(async (tx) => {
         await lockMemberships(tx, organization.id);
-        return inviteByEmail(tx, services, organization.id, emails, {
+        return inviteByEmail(tx, { ...services, actorId: caller.user.id }, organization.id, emails, {
           role: body.role ?? organization.default_role,
           sso: body.sso ?? false,
         });
@@ -66,7 +66,12 @@ export function inviteHandlers(services: Services): AreaHandlers<typeof inviteAc
       if (!inviteLinks) throw preconditionFailed(LINKS_OFF, "invite_links_disabled");
       await transaction(async (tx) => {
         await lockMemberships(tx, invite.organization_id);
-        await joinWithRole(tx, invite.organization_id, caller.user.id, invite.role, callerRole, now());
+        await joinWithRole(
+          tx,
+          { ...services, actorId: caller.user.id },
+          { organizationId: invite.organization_id, userId: caller.user.id, role: invite.role },
+          callerRole,
+        );
       });
       return { status: 200 as const, body: {} };
     },

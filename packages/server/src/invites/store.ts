@@ -1,13 +1,17 @@
 import { sql } from "kysely";
 import { callerMembership, membershipOf } from "../access.js";
-import type { Clock, IdGenerator } from "../context.js";
 import { isSet, timestamp } from "../db/codecs.js";
 import type { Db } from "../db/database.js";
 import { preparedRead } from "../db/prepared.js";
 import type { Role } from "../db/schema.js";
 import { notFound } from "../http/errors.js";
 import { keysetList } from "../http/paging.js";
-import { addMembership, inOtherOrganization, setMemberRole } from "../members/index.js";
+import {
+  addMembership,
+  inOtherOrganization,
+  type MembershipChange,
+  setMemberRole,
+} from "../members/index.js";
 import { atLeast, type Membership } from "../policy.js";
 import { createUser, findUserByEmail } from "../users/index.js";
 import type { InviteLinkTable } from "./tables.js";
@@ -74,17 +78,16 @@ export async function deleteInvite(db: Db, inviteId: string): Promise<void> {
  */
 export async function joinWithRole(
   tx: Db,
-  organizationId: string,
-  userId: string,
-  role: Role,
+  change: MembershipChange,
+  { organizationId, userId, role }: { organizationId: string; userId: string; role: Role },
   current: Membership,
-  now: string,
 ): Promise<void> {
   if (current === undefined) {
-    await addMembership(tx, { organizationId, userId, role, joinedAt: now }, { ifAbsent: true });
+    const joinedAt = timestamp(change.clock.now());
+    await addMembership(tx, change, { organizationId, userId, role, joinedAt }, { ifAbsent: true });
     return;
   }
-  if (!atLeast(current, role)) await setMemberRole(tx, organizationId, userId, role);
+  if (!atLeast(current, role)) await setMemberRole(tx, change, { organizationId, userId, role });
 }
 
 export interface EmailInvites {
@@ -99,7 +102,7 @@ export interface EmailInvites {
  */
 export async function inviteByEmail(
   tx: Db,
-  services: { clock: Clock; ids: IdGenerator },
+  services: MembershipChange,
   organizationId: string,
   emails: readonly string[],
   options: { role: Role | null; sso: boolean },
@@ -119,7 +122,13 @@ export async function inviteByEmail(
     if (member) continue;
     const sso = options.sso && !(await inOtherOrganization(tx, organizationId, user.id));
     if (options.sso && !sso) result.failedSSOEmails.push(email);
-    await addMembership(tx, { organizationId, userId: user.id, role: options.role, joinedAt: now, sso });
+    await addMembership(tx, services, {
+      organizationId,
+      userId: user.id,
+      role: options.role,
+      joinedAt: now,
+      sso,
+    });
     result.users.push(user.id);
   }
   return result;

@@ -83,7 +83,11 @@ export function memberHandlers(services: Services): AreaHandlers<typeof memberAc
           await lockMemberships(tx, path.organizationId);
           if (role !== "admin" && (await otherAdmins(tx, path.organizationId, path.userId)) === 0)
             throw conflict(LAST_ADMIN, "last_admin");
-          await setMemberRole(tx, path.organizationId, path.userId, role);
+          await setMemberRole(
+            tx,
+            { ...services, actorId: caller.user.id },
+            { organizationId: path.organizationId, userId: path.userId, role },
+          );
         });
       }
       return ok(presentMember(await reread(path, caller.user.id), urls));
@@ -95,7 +99,7 @@ export function memberHandlers(services: Services): AreaHandlers<typeof memberAc
         await lockMemberships(tx, path.organizationId);
         if ((await otherAdmins(tx, path.organizationId, path.userId)) === 0)
           throw conflict(LAST_ADMIN, "last_admin");
-        await removeMember(tx, path.organizationId, path.userId);
+        await removeMember(tx, { ...services, actorId: caller.user.id }, path.organizationId, path.userId);
       });
       return noContent();
     },

@@ -10,6 +10,7 @@ export {
   inOtherOrganization,
   lockMemberships,
   type MemberRow,
+  type MembershipChange,
   members,
   type NewMembership,
   removeMembership,

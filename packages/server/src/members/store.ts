@@ -1,10 +1,12 @@
 import { type Expression, SqliteAdapter, sql } from "kysely";
 import { callerMembership, grantedRank, listsContent } from "../access.js";
+import type { Clock, IdGenerator } from "../context.js";
 import { type Flag, flag } from "../db/codecs.js";
 import type { Db } from "../db/database.js";
 import { memberLookup } from "../db/member-lookup.js";
 import { preparedRead } from "../db/prepared.js";
 import type { Role, SpaceTable, UserTable } from "../db/schema.js";
+import { type EventData, recordEvent } from "../events/record.js";
 import { notFound } from "../http/errors.js";
 import { keysetList } from "../http/paging.js";
 import type { OrganizationRole } from "../policy.js";
@@ -160,13 +162,51 @@ export async function otherAdmins(tx: Db, organizationId: string, userId: string
   return Number(row.n);
 }
 
-export async function setMemberRole(tx: Db, organizationId: string, userId: string, role: Role | null) {
+/** Who changes memberships, and what their events are numbered and dated with. */
+export interface MembershipChange {
+  clock: Clock;
+  ids: IdGenerator;
+  /** The user who makes the change; omitted for the server's own (the CLI, a bench). */
+  actorId?: string;
+}
+
+const memberEvent = <T extends "member_joined" | "member_role_updated" | "member_removed">(
+  tx: Db,
+  change: MembershipChange,
+  organizationId: string,
+  type: T,
+  data: EventData<T>,
+) =>
+  recordEvent(tx, change, {
+    organizationId,
+    type,
+    data,
+    ...(change.actorId !== undefined && { actorId: change.actorId }),
+  });
+
+export async function setMemberRole(
+  tx: Db,
+  change: MembershipChange,
+  { organizationId, userId, role }: { organizationId: string; userId: string; role: Role | null },
+) {
+  const current = await tx
+    .selectFrom("memberships")
+    .select("role")
+    .where("organization_id", "=", organizationId)
+    .where("user_id", "=", userId)
+    .executeTakeFirst();
+  if (!current || current.role === role) return;
   await tx
     .updateTable("memberships")
     .set({ role })
     .where("organization_id", "=", organizationId)
     .where("user_id", "=", userId)
     .execute();
+  await memberEvent(tx, change, organizationId, "member_role_updated", {
+    user: userId,
+    role,
+    previousRole: current.role,
+  });
 }
 
 export interface NewMembership {
@@ -185,6 +225,7 @@ export interface NewMembership {
  */
 export async function addMembership(
   db: Db,
+  change: MembershipChange,
   membership: NewMembership,
   options: { ifAbsent?: boolean } = {},
 ): Promise<void> {
@@ -197,19 +238,32 @@ export async function addMembership(
   });
   if (options.ifAbsent)
     insert = insert.onConflict((c) => c.columns(["organization_id", "user_id"]).doNothing());
-  await insert.execute();
+  const added = await insert.returning("user_id").executeTakeFirst();
+  if (added)
+    await memberEvent(db, change, membership.organizationId, "member_joined", {
+      user: membership.userId,
+      role: membership.role,
+    });
 }
 
 /**
  * Removes the membership row only. Leaving an organization also takes the member's team memberships
  * and grants: that is `removeMember` in `commands/`, which calls this.
  */
-export async function removeMembership(tx: Db, organizationId: string, userId: string): Promise<void> {
-  await tx
+export async function removeMembership(
+  tx: Db,
+  change: MembershipChange,
+  organizationId: string,
+  userId: string,
+): Promise<void> {
+  const removed = await tx
     .deleteFrom("memberships")
     .where("organization_id", "=", organizationId)
     .where("user_id", "=", userId)
-    .execute();
+    .returning("role")
+    .executeTakeFirst();
+  if (removed)
+    await memberEvent(tx, change, organizationId, "member_removed", { user: userId, role: removed.role });
 }
 
 /** Records the member's activity; false when the user is not a member. */

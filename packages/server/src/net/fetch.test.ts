@@ -9,9 +9,18 @@ const loopback = createFetcher({ allowedPrivateAddresses: ["127.0.0.1"] });
 let server: TestServer;
 /** Requests the server saw, by path. */
 const seen: string[] = [];
+/** What POSTs to `/post` sent: their headers and body. */
+const posted: { headers: Record<string, unknown>; body: string }[] = [];
 beforeAll(async () => {
-  server = await startTestServer((req, res) => {
+  server = await startTestServer(async (req, res) => {
     seen.push(req.url ?? "");
+    if (req.method === "POST" && req.url === "/post") {
+      let body = "";
+      for await (const chunk of req) body += chunk;
+      posted.push({ headers: req.headers, body });
+      return res.writeHead(204).end();
+    }
+    if (req.method === "POST" && req.url === "/fail") return res.writeHead(500).end("x".repeat(100_000));
     if (req.url === "/doc") return res.end("hello");
     if (req.url === "/bytes")
       return res
@@ -113,6 +122,46 @@ describe("createFetcher", () => {
     const reason = new Error("stopping");
     controller.abort(reason);
     expect(await fetching).toBe(reason);
+  });
+});
+
+describe("Fetcher.post", () => {
+  const options = { headers: { "content-type": "application/json" }, timeoutMs: 10_000, maxBytes: 1000 };
+
+  it("sends the body and headers, and answers the status and duration of any answer", async () => {
+    const answer = await loopback.post(`${server.origin}/post`, '{"a":"é"}', options);
+    expect(answer).toEqual({ status: 204, durationMs: expect.any(Number) });
+    expect(posted.at(-1)).toMatchObject({
+      headers: { "content-type": "application/json", "content-length": "10" },
+      body: '{"a":"é"}',
+    });
+    // A failure status and a large body are answers: the body is read up to the limit and dropped.
+    expect((await loopback.post(`${server.origin}/fail`, "{}", options)).status).toBe(500);
+  });
+
+  it("does not follow redirects", async () => {
+    const before = seen.length;
+    expect((await loopback.post(`${server.origin}/hop`, "{}", options)).status).toBe(302);
+    expect(seen.slice(before)).toEqual(["/hop"]);
+  });
+
+  it("refuses addresses the policy does not allow, and times out", async () => {
+    const before = seen.length;
+    const refused = await failure(
+      createFetcher(publicAddressesOnly).post(`${server.origin}/post`, "{}", options),
+    );
+    expect(refused).toMatchObject({
+      name: "FetchError",
+      message: "The address of 127.0.0.1 is not allowed.",
+    });
+    expect(seen.length).toBe(before);
+    const slow = await failure(loopback.post(`${server.origin}/slow`, "{}", { ...options, timeoutMs: 200 }));
+    expect(slow).toMatchObject({ name: "FetchError", timedOut: true });
+    const scheme = await failure(loopback.post("file:///etc/passwd", "{}", options));
+    expect(scheme).toMatchObject({
+      name: "FetchError",
+      message: expect.stringMatching(/Only http and https/),
+    });
   });
 });
 

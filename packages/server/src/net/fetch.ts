@@ -1,6 +1,6 @@
 import type { IncomingMessage } from "node:http";
-import { get as httpGet } from "node:http";
-import { get as httpsGet } from "node:https";
+import { get as httpGet, request as httpRequest } from "node:http";
+import { get as httpsGet, request as httpsRequest } from "node:https";
 import { isIP } from "node:net";
 import { RequestFilteringHttpAgent, RequestFilteringHttpsAgent } from "request-filtering-agent";
 
@@ -68,11 +68,33 @@ export interface FetchedBytes {
   contentType: string;
 }
 
+export interface PostOptions {
+  headers: Record<string, string>;
+  /** For the whole of it: connecting, sending, the answer's head and the part of its body read. */
+  timeoutMs: number;
+  /** The most of the answer's body read (and dropped): the rest is not waited for. */
+  maxBytes: number;
+  /** Aborting it rejects with its reason, not with a FetchError. */
+  signal?: AbortSignal;
+}
+
+export interface Posted {
+  /** The answer's status, whatever it is: a redirect is an answer, not followed. */
+  status: number;
+  /** From the start of the request to the end of the body read. */
+  durationMs: number;
+}
+
 export interface Fetcher {
   /** GETs `url` as UTF-8 text; throws FetchError for anything but a 2xx answer within the limits. */
   text(url: string, options: FetchOptions): Promise<Fetched>;
   /** GETs `url` as bytes, with the same checks and errors as `text`. */
   bytes(url: string, options: FetchOptions): Promise<FetchedBytes>;
+  /**
+   * POSTs `body` to `url` (webhooks): any answer resolves with its status; no answer (an address the
+   * policy refuses, a connection error, the timeout) throws FetchError.
+   */
+  post(url: string, body: string, options: PostOptions): Promise<Posted>;
 }
 
 const REDIRECTS = new Set([301, 302, 303, 307, 308]);
@@ -154,7 +176,60 @@ export function createFetcher(policy: NetworkPolicy): Fetcher {
     }
   };
 
+  const post = async (
+    url: string,
+    body: string,
+    { headers, timeoutMs, maxBytes, signal }: PostOptions,
+  ): Promise<Posted> => {
+    const deadline = AbortSignal.timeout(timeoutMs);
+    const aborted = signal ? AbortSignal.any([signal, deadline]) : deadline;
+    const started = performance.now();
+    try {
+      const target = new URL(url);
+      if (target.protocol !== "http:" && target.protocol !== "https:")
+        throw new FetchError(`Only http and https URLs can be posted to, not ${target.protocol}`);
+      const send = target.protocol === "https:" ? httpsRequest : httpRequest;
+      const agent = target.protocol === "https:" ? https : http;
+      const response = await new Promise<IncomingMessage>((resolve, reject) => {
+        const req = send(
+          target,
+          {
+            method: "POST",
+            agent,
+            signal: aborted,
+            headers: { ...headers, "content-length": String(Buffer.byteLength(body)) },
+          },
+          resolve,
+        );
+        req.on("error", (err) =>
+          reject(
+            REFUSAL.test(err.message)
+              ? new FetchError(`The address of ${target.hostname} is not allowed.`)
+              : err,
+          ),
+        );
+        req.end(body);
+      });
+      // Read so that the receiver's answer is complete, but only so far: what it says is not kept.
+      let size = 0;
+      for await (const chunk of response as AsyncIterable<Buffer>) {
+        size += chunk.length;
+        if (size >= maxBytes) {
+          response.destroy();
+          break;
+        }
+      }
+      return { status: response.statusCode ?? 0, durationMs: Math.round(performance.now() - started) };
+    } catch (err) {
+      if (signal?.aborted) throw signal.reason;
+      if (deadline.aborted) throw new FetchError(`No answer within ${timeoutMs} ms.`, true);
+      if (err instanceof FetchError) throw err;
+      throw new FetchError(err instanceof Error ? err.message : String(err));
+    }
+  };
+
   return {
+    post,
     async text(url, options) {
       const { bytes, url: from } = await fetchBytes(url, options);
       return { text: bytes.toString("utf8"), url: from };

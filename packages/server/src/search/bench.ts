@@ -46,12 +46,16 @@ async function seed(db: Db): Promise<{ organizationId: string; userId: string }>
   const user = await createUser(db, { clock, ids }, { email: "bench@example.com", displayName: "Bench" });
   const organization = await createOrganization(db, { clock, ids }, user.id, { title: "Bench" });
   const reader = await createUser(db, { clock, ids }, { email: "reader@example.com", displayName: "Reader" });
-  await addMembership(db, {
-    organizationId: organization.id,
-    userId: reader.id,
-    role: "read",
-    joinedAt: clock.now().toISOString(),
-  });
+  await addMembership(
+    db,
+    { clock, ids },
+    {
+      organizationId: organization.id,
+      userId: reader.id,
+      role: "read",
+      joinedAt: clock.now().toISOString(),
+    },
+  );
   const next = random(42);
   const now = clock.now().toISOString();
   const started = performance.now();

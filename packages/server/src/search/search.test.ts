@@ -199,7 +199,7 @@ describe("GET /v1/orgs/{organizationId}/search", () => {
     const own = await titled("Own");
     await own.seed([insertPage("Mine", term)]);
     const other = await s.t.organization();
-    await addMembership(s.t.db, {
+    await addMembership(s.t.db, s.t, {
       organizationId: other.organizationId,
       userId: s.reader.user.id,
       role: "read",

@@ -1,6 +1,7 @@
 import type { Db } from "../db/database.js";
 import { type PageResult, presentPage } from "../http/paging.js";
 import type { Services } from "../services.js";
+import { recordSiteEvent } from "./events.js";
 import type { SitePresentation } from "./site-spaces/presenter.js";
 import { activeShareLink, lockSite, type MemberSite } from "./store.js";
 import { loadSiteStructure, type SiteStructure } from "./structure.js";
@@ -38,7 +39,9 @@ export function siteHandling(services: Services) {
   ): Promise<{ result: T; structure: SiteStructure }> {
     const result = await transaction(async (tx) => {
       await lockSite(tx, member.site.id);
-      return change({ tx, structure: await loadSiteStructure(tx, member.site) });
+      const changed = await change({ tx, structure: await loadSiteStructure(tx, member.site) });
+      await recordSiteEvent(tx, services, member, "site_structure_updated");
+      return changed;
     });
     return { result, structure: await loadSiteStructure(db, member.site) };
   }

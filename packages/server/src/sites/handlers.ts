@@ -14,6 +14,7 @@ import { insertSpace } from "../spaces/index.js";
 import { administersSite, onSite, readsSite } from "./access.js";
 import { checkAdaptiveSchema } from "./adaptive-schema.js";
 import { siteHandling } from "./context.js";
+import { recordSiteEvent } from "./events.js";
 import { canCreateSite, canReadSites } from "./policy.js";
 import { presentAdaptiveSchema, presentSiteFor } from "./presenter.js";
 import { publishedContentSite } from "./published.js";
@@ -67,8 +68,13 @@ export function siteHandlers(services: Services): AreaHandlers<typeof siteAccess
   }
 
   /** Sets a site's published flag. */
-  async function setPublished({ site }: MemberSite, published: boolean) {
-    await updateRow(db, "sites", site.id, { published: flag(published) }, sites.now());
+  async function setPublished(member: MemberSite, published: boolean) {
+    const { site } = member;
+    await transaction(async (tx) => {
+      await updateRow(tx, "sites", site.id, { published: flag(published) }, sites.now());
+      if (isSet(site.published) !== published)
+        await recordSiteEvent(tx, services, member, published ? "site_published" : "site_unpublished");
+    });
     return ok(present(await getSite(db, site.id)));
   }
 

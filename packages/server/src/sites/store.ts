@@ -17,6 +17,8 @@ export type SiteRow = SiteTable & { site_space_count: number | string };
 export interface MemberSite {
   site: SiteRow;
   role: OrganizationRole;
+  /** Who calls: what they change is recorded in their name. */
+  callerId: string;
 }
 
 const siteColumns = (db: Db) =>
@@ -47,7 +49,7 @@ export async function siteForCaller(
   if (!found || role === undefined) throw notFound("Site");
   if (!canReadSites(role)) throw forbidden("Guests of an organization cannot see its sites.");
   const { caller_membership: _selected, ...site } = found;
-  return { site, role };
+  return { site, role, callerId: userId };
 }
 
 export function getSite(db: Db, id: string): Promise<SiteRow> {

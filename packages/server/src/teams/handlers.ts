@@ -1,4 +1,7 @@
 import type { AccessMap, AreaHandlers } from "../area.js";
+import type { Caller } from "../auth/caller.js";
+import type { Transaction } from "../db/database.js";
+import { type EventData, recordEvent } from "../events/record.js";
 import { badRequest } from "../http/errors.js";
 import { presentPage } from "../http/paging.js";
 import { noContent, ok } from "../http/results.js";
@@ -19,6 +22,7 @@ import {
   teamForCaller,
   upsertTeamMember,
 } from "./store.js";
+import type { TeamTable } from "./tables.js";
 
 export const teamAccess = {
   listTeamsInOrganizationById: onOrganization(VIEW, ({ role }) => canViewTeams(role)),
@@ -37,6 +41,23 @@ export const teamAccess = {
 
 export function teamHandlers(services: Services): AreaHandlers<typeof teamAccess> {
   const { db, urls, ids, now, transaction } = services;
+
+  /** Records an event about `team` in its organization, caused by `caller`. */
+  const recordTeamEvent = <
+    T extends "team_created" | "team_deleted" | "team_member_added" | "team_member_removed",
+  >(
+    tx: Transaction,
+    caller: Caller,
+    type: T,
+    team: Pick<TeamTable, "id" | "organization_id" | "title">,
+    extra: Omit<EventData<T>, "team" | "title">,
+  ) =>
+    recordEvent(tx, services, {
+      organizationId: team.organization_id,
+      type,
+      actorId: caller.user.id,
+      data: { team: team.id, title: team.title, ...extra } as EventData<T>,
+    });
 
   return {
     async listTeamsInOrganizationById({ path, query, caller }, { role }) {
@@ -58,14 +79,11 @@ export function teamHandlers(services: Services): AreaHandlers<typeof teamAccess
       if (strangers.length > 0)
         throw badRequest(`Not members of this organization: ${strangers.join(", ")}.`);
       const id = ids.next();
-      await transaction((tx) =>
-        insertTeam(
-          tx,
-          { id, organization_id: organization.id, title: body.title, created_at: now() },
-          memberIds,
-          now(),
-        ),
-      );
+      await transaction(async (tx) => {
+        const team = { id, organization_id: organization.id, title: body.title, created_at: now() };
+        await insertTeam(tx, team, memberIds, now());
+        await recordTeamEvent(tx, caller, "team_created", team, {});
+      });
       const { team } = await teamForCaller(db, {
         organizationId: organization.id,
         teamId: id,
@@ -89,8 +107,11 @@ export function teamHandlers(services: Services): AreaHandlers<typeof teamAccess
       return ok(presentTeam({ ...team, title: body.title }, callerRole));
     },
 
-    async removeTeamFromOrganizationById(_input, { team }) {
-      await deleteTeam(db, team.id);
+    async removeTeamFromOrganizationById({ caller }, { team }) {
+      await transaction(async (tx) => {
+        await deleteTeam(tx, team.id);
+        await recordTeamEvent(tx, caller, "team_deleted", team, {});
+      });
       return noContent();
     },
 
@@ -103,15 +124,21 @@ export function teamHandlers(services: Services): AreaHandlers<typeof teamAccess
       return ok(presentPage(page, presentTeamMemberFor(urls)));
     },
 
-    async addMemberToOrganizationTeamById({ path, body }, { team }) {
+    async addMemberToOrganizationTeamById({ path, body, caller }, { team }) {
       if ((await nonMembers(db, path.organizationId, [path.userId])).length > 0)
         throw badRequest("The user is not a member of this organization.");
-      await upsertTeamMember(db, team.id, path.userId, body?.role, now());
+      await transaction(async (tx) => {
+        if (await upsertTeamMember(tx, team.id, path.userId, body?.role, now()))
+          await recordTeamEvent(tx, caller, "team_member_added", team, { user: path.userId });
+      });
       return noContent();
     },
 
-    async deleteMemberFromOrganizationTeamById({ path }, { team }) {
-      await removeTeamMember(db, team.id, path.userId);
+    async deleteMemberFromOrganizationTeamById({ path, caller }, { team }) {
+      await transaction(async (tx) => {
+        if (await removeTeamMember(tx, team.id, path.userId))
+          await recordTeamEvent(tx, caller, "team_member_removed", team, { user: path.userId });
+      });
       return noContent();
     },
   };

@@ -170,15 +170,24 @@ export async function deleteTeam(db: Db, teamId: string): Promise<void> {
   await db.deleteFrom("teams").where("id", "=", teamId).execute();
 }
 
-/** Adds the user to the team with `role` (`member` when none), or sets their role when given. */
+/**
+ * Adds the user to the team with `role` (`member` when none), or sets their role when given; true when
+ * the user was not in the team before.
+ */
 export async function upsertTeamMember(
   db: Db,
   teamId: string,
   userId: string,
   role: TeamMemberRole | undefined,
   now: string,
-): Promise<void> {
+): Promise<boolean> {
   grantHolders.forgetAll();
+  const before = await db
+    .selectFrom("team_members")
+    .select("user_id")
+    .where("team_id", "=", teamId)
+    .where("user_id", "=", userId)
+    .executeTakeFirst();
   await db
     .insertInto("team_members")
     .values({ team_id: teamId, user_id: userId, role: role ?? "member", created_at: now })
@@ -188,6 +197,7 @@ export async function upsertTeamMember(
         : c.columns(["team_id", "user_id"]).doNothing(),
     )
     .execute();
+  return before === undefined;
 }
 
 /** Takes the user out of every team of the organization (when they leave it). */
@@ -199,6 +209,12 @@ export async function removeFromTeamsOf(tx: Db, organizationId: string, userId: 
     .execute();
 }
 
-export async function removeTeamMember(db: Db, teamId: string, userId: string): Promise<void> {
-  await db.deleteFrom("team_members").where("team_id", "=", teamId).where("user_id", "=", userId).execute();
+/** Takes the user out of the team; false when they were not in it. */
+export async function removeTeamMember(db: Db, teamId: string, userId: string): Promise<boolean> {
+  const { numDeletedRows } = await db
+    .deleteFrom("team_members")
+    .where("team_id", "=", teamId)
+    .where("user_id", "=", userId)
+    .executeTakeFirst();
+  return numDeletedRows > 0n;
 }

@@ -31,7 +31,7 @@ export function joinOrganization(
   user: TestUser,
   role: Role,
 ): Promise<void> {
-  return addMembership(t.db, {
+  return addMembership(t.db, t, {
     organizationId,
     userId: user.user.id,
     role,

@@ -139,7 +139,7 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
       displayName: `User ${counter}`,
     });
     if (options.organizationId)
-      await addMembership(db, {
+      await addMembership(db, services, {
         organizationId: options.organizationId,
         userId: created.id,
         role: options.role ?? "read",
