@@ -41,8 +41,9 @@ export function webhooksTasks(
   deps: { fetcher: Fetcher; secretKey: string },
   settings: WebhookSettings,
 ): AnyTask[] {
-  // Longer than any attempt, so that a live runner keeps its webhook; renewed at each attempt.
-  const leaseMs = Math.max(60_000, 3 * settings.timeoutMs);
+  // The job's own lease (QUIRE_JOB_LEASE_MS), renewed at each attempt, and at least three attempts long:
+  // a live runner keeps its webhook, and a dead one's is taken again when its job is.
+  const leaseOf = (job: JobContext) => Math.max(job.leaseMs, 3 * settings.timeoutMs);
 
   /** Sends the head of the queue and records how it went; the webhook to go on with, if any. */
   async function attemptHead(
@@ -64,7 +65,7 @@ export function webhooksTasks(
     const columns = afterAttempt(head, attempt, now);
     return job.db.transaction().execute(async (tx) => {
       // Recorded only by the lease's holder: a runner that lost it (or whose webhook was deleted) stops.
-      const held = await renewLease(tx, webhook.id, { token, until: timestamp(now, leaseMs) });
+      const held = await renewLease(tx, webhook.id, { token, until: timestamp(now, leaseOf(job)) });
       if (!held) return undefined;
       await recordAttempt(tx, head.id, columns);
       if (columns.status === "failed") {
@@ -98,7 +99,7 @@ export function webhooksTasks(
         return claimWebhook(job.db, webhookId, {
           token,
           now: timestamp(now),
-          until: timestamp(now, leaseMs),
+          until: timestamp(now, leaseOf(job)),
         });
       };
       const due = (head: { next_attempt_at: string | null } | undefined) =>

@@ -1,0 +1,217 @@
+/**
+ * The events bench (`npm run bench:events`), on SQLite and PostgreSQL side by side:
+ *
+ * 1. What recording an event costs the write that causes it: rounds of transactions that each change
+ *    a space's row (the cause), made by concurrent writers of one organization (each on a space of its
+ *    own), without an event and with its event (`recordEvent`), alternated; medians of writes a second
+ *    and their ratio. The events of one organization are numbered under its counter row's lock, so this
+ *    is the worst case: every writer in the one organization.
+ * 2. How fast a webhook receives them: events recorded in advance, one webhook to a receiver on
+ *    loopback (node:http, answering 204), the job runner started; the time from its start to the last
+ *    delivery, each delivery's signature verified and the order checked.
+ *
+ * Targets (issue 26): 1,000 events a second recorded with writes slowed by at most 10%, and 200
+ * deliveries a second with the order per webhook kept.
+ */
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
+import { loadavg } from "node:os";
+import { join } from "node:path";
+import { Webhook } from "standardwebhooks";
+import { createApp } from "../app.js";
+import { serverTasks } from "../areas.js";
+import { generateSecretKey } from "../auth/secret-key.js";
+import { issueToken } from "../auth/tokens.js";
+import { onBenchDatabases } from "../bench/databases.js";
+import { directoryBlobStore } from "../blobs/blobs.js";
+import { createOrganization } from "../commands/create-organization.js";
+import { systemClock, timeOrderedIds } from "../context.js";
+import { type Db, migrate } from "../db/database.js";
+import type { SpaceTable } from "../db/schema.js";
+import { recordEvent } from "../events/record.js";
+import { createJobRunner } from "../jobs/runner.js";
+import type { NetworkPolicy } from "../net/fetch.js";
+import { gitSettingsFrom } from "../net/git.js";
+import { insertSpace, updateSpace } from "../spaces/index.js";
+import { createUser } from "../users/index.js";
+
+const WRITERS = 8;
+const WRITES_PER_ROUND = 2000;
+const ROUNDS = 5;
+const DELIVERIES = 2000;
+const loopback: NetworkPolicy = { allowedPrivateAddresses: ["127.0.0.1"] };
+
+const median = (values: readonly number[]) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)] as number;
+};
+
+function check(condition: unknown, what: string): asserts condition {
+  if (!condition) throw new Error(`Check failed: ${what}`);
+}
+
+interface Figures {
+  withoutEvents: number;
+  withEvents: number;
+  deliveriesPerSecond: number;
+}
+
+async function run(db: Db, directory: string): Promise<Figures> {
+  await migrate(db);
+  const clock = systemClock;
+  const ids = timeOrderedIds();
+  const context = { clock, ids };
+  const user = await createUser(db, context, { email: "bench@example.com", displayName: "Bench" });
+  const organization = await createOrganization(db, context, user.id, { title: "Bench" });
+  const spaces: SpaceTable[] = [];
+  for (let i = 0; i < WRITERS; i++)
+    spaces.push(
+      await insertSpace(db, context, {
+        organization_id: organization.id,
+        parent_id: null,
+        title: `Space ${i}`,
+        emoji: "",
+        visibility: "private",
+        edit_mode: "live",
+        default_level: "read",
+        position: i,
+      }),
+    );
+
+  /** Writes a second: WRITERS writers, each changing its space's row WRITES_PER_ROUND / WRITERS times. */
+  const writes = async (withEvent: boolean) => {
+    const started = performance.now();
+    await Promise.all(
+      spaces.map(async (space, writer) => {
+        for (let i = 0; i < WRITES_PER_ROUND / WRITERS; i++)
+          await db.transaction().execute(async (tx) => {
+            const title = `Space ${writer} ${i} ${withEvent}`;
+            const row = await updateSpace(tx, space, { title }, clock.now().toISOString());
+            if (withEvent)
+              await recordEvent(tx, context, {
+                organizationId: organization.id,
+                type: "space_updated",
+                actorId: user.id,
+                spaceId: space.id,
+                data: { space: space.id, title: row.title, visibility: "private", changes: ["title"] },
+              });
+          });
+      }),
+    );
+    return WRITES_PER_ROUND / ((performance.now() - started) / 1000);
+  };
+  await writes(false);
+  await writes(true);
+  const without: number[] = [];
+  const withEvents: number[] = [];
+  for (let round = 0; round < ROUNDS; round++) {
+    without.push(await writes(false));
+    withEvents.push(await writes(true));
+  }
+
+  // Deliveries: a receiver checking each signature and the order, one webhook, the runner.
+  const secretKey = generateSecretKey();
+  const blobs = directoryBlobStore(join(directory, "blobs"));
+  const git = gitSettingsFrom(
+    { cacheDirectory: join(directory, "git"), timeoutMs: 60_000, maxBytes: 1 << 20, pollMs: 0 },
+    loopback,
+  );
+  const app = createApp({
+    db,
+    clock,
+    ids,
+    secretKey,
+    publicUrl: "http://quire.bench",
+    files: { blobs, maxUploadBytes: 1 << 20 },
+    network: loopback,
+    git,
+  });
+  const api = createServer(app);
+  await new Promise<void>((resolve) => api.listen(0, "127.0.0.1", resolve));
+  const received: number[] = [];
+  let verifier: Webhook | undefined;
+  let lastAt = 0;
+  const receiver = createServer(async (req, res) => {
+    let body = "";
+    for await (const chunk of req) body += chunk;
+    const event = verifier?.verify(body, req.headers as Record<string, string>) as { sequence: number };
+    received.push(event.sequence);
+    lastAt = performance.now();
+    res.writeHead(204).end();
+  });
+  await new Promise<void>((resolve) => receiver.listen(0, "127.0.0.1", resolve));
+  try {
+    const token = await issueToken(db, context, user.id, "bench");
+    const created = await fetch(
+      `http://127.0.0.1:${(api.address() as AddressInfo).port}/v1/orgs/${organization.id}/webhooks`,
+      {
+        method: "POST",
+        headers: { Authorization: `Bearer ${token}`, "content-type": "application/json" },
+        body: JSON.stringify({
+          url: `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook`,
+          events: ["space_updated"],
+        }),
+      },
+    );
+    check(created.status === 201, `the webhook is created (${created.status})`);
+    const webhook = (await created.json()) as { secret: string };
+    verifier = new Webhook(webhook.secret);
+    const space = spaces[0] as SpaceTable;
+    for (let i = 0; i < DELIVERIES; i++)
+      await db.transaction().execute((tx) =>
+        recordEvent(tx, context, {
+          organizationId: organization.id,
+          type: "space_updated",
+          actorId: user.id,
+          spaceId: space.id,
+          data: { space: space.id, title: `Delivery ${i}`, visibility: "private", changes: ["title"] },
+        }),
+      );
+    const runner = createJobRunner({
+      db,
+      clock,
+      ids,
+      pollMs: 20,
+      tasks: serverTasks({ network: loopback, git, secretKey, blobs }),
+    });
+    const started = performance.now();
+    runner.start();
+    while (received.length < DELIVERIES && performance.now() - started < 120_000)
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    await runner.stop();
+    check(received.length === DELIVERIES, `${DELIVERIES} deliveries (${received.length} received)`);
+    check(
+      received.every((sequence, i) => i === 0 || sequence === (received[i - 1] as number) + 1),
+      "deliveries arrive in the order of the events",
+    );
+    return {
+      withoutEvents: median(without),
+      withEvents: median(withEvents),
+      deliveriesPerSecond: DELIVERIES / ((lastAt - started) / 1000),
+    };
+  } finally {
+    await new Promise((resolve) => api.close(resolve));
+    await new Promise((resolve) => receiver.close(resolve));
+  }
+}
+
+const figures: Record<string, Figures> = {};
+console.log(`load average at start: ${loadavg()[0]?.toFixed(2)}`);
+// Fan-out every 50 ms: the bench measures delivery, not the wait for the next look at new events.
+process.env.QUIRE_WEBHOOK_FANOUT_MS ??= "50";
+await onBenchDatabases("events", async (kind, db, directory) => {
+  figures[kind] = await run(db, directory);
+});
+console.log(`load average at end: ${loadavg()[0]?.toFixed(2)}`);
+const row = (label: string, value: (f: Figures) => string) =>
+  `| ${label} | ${Object.values(figures).map(value).join(" | ")} |`;
+console.log(`\n| ${WRITERS} writers of one organization | ${Object.keys(figures).join(" | ")} |`);
+console.log(
+  `|---|${Object.keys(figures)
+    .map(() => "---")
+    .join("|")}|`,
+);
+console.log(row("writes/s without events (median)", (f) => f.withoutEvents.toFixed(0)));
+console.log(row("writes/s with their events (median)", (f) => f.withEvents.toFixed(0)));
+console.log(row("with / without", (f) => (f.withEvents / f.withoutEvents).toFixed(2)));
+console.log(row(`deliveries/s (${DELIVERIES}, in order, verified)`, (f) => f.deliveriesPerSecond.toFixed(0)));
