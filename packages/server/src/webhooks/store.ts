@@ -128,6 +128,29 @@ export function deliveryOf(
     .executeTakeFirst();
 }
 
+/** A delivery of `eventId` to `webhookId`, due now, at `position` in the webhook's queue. */
+function pendingDelivery(
+  id: string,
+  now: string,
+  { webhookId, eventId, position }: { webhookId: string; eventId: string; position: number },
+): WebhookDeliveryTable {
+  return {
+    id,
+    webhook_id: webhookId,
+    event_id: eventId,
+    position,
+    status: "pending",
+    attempts: 0,
+    first_attempt_at: null,
+    last_attempt_at: null,
+    last_status_code: null,
+    last_duration_ms: null,
+    last_error: null,
+    next_attempt_at: now,
+    created_at: now,
+  };
+}
+
 /** The webhook's last place in its queue; 0 when it is empty. */
 async function lastPosition(db: Db, webhookId: string): Promise<number> {
   const row = await db
@@ -146,21 +169,12 @@ export async function queueDelivery(
   eventId: string,
   columns: Partial<WebhookDeliveryTable> = {},
 ): Promise<WebhookDeliveryTable> {
-  const now = timestamp(clock.now());
   const row: WebhookDeliveryTable = {
-    id: ids.next(),
-    webhook_id: webhookId,
-    event_id: eventId,
-    position: (await lastPosition(db, webhookId)) + 1,
-    status: "pending",
-    attempts: 0,
-    first_attempt_at: null,
-    last_attempt_at: null,
-    last_status_code: null,
-    last_duration_ms: null,
-    last_error: null,
-    next_attempt_at: now,
-    created_at: now,
+    ...pendingDelivery(ids.next(), timestamp(clock.now()), {
+      webhookId,
+      eventId,
+      position: (await lastPosition(db, webhookId)) + 1,
+    }),
     ...columns,
   };
   await db.insertInto("webhook_deliveries").values(row).execute();
@@ -248,21 +262,9 @@ export async function fanOut(tx: Db, context: Context, limit: number): Promise<n
         if (!matches(webhook, event)) continue;
         const position = (positions.get(webhook.id) ?? (await lastPosition(tx, webhook.id))) + 1;
         positions.set(webhook.id, position);
-        deliveries.push({
-          id: context.ids.next(),
-          webhook_id: webhook.id,
-          event_id: event.id,
-          position,
-          status: "pending",
-          attempts: 0,
-          first_attempt_at: null,
-          last_attempt_at: null,
-          last_status_code: null,
-          last_duration_ms: null,
-          last_error: null,
-          next_attempt_at: now,
-          created_at: now,
-        });
+        deliveries.push(
+          pendingDelivery(context.ids.next(), now, { webhookId: webhook.id, eventId: event.id, position }),
+        );
       }
     }
     if (deliveries.length > 0) await tx.insertInto("webhook_deliveries").values(deliveries).execute();
