@@ -111,7 +111,9 @@ export async function lockContentTree(tx: Db, organizationIds: readonly string[]
     .select("id")
     .where("id", "in", [...organizationIds].sort())
     .orderBy("id")
-    .forUpdate()
+    // Not FOR UPDATE: rows referencing the organization (its events) take KEY SHARE on it, which
+    // FOR UPDATE would block, in the middle of a writer holding its organization's event counter.
+    .forNoKeyUpdate()
     .execute();
 }
 

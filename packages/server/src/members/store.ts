@@ -147,7 +147,13 @@ export function containsPattern(text: string): string {
  */
 export async function lockMemberships(tx: Db, organizationId: string): Promise<void> {
   if (tx.getExecutor().adapter instanceof SqliteAdapter) return;
-  await tx.selectFrom("organizations").select("id").where("id", "=", organizationId).forUpdate().execute();
+  // NO KEY UPDATE, as `lockContentTree`: rows referencing the organization still insert.
+  await tx
+    .selectFrom("organizations")
+    .select("id")
+    .where("id", "=", organizationId)
+    .forNoKeyUpdate()
+    .execute();
 }
 
 /** How many admins the organization has other than `userId`. */
