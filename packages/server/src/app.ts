@@ -3,6 +3,7 @@ import compression from "compression";
 import express from "express";
 import { type Logger, pino } from "pino";
 import { areas, createHandlers } from "./areas.js";
+import { recordFailedSignIn } from "./audit/index.js";
 import { bearerAuthenticator } from "./auth/authenticate.js";
 import { type FileSettings, fileSettingsFrom } from "./blobs/settings.js";
 import { configFromEnv } from "./config.js";
@@ -76,6 +77,7 @@ export function createApp(options: AppOptions): QuireApp {
     ...(options.rateLimit && { rateLimiter: new RateLimiter(db, options.rateLimit) }),
     idempotent: idempotentRequests(db, () => clock.now()),
     answerError: errorAnswer,
+    onSignInFailed: (failure) => recordFailedSignIn(db, services, failure),
   });
 
   // Everything outside the contract: the service's own pages.

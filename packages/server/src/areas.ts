@@ -2,6 +2,7 @@ import type { Handler, Handlers, OperationId } from "@quire/api-types";
 import { appPreviewsArea } from "./app-previews/area.js";
 import type { Area, TaskDeps } from "./area.js";
 import { notImplemented } from "./area.js";
+import { auditArea } from "./audit/area.js";
 import type { Caller } from "./auth/caller.js";
 import { changeRequestsArea } from "./change-requests/area.js";
 import { collectionsArea } from "./collections/area.js";
@@ -58,6 +59,7 @@ export const areas = [
   appPreviewsArea,
   gitSyncArea,
   webhooksArea,
+  auditArea,
 ] as const;
 
 type AnyArea = (typeof areas)[number];

@@ -30,6 +30,8 @@ export interface Config {
    * default; a job whose process died is taken again after it. Longer than `QUIRE_GIT_TIMEOUT_MS`.
    */
   jobLeaseMs: number;
+  /** `QUIRE_AUDIT_RETENTION_DAYS`: how long events (the audit log) are kept, a year by default. */
+  auditRetentionDays: number;
 }
 
 /** See `Config.git`. */
@@ -63,7 +65,7 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): Config {
     port,
     database: env.DATABASE_URL ?? dataDirectoryFrom(env),
     logLevel: env.LOG_LEVEL ?? "info",
-    publicUrl: env.QUIRE_PUBLIC_URL ?? `http://localhost:${port}`,
+    publicUrl: publicUrlFrom(env),
     validateResponses:
       (env.QUIRE_VALIDATE_RESPONSES ?? (env.NODE_ENV === "production" ? "false" : "true")) === "true",
     ownerEmail: env.QUIRE_OWNER_EMAIL ?? "owner@localhost",
@@ -73,6 +75,7 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): Config {
     files: filesFrom(env),
     content: contentLimitsFrom(env),
     jobLeaseMs: positiveInteger(env, "QUIRE_JOB_LEASE_MS", 5 * 60 * 1000),
+    auditRetentionDays: auditRetentionDaysFrom(env),
     git: {
       cacheDirectory: userPath(env.QUIRE_GIT_CACHE_DIR ?? join(dataDirectoryFrom(env), "git"), env),
       timeoutMs: gitTimeoutFrom(env),
@@ -80,6 +83,19 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): Config {
       pollMs: env.QUIRE_GIT_POLL_MS === "0" ? 0 : positiveInteger(env, "QUIRE_GIT_POLL_MS", 5 * 60 * 1000),
     },
   };
+}
+
+/** See `Config.auditRetentionDays`; read on its own by the audit area, whose task deletes what is older. */
+export function auditRetentionDaysFrom(env: NodeJS.ProcessEnv = process.env): number {
+  return positiveInteger(env, "QUIRE_AUDIT_RETENTION_DAYS", 365);
+}
+
+/**
+ * See `Config.publicUrl` (`QUIRE_PUBLIC_URL`, or localhost on `PORT`); read on its own by background
+ * tasks that write absolute URLs (integration events).
+ */
+export function publicUrlFrom(env: NodeJS.ProcessEnv = process.env): string {
+  return env.QUIRE_PUBLIC_URL ?? `http://localhost:${Number(env.PORT ?? 8080)}`;
 }
 
 /** A positive whole number from `env[name]`, or `fallback` when it is not set. */

@@ -113,14 +113,15 @@ describe("grants on the hot paths", () => {
       parentId: null,
       defaultLevel: "read",
     } as const;
-    await setGrants(db, space, { users: [userId], teams: [] }, "admin", new Date().toISOString());
+    const context = { clock: new TestClock(), ids: timeOrderedIds() };
+    await setGrants(db, context, userId, space, { users: [userId], teams: [] }, "admin");
     statements.length = 0;
     await request
       .get(paths["GET space"] as string)
       .set(auth)
       .expect(200);
     expect(readsGrants()).toBe(true);
-    await setGrants(db, space, { users: [userId], teams: [] }, null, new Date().toISOString());
+    await setGrants(db, context, userId, space, { users: [userId], teams: [] }, null);
   });
 });
 

@@ -280,6 +280,47 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/integrations/{integrationName}/events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the events sent to an integration
+         * @description Lists the events sent to an integration's `eventsURL`, newest first; for the admins of the
+         *     organization that owns it.
+         */
+        get: operations["listIntegrationEvents"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/integrations/{integrationName}/events/{eventId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get an event sent to an integration
+         * @description Gets an event sent to an integration, with why its last attempt failed; for the admins of its owner.
+         */
+        get: operations["getIntegrationEvent"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/integrations/{integrationName}/installations": {
         parameters: {
             query?: never;
@@ -378,6 +419,66 @@ export interface paths {
          * @description Updates an organization's settings.
          */
         patch: operations["updateOrganizationById"];
+        trace?: never;
+    };
+    "/v1/orgs/{organizationId}/audit-event-actions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the actions of audit events
+         * @description Lists the actions audit events may name, with their labels.
+         */
+        get: operations["listOrganizationAuditEventActions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/orgs/{organizationId}/audit-events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the audit events of an organization
+         * @description Lists the changes recorded in an organization, newest first.
+         */
+        get: operations["listOrganizationAuditEvents"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/orgs/{organizationId}/audit-events/{auditEventId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get an audit event of an organization
+         * @description Gets one audit event of an organization, with its payload.
+         */
+        get: operations["getOrganizationAuditEvent"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
         trace?: never;
     };
     "/v1/orgs/{organizationId}/collections": {
@@ -2764,6 +2865,136 @@ export interface components {
             role?: components["schemas"]["TeamMemberRole"];
         };
         /**
+         * @description A change recorded in an organization: one of its events (the stream webhooks deliver) or a security
+         *     event, kept for the server's audit retention (a year by default).
+         */
+        AuditEvent: {
+            /**
+             * @description Always `audit-event`.
+             * @enum {string}
+             */
+            object: "audit-event";
+            /** @description Unique id of the audit event: the id of the event it shows. */
+            id: string;
+            /**
+             * Format: date-time
+             * @description When the change was committed.
+             */
+            occurredAt: string;
+            /** @description Stable dotted name of what was done, such as `space.created` (see `listOrganizationAuditEventActions`). */
+            action: string;
+            /** @description Who did it. */
+            actor: components["schemas"]["AuditEventActor"];
+            /** @description Where it came from. */
+            source: components["schemas"]["AuditEventSource"];
+            /** @description What it was done to. */
+            target: components["schemas"]["AuditEventTarget"];
+            /** @description URLs of the audit event. */
+            urls: components["schemas"]["AuditEventUrls"];
+        };
+        /** @description An action audit events name. */
+        AuditEventAction: {
+            /**
+             * @description Always `audit-event-action`.
+             * @enum {string}
+             */
+            object: "audit-event-action";
+            /** @description The action's name, as audit events give it in `action`. */
+            id: string;
+            /** @description What the action is, in words. */
+            label: string;
+        };
+        /** @description Every action audit events may name. */
+        AuditEventActionList: {
+            /** @description The actions. */
+            items: components["schemas"]["AuditEventAction"][];
+        };
+        /** @description The actor of an audit event. */
+        AuditEventActor: {
+            /** @description Kind of actor. */
+            type: components["schemas"]["AuditEventActorType"];
+            /** @description Id of the user; `system` or `anonymous` for the other kinds. */
+            id: string;
+            /** @description Id of the API token the request was authenticated with; absent outside a request. */
+            token?: string;
+            /** @description Network address of the client that sent the request; absent outside a request. */
+            address?: string;
+        };
+        /**
+         * @description Who made a recorded change.
+         * @enum {string}
+         */
+        AuditEventActorType: "user" | "system" | "anonymous";
+        /** @description An audit event with what its event says. */
+        AuditEventDetails: {
+            /**
+             * @description Always `audit-event`.
+             * @enum {string}
+             */
+            object: "audit-event";
+            /** @description Unique id of the audit event: the id of the event it shows. */
+            id: string;
+            /**
+             * Format: date-time
+             * @description When the change was committed.
+             */
+            occurredAt: string;
+            /** @description Stable dotted name of what was done, such as `space.created` (see `listOrganizationAuditEventActions`). */
+            action: string;
+            /** @description Who did it. */
+            actor: components["schemas"]["AuditEventActor"];
+            /** @description Where it came from. */
+            source: components["schemas"]["AuditEventSource"];
+            /** @description What it was done to. */
+            target: components["schemas"]["AuditEventTarget"];
+            /** @description URLs of the audit event. */
+            urls: components["schemas"]["AuditEventUrls"];
+            /**
+             * Format: int32
+             * @description Version of the payload's schema: the `version` of the event.
+             */
+            schemaVersion: number;
+            /** @description What the change was: the `data` of the event, whose schema its type gives (`WebhookEvent`). */
+            payload: Record<string, never>;
+        };
+        /** @description One page of a list. */
+        AuditEventPage: {
+            /** @description Present when more items follow this page. */
+            next?: components["schemas"]["NextPage"];
+            /**
+             * Format: int32
+             * @description Total number of items matching the request, over all pages.
+             */
+            count: number;
+            /** @description The items of this page. */
+            items: components["schemas"]["AuditEvent"][];
+        };
+        /**
+         * @description Where a recorded change came from.
+         * @enum {string}
+         */
+        AuditEventSource: "api" | "system";
+        /** @description The resource a recorded change is about. */
+        AuditEventTarget: {
+            /**
+             * @description Kind of resource: `space`, `collection`, `change-request`, `comment`, `user`, `team`, `site`,
+             *     `installation`, `saml-provider`, `token` or `organization`.
+             */
+            type: string;
+            /** @description Id of the resource. */
+            id: string;
+            /** @description Title or label of the resource when the change was recorded, when it has one. */
+            label?: string;
+        };
+        /** @description URLs of an audit event. */
+        AuditEventUrls: {
+            /**
+             * Format: uri
+             * @description The audit event in the API.
+             */
+            location: string;
+        };
+        /**
          * @description How often a subscription is billed.
          * @enum {string}
          */
@@ -4546,7 +4777,7 @@ export interface components {
          *     ignores a type it does not know.
          * @enum {string}
          */
-        EventType: "space_created" | "space_updated" | "space_visibility_updated" | "space_moved" | "space_deleted" | "space_restored" | "space_transferred" | "collection_created" | "collection_updated" | "collection_moved" | "collection_deleted" | "collection_transferred" | "space_content_updated" | "change_request_created" | "change_request_updated" | "change_request_status_updated" | "change_request_merged" | "change_request_updated_from_main" | "comment_created" | "comment_reply_created" | "member_joined" | "member_role_updated" | "member_removed" | "team_created" | "team_deleted" | "team_member_added" | "team_member_removed" | "site_published" | "site_unpublished" | "site_structure_updated" | "space_gitsync_started" | "space_gitsync_completed" | "installation_setup" | "installation_deleted" | "ping";
+        EventType: "space_created" | "space_updated" | "space_visibility_updated" | "space_moved" | "space_deleted" | "space_restored" | "space_transferred" | "collection_created" | "collection_updated" | "collection_moved" | "collection_deleted" | "collection_transferred" | "space_content_updated" | "change_request_created" | "change_request_updated" | "change_request_status_updated" | "change_request_merged" | "change_request_updated_from_main" | "comment_created" | "comment_reply_created" | "member_joined" | "member_role_updated" | "member_removed" | "team_created" | "team_deleted" | "team_member_added" | "team_member_removed" | "site_published" | "site_unpublished" | "site_structure_updated" | "space_gitsync_started" | "space_gitsync_completed" | "installation_setup" | "installation_deleted" | "permission_granted" | "permission_removed" | "saml_provider_created" | "saml_provider_updated" | "saml_provider_deleted" | "token_created" | "token_revoked" | "sign_in_failed" | "ping";
         /** @description Exports a space to a repository, as GitBook's `ExportToGitRepository`. */
         ExportToGitRepository: {
             /**
@@ -4980,6 +5211,20 @@ export interface components {
             /** @description What the event is about. */
             data: components["schemas"]["InstallationEventData"];
         };
+        /** @description The integration was uninstalled from an organization: GitBook's `InstallationDeletedEvent`. */
+        InstallationDeletedPayload: {
+            /** @description Unique id of the event: the id of the event in the organization's stream. */
+            eventId: string;
+            /**
+             * @description Type of the event. (enum property replaced by openapi-typescript)
+             * @enum {string}
+             */
+            type: "installation_deleted";
+            /** @description Id of the installation the event is sent for. */
+            installationId: string;
+            /** @description The state of the installation before it was deleted, as far as it is known. */
+            previous: components["schemas"]["InstallationPreviousState"];
+        };
         /** @description An integration installed or uninstalled, as GitBook's `InstallationSetupEvent` and `InstallationDeletedEvent`. */
         InstallationEventData: {
             /** @description Name of the integration. */
@@ -4998,6 +5243,13 @@ export interface components {
             count: number;
             /** @description The items of this page. */
             items: components["schemas"]["Installation"][];
+        };
+        /** @description The state of an installation before it changed. */
+        InstallationPreviousState: {
+            /** @description Where the installation stood before. */
+            status?: components["schemas"]["InstallationStatus"];
+            /** @description The configuration of the installation before, at the organization level. */
+            configuration?: Record<string, never>;
         };
         /**
          * @description Whether an installation covers every space or site, or a selection.
@@ -5040,6 +5292,22 @@ export interface components {
             actor?: string;
             /** @description What the event is about. */
             data: components["schemas"]["InstallationEventData"];
+        };
+        /** @description The integration was installed on an organization, or its installation changed: GitBook's `InstallationSetupEvent`. */
+        InstallationSetupPayload: {
+            /** @description Unique id of the event: the id of the event in the organization's stream. */
+            eventId: string;
+            /**
+             * @description Type of the event. (enum property replaced by openapi-typescript)
+             * @enum {string}
+             */
+            type: "installation_setup";
+            /** @description Id of the installation the event is sent for. */
+            installationId: string;
+            /** @description Where the installation stands. */
+            status: components["schemas"]["InstallationStatus"];
+            /** @description The state of the installation before it changed, when known. */
+            previous?: components["schemas"]["InstallationPreviousState"];
         };
         /**
          * @description Where an installation stands.
@@ -5112,6 +5380,18 @@ export interface components {
             permissions: components["schemas"]["IntegrationPermissions"];
             /** @description Content security policy sent as headers when the integration's script and blocks are fetched. */
             contentSecurityPolicy?: string;
+            /**
+             * Format: uri
+             * @description Where the integration's events are POSTed (see `listIntegrationEvents`); shown to the admins of
+             *     its owner organization only.
+             */
+            eventsURL?: string;
+            /**
+             * @description The secret the integration's events are signed with (`X-GitBook-Integration-Signature`: the
+             *     HMAC-SHA256 of the body, in hex), as GitBook's `signingSecrets.integration`. Made at the first
+             *     publication and kept by the next ones; in the answer of a publication only.
+             */
+            signingSecret?: string;
         };
         /** @description A custom block an integration provides. */
         IntegrationBlock: {
@@ -5195,6 +5475,73 @@ export interface components {
         };
         /** @description The short description of an integration. */
         IntegrationDescription: string;
+        /** @description An event sent to an integration, as GitBook's `IntegrationEvent`. */
+        IntegrationEvent: {
+            /** @description Unique id of the integration event. */
+            id: string;
+            /** @description Id of the integration. */
+            integrationId: string;
+            /** @description Id of the installation it was sent for. */
+            installationId?: string;
+            /**
+             * Format: date-time
+             * @description When it was made for the integration.
+             */
+            createdAt: string;
+            /** @description The event, as it was sent. */
+            payload: components["schemas"]["IntegrationEventPayload"];
+            /** @description How the sending went. */
+            status: components["schemas"]["IntegrationEventStatus"];
+        };
+        /** @description A line of the trace of an integration event. */
+        IntegrationEventLog: {
+            /** @description What happened. */
+            message?: string;
+            /**
+             * Format: date-time
+             * @description When it happened.
+             */
+            timestamp?: string;
+            /**
+             * @description How serious it is.
+             * @enum {string}
+             */
+            level?: "debug" | "info" | "warn" | "error";
+        };
+        /** @description One page of a list. */
+        IntegrationEventPage: {
+            /** @description Present when more items follow this page. */
+            next?: components["schemas"]["NextPage"];
+            /**
+             * Format: int32
+             * @description Total number of items matching the request, over all pages.
+             */
+            count: number;
+            /** @description The items of this page. */
+            items: components["schemas"]["IntegrationEvent"][];
+        };
+        /**
+         * @description An event as an integration receives it, GitBook's `Event` for the types Quire records: POSTed as
+         *     JSON to the integration's `eventsURL`, signed with its `signingSecret`.
+         */
+        IntegrationEventPayload: components["schemas"]["InstallationSetupPayload"] | components["schemas"]["InstallationDeletedPayload"] | components["schemas"]["SpaceContentUpdatedPayload"] | components["schemas"]["SpaceVisibilityUpdatedPayload"] | components["schemas"]["SpaceGitSyncStartedPayload"] | components["schemas"]["SpaceGitSyncCompletedPayload"];
+        /**
+         * @description How the sending of an event to an integration went.
+         * @enum {string}
+         */
+        IntegrationEventStatus: "success" | "failed";
+        /** @description What happened while an event was sent to an integration. */
+        IntegrationEventTrace: {
+            /** @description The lines, oldest first. */
+            logs: components["schemas"]["IntegrationEventLog"][];
+        };
+        /** @description An integration event with its trace. */
+        IntegrationEventWithTrace: {
+            /** @description The event. */
+            event: components["schemas"]["IntegrationEvent"];
+            /** @description Why its last attempt failed, when it did. */
+            trace?: components["schemas"]["IntegrationEventTrace"];
+        };
         /** @description A link to an outside page about an integration. */
         IntegrationExternalLink: {
             /**
@@ -6123,6 +6470,108 @@ export interface components {
              */
             url: string;
         };
+        /** @description A role given on a space or collection to a user or a team, or taken away. */
+        PermissionEventData: {
+            /** @description Id of the space, for a role on a space. */
+            space?: string;
+            /** @description Id of the collection, for a role on a collection. */
+            collection?: string;
+            /** @description Id of the user given the role, for a user. */
+            user?: string;
+            /** @description Id of the team given the role, for a team. */
+            team?: string;
+            /** @description The role given, or the one taken away. */
+            role: components["schemas"]["MemberRole"];
+        };
+        /** @description A user or team was given a role on a space or collection. */
+        PermissionGrantedEvent: {
+            /**
+             * @description Always `event`.
+             * @enum {string}
+             */
+            object: "event";
+            /** @description Unique id of the event: `webhook-id` of its deliveries, the same for every attempt. */
+            id: string;
+            /**
+             * @description Type of the event. (enum property replaced by openapi-typescript)
+             * @enum {string}
+             */
+            type: "permission_granted";
+            /**
+             * @description Version of the payload's schema.
+             * @enum {number}
+             */
+            version: 1;
+            /** @description The organization it happened in. */
+            organization: string;
+            /**
+             * Format: int64
+             * @description Position of the event among its organization's: events are numbered 1, 2, 3… in the order their
+             *     changes were committed, without gaps.
+             */
+            sequence: number;
+            /**
+             * Format: date-time
+             * @description When the change was committed.
+             */
+            createdAt: string;
+            /** @description Id of the user who made the change; absent for changes the server made itself. */
+            actor?: string;
+            /** @description What the event is about. */
+            data: components["schemas"]["PermissionGrantedEventData"];
+        };
+        /** @description A role given on a space or collection. */
+        PermissionGrantedEventData: {
+            /** @description Id of the space, for a role on a space. */
+            space?: string;
+            /** @description Id of the collection, for a role on a collection. */
+            collection?: string;
+            /** @description Id of the user given the role, for a user. */
+            user?: string;
+            /** @description Id of the team given the role, for a team. */
+            team?: string;
+            /** @description The role given, or the one taken away. */
+            role: components["schemas"]["MemberRole"];
+            /** @description The role held there before; absent when there was none. */
+            previousRole?: components["schemas"]["MemberRole"];
+        };
+        /** @description A user's or team's role on a space or collection was taken away. */
+        PermissionRemovedEvent: {
+            /**
+             * @description Always `event`.
+             * @enum {string}
+             */
+            object: "event";
+            /** @description Unique id of the event: `webhook-id` of its deliveries, the same for every attempt. */
+            id: string;
+            /**
+             * @description Type of the event. (enum property replaced by openapi-typescript)
+             * @enum {string}
+             */
+            type: "permission_removed";
+            /**
+             * @description Version of the payload's schema.
+             * @enum {number}
+             */
+            version: 1;
+            /** @description The organization it happened in. */
+            organization: string;
+            /**
+             * Format: int64
+             * @description Position of the event among its organization's: events are numbered 1, 2, 3… in the order their
+             *     changes were committed, without gaps.
+             */
+            sequence: number;
+            /**
+             * Format: date-time
+             * @description When the change was committed.
+             */
+            createdAt: string;
+            /** @description Id of the user who made the change; absent for changes the server made itself. */
+            actor?: string;
+            /** @description What the event is about. */
+            data: components["schemas"]["PermissionEventData"];
+        };
         /** @description A test event. */
         PingEvent: {
             /**
@@ -6201,6 +6650,12 @@ export interface components {
             secrets?: Record<string, never>;
             /** @description Content security policy sent as headers when the integration's script and blocks are fetched. */
             contentSecurityPolicy?: string;
+            /**
+             * Format: uri
+             * @description An http or https URL the events of the organizations the integration is installed in are POSTed
+             *     to, each installation's as it covers them; none are sent without one.
+             */
+            eventsURL?: string;
         };
         /** @description Publishes the draft redirect of a source: it becomes the live one (replacing any), and the draft is gone. */
         PublishSiteRedirectItem: {
@@ -6512,6 +6967,87 @@ export interface components {
             /** @description URLs of the provider. */
             urls: components["schemas"]["SamlProviderUrls"];
         };
+        /** @description A SAML identity provider was added to the organization. */
+        SamlProviderCreatedEvent: {
+            /**
+             * @description Always `event`.
+             * @enum {string}
+             */
+            object: "event";
+            /** @description Unique id of the event: `webhook-id` of its deliveries, the same for every attempt. */
+            id: string;
+            /**
+             * @description Type of the event. (enum property replaced by openapi-typescript)
+             * @enum {string}
+             */
+            type: "saml_provider_created";
+            /**
+             * @description Version of the payload's schema.
+             * @enum {number}
+             */
+            version: 1;
+            /** @description The organization it happened in. */
+            organization: string;
+            /**
+             * Format: int64
+             * @description Position of the event among its organization's: events are numbered 1, 2, 3… in the order their
+             *     changes were committed, without gaps.
+             */
+            sequence: number;
+            /**
+             * Format: date-time
+             * @description When the change was committed.
+             */
+            createdAt: string;
+            /** @description Id of the user who made the change; absent for changes the server made itself. */
+            actor?: string;
+            /** @description What the event is about. */
+            data: components["schemas"]["SamlProviderEventData"];
+        };
+        /** @description A SAML identity provider was removed from the organization. */
+        SamlProviderDeletedEvent: {
+            /**
+             * @description Always `event`.
+             * @enum {string}
+             */
+            object: "event";
+            /** @description Unique id of the event: `webhook-id` of its deliveries, the same for every attempt. */
+            id: string;
+            /**
+             * @description Type of the event. (enum property replaced by openapi-typescript)
+             * @enum {string}
+             */
+            type: "saml_provider_deleted";
+            /**
+             * @description Version of the payload's schema.
+             * @enum {number}
+             */
+            version: 1;
+            /** @description The organization it happened in. */
+            organization: string;
+            /**
+             * Format: int64
+             * @description Position of the event among its organization's: events are numbered 1, 2, 3… in the order their
+             *     changes were committed, without gaps.
+             */
+            sequence: number;
+            /**
+             * Format: date-time
+             * @description When the change was committed.
+             */
+            createdAt: string;
+            /** @description Id of the user who made the change; absent for changes the server made itself. */
+            actor?: string;
+            /** @description What the event is about. */
+            data: components["schemas"]["SamlProviderEventData"];
+        };
+        /** @description A SAML identity provider of the organization. */
+        SamlProviderEventData: {
+            /** @description Id of the provider. */
+            provider: string;
+            /** @description Label of the provider. */
+            label: string;
+        };
         /** @description The label of a SAML provider, shown on the sign-in page. */
         SamlProviderLabel: string;
         /** @description One page of a list. */
@@ -6531,6 +7067,52 @@ export interface components {
          * @enum {string}
          */
         SamlProviderStatus: "active" | "pending";
+        /** @description A SAML identity provider's settings changed. */
+        SamlProviderUpdatedEvent: {
+            /**
+             * @description Always `event`.
+             * @enum {string}
+             */
+            object: "event";
+            /** @description Unique id of the event: `webhook-id` of its deliveries, the same for every attempt. */
+            id: string;
+            /**
+             * @description Type of the event. (enum property replaced by openapi-typescript)
+             * @enum {string}
+             */
+            type: "saml_provider_updated";
+            /**
+             * @description Version of the payload's schema.
+             * @enum {number}
+             */
+            version: 1;
+            /** @description The organization it happened in. */
+            organization: string;
+            /**
+             * Format: int64
+             * @description Position of the event among its organization's: events are numbered 1, 2, 3… in the order their
+             *     changes were committed, without gaps.
+             */
+            sequence: number;
+            /**
+             * Format: date-time
+             * @description When the change was committed.
+             */
+            createdAt: string;
+            /** @description Id of the user who made the change; absent for changes the server made itself. */
+            actor?: string;
+            /** @description What the event is about. */
+            data: components["schemas"]["SamlProviderUpdatedEventData"];
+        };
+        /** @description A SAML identity provider whose settings changed. */
+        SamlProviderUpdatedEventData: {
+            /** @description Id of the provider. */
+            provider: string;
+            /** @description Label of the provider. */
+            label: string;
+            /** @description Names of the fields of `SamlProvider` that changed. */
+            changes: string[];
+        };
         /** @description URLs of a SAML provider. */
         SamlProviderUrls: {
             /**
@@ -6665,6 +7247,48 @@ export interface components {
              * @description The published site, opened with the link's secret key, when the site is published.
              */
             published?: string;
+        };
+        /** @description A request to the organization came with a token that authenticates no one. */
+        SignInFailedEvent: {
+            /**
+             * @description Always `event`.
+             * @enum {string}
+             */
+            object: "event";
+            /** @description Unique id of the event: `webhook-id` of its deliveries, the same for every attempt. */
+            id: string;
+            /**
+             * @description Type of the event. (enum property replaced by openapi-typescript)
+             * @enum {string}
+             */
+            type: "sign_in_failed";
+            /**
+             * @description Version of the payload's schema.
+             * @enum {number}
+             */
+            version: 1;
+            /** @description The organization it happened in. */
+            organization: string;
+            /**
+             * Format: int64
+             * @description Position of the event among its organization's: events are numbered 1, 2, 3… in the order their
+             *     changes were committed, without gaps.
+             */
+            sequence: number;
+            /**
+             * Format: date-time
+             * @description When the change was committed.
+             */
+            createdAt: string;
+            /** @description Id of the user who made the change; absent for changes the server made itself. */
+            actor?: string;
+            /** @description What the event is about. */
+            data: components["schemas"]["SignInFailedEventData"];
+        };
+        /** @description A request to the organization with a bearer token that authenticates no one. */
+        SignInFailedEventData: {
+            /** @description Id of the operation the request called. */
+            operation: string;
         };
         /** @description A site: a published documentation website built from spaces. */
         Site: {
@@ -7731,6 +8355,24 @@ export interface components {
             /** @description Pages that changed. */
             pages: components["schemas"]["ChangedPages"];
         };
+        /** @description The main content of a space the installation covers changed: GitBook's `SpaceContentUpdatedEvent`. */
+        SpaceContentUpdatedPayload: {
+            /** @description Unique id of the event: the id of the event in the organization's stream. */
+            eventId: string;
+            /**
+             * @description Type of the event. (enum property replaced by openapi-typescript)
+             * @enum {string}
+             */
+            type: "space_content_updated";
+            /** @description Id of the installation the event is sent for. */
+            installationId: string;
+            /** @description Id of the space. */
+            spaceId: string;
+            /** @description The new revision of the space's main content. */
+            revisionId: string;
+            /** @description Users who updated the content. */
+            updatedBy: components["schemas"]["User"][];
+        };
         /** @description A space was created. */
         SpaceCreatedEvent: {
             /**
@@ -7874,6 +8516,29 @@ export interface components {
             /** @description What the event is about. */
             data: components["schemas"]["GitSyncEventData"];
         };
+        /** @description A Git Sync operation ended on a space the installation covers: GitBook's `SpaceGitSyncCompletedEvent`. */
+        SpaceGitSyncCompletedPayload: {
+            /** @description Unique id of the event: the id of the event in the organization's stream. */
+            eventId: string;
+            /**
+             * @description Type of the event. (enum property replaced by openapi-typescript)
+             * @enum {string}
+             */
+            type: "space_gitsync_completed";
+            /** @description Id of the installation the event is sent for. */
+            installationId: string;
+            /** @description Id of the space. */
+            spaceId: string;
+            /**
+             * @description How the operation ended; a time-out is a failure.
+             * @enum {string}
+             */
+            state: "success" | "failure";
+            /** @description The revision of the space the operation made or exported, when there is one. */
+            revisionId?: string;
+            /** @description The commit (sha) of the repository the operation read or wrote, when there is one. */
+            commitId?: string;
+        };
         /** @description A Git Sync operation of a space started. */
         SpaceGitSyncStartedEvent: {
             /**
@@ -7910,6 +8575,24 @@ export interface components {
             actor?: string;
             /** @description What the event is about. */
             data: components["schemas"]["GitSyncEventData"];
+        };
+        /** @description A Git Sync operation started on a space the installation covers: GitBook's `SpaceGitSyncStartedEvent`. */
+        SpaceGitSyncStartedPayload: {
+            /** @description Unique id of the event: the id of the event in the organization's stream. */
+            eventId: string;
+            /**
+             * @description Type of the event. (enum property replaced by openapi-typescript)
+             * @enum {string}
+             */
+            type: "space_gitsync_started";
+            /** @description Id of the installation the event is sent for. */
+            installationId: string;
+            /** @description Id of the space. */
+            spaceId: string;
+            /** @description The revision of the space the operation exports, once known. */
+            revisionId?: string;
+            /** @description The commit (sha) of the repository the operation reads, once known. */
+            commitId?: string;
         };
         /** @description A space moved to another collection. */
         SpaceMovedEvent: {
@@ -8235,6 +8918,24 @@ export interface components {
             /** @description The visibility before. */
             previousVisibility: components["schemas"]["ContentVisibility"];
         };
+        /** @description The visibility of a space the installation covers changed: GitBook's `SpaceVisibilityUpdatedEvent`. */
+        SpaceVisibilityUpdatedPayload: {
+            /** @description Unique id of the event: the id of the event in the organization's stream. */
+            eventId: string;
+            /**
+             * @description Type of the event. (enum property replaced by openapi-typescript)
+             * @enum {string}
+             */
+            type: "space_visibility_updated";
+            /** @description Id of the installation the event is sent for. */
+            installationId: string;
+            /** @description Id of the space. */
+            spaceId: string;
+            /** @description The visibility before. */
+            previousVisibility: components["schemas"]["ContentVisibility"];
+            /** @description The visibility now. */
+            visibility: components["schemas"]["ContentVisibility"];
+        };
         /** @description Backend authenticating visitors of a space. */
         SpaceVisitorAuth: {
             /**
@@ -8548,6 +9249,92 @@ export interface components {
              * @description URL in the dark theme.
              */
             dark: string;
+        };
+        /** @description An API token of a member was created. */
+        TokenCreatedEvent: {
+            /**
+             * @description Always `event`.
+             * @enum {string}
+             */
+            object: "event";
+            /** @description Unique id of the event: `webhook-id` of its deliveries, the same for every attempt. */
+            id: string;
+            /**
+             * @description Type of the event. (enum property replaced by openapi-typescript)
+             * @enum {string}
+             */
+            type: "token_created";
+            /**
+             * @description Version of the payload's schema.
+             * @enum {number}
+             */
+            version: 1;
+            /** @description The organization it happened in. */
+            organization: string;
+            /**
+             * Format: int64
+             * @description Position of the event among its organization's: events are numbered 1, 2, 3… in the order their
+             *     changes were committed, without gaps.
+             */
+            sequence: number;
+            /**
+             * Format: date-time
+             * @description When the change was committed.
+             */
+            createdAt: string;
+            /** @description Id of the user who made the change; absent for changes the server made itself. */
+            actor?: string;
+            /** @description What the event is about. */
+            data: components["schemas"]["TokenEventData"];
+        };
+        /**
+         * @description An API token of a member, created or revoked. A token belongs to a user, not to an organization: the
+         *     event is recorded in every organization the user is a member of.
+         */
+        TokenEventData: {
+            /** @description Id of the token. */
+            token: string;
+            /** @description Label of the token. */
+            label: string;
+            /** @description Id of the user the token belongs to. */
+            user: string;
+        };
+        /** @description An API token of a member was revoked. */
+        TokenRevokedEvent: {
+            /**
+             * @description Always `event`.
+             * @enum {string}
+             */
+            object: "event";
+            /** @description Unique id of the event: `webhook-id` of its deliveries, the same for every attempt. */
+            id: string;
+            /**
+             * @description Type of the event. (enum property replaced by openapi-typescript)
+             * @enum {string}
+             */
+            type: "token_revoked";
+            /**
+             * @description Version of the payload's schema.
+             * @enum {number}
+             */
+            version: 1;
+            /** @description The organization it happened in. */
+            organization: string;
+            /**
+             * Format: int64
+             * @description Position of the event among its organization's: events are numbered 1, 2, 3… in the order their
+             *     changes were committed, without gaps.
+             */
+            sequence: number;
+            /**
+             * Format: date-time
+             * @description When the change was committed.
+             */
+            createdAt: string;
+            /** @description Id of the user who made the change; absent for changes the server made itself. */
+            actor?: string;
+            /** @description What the event is about. */
+            data: components["schemas"]["TokenEventData"];
         };
         /** @description Transfers an item to another organization. */
         TransferRequest: {
@@ -9215,7 +10002,7 @@ export interface components {
         /** @description What a webhook's description may hold. */
         WebhookDescription: string;
         /** @description An event as webhooks deliver it: its body, signed as the Standard Webhooks specification says. */
-        WebhookEvent: components["schemas"]["SpaceCreatedEvent"] | components["schemas"]["SpaceUpdatedEvent"] | components["schemas"]["SpaceVisibilityUpdatedEvent"] | components["schemas"]["SpaceMovedEvent"] | components["schemas"]["SpaceDeletedEvent"] | components["schemas"]["SpaceRestoredEvent"] | components["schemas"]["SpaceTransferredEvent"] | components["schemas"]["CollectionCreatedEvent"] | components["schemas"]["CollectionUpdatedEvent"] | components["schemas"]["CollectionMovedEvent"] | components["schemas"]["CollectionDeletedEvent"] | components["schemas"]["CollectionTransferredEvent"] | components["schemas"]["SpaceContentUpdatedEvent"] | components["schemas"]["ChangeRequestCreatedEvent"] | components["schemas"]["ChangeRequestUpdatedEvent"] | components["schemas"]["ChangeRequestStatusUpdatedEvent"] | components["schemas"]["ChangeRequestMergedEvent"] | components["schemas"]["ChangeRequestUpdatedFromMainEvent"] | components["schemas"]["CommentCreatedEvent"] | components["schemas"]["CommentReplyCreatedEvent"] | components["schemas"]["MemberJoinedEvent"] | components["schemas"]["MemberRoleUpdatedEvent"] | components["schemas"]["MemberRemovedEvent"] | components["schemas"]["TeamCreatedEvent"] | components["schemas"]["TeamDeletedEvent"] | components["schemas"]["TeamMemberAddedEvent"] | components["schemas"]["TeamMemberRemovedEvent"] | components["schemas"]["SitePublishedEvent"] | components["schemas"]["SiteUnpublishedEvent"] | components["schemas"]["SiteStructureUpdatedEvent"] | components["schemas"]["SpaceGitSyncStartedEvent"] | components["schemas"]["SpaceGitSyncCompletedEvent"] | components["schemas"]["InstallationSetupEvent"] | components["schemas"]["InstallationDeletedEvent"] | components["schemas"]["PingEvent"];
+        WebhookEvent: components["schemas"]["SpaceCreatedEvent"] | components["schemas"]["SpaceUpdatedEvent"] | components["schemas"]["SpaceVisibilityUpdatedEvent"] | components["schemas"]["SpaceMovedEvent"] | components["schemas"]["SpaceDeletedEvent"] | components["schemas"]["SpaceRestoredEvent"] | components["schemas"]["SpaceTransferredEvent"] | components["schemas"]["CollectionCreatedEvent"] | components["schemas"]["CollectionUpdatedEvent"] | components["schemas"]["CollectionMovedEvent"] | components["schemas"]["CollectionDeletedEvent"] | components["schemas"]["CollectionTransferredEvent"] | components["schemas"]["SpaceContentUpdatedEvent"] | components["schemas"]["ChangeRequestCreatedEvent"] | components["schemas"]["ChangeRequestUpdatedEvent"] | components["schemas"]["ChangeRequestStatusUpdatedEvent"] | components["schemas"]["ChangeRequestMergedEvent"] | components["schemas"]["ChangeRequestUpdatedFromMainEvent"] | components["schemas"]["CommentCreatedEvent"] | components["schemas"]["CommentReplyCreatedEvent"] | components["schemas"]["MemberJoinedEvent"] | components["schemas"]["MemberRoleUpdatedEvent"] | components["schemas"]["MemberRemovedEvent"] | components["schemas"]["TeamCreatedEvent"] | components["schemas"]["TeamDeletedEvent"] | components["schemas"]["TeamMemberAddedEvent"] | components["schemas"]["TeamMemberRemovedEvent"] | components["schemas"]["SitePublishedEvent"] | components["schemas"]["SiteUnpublishedEvent"] | components["schemas"]["SiteStructureUpdatedEvent"] | components["schemas"]["SpaceGitSyncStartedEvent"] | components["schemas"]["SpaceGitSyncCompletedEvent"] | components["schemas"]["InstallationSetupEvent"] | components["schemas"]["InstallationDeletedEvent"] | components["schemas"]["PermissionGrantedEvent"] | components["schemas"]["PermissionRemovedEvent"] | components["schemas"]["SamlProviderCreatedEvent"] | components["schemas"]["SamlProviderUpdatedEvent"] | components["schemas"]["SamlProviderDeletedEvent"] | components["schemas"]["TokenCreatedEvent"] | components["schemas"]["TokenRevokedEvent"] | components["schemas"]["SignInFailedEvent"] | components["schemas"]["PingEvent"];
         /** @description One page of a list. */
         WebhookPage: {
             /** @description Present when more items follow this page. */
@@ -9249,6 +10036,8 @@ export interface components {
     };
     responses: never;
     parameters: {
+        /** @description Id of the audit event. */
+        "AuditEventPath.auditEventId": string;
         /** @description Id of the change request, or its number in the space. */
         "ChangeRequestPath.changeRequestId": string;
         /** @description Id of the collection. */
@@ -11302,6 +12091,235 @@ export interface operations {
             };
         };
     };
+    listIntegrationEvents: {
+        parameters: {
+            query?: {
+                /** @description Opaque cursor returned as `next.page` by the previous page. */
+                page?: components["parameters"]["ListParameters.page"];
+                /** @description Maximum number of items to return in one page. */
+                limit?: components["parameters"]["ListParameters.limit"];
+            };
+            header?: never;
+            path: {
+                /** @description Name of the integration. */
+                integrationName: components["parameters"]["IntegrationPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The request has succeeded. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["IntegrationEventPage"];
+                };
+            };
+            /**
+             * @description The request is malformed or does not satisfy the contract. Besides what the schemas say, no string
+             *     (in the path, the query or the body, keys included) may contain a NUL character (U+0000) or a lone
+             *     UTF-16 surrogate: such a request is refused with 400 and changes nothing.
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The bearer token is missing or invalid. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The caller's role does not allow this operation. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The resource does not exist or is not visible to the caller. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description The request conflicts with the current state of the resource (a deleted space, say), or a request with
+             *     the same `Idempotency-Key` is still running.
+             */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body, or a file in it, is larger than the server accepts. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body is not of a media type the operation takes (JSON, or a multipart form for uploads). */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request cannot be processed as sent: an `Idempotency-Key` reused with another request. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests were sent; retry later. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getIntegrationEvent: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Name of the integration. */
+                integrationName: components["parameters"]["IntegrationPath"];
+                /** @description Id of the integration event. */
+                eventId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The request has succeeded. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["IntegrationEventWithTrace"];
+                };
+            };
+            /**
+             * @description The request is malformed or does not satisfy the contract. Besides what the schemas say, no string
+             *     (in the path, the query or the body, keys included) may contain a NUL character (U+0000) or a lone
+             *     UTF-16 surrogate: such a request is refused with 400 and changes nothing.
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The bearer token is missing or invalid. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The caller's role does not allow this operation. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The resource does not exist or is not visible to the caller. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description The request conflicts with the current state of the resource (a deleted space, say), or a request with
+             *     the same `Idempotency-Key` is still running.
+             */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body, or a file in it, is larger than the server accepts. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body is not of a media type the operation takes (JSON, or a multipart form for uploads). */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request cannot be processed as sent: an `Idempotency-Key` reused with another request. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests were sent; retry later. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     listIntegrationInstallations: {
         parameters: {
             query?: {
@@ -12304,6 +13322,356 @@ export interface operations {
             };
             /** @description A precondition of the operation does not hold. */
             412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body, or a file in it, is larger than the server accepts. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body is not of a media type the operation takes (JSON, or a multipart form for uploads). */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request cannot be processed as sent: an `Idempotency-Key` reused with another request. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests were sent; retry later. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listOrganizationAuditEventActions: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Id of the organization. */
+                organizationId: components["parameters"]["OrganizationPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The request has succeeded. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AuditEventActionList"];
+                };
+            };
+            /**
+             * @description The request is malformed or does not satisfy the contract. Besides what the schemas say, no string
+             *     (in the path, the query or the body, keys included) may contain a NUL character (U+0000) or a lone
+             *     UTF-16 surrogate: such a request is refused with 400 and changes nothing.
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The bearer token is missing or invalid. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The caller's role does not allow this operation. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The resource does not exist or is not visible to the caller. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description The request conflicts with the current state of the resource (a deleted space, say), or a request with
+             *     the same `Idempotency-Key` is still running.
+             */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body, or a file in it, is larger than the server accepts. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body is not of a media type the operation takes (JSON, or a multipart form for uploads). */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request cannot be processed as sent: an `Idempotency-Key` reused with another request. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests were sent; retry later. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listOrganizationAuditEvents: {
+        parameters: {
+            query?: {
+                /** @description Opaque cursor returned as `next.page` by the previous page. */
+                page?: components["parameters"]["ListParameters.page"];
+                /** @description Maximum number of items to return in one page. */
+                limit?: components["parameters"]["ListParameters.limit"];
+                /** @description Only events that occurred at or after this time. */
+                from?: string;
+                /** @description Only events that occurred at or before this time. */
+                to?: string;
+                /** @description Only events with this action. */
+                action?: string;
+                /** @description Only events made by this user (id). */
+                actor?: string;
+                /** @description Only events about this resource (id). */
+                target?: string;
+            };
+            header?: never;
+            path: {
+                /** @description Id of the organization. */
+                organizationId: components["parameters"]["OrganizationPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The request has succeeded. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AuditEventPage"];
+                };
+            };
+            /**
+             * @description The request is malformed or does not satisfy the contract. Besides what the schemas say, no string
+             *     (in the path, the query or the body, keys included) may contain a NUL character (U+0000) or a lone
+             *     UTF-16 surrogate: such a request is refused with 400 and changes nothing.
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The bearer token is missing or invalid. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The caller's role does not allow this operation. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The resource does not exist or is not visible to the caller. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description The request conflicts with the current state of the resource (a deleted space, say), or a request with
+             *     the same `Idempotency-Key` is still running.
+             */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body, or a file in it, is larger than the server accepts. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body is not of a media type the operation takes (JSON, or a multipart form for uploads). */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request cannot be processed as sent: an `Idempotency-Key` reused with another request. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests were sent; retry later. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getOrganizationAuditEvent: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Id of the organization. */
+                organizationId: components["parameters"]["OrganizationPath"];
+                /** @description Id of the audit event. */
+                auditEventId: components["parameters"]["AuditEventPath.auditEventId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The request has succeeded. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AuditEventDetails"];
+                };
+            };
+            /**
+             * @description The request is malformed or does not satisfy the contract. Besides what the schemas say, no string
+             *     (in the path, the query or the body, keys included) may contain a NUL character (U+0000) or a lone
+             *     UTF-16 surrogate: such a request is refused with 400 and changes nothing.
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The bearer token is missing or invalid. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The caller's role does not allow this operation. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The resource does not exist or is not visible to the caller. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description The request conflicts with the current state of the resource (a deleted space, say), or a request with
+             *     the same `Idempotency-Key` is still running.
+             */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -61,19 +61,20 @@ export async function sessionCaller(db: Db, id: string, now: Date): Promise<Call
     )
     .innerJoin("users", "users.id", "app_sessions.user_id")
     .selectAll("users")
-    .select(["app_sessions.id_hash", "app_sessions.last_seen_at"])
+    .select(["app_sessions.id_hash", "app_sessions.last_seen_at", "app_sessions.token_id"])
     .where("app_sessions.id_hash", "=", sha256(id))
     .where("app_sessions.expires_at", ">", timestamp(now))
     .executeTakeFirst();
   if (!found) return undefined;
-  const { id_hash, last_seen_at, ...user } = found;
+  const { id_hash, last_seen_at, token_id, ...user } = found;
   if (Date.parse(last_seen_at) <= now.getTime() - LAST_SEEN_PRECISION_MS)
     await db
       .updateTable("app_sessions")
       .set({ last_seen_at: timestamp(now) })
       .where("id_hash", "=", id_hash)
       .execute();
-  return { user };
+  // A session acts with the token it was opened with.
+  return { user, tokenId: token_id };
 }
 
 /** Ends a session; nothing happens for an unknown id. */

@@ -29,7 +29,7 @@ export function bearerAuthenticator(
     const found = await userForToken(db, token);
     if (!found) throw unauthorized();
     grantHolders.note(found.user.id, found.holdsGrants, TOKEN_CACHE_TTL_MS);
-    const caller = { user: found.user };
+    const caller = { user: found.user, tokenId: found.tokenId };
     // Oldest first: Map keeps insertion order, so the first key is the one to drop.
     if (cache.size >= TOKEN_CACHE_MAX) cache.delete(cache.keys().next().value as string);
     cache.set(token, { caller, expires: now() + TOKEN_CACHE_TTL_MS });

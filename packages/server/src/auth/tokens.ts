@@ -5,6 +5,7 @@ import type { Clock, IdGenerator } from "../context.js";
 import { timestamp } from "../db/codecs.js";
 import type { Db } from "../db/database.js";
 import type { UserTable } from "../db/schema.js";
+import { recordEvent } from "../events/record.js";
 
 const TOKEN_PREFIX = "quire_";
 
@@ -15,46 +16,73 @@ function hashToken(token: string): string {
 /** Creates an API token for a user; the token is returned once and only its hash is stored. */
 export async function issueToken(
   db: Db,
-  { clock, ids }: { clock: Clock; ids: IdGenerator },
+  context: { clock: Clock; ids: IdGenerator },
   userId: string,
   label: string,
 ): Promise<string> {
   const token = `${TOKEN_PREFIX}${randomBytes(32).toString("base64url")}`;
-  await db
-    .insertInto("api_tokens")
-    .values({
-      id: ids.next(),
-      user_id: userId,
-      token_hash: hashToken(token),
-      label,
-      created_at: timestamp(clock.now()),
-    })
-    .execute();
+  const row = {
+    id: context.ids.next(),
+    user_id: userId,
+    token_hash: hashToken(token),
+    label,
+    created_at: timestamp(context.clock.now()),
+  };
+  await db.transaction().execute(async (tx) => {
+    await tx.insertInto("api_tokens").values(row).execute();
+    await recordTokenEvent(tx, context, "token_created", row);
+  });
   return token;
 }
 
 /**
- * The user a bearer token belongs to and whether they hold any grant on content (see
- * `grantHolders`), or undefined for an unknown token.
+ * A token belongs to a user, not to an organization, and opens every organization of theirs: each
+ * of them records what happens to it.
+ */
+async function recordTokenEvent(
+  tx: Db,
+  context: { clock: Clock; ids: IdGenerator },
+  type: "token_created" | "token_revoked",
+  token: { id: string; user_id: string; label: string },
+): Promise<void> {
+  const organizations = await tx
+    .selectFrom("memberships")
+    .select("organization_id")
+    .where("user_id", "=", token.user_id)
+    // Each organization's event counter is locked until the commit: always in the same order.
+    .orderBy("organization_id")
+    .execute();
+  // Tokens are made and revoked from the command line on the server: no user of the API is the actor.
+  for (const { organization_id } of organizations)
+    await recordEvent(tx, context, {
+      organizationId: organization_id,
+      type,
+      data: { token: token.id, label: token.label, user: token.user_id },
+    });
+}
+
+/**
+ * The user a bearer token belongs to, the token's id and whether the user holds any grant on content
+ * (see `grantHolders`), or undefined for an unknown token.
  */
 export async function userForToken(
   db: Db,
   token: string,
-): Promise<{ user: UserTable; holdsGrants: boolean } | undefined> {
+): Promise<{ user: UserTable; tokenId: string; holdsGrants: boolean } | undefined> {
   if (!token.startsWith(TOKEN_PREFIX)) return undefined;
   const hash = hashToken(token);
   const row = await db
     .selectFrom("api_tokens")
     .innerJoin("users", "users.id", "api_tokens.user_id")
     .selectAll("users")
-    .select("api_tokens.token_hash")
+    .select(["api_tokens.token_hash", "api_tokens.id as token_id"])
     .select(holdsAnyGrant(sql.ref("users.id")).as("holds_grants"))
     .where("api_tokens.token_hash", "=", hash)
     .executeTakeFirst();
   // The index finds the row by hash; the constant-time comparison keeps the final check free of timing leaks.
   if (!row || !timingSafeEqual(Buffer.from(row.token_hash), Buffer.from(hash))) return undefined;
-  const { token_hash: _hash, holds_grants, ...user } = row;
-  return { user, holdsGrants: Boolean(holds_grants) };
+  const { token_hash: _hash, token_id, holds_grants, ...user } = row;
+  return { user, tokenId: token_id, holdsGrants: Boolean(holds_grants) };
 }
 
 export interface TokenSummary {
@@ -75,7 +103,18 @@ export function listTokens(db: Db, userId: string): Promise<TokenSummary[]> {
 }
 
 /** Deletes a token; false when there is none with that id. */
-export async function revokeToken(db: Db, tokenId: string): Promise<boolean> {
-  const result = await db.deleteFrom("api_tokens").where("id", "=", tokenId).executeTakeFirst();
-  return result.numDeletedRows > 0n;
+export async function revokeToken(
+  db: Db,
+  context: { clock: Clock; ids: IdGenerator },
+  tokenId: string,
+): Promise<boolean> {
+  return db.transaction().execute(async (tx) => {
+    const token = await tx
+      .deleteFrom("api_tokens")
+      .where("id", "=", tokenId)
+      .returning(["id", "user_id", "label"])
+      .executeTakeFirst();
+    if (token) await recordTokenEvent(tx, context, "token_revoked", token);
+    return token !== undefined;
+  });
 }

@@ -165,7 +165,7 @@ const COMMANDS: Record<string, Command> = {
   "token revoke": {
     required: ["id"],
     async run(db, { id = "" }, out) {
-      if (!(await revokeToken(db, id))) throw new Error(`No token ${id}`);
+      if (!(await revokeToken(db, services, id))) throw new Error(`No token ${id}`);
       out(`Revoked token ${id}.\n`);
     },
   },

@@ -12,6 +12,26 @@ interface Prepared<Row, A> {
   parameters: ((args: A) => unknown)[];
 }
 
+/** Compiles `build` once with placeholders, and maps each placeholder back to its argument. */
+function prepare<A extends PreparedArguments, Row>(
+  db: Db,
+  build: (db: Db, args: A) => Compilable<Row>,
+): Prepared<Row, A> {
+  const placeholders = new Proxy({}, { get: (_target, name) => `${PLACEHOLDER}${String(name)}` }) as A;
+  const query = build(db, placeholders).compile();
+  return {
+    query,
+    parameters: query.parameters.map((value) =>
+      typeof value === "string" && value.startsWith(PLACEHOLDER)
+        ? (args: A) => args[value.slice(PLACEHOLDER.length)]
+        : () => value,
+    ),
+  };
+}
+
+const argumentsOf = <Row, A>(prepared: Prepared<Row, A>, args: A) =>
+  prepared.parameters.map((parameter) => parameter(args));
+
 /**
  * A read on a hot path, built and compiled by Kysely once per database and then run with new
  * arguments: building and compiling cost as much as running the statement. `build` receives
@@ -21,27 +41,32 @@ interface Prepared<Row, A> {
  */
 export function preparedRead<A extends PreparedArguments, Row>(build: (db: Db, args: A) => Compilable<Row>) {
   const compiled = new WeakMap<Db, Prepared<Row, A>>();
-  const prepare = (db: Db): Prepared<Row, A> => {
-    const placeholders = new Proxy({}, { get: (_target, name) => `${PLACEHOLDER}${String(name)}` }) as A;
-    const query = build(db, placeholders).compile();
-    return {
-      query,
-      parameters: query.parameters.map((value) =>
-        typeof value === "string" && value.startsWith(PLACEHOLDER)
-          ? (args: A) => args[value.slice(PLACEHOLDER.length)]
-          : () => value,
-      ),
-    };
-  };
   return async (db: Db, args: A): Promise<Row[]> => {
     let prepared = compiled.get(db);
     if (!prepared) {
-      prepared = prepare(db);
+      prepared = prepare(db, build);
       compiled.set(db, prepared);
     }
-    const parameters = prepared.parameters.map((parameter) => parameter(args));
     const reader = sqliteReaderOf(db);
-    if (reader) return reader.prepare(prepared.query.sql).all(parameters) as Row[];
-    return (await db.executeQuery<Row>({ ...prepared.query, parameters })).rows;
+    if (reader) return reader.prepare(prepared.query.sql).all(argumentsOf(prepared, args)) as Row[];
+    return (await db.executeQuery<Row>({ ...prepared.query, parameters: argumentsOf(prepared, args) })).rows;
+  };
+}
+
+/**
+ * A write on a hot path, as `preparedRead` compiled once, but once per SQL dialect rather than per
+ * database: it runs in whichever transaction it is given (each a Kysely instance of its own), on the
+ * connection of that transaction.
+ */
+export function preparedWrite<A extends PreparedArguments, Row>(build: (db: Db, args: A) => Compilable<Row>) {
+  const compiled = new Map<string, Prepared<Row, A>>();
+  return async (db: Db, args: A): Promise<Row[]> => {
+    const dialect = db.getExecutor().adapter.constructor.name;
+    let prepared = compiled.get(dialect);
+    if (!prepared) {
+      prepared = prepare(db, build);
+      compiled.set(dialect, prepared);
+    }
+    return (await db.executeQuery<Row>({ ...prepared.query, parameters: argumentsOf(prepared, args) })).rows;
   };
 }

@@ -1,6 +1,7 @@
 import { sql } from "kysely";
 import { expect, it } from "vitest";
 import { appPreviewsColumns } from "../app-previews/tables.columns.js";
+import { auditColumns } from "../audit/tables.columns.js";
 import { changeRequestsColumns } from "../change-requests/tables.columns.js";
 import { commentsColumns } from "../comments/tables.columns.js";
 import { contentColumns } from "../content/tables.columns.js";
@@ -49,6 +50,7 @@ const areaColumns = {
   ...sitesColumns,
   ...searchColumns,
   ...webhooksColumns,
+  ...auditColumns,
 };
 
 /** Every column of every table with whether it holds null, as `Database` says. */

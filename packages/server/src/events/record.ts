@@ -1,9 +1,12 @@
 import type { Schema } from "@quire/api-types";
-import { sql } from "kysely";
+import { type RawBuilder, SqliteAdapter, sql } from "kysely";
 import type { Clock, IdGenerator } from "../context.js";
 import { fromJson, timestamp, toJson } from "../db/codecs.js";
 import type { Db } from "../db/database.js";
+import { preparedWrite } from "../db/prepared.js";
+import { requestOrigin } from "../http/request-context.js";
 import type { EventTable } from "./tables.js";
+import { targetOf } from "./targets.js";
 
 export type EventType = Schema<"EventType">;
 
@@ -26,7 +29,8 @@ export interface NewEvent<T extends EventType> {
 
 /**
  * Records an event. Call it with the transaction that makes the change: the event then exists if and
- * only if the change commits. Its number comes from the organization's counter row, which this
+ * only if the change commits. Within a request, the request's token and client address go with it
+ * (the audit log shows them); the job runner's work has none. Its number comes from the organization's counter row, which this
  * statement locks until the transaction ends: a later transaction of the organization waits for it,
  * so numbers follow commit order without gaps, and a reader that has seen number n has seen all
  * before it. Call it late in the transaction: the lock is held from here to the commit.
@@ -36,29 +40,70 @@ export async function recordEvent<T extends EventType>(
   { clock, ids }: { clock: Clock; ids: IdGenerator },
   event: NewEvent<T>,
 ): Promise<void> {
-  const { last_sequence } = await tx
-    .insertInto("event_counters")
-    .values({ organization_id: event.organizationId, last_sequence: 1 })
-    .onConflict((oc) =>
-      oc.column("organization_id").doUpdateSet({ last_sequence: sql`event_counters.last_sequence + 1` }),
-    )
-    .returning("last_sequence")
-    .executeTakeFirstOrThrow();
-  await tx
-    .insertInto("events")
-    .values({
-      id: ids.next(),
-      organization_id: event.organizationId,
-      sequence: Number(last_sequence),
-      type: event.type,
-      space_id: event.spaceId ?? null,
-      site_id: event.siteId ?? null,
-      actor_id: event.actorId ?? null,
-      data: toJson(event.data),
-      created_at: timestamp(clock.now()),
-    })
-    .execute();
+  const origin = requestOrigin();
+  const row: EventArguments = {
+    id: ids.next(),
+    organization_id: event.organizationId,
+    type: event.type,
+    space_id: event.spaceId ?? null,
+    site_id: event.siteId ?? null,
+    actor_id: event.actorId ?? null,
+    actor_token_id: origin?.tokenId ?? null,
+    actor_address: origin?.address ?? null,
+    target_id: targetOf(event.organizationId, event.type, event.data).id,
+    data: toJson(event.data),
+    created_at: timestamp(clock.now()),
+  };
+  if (tx.getExecutor().adapter instanceof SqliteAdapter) {
+    const [counter] = await nextSequence(tx, { organization_id: event.organizationId });
+    await insertEvent(tx, { ...row, sequence: Number(counter?.last_sequence) });
+  } else await numberAndInsertEvent(tx, row);
 }
+
+/** An event's columns but its number, as `recordEvent` binds them. */
+type EventArguments = Omit<EventTable, "sequence">;
+
+const EVENT_COLUMNS = sql.raw(
+  "id, organization_id, sequence, type, space_id, site_id, actor_id, actor_token_id, actor_address, target_id, data, created_at",
+);
+
+/** The organization's next number: its counter moved on (made at 1), and locked until the commit. */
+const nextSequence = preparedWrite((db, { organization_id }: { organization_id: string }) =>
+  compiled<{ last_sequence: number }>(
+    db,
+    sql`insert into event_counters (organization_id, last_sequence) values (${organization_id}, 1)
+      on conflict (organization_id) do update set last_sequence = event_counters.last_sequence + 1
+      returning last_sequence`,
+  ),
+);
+
+const insertEvent = preparedWrite((db, e: EventArguments & { sequence: number }) =>
+  compiled(
+    db,
+    sql`insert into events (${EVENT_COLUMNS}) values (${e.id}, ${e.organization_id}, ${e.sequence}, ${e.type},
+      ${e.space_id}, ${e.site_id}, ${e.actor_id}, ${e.actor_token_id}, ${e.actor_address}, ${e.target_id},
+      ${e.data}, ${e.created_at})`,
+  ),
+);
+
+/** Both in one statement, one round trip to PostgreSQL (SQLite runs no INSERT in a WITH). */
+const numberAndInsertEvent = preparedWrite((db, e: EventArguments) =>
+  compiled(
+    db,
+    sql`with counter as (
+        insert into event_counters (organization_id, last_sequence) values (${e.organization_id}, 1)
+        on conflict (organization_id) do update set last_sequence = event_counters.last_sequence + 1
+        returning last_sequence
+      )
+      insert into events (${EVENT_COLUMNS})
+      select ${e.id}, ${e.organization_id}, last_sequence, ${e.type}, ${e.space_id}, ${e.site_id},
+        ${e.actor_id}, ${e.actor_token_id}, ${e.actor_address}, ${e.target_id}, ${e.data}, ${e.created_at}
+      from counter`,
+  ),
+);
+
+/** A raw statement as `preparedWrite` compiles it, for `db`'s dialect. */
+const compiled = <Row>(db: Db, statement: RawBuilder<Row>) => ({ compile: () => statement.compile(db) });
 
 /** An event as webhooks send it. */
 export function presentEvent(row: EventTable): Schema<"WebhookEvent"> {
@@ -73,4 +118,14 @@ export function presentEvent(row: EventTable): Schema<"WebhookEvent"> {
     ...(row.actor_id !== null && { actor: row.actor_id }),
     data: fromJson(row.data),
   } as Schema<"WebhookEvent">;
+}
+
+/**
+ * Deletes events past their retention (the audit area's task) and returns how many. Only events:
+ * each organization's counter stays, so numbers are never given twice.
+ */
+export async function forgetEvents(db: Db, ids: readonly string[]): Promise<number> {
+  if (ids.length === 0) return 0;
+  const result = await db.deleteFrom("events").where("id", "in", ids).executeTakeFirst();
+  return Number(result.numDeletedRows);
 }

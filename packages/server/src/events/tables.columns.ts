@@ -11,10 +11,18 @@ export const eventsColumns: ColumnsOf<EventsTables> = {
     space_id: "null",
     site_id: "null",
     actor_id: "null",
+    actor_token_id: "null",
+    actor_address: "null",
+    target_id: "null",
     data: "not null",
     created_at: "not null",
   },
   event_counters: {
+    organization_id: "not null",
+    last_sequence: "not null",
+  },
+  event_cursors: {
+    consumer: "not null",
     organization_id: "not null",
     last_sequence: "not null",
   },

@@ -3,11 +3,12 @@ import type { JsonText } from "../db/codecs.js";
 
 /**
  * Row types of the event stream, joined into `Database` (src/db/schema.ts): the outbox that webhooks
- * (and later the audit log and integrations) read. Timestamps are ISO 8601 text, as everywhere.
+ * and the audit log (and later integrations) read. Timestamps are ISO 8601 text, as everywhere.
  */
 export interface EventsTables {
   events: EventTable;
   event_counters: EventCounterTable;
+  event_cursors: EventCursorTable;
 }
 
 /** Something that happened in an organization, written in the transaction of its cause. */
@@ -22,6 +23,11 @@ export interface EventTable {
   site_id: string | null;
   /** The user who caused it; null for the server's own changes. */
   actor_id: string | null;
+  /** The API token and client address of the request that caused it; null outside a request. */
+  actor_token_id: string | null;
+  actor_address: string | null;
+  /** Id of the resource it is about (see `targetOf`), for the audit log's filter. */
+  target_id: string | null;
   /** The event's `data`, of the schema its type gives. */
   data: JsonText<unknown>;
   created_at: string;
@@ -29,6 +35,13 @@ export interface EventTable {
 
 /** The last sequence number given in an organization. */
 export interface EventCounterTable {
+  organization_id: string;
+  last_sequence: number;
+}
+
+/** How far a consumer of the stream has handed on an organization's events. */
+export interface EventCursorTable {
+  consumer: "webhooks" | "integrations";
   organization_id: string;
   last_sequence: number;
 }

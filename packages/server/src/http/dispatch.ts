@@ -16,6 +16,7 @@ import {
 import { type Answer, ApiError, badRequest, preconditionFailed, send } from "./errors.js";
 import { readFormFiles } from "./form.js";
 import { entityTag, ifMatchHolds, KeyedQueue } from "./preconditions.js";
+import { withRequestOrigin } from "./request-context.js";
 import { RouteIndex } from "./route-index.js";
 
 interface Route {
@@ -43,6 +44,16 @@ export interface DispatchOptions {
   idempotent?: IdempotentRequests;
   /** Turns what an operation threw into its answer (the one error module's `errorAnswers`). */
   answerError: (err: unknown, res: ServerResponse) => Answer;
+  /** Told of a request whose bearer token authenticated no one, before it is answered 401. */
+  onSignInFailed?: (failure: SignInFailure) => Promise<void>;
+}
+
+/** A request sent with an Authorization header that authenticated no one. */
+export interface SignInFailure {
+  operationId: OperationId;
+  /** The organization the path names (`organizationId`), if it does: it may not exist. */
+  organizationId?: string;
+  address?: string;
 }
 
 const JSON_TYPE = /^application\/(?:[\w.+-]+\+)?json\b/i;
@@ -101,6 +112,7 @@ export function dispatcher({
   rateLimiter,
   idempotent,
   answerError,
+  onSignInFailed,
 }: DispatchOptions): (req: IncomingMessage, res: ServerResponse) => Promise<boolean> {
   const index = new RouteIndex<PathEntry>();
   // Writes with `If-Match` to one resource run one at a time, each checked against the one before.
@@ -156,6 +168,17 @@ export function dispatcher({
         // Without a valid token there is no token to count against: the client's address answers for it.
         if (rateLimiter && err instanceof ApiError && err.status === 401)
           await limitRate(rateLimiter, `address ${req.socket.remoteAddress}`, res);
+        // A token that failed is a failed sign-in; no header at all is only an anonymous call.
+        if (onSignInFailed && req.headers.authorization && err instanceof ApiError && err.status === 401) {
+          const at = operation.pathParameters.indexOf("organizationId");
+          // Organization ids need no decoding: one that does names none.
+          const organizationId = at < 0 ? undefined : match.parameters[at];
+          await onSignInFailed({
+            operationId: operation.operationId,
+            ...(organizationId && !organizationId.includes("%") && { organizationId }),
+            ...(req.socket.remoteAddress && { address: req.socket.remoteAddress }),
+          });
+        }
         throw err;
       }
       if (rateLimiter) await limitRate(rateLimiter, tokenOf(req.headers.authorization), res);
@@ -188,10 +211,19 @@ export function dispatcher({
         throw badRequest("This operation needs a JSON request body.");
       if (!formFiles) operation.validateBody(body);
 
+      // What the handler records (events) names the request's token and address.
+      const origin = {
+        tokenId: caller.tokenId,
+        ...(req.socket.remoteAddress && { address: req.socket.remoteAddress }),
+      };
       const run = () =>
-        handler({ path: path as never, query: query as never, body: body as never, caller }) as
-          | Promise<Answer>
-          | Answer;
+        withRequestOrigin(
+          origin,
+          () =>
+            handler({ path: path as never, query: query as never, body: body as never, caller }) as
+              | Promise<Answer>
+              | Answer,
+        );
       const method = req.method;
       const idempotencyKey = req.headers["idempotency-key"];
       const ifMatch = req.headers["if-match"];

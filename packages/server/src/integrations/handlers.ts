@@ -3,7 +3,7 @@ import type { Caller } from "../auth/caller.js";
 import { toJson } from "../db/codecs.js";
 import type { Transaction } from "../db/database.js";
 import { recordEvent } from "../events/record.js";
-import { badRequest, conflict, forbidden } from "../http/errors.js";
+import { badRequest, conflict, forbidden, notFound } from "../http/errors.js";
 import { presentPage } from "../http/paging.js";
 import { created, noContent, ok } from "../http/results.js";
 import { type OrganizationRow, organizationForCaller } from "../organizations/index.js";
@@ -11,6 +11,15 @@ import { authorize } from "../policy.js";
 import type { Services } from "../services.js";
 import { onInstallation, onIntegration } from "./access.js";
 import { accountSchemaOf, statusOf, validConfiguration } from "./configuration.js";
+import {
+  generateSigningSecret,
+  integrationEventOf,
+  listIntegrationEvents,
+  presentIntegrationEvent,
+  revealSigningSecret,
+  sealSigningSecret,
+  traceOf,
+} from "./events.js";
 import {
   canListInstallations,
   canManageInstallations,
@@ -53,6 +62,12 @@ export const integrationAccess = {
   // The name may be new: the organization to publish for is in the body, and the handler checks it.
   publishIntegration: anyCaller,
   unpublishIntegration: onIntegration("unpublish this integration", ({ ownerMembership }) =>
+    canManageIntegration(ownerMembership),
+  ),
+  listIntegrationEvents: onIntegration("see this integration's events", ({ ownerMembership }) =>
+    canManageIntegration(ownerMembership),
+  ),
+  getIntegrationEvent: onIntegration("see this integration's events", ({ ownerMembership }) =>
     canManageIntegration(ownerMembership),
   ),
   listIntegrationInstallations: onIntegration(
@@ -133,17 +148,35 @@ export function integrationHandlers(services: Services): AreaHandlers<typeof int
           name: path.integrationName,
           owner_organization_id: organization.id,
           secrets: encryptSecrets(secretKey, id, body.secrets ?? {}),
+          signing_secret: sealSigningSecret(secretKey, id, generateSigningSecret()),
         };
         return storePublication(tx, identity, publication, existing, now());
       });
       // The publisher administers the owner, so may install the integration whatever its visibility.
       const access = { integration, ownerMembership: role, adminAnywhere: true };
-      return ok(presentIntegration(access, organization, urls));
+      const signingSecret = revealSigningSecret(
+        secretKey,
+        integration.id,
+        integration.signing_secret as string,
+      );
+      return ok(presentIntegration(access, organization, urls, signingSecret));
     },
 
     async unpublishIntegration(_input, { integration }) {
       await deleteIntegration(db, integration.id);
       return noContent();
+    },
+
+    async listIntegrationEvents({ query }, { integration }) {
+      const page = await listIntegrationEvents(db, { integrationId: integration.id }, query);
+      return ok(presentPage(page, presentIntegrationEvent));
+    },
+
+    async getIntegrationEvent({ path }, { integration }) {
+      const row = await integrationEventOf(db, integration.id, path.eventId);
+      if (!row) throw notFound("Integration event");
+      const trace = traceOf(row);
+      return ok({ event: presentIntegrationEvent(row), ...(trace && { trace }) });
     },
 
     async listIntegrationInstallations({ path, query, caller }, access) {

@@ -2,7 +2,7 @@ import type { Schema } from "@quire/api-types";
 import { fromJson, isSet } from "../db/codecs.js";
 import { type OrganizationRow, presentOrganization } from "../organizations/index.js";
 import type { Urls } from "../urls.js";
-import { integrationPermissions } from "./policy.js";
+import { canManageIntegration, integrationPermissions } from "./policy.js";
 import type { InstallationRow, IntegrationAccess } from "./store.js";
 
 function integrationUrls(name: string, urls: Urls) {
@@ -19,10 +19,15 @@ function presentOwner(owner: OrganizationRow, { ownerMembership }: IntegrationAc
   return ownerMembership === undefined ? { ...organization, emailDomains: [] } : organization;
 }
 
+/**
+ * An integration as the caller sees it: its events URL to the admins of its owner, its signing
+ * secret when given (in the answer of a publication).
+ */
 export function presentIntegration(
   access: IntegrationAccess,
   owner: OrganizationRow,
   urls: Urls,
+  signingSecret?: string,
 ): Schema<"Integration"> {
   const row = access.integration;
   const { location, app, assets } = integrationUrls(row.name, urls);
@@ -54,6 +59,9 @@ export function presentIntegration(
     },
     permissions: integrationPermissions(access),
     ...(row.content_security_policy !== null && { contentSecurityPolicy: row.content_security_policy }),
+    ...(row.events_url !== null &&
+      canManageIntegration(access.ownerMembership) && { eventsURL: row.events_url }),
+    ...(signingSecret !== undefined && { signingSecret }),
   };
 }
 

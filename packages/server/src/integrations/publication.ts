@@ -15,7 +15,15 @@ interface Image {
 export interface Publication {
   fields: Omit<
     IntegrationTable,
-    "id" | "name" | "owner_organization_id" | "version" | "verified" | "secrets" | "created_at" | "updated_at"
+    | "id"
+    | "name"
+    | "owner_organization_id"
+    | "version"
+    | "verified"
+    | "secrets"
+    | "signing_secret"
+    | "created_at"
+    | "updated_at"
   >;
   /** Every image once, though the icon or a preview may repeat another. */
   images: Image[];
@@ -62,6 +70,20 @@ function blockDomains(blocks: readonly Schema<"IntegrationBlock">[]): string[] {
   return [...domains];
 }
 
+/** Where events go: an absolute http or https URL. */
+function eventsUrl(url: string | undefined): string | null {
+  if (url === undefined) return null;
+  let parsed: URL | undefined;
+  try {
+    parsed = new URL(url);
+  } catch {
+    parsed = undefined;
+  }
+  if (parsed?.protocol !== "http:" && parsed?.protocol !== "https:")
+    throw badRequest("eventsURL must be an absolute http or https URL.");
+  return url;
+}
+
 /** The definition a publication stores; 400 for what the contract's schema cannot check. */
 export function publicationOf(body: Schema<"PublishIntegrationRequest">): Publication {
   checkConfigurations(body.configurations);
@@ -89,6 +111,7 @@ export function publicationOf(body: Schema<"PublishIntegrationRequest">): Public
       script: body.script,
       icon: icon?.hash ?? null,
       preview_images: toJson(previews.map((image) => image.hash)),
+      events_url: eventsUrl(body.eventsURL),
     },
     images: [...images.values()],
     domains: blockDomains(blocks),

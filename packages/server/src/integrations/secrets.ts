@@ -23,7 +23,8 @@ function keyFrom(secretKey: string): Buffer {
 
 const associatedData = (integrationId: string, name: string) => Buffer.from(`${integrationId}\n${name}`);
 
-function encryptSecret(secretKey: string, integrationId: string, name: string, value: string): string {
+/** One secret value, encrypted for storage under the integration and name. */
+export function encryptSecret(secretKey: string, integrationId: string, name: string, value: string): string {
   const iv = randomBytes(IV_BYTES);
   const cipher = createCipheriv("aes-256-gcm", keyFrom(secretKey), iv);
   cipher.setAAD(associatedData(integrationId, name));

@@ -162,12 +162,18 @@ export function integrationNamed(db: Db, name: string): Promise<IntegrationTable
  */
 export async function storePublication(
   db: Db,
-  identity: Pick<IntegrationTable, "id" | "name" | "owner_organization_id" | "secrets">,
+  identity: Pick<IntegrationTable, "id" | "name" | "owner_organization_id" | "secrets" | "signing_secret">,
   publication: Publication,
   existing: IntegrationTable | undefined,
   now: string,
 ): Promise<IntegrationTable> {
-  const row = { ...publication.fields, secrets: identity.secrets, updated_at: now };
+  // The signing secret is the integration's for good: a new version keeps it.
+  const row = {
+    ...publication.fields,
+    secrets: identity.secrets,
+    signing_secret: existing?.signing_secret ?? identity.signing_secret,
+    updated_at: now,
+  };
   let stored: IntegrationTable;
   if (existing) {
     // `version + 1` in SQL, so that concurrent publications each raise it.

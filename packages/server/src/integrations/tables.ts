@@ -11,6 +11,7 @@ export interface IntegrationsTables {
   integration_block_domains: IntegrationBlockDomainTable;
   integration_installations: InstallationTable;
   integration_installation_external_ids: InstallationExternalIdTable;
+  integration_events: IntegrationEventTable;
 }
 
 /** The published definition of an integration; a new publication replaces it and raises `version`. */
@@ -44,6 +45,10 @@ export interface IntegrationTable {
   icon: string | null;
   /** The SHA-256 of each preview image in `integration_images`, in order. */
   preview_images: JsonText<string[]>;
+  /** Where its events are POSTed; null: none are sent. */
+  events_url: string | null;
+  /** The secret its events are signed with, encrypted by `secrets.ts`; made at the first publication. */
+  signing_secret: string | null;
   created_at: string;
   updated_at: string;
 }
@@ -84,6 +89,31 @@ export interface InstallationTable {
 export interface InstallationExternalIdTable {
   installation_id: string;
   external_id: string;
+}
+
+/** An event sent (or being sent) to an integration for one of its installations. */
+export interface IntegrationEventTable {
+  id: string;
+  integration_id: string;
+  installation_id: string;
+  organization_id: string;
+  /** The event of the organization's stream it was made from. */
+  event_id: string;
+  type: Schema<"IntegrationEventPayload">["type"];
+  /** The body sent, made when the record was. */
+  payload: JsonText<Schema<"IntegrationEventPayload">>;
+  /** Pending until an attempt succeeds or the last one failed; listed once attempted. */
+  status: "pending" | "success" | "failed";
+  attempts: number;
+  /** When the next attempt is due, while pending. */
+  next_attempt_at: string | null;
+  last_attempt_at: string | null;
+  last_status_code: number | null;
+  last_error: string | null;
+  /** The runner sending it, until `lease_until`. */
+  lease_token: string | null;
+  lease_until: string | null;
+  created_at: string;
 }
 
 declare module "../db/schema.js" {

@@ -3,6 +3,7 @@ import { type Logger, pino } from "pino";
 import { type Clock, type IdGenerator, systemClock, timeOrderedIds } from "../context.js";
 import { fromJson, timestamp, toJson } from "../db/codecs.js";
 import type { Db } from "../db/database.js";
+import { outsideRequests } from "../http/request-context.js";
 import type { JobType } from "./queue.js";
 import type { JobTable } from "./tables.js";
 
@@ -222,7 +223,8 @@ export function createJobRunner(options: JobRunnerOptions): JobRunner {
       },
     };
     try {
-      await task.run(fromJson(job.payload) as never, context);
+      // A job is the server's own work, even when a request started the runner's loop.
+      await outsideRequests(() => task.run(fromJson(job.payload) as never, context));
       if (!committed) await complete(db, job);
     } catch (err) {
       try {

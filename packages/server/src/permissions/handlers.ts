@@ -63,11 +63,12 @@ const ofCollection = ({ collection, ...standing }: Standing & { collection: Cont
 
 /** The six operations on the grants of one space or collection, whose access rule passed. */
 function grantHandlers(services: Services) {
-  const { db, urls, now, transaction } = services;
+  const { db, urls, transaction } = services;
 
   /** Gives or removes roles, after checking the caller's right to give `role` and the grantees. */
   const grant = async (
     access: Access,
+    actorId: string,
     grantees: { users: readonly string[]; teams: readonly string[] },
     role: Role | null,
   ) => {
@@ -79,15 +80,15 @@ function grantHandlers(services: Services) {
       ...(await unknownIds(db, organizationId, "teams", grantees.teams)),
     ];
     if (strangers.length > 0) throw notFound(`User or team ${strangers.join(", ")}`);
-    await transaction((tx) => setGrants(tx, access.content, grantees, role, now()));
+    await transaction((tx) => setGrants(tx, services, actorId, access.content, grantees, role));
   };
 
   return {
-    async invite(access: Access, body: Schema<"InviteUsersAndTeams">) {
+    async invite(access: Access, actorId: string, body: Schema<"InviteUsersAndTeams">) {
       const grantees = { users: [...new Set(body.users ?? [])], teams: [...new Set(body.teams ?? [])] };
       if (grantees.users.length + grantees.teams.length === 0)
         throw badRequest("Give at least one user or team.");
-      await grant(access, grantees, body.role);
+      await grant(access, actorId, grantees, body.role);
       return noContent();
     },
 
@@ -107,6 +108,7 @@ function grantHandlers(services: Services) {
 
     async update(
       access: Access,
+      actorId: string,
       grantee: { user: string } | { team: string },
       body: Schema<"UpdateContentPermissionRequest">,
     ) {
@@ -114,7 +116,7 @@ function grantHandlers(services: Services) {
       if (body.role === undefined) return noContent();
       const grantees =
         "user" in grantee ? { users: [grantee.user], teams: [] } : { users: [], teams: [grantee.team] };
-      await grant(access, grantees, body.role);
+      await grant(access, actorId, grantees, body.role);
       return noContent();
     },
 
@@ -139,23 +141,24 @@ export function permissionHandlers(services: Services): AreaHandlers<typeof perm
   const grants = grantHandlers(services);
 
   return {
-    inviteToSpace: ({ body }, standing) => grants.invite(ofSpace(standing), body),
+    inviteToSpace: ({ body, caller }, standing) => grants.invite(ofSpace(standing), caller.user.id, body),
     listUserPermissionsInSpace: ({ query }, standing) => grants.listUsers(ofSpace(standing), query),
     listTeamPermissionsInSpace: ({ query, caller }, standing) =>
       grants.listTeams(ofSpace(standing), caller.user.id, query),
-    updateUserPermissionInSpace: ({ path, body }, standing) =>
-      grants.update(ofSpace(standing), { user: path.userId }, body),
-    updateTeamPermissionInSpace: ({ path, body }, standing) =>
-      grants.update(ofSpace(standing), { team: path.teamId }, body),
+    updateUserPermissionInSpace: ({ path, body, caller }, standing) =>
+      grants.update(ofSpace(standing), caller.user.id, { user: path.userId }, body),
+    updateTeamPermissionInSpace: ({ path, body, caller }, standing) =>
+      grants.update(ofSpace(standing), caller.user.id, { team: path.teamId }, body),
     listPermissionsAggregateInSpace: ({ query }, standing) => grants.listAccess(ofSpace(standing), query),
-    inviteToCollection: ({ body }, standing) => grants.invite(ofCollection(standing), body),
+    inviteToCollection: ({ body, caller }, standing) =>
+      grants.invite(ofCollection(standing), caller.user.id, body),
     listUserPermissionsInCollection: ({ query }, standing) => grants.listUsers(ofCollection(standing), query),
     listTeamPermissionsInCollection: ({ query, caller }, standing) =>
       grants.listTeams(ofCollection(standing), caller.user.id, query),
-    updateUserPermissionInCollection: ({ path, body }, standing) =>
-      grants.update(ofCollection(standing), { user: path.userId }, body),
-    updateTeamPermissionInCollection: ({ path, body }, standing) =>
-      grants.update(ofCollection(standing), { team: path.teamId }, body),
+    updateUserPermissionInCollection: ({ path, body, caller }, standing) =>
+      grants.update(ofCollection(standing), caller.user.id, { user: path.userId }, body),
+    updateTeamPermissionInCollection: ({ path, body, caller }, standing) =>
+      grants.update(ofCollection(standing), caller.user.id, { team: path.teamId }, body),
     listPermissionsAggregateInCollection: ({ query }, standing) =>
       grants.listAccess(ofCollection(standing), query),
   };

@@ -1,7 +1,10 @@
 import { sql } from "kysely";
 import { grantedRank, grantHolders, rankOf } from "../access.js";
+import type { Clock, IdGenerator } from "../context.js";
+import { timestamp } from "../db/codecs.js";
 import type { Db } from "../db/database.js";
 import type { Role } from "../db/schema.js";
+import { recordEvent } from "../events/record.js";
 import { keysetList } from "../http/paging.js";
 import { teams } from "../teams/index.js";
 
@@ -14,41 +17,81 @@ export interface GrantedContent {
   defaultLevel: Role;
 }
 
-/** Gives each user and team `role` on the content, or takes their role there away (null). */
+/**
+ * Gives each user and team `role` on the content, or takes their role there away (null), recording
+ * an event for each one whose role there changed.
+ */
 export async function setGrants(
   tx: Db,
+  context: { clock: Clock; ids: IdGenerator },
+  actorId: string,
   content: GrantedContent,
   grantees: { users: readonly string[]; teams: readonly string[] },
   role: Role | null,
-  now: string,
 ): Promise<void> {
   const principals = [...grantees.users, ...grantees.teams];
   if (principals.length === 0) return;
+  const held = new Map(
+    (
+      await tx
+        .selectFrom("content_permissions")
+        .select(["principal_id", "role"])
+        .where("content_id", "=", content.id)
+        .where("principal_id", "in", principals)
+        .execute()
+    ).map((row) => [row.principal_id, row.role]),
+  );
   if (role === null) {
     await tx
       .deleteFrom("content_permissions")
       .where("content_id", "=", content.id)
       .where("principal_id", "in", principals)
       .execute();
-    return;
+  } else {
+    const base = {
+      content_id: content.id,
+      organization_id: content.organizationId,
+      space_id: content.kind === "space" ? content.id : null,
+      collection_id: content.kind === "collection" ? content.id : null,
+      role,
+      created_at: timestamp(context.clock.now()),
+    };
+    grantHolders.forgetAll();
+    await tx
+      .insertInto("content_permissions")
+      .values([
+        ...grantees.users.map((id) => ({ ...base, principal_id: id, user_id: id, team_id: null })),
+        ...grantees.teams.map((id) => ({ ...base, principal_id: id, user_id: null, team_id: id })),
+      ])
+      .onConflict((c) => c.columns(["content_id", "principal_id"]).doUpdateSet({ role }))
+      .execute();
   }
-  const base = {
-    content_id: content.id,
-    organization_id: content.organizationId,
-    space_id: content.kind === "space" ? content.id : null,
-    collection_id: content.kind === "collection" ? content.id : null,
-    role,
-    created_at: now,
+  const on = content.kind === "space" ? { space: content.id } : { collection: content.id };
+  const event = {
+    organizationId: content.organizationId,
+    actorId,
+    ...(content.kind === "space" && { spaceId: content.id }),
   };
-  grantHolders.forgetAll();
-  await tx
-    .insertInto("content_permissions")
-    .values([
-      ...grantees.users.map((id) => ({ ...base, principal_id: id, user_id: id, team_id: null })),
-      ...grantees.teams.map((id) => ({ ...base, principal_id: id, user_id: null, team_id: id })),
-    ])
-    .onConflict((c) => c.columns(["content_id", "principal_id"]).doUpdateSet({ role }))
-    .execute();
+  for (const [key, ids] of [
+    ["user", grantees.users],
+    ["team", grantees.teams],
+  ] as const) {
+    for (const id of ids) {
+      const previous = held.get(id);
+      if (role === null && previous !== undefined)
+        await recordEvent(tx, context, {
+          ...event,
+          type: "permission_removed",
+          data: { ...on, [key]: id, role: previous },
+        });
+      else if (role !== null && previous !== role)
+        await recordEvent(tx, context, {
+          ...event,
+          type: "permission_granted",
+          data: { ...on, [key]: id, role, ...(previous !== undefined && { previousRole: previous }) },
+        });
+    }
+  }
 }
 
 /** Removes every grant the user holds in the organization (when they leave it). */

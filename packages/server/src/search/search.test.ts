@@ -176,6 +176,8 @@ describe("GET /v1/orgs/{organizationId}/search", () => {
     await s.t.db.transaction().execute((tx) =>
       setGrants(
         tx,
+        s.t,
+        s.admin.user.id,
         {
           kind: "space",
           id: open.spaceId,
@@ -185,7 +187,6 @@ describe("GET /v1/orgs/{organizationId}/search", () => {
         },
         { users: [guest.user.id], teams: [] },
         "read",
-        s.t.clock.now().toISOString(),
       ),
     );
     expect(titles(await search(term, guest))).toEqual([["Granted", ["A"]]]);

@@ -3,6 +3,7 @@ import type { Schema } from "@quire/api-types";
 import { membershipOf } from "../access.js";
 import { type AccessMap, type AreaHandlers, anyCaller } from "../area.js";
 import type { Db } from "../db/database.js";
+import { recordEvent } from "../events/record.js";
 import { badRequest } from "../http/errors.js";
 import { created, noContent, ok } from "../http/results.js";
 import { onOrganization, presentOrganization } from "../organizations/index.js";
@@ -48,6 +49,16 @@ async function checkedFields(db: Db, organizationId: string, body: ProviderField
   } satisfies Partial<SamlProviderTable>;
 }
 
+/** The name in `SamlProvider` of each stored column, for the `changes` of `saml_provider_updated`. */
+const FIELDS = {
+  label: "label",
+  entity_id: "entityID",
+  certificate: "certificate",
+  sso_url: "ssoURL",
+  default_team_id: "defaultTeam",
+  default_role: "defaultRole",
+} as const;
+
 const managesSso = onOrganization(MANAGE, ({ role }) => canManageSso(role));
 const managesProvider = onSamlProvider(MANAGE, ({ role }) => canManageSso(role));
 
@@ -64,7 +75,7 @@ export const ssoAccess = {
 } satisfies AccessMap;
 
 export function ssoHandlers(services: Services): AreaHandlers<typeof ssoAccess> {
-  const { db, urls, ids, now } = services;
+  const { db, urls, ids, now, transaction } = services;
 
   /** Providers as the API shows them to a caller with `role`, their default teams read at once. */
   const present = async (rows: readonly SamlProviderTable[], role: OrganizationRole, callerId: string) => {
@@ -119,7 +130,15 @@ export function ssoHandlers(services: Services): AreaHandlers<typeof ssoAccess> 
         created_at: now(),
         ...fields,
       };
-      await insertProvider(db, row);
+      await transaction(async (tx) => {
+        await insertProvider(tx, row);
+        await recordEvent(tx, services, {
+          organizationId: organization.id,
+          type: "saml_provider_created",
+          data: { provider: row.id, label: row.label },
+          actorId: caller.user.id,
+        });
+      });
       return created(await presentOne(row, role, caller.user.id));
     },
 
@@ -129,12 +148,33 @@ export function ssoHandlers(services: Services): AreaHandlers<typeof ssoAccess> 
 
     async updateOrganizationSAMLProvider({ body, caller }, { provider, role }) {
       const changes = await checkedFields(db, provider.organization_id, body);
-      await updateProvider(db, provider.id, changes);
-      return ok(await presentOne({ ...provider, ...changes }, role, caller.user.id));
+      const changed = (Object.keys(changes) as (keyof typeof changes)[]).filter(
+        (column) => changes[column] !== provider[column],
+      );
+      const updated = { ...provider, ...changes };
+      if (changed.length > 0)
+        await transaction(async (tx) => {
+          await updateProvider(tx, provider.id, changes);
+          await recordEvent(tx, services, {
+            organizationId: provider.organization_id,
+            type: "saml_provider_updated",
+            data: { provider: provider.id, label: updated.label, changes: changed.map((c) => FIELDS[c]) },
+            actorId: caller.user.id,
+          });
+        });
+      return ok(await presentOne(updated, role, caller.user.id));
     },
 
-    async deleteOrganizationSAMLProvider(_input, { provider }) {
-      await deleteProvider(db, provider.id);
+    async deleteOrganizationSAMLProvider({ caller }, { provider }) {
+      await transaction(async (tx) => {
+        await deleteProvider(tx, provider.id);
+        await recordEvent(tx, services, {
+          organizationId: provider.organization_id,
+          type: "saml_provider_deleted",
+          data: { provider: provider.id, label: provider.label },
+          actorId: caller.user.id,
+        });
+      });
       return noContent();
     },
 

@@ -4,14 +4,11 @@ import { fromJson, timestamp } from "../db/codecs.js";
 import { presentEvent } from "../events/record.js";
 import type { EventTable } from "../events/tables.js";
 import { decryptSecret, encryptSecrets } from "../integrations/index.js";
-import { FetchError, type Fetcher } from "../net/fetch.js";
+import type { Fetcher } from "../net/fetch.js";
+import { type Attempt, postDelivery } from "../net/post.js";
 import type { WebhookDeliveryTable, WebhookTable } from "./tables.js";
 
 const SECRET = "secret";
-/** What is read of a receiver's answer (then dropped): enough to let it finish a short one. */
-const ANSWER_BYTES = 64 * 1024;
-/** What is kept of why an attempt failed. */
-const ERROR_CHARS = 500;
 
 /** A new signing secret, as the Standard Webhooks specification writes one. */
 export const generateSecret = () => `whsec_${randomBytes(32).toString("base64")}`;
@@ -22,15 +19,6 @@ export const sealSecret = (secretKey: string, webhookId: string, secret: string)
 
 export const revealSecret = (secretKey: string, row: Pick<WebhookTable, "id" | "secret">) =>
   decryptSecret(secretKey, row.id, SECRET, fromJson(row.secret)[SECRET] ?? "");
-
-/** How one attempt went. */
-export interface Attempt {
-  at: string;
-  ok: boolean;
-  statusCode?: number;
-  durationMs: number;
-  error?: string;
-}
 
 /**
  * POSTs the event to `url`, signed with `secret`, through the network policy: a 2xx answer is
@@ -45,39 +33,12 @@ export async function sendEvent(
 ): Promise<Attempt> {
   const body = JSON.stringify(presentEvent(event));
   const headers = {
-    "content-type": "application/json",
     "user-agent": "Quire-Webhooks",
     "webhook-id": event.id,
     "webhook-timestamp": String(Math.floor(now.getTime() / 1000)),
     "webhook-signature": new Webhook(target.secret).sign(event.id, now, body),
   };
-  const at = timestamp(now);
-  const started = performance.now();
-  try {
-    const { status, durationMs } = await fetcher.post(target.url, body, {
-      headers,
-      timeoutMs,
-      maxBytes: ANSWER_BYTES,
-      ...(signal && { signal }),
-    });
-    if (status >= 200 && status <= 299) return { at, ok: true, statusCode: status, durationMs };
-    const redirect = status >= 300 && status <= 399 ? " (redirects are not followed)" : "";
-    return {
-      at,
-      ok: false,
-      statusCode: status,
-      durationMs,
-      error: `The receiver answered ${status}${redirect}.`,
-    };
-  } catch (err) {
-    if (!(err instanceof FetchError)) throw err;
-    return {
-      at,
-      ok: false,
-      durationMs: Math.round(performance.now() - started),
-      error: err.message.slice(0, ERROR_CHARS),
-    };
-  }
+  return postDelivery(fetcher, target.url, body, headers, { now, timeoutMs, ...(signal && { signal }) });
 }
 
 /** How long after failed attempt n (1 for the first) the next is due. */

@@ -6,6 +6,7 @@ import { flag, fromJson, timestamp } from "../db/codecs.js";
 import type { Db } from "../db/database.js";
 import { memberLookup } from "../db/member-lookup.js";
 import { preparedRead } from "../db/prepared.js";
+import { moveCursor } from "../events/cursors.js";
 import { eventsAfter } from "../events/read.js";
 import type { EventTable } from "../events/tables.js";
 import { notFound } from "../http/errors.js";
@@ -221,7 +222,9 @@ function matches(webhook: WebhookTable, event: EventTable): boolean {
 export async function fanOut(tx: Db, context: Context, limit: number): Promise<number> {
   const organizations = await tx
     .selectFrom("event_counters as ec")
-    .leftJoin("webhook_cursors as c", "c.organization_id", "ec.organization_id")
+    .leftJoin("event_cursors as c", (join) =>
+      join.onRef("c.organization_id", "=", "ec.organization_id").on("c.consumer", "=", "webhooks"),
+    )
     .innerJoin(
       (eb) =>
         eb
@@ -268,34 +271,13 @@ export async function fanOut(tx: Db, context: Context, limit: number): Promise<n
       }
     }
     if (deliveries.length > 0) await tx.insertInto("webhook_deliveries").values(deliveries).execute();
-    await moveCursor(tx, organization.organization_id, cursor, events.at(-1)?.sequence ?? start);
+    await moveCursor(tx, "webhooks", organization.organization_id, {
+      from: cursor,
+      to: events.at(-1)?.sequence ?? start,
+    });
     for (const webhookId of positions.keys()) await enqueueDelivery(tx, context, webhookId);
   }
   return read;
-}
-
-/**
- * Moves the organization's cursor from `from` (null: it has none yet) to `to`; throws when another
- * run moved it meanwhile, so that the transaction rolls back instead of sending events twice.
- */
-async function moveCursor(tx: Db, organizationId: string, from: number | null, to: number): Promise<void> {
-  const result =
-    from === null
-      ? await tx
-          .insertInto("webhook_cursors")
-          .values({ organization_id: organizationId, last_sequence: to })
-          .onConflict((oc) => oc.column("organization_id").doNothing())
-          .executeTakeFirst()
-      : await tx
-          .updateTable("webhook_cursors")
-          .set({ last_sequence: to })
-          .where("organization_id", "=", organizationId)
-          .where("last_sequence", "=", from)
-          .executeTakeFirst();
-  const changed =
-    "numInsertedOrUpdatedRows" in result ? result.numInsertedOrUpdatedRows : result.numUpdatedRows;
-  if (Number(changed ?? 0) === 0)
-    throw new Error(`The webhook cursor of organization ${organizationId} was moved by another run`);
 }
 
 /* ---- Sending: one runner per webhook at a time, holding its lease. ---- */

@@ -36,8 +36,4 @@ export const webhooksColumns: ColumnsOf<WebhooksTables> = {
     next_attempt_at: "null",
     created_at: "not null",
   },
-  webhook_cursors: {
-    organization_id: "not null",
-    last_sequence: "not null",
-  },
 };

@@ -8,7 +8,6 @@ import type { Flag, JsonText } from "../db/codecs.js";
 export interface WebhooksTables {
   webhooks: WebhookTable;
   webhook_deliveries: WebhookDeliveryTable;
-  webhook_cursors: WebhookCursorTable;
 }
 
 export interface WebhookTable {
@@ -52,12 +51,6 @@ export interface WebhookDeliveryTable {
   /** When it is due, while it is pending. */
   next_attempt_at: string | null;
   created_at: string;
-}
-
-/** How far the events of an organization were fanned out to its webhooks. */
-export interface WebhookCursorTable {
-  organization_id: string;
-  last_sequence: number;
 }
 
 declare module "../db/schema.js" {
