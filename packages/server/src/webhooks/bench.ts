@@ -1,11 +1,13 @@
 /**
  * The events bench (`npm run bench:events`), on SQLite and PostgreSQL side by side:
  *
- * 1. What recording an event costs the write that causes it: rounds of transactions that each change
- *    a space's row (the cause), made by concurrent writers of one organization (each on a space of its
- *    own), without an event and with its event (`recordEvent`), alternated; medians of writes a second
- *    and their ratio. The events of one organization are numbered under its counter row's lock, so this
- *    is the worst case: every writer in the one organization.
+ * 1. What recording an event costs the writes that cause them, for two causes: the smallest write
+ *    (one space's row changed) and the creation of a space as `createSpace` makes one (the content
+ *    tree locked, the place found, the space and its first revision inserted). Rounds of transactions
+ *    by concurrent writers of one organization, without the event and with it (`recordEvent`),
+ *    alternated; medians of writes a second and their ratio. The events of one organization are
+ *    numbered under its counter row's lock, so this is the worst case: every writer in one
+ *    organization.
  * 2. How fast a webhook receives them: events recorded in advance, one webhook to a receiver on
  *    loopback (node:http, answering 204), the job runner started; the time from its start to the last
  *    delivery, each delivery's signature verified and the order checked.
@@ -25,8 +27,9 @@ import { issueToken } from "../auth/tokens.js";
 import { onBenchDatabases } from "../bench/databases.js";
 import { directoryBlobStore } from "../blobs/blobs.js";
 import { createOrganization } from "../commands/create-organization.js";
+import { authorizeCreateUnder, endPosition, lockContentTree } from "../content/tree.js";
 import { systemClock, timeOrderedIds } from "../context.js";
-import { type Db, migrate } from "../db/database.js";
+import { type Db, migrate, type Transaction } from "../db/database.js";
 import type { SpaceTable } from "../db/schema.js";
 import { recordEvent } from "../events/record.js";
 import { createJobRunner } from "../jobs/runner.js";
@@ -51,8 +54,8 @@ function check(condition: unknown, what: string): asserts condition {
 }
 
 interface Figures {
-  withoutEvents: number;
-  withEvents: number;
+  updates: { without: number; with: number };
+  creations: { without: number; with: number };
   deliveriesPerSecond: number;
 }
 
@@ -78,36 +81,65 @@ async function run(db: Db, directory: string): Promise<Figures> {
       }),
     );
 
-  /** Writes a second: WRITERS writers, each changing its space's row WRITES_PER_ROUND / WRITERS times. */
-  const writes = async (withEvent: boolean) => {
+  type Cause = (tx: Transaction, writer: number, i: number) => Promise<SpaceTable>;
+  /** A space's title changed: the smallest write there is. */
+  const update: Cause = (tx, writer, i) =>
+    updateSpace(
+      tx,
+      spaces[writer] as SpaceTable,
+      { title: `Space ${writer} ${i}` },
+      clock.now().toISOString(),
+    );
+  /** A space created as `createSpace` creates one. */
+  const creation: Cause = async (tx, writer, i) => {
+    await lockContentTree(tx, [organization.id]);
+    await authorizeCreateUnder(tx, organization.id, "admin", null);
+    return insertSpace(tx, context, {
+      organization_id: organization.id,
+      parent_id: null,
+      title: `Created ${writer} ${i}`,
+      emoji: "",
+      visibility: "private",
+      edit_mode: "live",
+      default_level: "read",
+      position: await endPosition(tx, organization.id, null),
+    });
+  };
+  /** Writes a second: WRITERS writers, each making WRITES_PER_ROUND / WRITERS writes. */
+  const writes = async (cause: Cause, withEvent: boolean) => {
     const started = performance.now();
     await Promise.all(
-      spaces.map(async (space, writer) => {
+      spaces.map(async (_, writer) => {
         for (let i = 0; i < WRITES_PER_ROUND / WRITERS; i++)
           await db.transaction().execute(async (tx) => {
-            const title = `Space ${writer} ${i} ${withEvent}`;
-            const row = await updateSpace(tx, space, { title }, clock.now().toISOString());
+            const space = await cause(tx, writer, i);
             if (withEvent)
               await recordEvent(tx, context, {
                 organizationId: organization.id,
                 type: "space_updated",
                 actorId: user.id,
                 spaceId: space.id,
-                data: { space: space.id, title: row.title, visibility: "private", changes: ["title"] },
+                data: { space: space.id, title: space.title, visibility: "private", changes: ["title"] },
               });
           });
       }),
     );
     return WRITES_PER_ROUND / ((performance.now() - started) / 1000);
   };
-  await writes(false);
-  await writes(true);
-  const without: number[] = [];
-  const withEvents: number[] = [];
-  for (let round = 0; round < ROUNDS; round++) {
-    without.push(await writes(false));
-    withEvents.push(await writes(true));
-  }
+  /** Medians of rounds alternating without and with events, after one of each to warm up. */
+  const compare = async (cause: Cause) => {
+    await writes(cause, false);
+    await writes(cause, true);
+    const without: number[] = [];
+    const withEvents: number[] = [];
+    for (let round = 0; round < ROUNDS; round++) {
+      without.push(await writes(cause, false));
+      withEvents.push(await writes(cause, true));
+    }
+    return { without: median(without), with: median(withEvents) };
+  };
+  const updates = await compare(update);
+  const creations = await compare(creation);
 
   // Deliveries: a receiver checking each signature and the order, one webhook, the runner.
   const secretKey = generateSecretKey();
@@ -184,11 +216,7 @@ async function run(db: Db, directory: string): Promise<Figures> {
       received.every((sequence, i) => i === 0 || sequence === (received[i - 1] as number) + 1),
       "deliveries arrive in the order of the events",
     );
-    return {
-      withoutEvents: median(without),
-      withEvents: median(withEvents),
-      deliveriesPerSecond: DELIVERIES / ((lastAt - started) / 1000),
-    };
+    return { updates, creations, deliveriesPerSecond: DELIVERIES / ((lastAt - started) / 1000) };
   } finally {
     await new Promise((resolve) => api.close(resolve));
     await new Promise((resolve) => receiver.close(resolve));
@@ -211,7 +239,12 @@ console.log(
     .map(() => "---")
     .join("|")}|`,
 );
-console.log(row("writes/s without events (median)", (f) => f.withoutEvents.toFixed(0)));
-console.log(row("writes/s with their events (median)", (f) => f.withEvents.toFixed(0)));
-console.log(row("with / without", (f) => (f.withEvents / f.withoutEvents).toFixed(2)));
+for (const [label, of] of [
+  ["space row changed", (f: Figures) => f.updates],
+  ["space created", (f: Figures) => f.creations],
+] as const) {
+  console.log(row(`${label}: writes/s without events (median)`, (f) => of(f).without.toFixed(0)));
+  console.log(row(`${label}: writes/s with their events (median)`, (f) => of(f).with.toFixed(0)));
+  console.log(row(`${label}: with / without`, (f) => (of(f).with / of(f).without).toFixed(2)));
+}
 console.log(row(`deliveries/s (${DELIVERIES}, in order, verified)`, (f) => f.deliveriesPerSecond.toFixed(0)));
