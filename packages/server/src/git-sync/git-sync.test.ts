@@ -139,7 +139,8 @@ describe("POST /v1/spaces/{spaceId}/git/import", () => {
       .where("space_id", "=", space.spaceId)
       .orderBy("sequence")
       .execute();
-    expect(events.map((event) => event.type)).toEqual([
+    // The first five: a poll of the branch may have run an import with nothing new since.
+    expect(events.slice(0, 5).map((event) => event.type)).toEqual([
       "space_gitsync_started",
       "change_request_created",
       "change_request_merged",
