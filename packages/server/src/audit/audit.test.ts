@@ -1,8 +1,16 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { serverTasks } from "../areas.js";
 import { issueToken, revokeToken } from "../auth/tokens.js";
 import { createJobRunner } from "../jobs/runner.js";
+import type { NetworkPolicy } from "../net/fetch.js";
 import { buildOrganization } from "../testing/fixtures.js";
-import { createTestApp, type TestApp, type TestUser } from "../testing/harness.js";
+import {
+  createTestApp,
+  type TestApp,
+  type TestUser,
+  testFileSettings,
+  testGitSettings,
+} from "../testing/harness.js";
 import { auditTasks } from "./tasks.js";
 
 let t: TestApp;
@@ -10,6 +18,8 @@ beforeAll(async () => {
   t = await createTestApp();
 });
 afterAll(() => t.close());
+
+const loopback: NetworkPolicy = { allowedPrivateAddresses: ["127.0.0.1"] };
 
 /** supertest's client, as the server's socket sees it (IPv4, or IPv4 mapped into IPv6). */
 const LOOPBACK = /^(::ffff:)?127\.0\.0\.1$/;
@@ -354,5 +364,52 @@ describe("retention", () => {
       .where("organization_id", "=", s.organizationId)
       .execute();
     expect(Math.min(...sequences.map((r) => Number(r.sequence)))).toBeGreaterThan(1);
+  });
+
+  it("keeps an event a webhook may still send, past the retention", async () => {
+    const s = await scenario();
+    const hook = await t.request
+      .post(`${s.base}/webhooks`)
+      .set(s.admin.auth)
+      // Nothing listens on the discard port: every attempt fails, and the delivery stays pending.
+      .send({ url: "http://127.0.0.1:9/hook", events: ["space_created"] })
+      .expect(201);
+    const pending = await t.request
+      .post(`${s.base}/spaces`)
+      .set(s.admin.auth)
+      .send({ title: "Pending" })
+      .expect(201);
+    const webhooks = createJobRunner({
+      db: t.db,
+      clock: t.clock,
+      ids: t.ids,
+      tasks: serverTasks({
+        network: loopback,
+        git: testGitSettings(loopback),
+        secretKey: t.secretKey,
+        blobs: testFileSettings().blobs,
+      }),
+    });
+    await webhooks.runUntilIdle();
+    const deliveries = await t.request
+      .get(`${s.base}/webhooks/${hook.body.id}/deliveries`)
+      .set(s.admin.auth)
+      .expect(200);
+    expect(deliveries.body.items.map((d: { status: string }) => d.status)).toEqual(["pending"]);
+    await t.request
+      .patch(`${s.base}/webhooks/${hook.body.id}`)
+      .set(s.admin.auth)
+      .send({ active: false })
+      .expect(200);
+
+    t.clock.advance(20 * 24 * 60 * 60 * 1000);
+    await createJobRunner({ db: t.db, clock: t.clock, ids: t.ids, tasks: auditTasks(10) }).runUntilIdle();
+    const created = (
+      await t.request.get(`${s.audit}?action=space.created`).set(s.admin.auth).expect(200)
+    ).body.items.map((i: { target: { id: string } }) => i.target.id);
+    expect(created).toEqual([pending.body.id]);
+    // What no webhook waits for went: the webhook's own creation, for one.
+    const all = (await t.request.get(s.audit).set(s.admin.auth).expect(200)).body.items;
+    expect(all.map((i: { action: string }) => i.action)).not.toContain("member.joined");
   });
 });

@@ -5,6 +5,7 @@ import { forgetEvents, recordEvent } from "../events/record.js";
 import type { EventTable } from "../events/tables.js";
 import { keysetList, type PageQuery, type PageResult } from "../http/paging.js";
 import { withRequestOrigin } from "../http/request-context.js";
+import { eventsStillToDeliver } from "../webhooks/index.js";
 
 /** What the audit log is filtered by; each one set narrows it. */
 export interface AuditFilters {
@@ -108,31 +109,41 @@ export async function recordFailedSignIn(
 }
 
 /**
- * Deletes up to `limit` events recorded before `before`, and returns how many. An event a webhook
- * may still send (a delivery of it pending, or failed and waiting for the webhook to be turned on
- * again) stays until the webhooks area has done with it: deleting it would take its delivery along.
+ * Deletes the events recorded before `before` among the next `limit` of them (oldest first, after
+ * `after`, the last one the previous batch looked at), and returns the last one looked at: none when
+ * no old event is left. An event a webhook may still send (a delivery of it pending, or failed and
+ * waiting for the webhook to be turned on again) stays until the webhooks area has done with it:
+ * deleting it would take its delivery along.
  */
-export async function deleteOldEvents(db: Db, before: string, limit: number): Promise<number> {
+export async function deleteOldEvents(
+  db: Db,
+  { before, after, limit }: { before: string; after?: { created_at: string; id: string }; limit: number },
+): Promise<{ created_at: string; id: string } | undefined> {
   const old = await db
-    .selectFrom("events as e")
-    .select("e.id")
-    .where("e.created_at", "<", before)
-    .where(({ not, exists, selectFrom }) =>
-      not(
-        exists(
-          selectFrom("webhook_deliveries as d")
-            .select("d.id")
-            .whereRef("d.event_id", "=", "e.id")
-            .where("d.status", "!=", "success"),
-        ),
+    .selectFrom("events")
+    .select(["id", "created_at"])
+    .where("created_at", "<", before)
+    .$if(after !== undefined, (query) =>
+      query.where((eb) =>
+        eb.or([
+          eb("created_at", ">", after?.created_at ?? ""),
+          eb.and([eb("created_at", "=", after?.created_at ?? ""), eb("id", ">", after?.id ?? "")]),
+        ]),
       ),
     )
+    .orderBy("created_at")
+    .orderBy("id")
     .limit(limit)
     .execute();
-  return forgetEvents(
+  const kept = await eventsStillToDeliver(
     db,
     old.map((row) => row.id),
   );
+  await forgetEvents(
+    db,
+    old.filter((row) => !kept.has(row.id)).map((row) => row.id),
+  );
+  return old.at(-1);
 }
 
 /** Deletes the failed sign-ins of no organization recorded before `before`. */

@@ -16,7 +16,11 @@ export function auditTasks(retentionDays: number): AnyTask[] {
       everyMs: DAY_MS,
       async run(_payload, job) {
         const before = timestamp(job.clock.now(), -retentionDays * DAY_MS);
-        while ((await deleteOldEvents(job.db, before, BATCH)) === BATCH);
+        for (
+          let after = await deleteOldEvents(job.db, { before, limit: BATCH });
+          after !== undefined;
+          after = await deleteOldEvents(job.db, { before, after, limit: BATCH })
+        );
         await deleteOldFailedSignIns(job.db, before);
       },
     }),

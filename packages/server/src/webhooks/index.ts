@@ -4,3 +4,4 @@
  * private: the root `biome.json` fails the lint on an import of one from another area.
  */
 export { defaultWebhookSettings, type WebhookSettings, webhookSettingsFrom } from "./settings.js";
+export { eventsStillToDeliver } from "./store.js";

@@ -393,3 +393,18 @@ export async function deleteOldDeliveries(db: Db, before: string, limit: number)
   const result = await db.deleteFrom("webhook_deliveries").where("id", "in", old).executeTakeFirst();
   return Number(result.numDeletedRows);
 }
+
+/**
+ * Those of `eventIds` a webhook may still send: a delivery of it pending, or failed and waiting for its
+ * webhook to be turned on again. The audit log's retention keeps them.
+ */
+export async function eventsStillToDeliver(db: Db, eventIds: readonly string[]): Promise<Set<string>> {
+  if (eventIds.length === 0) return new Set();
+  const rows = await db
+    .selectFrom("webhook_deliveries")
+    .select("event_id")
+    .where("event_id", "in", [...eventIds])
+    .where("status", "!=", "success")
+    .execute();
+  return new Set(rows.map((row) => row.event_id));
+}
