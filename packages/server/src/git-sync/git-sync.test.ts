@@ -628,6 +628,24 @@ describe("operations of a space", () => {
   });
 });
 
+describe("a renamed repository", () => {
+  it("is followed to where it moved on the same host, and the space keeps its new URL", async () => {
+    const space = await newSpaceContent(s);
+    const repository = await newRepository();
+    const old = `old-${repository.name}`;
+    git.moveRepository(old, repository.name);
+    const url = new URL(repository.url);
+    url.pathname = url.pathname.replace(repository.name, old);
+    const operation = await sync(space.spaceId, "import", { url: url.href });
+    expect(operation, JSON.stringify(operation)).toMatchObject({ state: "success" });
+    const info = await gitInfo(space.spaceId);
+    expect(info.repoURL).toBe(git.url(repository.name));
+    expect(info.repoName).toBe(repository.name);
+    // The next operations go where it is now.
+    expect(await sync(space.spaceId, "export", { url: info.repoURL })).toMatchObject({ state: "success" });
+  });
+});
+
 describe("DELETE /v1/spaces/{spaceId}/git", () => {
   it("disconnects the space: its credentials go, its content stays", async () => {
     const { space } = await importedSpace();

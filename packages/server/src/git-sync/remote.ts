@@ -142,3 +142,13 @@ export function spaceGitSyncOf(
     updatedAt,
   };
 }
+
+/**
+ * Where a repository given at `given` was found, when Git followed a redirect to `reached` on the same
+ * origin (a renamed repository): the URL to keep. Undefined otherwise; one on another origin is not
+ * kept, since the credentials go to the given origin only.
+ */
+export function movedRepositoryUrl(given: string, reached: string | undefined): string | undefined {
+  if (reached === undefined || reached === given) return undefined;
+  return new URL(reached).origin === new URL(given).origin ? reached : undefined;
+}

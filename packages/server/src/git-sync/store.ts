@@ -316,11 +316,13 @@ export async function recordSync(
     revision: string | null;
     /** The file of each page, and `.gitbook.yaml`'s redirects to pages; both kept as they were when absent. */
     pages?: { paths: ReadonlyMap<string, string>; redirects: Record<string, string> };
+    /** Where the repository moved to (see `movedRepositoryUrl`), kept as its URL from now on. */
+    movedTo?: string;
   },
   now: Date,
 ): Promise<void> {
   const repository: GitRepositoryColumns = {
-    url: operation.url,
+    url: synced.movedTo ?? operation.url,
     credentials: operation.credentials,
     ref: operation.ref,
     project_directory: operation.project_directory,

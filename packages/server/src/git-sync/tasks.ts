@@ -13,7 +13,7 @@ import { type AnyTask, defineTask, type JobContext } from "../jobs/runner.js";
 import { type FetchedTree, type GitClient, GitError, type GitLimits } from "../net/git.js";
 import { readRepository, readRepositoryConfig, writeRepositoryPlaced } from "./format.js";
 import { importedPages, redirectedPages, repositoryPages, repositoryPath } from "./pages.js";
-import { remoteOf } from "./remote.js";
+import { movedRepositoryUrl, remoteOf } from "./remote.js";
 import {
   claimNextOperation,
   connectionOf,
@@ -109,9 +109,18 @@ export function gitSyncTasks(deps: GitSyncDeps): AnyTask[] {
     return left;
   };
 
+  /** The repository's new URL for `recordSync`, when the operation found it moved (renamed). */
+  const movedFrom =
+    (operation: OperationRow) =>
+    (reached: string | undefined): { movedTo?: string } => {
+      const url = movedRepositoryUrl(operation.url, reached);
+      return url === undefined ? {} : { movedTo: url };
+    };
+
   /** The repository's content made the space's: merged when only the repository changed since the last sync. */
   async function runImport(operation: OperationRow, job: JobContext, deadline: number) {
     const spaceId = operation.space_id;
+    const moved = movedFrom(operation);
     const tree = await fetchTree(operation, deadline);
     if (tree.commit === null) throw new OperationFailed(`The repository has no branch ${operation.ref}.`);
     const connection = await connectionOf(job.db, spaceId);
@@ -123,7 +132,12 @@ export function gitSyncTasks(deps: GitSyncDeps): AnyTask[] {
       !operation.standalone
     )
       return async (tx: Transaction) => {
-        await recordSync(tx, operation, { commit: tree.commit, revision: null }, job.clock.now());
+        await recordSync(
+          tx,
+          operation,
+          { commit: tree.commit, revision: null, ...moved(tree.url) },
+          job.clock.now(),
+        );
         return { state: "success", commit: tree.commit } satisfies OperationOutcome;
       };
 
@@ -185,6 +199,7 @@ export function gitSyncTasks(deps: GitSyncDeps): AnyTask[] {
             commit,
             revision: imported.merged ? imported.revision : null,
             pages: { paths, redirects: redirectedPages(repository.redirects, paths) },
+            ...moved(tree.url),
           },
           job.clock.now(),
         );
@@ -200,6 +215,7 @@ export function gitSyncTasks(deps: GitSyncDeps): AnyTask[] {
   /** The space's main content committed on the branch and pushed, when the branch holds nothing newer. */
   async function runExport(operation: OperationRow, job: JobContext, deadline: number) {
     const spaceId = operation.space_id;
+    const moved = movedFrom(operation);
     const tree = await fetchTree(operation, deadline);
     const connection = await connectionOf(job.db, spaceId);
     const sameRepository = connection?.url === operation.url && connection.ref === operation.ref;
@@ -281,6 +297,7 @@ export function gitSyncTasks(deps: GitSyncDeps): AnyTask[] {
             commit: pushed.commit,
             revision: space.revision_id,
             pages: { paths, redirects: redirectedPages(repository.redirects, paths) },
+            ...moved(pushed.url ?? tree.url),
           },
           job.clock.now(),
         );
