@@ -10,6 +10,7 @@ import { configFromEnv } from "./config.js";
 import { type Clock, type IdGenerator, systemClock, timeOrderedIds } from "./context.js";
 import { checkDatabase, type Db } from "./db/database.js";
 import { apiErrorFromDatabase } from "./db/errors.js";
+import { defaultEventDelivery, type EventDeliverySettings } from "./events/delivery-settings.js";
 import { compileContract } from "./http/contract.js";
 import { dispatcher } from "./http/dispatch.js";
 import { errorAnswers, errorBody, errorHandler, send } from "./http/errors.js";
@@ -43,6 +44,8 @@ export interface AppOptions {
   network?: NetworkPolicy;
   /** Git Sync's repositories; as the environment's defaults say when not given. */
   git?: GitSettings;
+  /** How events go out to webhooks and integrations; the defaults when not given. */
+  eventDelivery?: EventDeliverySettings;
 }
 
 /** Node's request listener: hand it to `http.createServer` or to supertest. */
@@ -64,6 +67,7 @@ export function createApp(options: AppOptions): QuireApp {
     files: options.files ?? fileSettingsFrom(configFromEnv({}).files),
     fetcher: createFetcher(options.network ?? publicAddressesOnly),
     git: options.git ?? gitSettingsFrom(configFromEnv({}).git, options.network ?? publicAddressesOnly),
+    eventDelivery: options.eventDelivery ?? defaultEventDelivery,
   });
 
   const logRequest = requestLog(logger);

@@ -3,12 +3,14 @@ import type { Handler, HandlerInput, Handlers, OperationId, OperationResult } fr
 import type { Router } from "express";
 import type { Caller } from "./auth/caller.js";
 import type { BlobStore } from "./blobs/blobs.js";
+import type { EventDeliverySettings } from "./events/delivery-settings.js";
 import { ApiError } from "./http/errors.js";
 import type { AnyTask } from "./jobs/runner.js";
 import type { Fetcher } from "./net/fetch.js";
 import type { GitSettings } from "./net/git.js";
 import { authorize } from "./policy.js";
 import type { Services } from "./services.js";
+import type { Urls } from "./urls.js";
 
 /**
  * What an operation requires of its caller, declared beside its handler and checked by the dispatcher
@@ -109,6 +111,10 @@ export interface TaskDeps {
   secretKey: string;
   /** Where file bytes are stored. */
   blobs: BlobStore;
+  /** How events go out to webhooks and integrations. */
+  eventDelivery: EventDeliverySettings;
+  /** The server's public URLs, for what tasks write absolute (integration events name users so). */
+  urls: Urls;
 }
 
 /** See `Area.kept`. */

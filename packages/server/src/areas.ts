@@ -7,7 +7,9 @@ import type { Caller } from "./auth/caller.js";
 import { changeRequestsArea } from "./change-requests/area.js";
 import { collectionsArea } from "./collections/area.js";
 import { commentsArea } from "./comments/area.js";
+import { configFromEnv } from "./config.js";
 import { customFieldsArea } from "./custom-fields/area.js";
+import { defaultEventDelivery, type EventDeliverySettings } from "./events/delivery-settings.js";
 import { filesArea } from "./files/area.js";
 import { gitSyncArea } from "./git-sync/area.js";
 import { importsArea } from "./imports/area.js";
@@ -29,6 +31,7 @@ import { spacesArea } from "./spaces/area.js";
 import { ssoArea } from "./sso/area.js";
 import { teamsArea } from "./teams/area.js";
 import { translationsArea } from "./translations/area.js";
+import { urlsFor } from "./urls.js";
 import { usersArea } from "./users/area.js";
 import { webhooksArea } from "./webhooks/area.js";
 
@@ -85,9 +88,16 @@ export const pendingOperations: readonly OperationId[] = areas.flatMap((area) =>
 /** Every task of the server, as `main.ts` runs them: what each area declares in `defineArea({ tasks })`. */
 export function serverTasks({
   network,
+  eventDelivery = defaultEventDelivery,
+  publicUrl = configFromEnv({}).publicUrl,
   ...deps
-}: { network: NetworkPolicy } & Omit<TaskDeps, "fetcher">): AnyTask[] {
-  return areas.flatMap((area) => area.tasks({ fetcher: createFetcher(network), ...deps }));
+}: { network: NetworkPolicy; eventDelivery?: EventDeliverySettings; publicUrl?: string } & Omit<
+  TaskDeps,
+  "fetcher" | "eventDelivery" | "urls"
+>): AnyTask[] {
+  const fetcher = createFetcher(network);
+  const urls = urlsFor(publicUrl);
+  return areas.flatMap((area) => area.tasks({ fetcher, eventDelivery, urls, ...deps }));
 }
 
 /** Every operation's handler; throws at start-up if two areas claim one operation. */

@@ -1,5 +1,6 @@
 import { join, resolve } from "node:path";
 import { type ContentLimits, defaultContentLimits } from "./content/engine/index.js";
+import { defaultEventDelivery, type EventDeliverySettings } from "./events/delivery-settings.js";
 import { type NetworkPolicy, parseAddressList } from "./net/fetch.js";
 
 export interface Config {
@@ -8,6 +9,8 @@ export interface Config {
   database: string;
   logLevel: string;
   publicUrl: string;
+  /** `QUIRE_WEBHOOK_FANOUT_MS`, `QUIRE_WEBHOOK_TIMEOUT_MS`: how events go out to webhooks and integrations. */
+  eventDelivery: EventDeliverySettings;
   validateResponses: boolean;
   ownerEmail: string;
   /**
@@ -66,6 +69,11 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): Config {
     database: env.DATABASE_URL ?? dataDirectoryFrom(env),
     logLevel: env.LOG_LEVEL ?? "info",
     publicUrl: publicUrlFrom(env),
+    eventDelivery: {
+      ...defaultEventDelivery,
+      fanOutMs: positiveInteger(env, "QUIRE_WEBHOOK_FANOUT_MS", defaultEventDelivery.fanOutMs),
+      timeoutMs: positiveInteger(env, "QUIRE_WEBHOOK_TIMEOUT_MS", defaultEventDelivery.timeoutMs),
+    },
     validateResponses:
       (env.QUIRE_VALIDATE_RESPONSES ?? (env.NODE_ENV === "production" ? "false" : "true")) === "true",
     ownerEmail: env.QUIRE_OWNER_EMAIL ?? "owner@localhost",
@@ -90,11 +98,7 @@ export function auditRetentionDaysFrom(env: NodeJS.ProcessEnv = process.env): nu
   return positiveInteger(env, "QUIRE_AUDIT_RETENTION_DAYS", 365);
 }
 
-/**
- * See `Config.publicUrl` (`QUIRE_PUBLIC_URL`, or localhost on `PORT`); read on its own by background
- * tasks that write absolute URLs (integration events).
- */
-export function publicUrlFrom(env: NodeJS.ProcessEnv = process.env): string {
+function publicUrlFrom(env: NodeJS.ProcessEnv): string {
   return env.QUIRE_PUBLIC_URL ?? `http://localhost:${Number(env.PORT ?? 8080)}`;
 }
 

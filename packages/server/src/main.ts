@@ -39,7 +39,14 @@ const jobs = createJobRunner({
   ids,
   logger,
   leaseMs: config.jobLeaseMs,
-  tasks: serverTasks({ network: config.network, git, secretKey, blobs: files.blobs }),
+  tasks: serverTasks({
+    network: config.network,
+    git,
+    secretKey,
+    blobs: files.blobs,
+    eventDelivery: config.eventDelivery,
+    publicUrl: config.publicUrl,
+  }),
 });
 jobs.start();
 
@@ -54,6 +61,7 @@ const app = createApp({
   secretKey,
   files,
   git,
+  eventDelivery: config.eventDelivery,
   network: config.network,
   ...(config.rateLimitPerMinute > 0 && { rateLimit: { limit: config.rateLimitPerMinute, windowMs: 60_000 } }),
 });

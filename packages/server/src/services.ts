@@ -1,6 +1,7 @@
 import type { FileSettings } from "./blobs/settings.js";
 import type { Clock, IdGenerator } from "./context.js";
 import type { Db, Transaction } from "./db/database.js";
+import type { EventDeliverySettings } from "./events/delivery-settings.js";
 import type { Fetcher } from "./net/fetch.js";
 import type { GitSettings } from "./net/git.js";
 import type { Urls } from "./urls.js";
@@ -26,6 +27,8 @@ export interface Services {
   fetcher: Fetcher;
   /** Git Sync's repositories, reached through the same network policy. */
   git: GitSettings;
+  /** How events go out to webhooks and integrations. */
+  eventDelivery: EventDeliverySettings;
 }
 
 /** The services over these parts; `now` and `transaction` derive from the clock and the database. */

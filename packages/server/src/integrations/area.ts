@@ -1,7 +1,4 @@
 import { defineArea } from "../area.js";
-import { publicUrlFrom } from "../config.js";
-import { urlsFor } from "../urls.js";
-import { webhookSettingsFrom } from "../webhooks/index.js";
 import { integrationAssetRoutes } from "./assets.js";
 import { integrationAccess, integrationHandlers } from "./handlers.js";
 import { integrationEventTasks } from "./tasks.js";
@@ -13,9 +10,6 @@ export const integrationsArea = defineArea({
   handlers: integrationHandlers,
   routes: integrationAssetRoutes,
   // Integration events go at the webhooks' pace; their payloads name users by their API URLs.
-  tasks: ({ fetcher, secretKey }) =>
-    integrationEventTasks(
-      { fetcher, secretKey, urls: urlsFor(publicUrlFrom(process.env)) },
-      webhookSettingsFrom(process.env),
-    ),
+  tasks: ({ fetcher, secretKey, urls, eventDelivery }) =>
+    integrationEventTasks({ fetcher, secretKey, urls }, eventDelivery),
 });

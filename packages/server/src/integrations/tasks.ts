@@ -1,4 +1,5 @@
 import { timestamp } from "../db/codecs.js";
+import type { EventDeliverySettings } from "../events/delivery-settings.js";
 import { enqueue, jobType } from "../jobs/queue.js";
 import { type AnyTask, defineTask } from "../jobs/runner.js";
 import type { Fetcher } from "../net/fetch.js";
@@ -22,14 +23,6 @@ const fanOut = jobType<Record<string, never>>("integrations.events.fan-out");
 const sweep = jobType<Record<string, never>>("integrations.events.sweep");
 const retention = jobType<Record<string, never>>("integrations.events.retention");
 
-/** What the sending of integration events runs with (the webhooks' pace: `WebhookSettings`). */
-export interface IntegrationEventSettings {
-  fanOutMs: number;
-  timeoutMs: number;
-  sweepMs: number;
-  fanOutBatch: number;
-}
-
 const DAY_MS = 24 * 3_600_000;
 /** Records that ended are kept this long, for `listIntegrationEvents`. */
 const KEPT_FOR_MS = 30 * DAY_MS;
@@ -46,7 +39,7 @@ const MAX_PER_JOB = 200;
  */
 export function integrationEventTasks(
   deps: { fetcher: Fetcher; secretKey: string; urls: Urls },
-  settings: IntegrationEventSettings,
+  settings: EventDeliverySettings,
 ): AnyTask[] {
   async function send(record: Claimed, now: Date, signal: AbortSignal) {
     if (record.events_url === null || record.signing_secret === null)

@@ -11,6 +11,7 @@ import { createOrganization } from "../commands/create-organization.js";
 import { type Clock, type IdGenerator, systemClock, timeOrderedIds } from "../context.js";
 import { type Db, migrate, openDatabase } from "../db/database.js";
 import type { Role, UserTable } from "../db/schema.js";
+import { defaultEventDelivery } from "../events/delivery-settings.js";
 import { addMembership } from "../members/index.js";
 import { createFetcher, type NetworkPolicy, publicAddressesOnly } from "../net/fetch.js";
 import { type GitLimits, type GitSettings, gitSettingsFrom } from "../net/git.js";
@@ -89,6 +90,7 @@ export function inspectionServices(): Services {
     files: testFileSettings(),
     fetcher: createFetcher(publicAddressesOnly),
     git: testGitSettings(publicAddressesOnly),
+    eventDelivery: defaultEventDelivery,
   });
 }
 

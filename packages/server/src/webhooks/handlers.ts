@@ -2,6 +2,7 @@ import type { Schema } from "@quire/api-types";
 import type { AccessMap, AreaHandlers } from "../area.js";
 import { flag, isSet, toJson } from "../db/codecs.js";
 import type { Db } from "../db/database.js";
+import type { EventDeliverySettings } from "../events/delivery-settings.js";
 import { eventsById, lastEventOf, lastSequenceOf } from "../events/read.js";
 import { recordEvent } from "../events/record.js";
 import { badRequest, notFound } from "../http/errors.js";
@@ -12,7 +13,6 @@ import { onWebhook } from "./access.js";
 import { afterAttempt, generateSecret, revealSecret, sealSecret, sendEvent } from "./delivery.js";
 import { canManageWebhooks } from "./policy.js";
 import { presentDelivery, presentWebhook, webhookLocation } from "./presenter.js";
-import type { WebhookSettings } from "./settings.js";
 import {
   deleteWebhook,
   deliveryOf,
@@ -73,7 +73,7 @@ const eventTypes = (events: readonly Schema<"EventType">[] | undefined) => toJso
 
 export function webhooksHandlers(
   services: Services,
-  settings: WebhookSettings,
+  settings: EventDeliverySettings,
 ): AreaHandlers<typeof webhooksAccess> {
   const { db, urls, ids, now, secretKey, fetcher, clock } = services;
 

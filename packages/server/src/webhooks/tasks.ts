@@ -1,10 +1,10 @@
 import { isSet, timestamp } from "../db/codecs.js";
+import type { EventDeliverySettings } from "../events/delivery-settings.js";
 import { eventsById } from "../events/read.js";
 import { jobType } from "../jobs/queue.js";
 import { type AnyTask, defineTask, type JobContext } from "../jobs/runner.js";
 import type { Fetcher } from "../net/fetch.js";
 import { afterAttempt, revealSecret, sendEvent } from "./delivery.js";
-import type { WebhookSettings } from "./settings.js";
 import {
   claimWebhook,
   deleteOldDeliveries,
@@ -39,7 +39,7 @@ const MAX_PER_JOB = 100;
  */
 export function webhooksTasks(
   deps: { fetcher: Fetcher; secretKey: string },
-  settings: WebhookSettings,
+  settings: EventDeliverySettings,
 ): AnyTask[] {
   // The job's own lease (QUIRE_JOB_LEASE_MS), renewed at each attempt, and at least three attempts long:
   // a live runner keeps its webhook, and a dead one's is taken again when its job is.
