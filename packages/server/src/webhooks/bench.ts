@@ -43,6 +43,7 @@ const WRITERS = 8;
 const WRITES_PER_ROUND = 2000;
 const ROUNDS = 5;
 const DELIVERIES = 2000;
+const API_WRITES = 400;
 const loopback: NetworkPolicy = { allowedPrivateAddresses: ["127.0.0.1"] };
 
 const median = (values: readonly number[]) => {
@@ -58,6 +59,8 @@ interface Figures {
   updates: { without: number; with: number };
   creations: { without: number; with: number };
   deliveriesPerSecond: number;
+  /** Spaces created a second through the API (`createSpace`, its event included), for scale. */
+  apiCreations: number;
 }
 
 async function run(db: Db, directory: string): Promise<Figures> {
@@ -175,6 +178,29 @@ async function run(db: Db, directory: string): Promise<Figures> {
   await new Promise<void>((resolve) => receiver.listen(0, "127.0.0.1", resolve));
   try {
     const token = await issueToken(db, context, user.id, "bench");
+    // What a space's creation costs through the API, its event included: the scale the event's cost
+    // above is to be read against.
+    const origin = `http://127.0.0.1:${(api.address() as AddressInfo).port}`;
+    const createSpaces = async () => {
+      const started = performance.now();
+      await Promise.all(
+        Array.from({ length: WRITERS }, async (_, writer) => {
+          for (let i = 0; i < API_WRITES / WRITERS; i++) {
+            const res = await fetch(`${origin}/v1/orgs/${organization.id}/spaces`, {
+              method: "POST",
+              headers: { Authorization: `Bearer ${token}`, "content-type": "application/json" },
+              body: JSON.stringify({ title: `API ${writer} ${i}` }),
+            });
+            check(res.status === 201, `a space is created through the API (${res.status})`);
+            await res.arrayBuffer();
+          }
+        }),
+      );
+      return API_WRITES / ((performance.now() - started) / 1000);
+    };
+    await createSpaces();
+    const apiRounds: number[] = [];
+    for (let round = 0; round < ROUNDS; round++) apiRounds.push(await createSpaces());
     const created = await fetch(
       `http://127.0.0.1:${(api.address() as AddressInfo).port}/v1/orgs/${organization.id}/webhooks`,
       {
@@ -224,7 +250,12 @@ async function run(db: Db, directory: string): Promise<Figures> {
       received.every((sequence, i) => i === 0 || sequence === (received[i - 1] as number) + 1),
       "deliveries arrive in the order of the events",
     );
-    return { updates, creations, deliveriesPerSecond: DELIVERIES / ((lastAt - started) / 1000) };
+    return {
+      updates,
+      creations,
+      deliveriesPerSecond: DELIVERIES / ((lastAt - started) / 1000),
+      apiCreations: median(apiRounds),
+    };
   } finally {
     await new Promise((resolve) => api.close(resolve));
     await new Promise((resolve) => receiver.close(resolve));
@@ -253,4 +284,14 @@ for (const [label, of] of [
   console.log(row(`${label}: writes/s with their events (median)`, (f) => of(f).with.toFixed(0)));
   console.log(row(`${label}: with / without`, (f) => (of(f).with / of(f).without).toFixed(2)));
 }
+console.log(
+  row("spaces created through the API, events included: requests/s (median)", (f) =>
+    f.apiCreations.toFixed(0),
+  ),
+);
+console.log(
+  row("one event's cost in µs (space created, with − without)", (f) =>
+    ((1 / f.creations.with - 1 / f.creations.without) * 1e6).toFixed(0),
+  ),
+);
 console.log(row(`deliveries/s (${DELIVERIES}, in order, verified)`, (f) => f.deliveriesPerSecond.toFixed(0)));
