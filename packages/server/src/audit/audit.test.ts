@@ -1,16 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { serverTasks } from "../areas.js";
 import { issueToken, revokeToken } from "../auth/tokens.js";
 import { createJobRunner } from "../jobs/runner.js";
-import type { NetworkPolicy } from "../net/fetch.js";
 import { buildOrganization } from "../testing/fixtures.js";
-import {
-  createTestApp,
-  type TestApp,
-  type TestUser,
-  testFileSettings,
-  testGitSettings,
-} from "../testing/harness.js";
+import { createTestApp, type TestApp, type TestUser } from "../testing/harness.js";
+import { loopbackOnly, serverJobRunner } from "../testing/jobs.js";
 import { auditTasks } from "./tasks.js";
 
 let t: TestApp;
@@ -18,8 +11,6 @@ beforeAll(async () => {
   t = await createTestApp();
 });
 afterAll(() => t.close());
-
-const loopback: NetworkPolicy = { allowedPrivateAddresses: ["127.0.0.1"] };
 
 /** supertest's client, as the server's socket sees it (IPv4, or IPv4 mapped into IPv6). */
 const LOOPBACK = /^(::ffff:)?127\.0\.0\.1$/;
@@ -379,17 +370,7 @@ describe("retention", () => {
       .set(s.admin.auth)
       .send({ title: "Pending" })
       .expect(201);
-    const webhooks = createJobRunner({
-      db: t.db,
-      clock: t.clock,
-      ids: t.ids,
-      tasks: serverTasks({
-        network: loopback,
-        git: testGitSettings(loopback),
-        secretKey: t.secretKey,
-        blobs: testFileSettings().blobs,
-      }),
-    });
+    const webhooks = serverJobRunner(t, loopbackOnly);
     await webhooks.runUntilIdle();
     const deliveries = await t.request
       .get(`${s.base}/webhooks/${hook.body.id}/deliveries`)

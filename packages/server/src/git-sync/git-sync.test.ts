@@ -1,6 +1,5 @@
 import { createHmac, randomBytes } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { serverTasks } from "../areas.js";
 import {
   type ContentScenario,
   createContentScenario,
@@ -9,15 +8,15 @@ import {
   newSpaceContent,
   updatePage,
 } from "../change-requests/testing.js";
-import { createJobRunner, type JobRunner } from "../jobs/runner.js";
+import type { JobRunner } from "../jobs/runner.js";
 import type { NetworkPolicy } from "../net/fetch.js";
 import { type GitServer, startGitServer } from "../net/git-server.js";
 import { siteVisits } from "../sites/testing.js";
-import { testFileSettings, testGitSettings } from "../testing/harness.js";
+import { testGitSettings } from "../testing/harness.js";
+import { loopbackOnly, serverJobRunner } from "../testing/jobs.js";
 
 const USER = "quire-bot";
 const PASSWORD = "s3cret-token-value";
-const loopback: NetworkPolicy = { allowedPrivateAddresses: ["127.0.0.1"] };
 
 /** A repository as GitBook's Git Sync writes one: every element of its format. */
 const GITBOOK_REPOSITORY = {
@@ -44,17 +43,7 @@ let repositories = 0;
 beforeAll(async () => {
   git = await startGitServer({ username: USER, password: PASSWORD });
   s = await createContentScenario();
-  jobs = createJobRunner({
-    db: s.t.db,
-    clock: s.t.clock,
-    ids: s.t.ids,
-    tasks: serverTasks({
-      network: loopback,
-      git: testGitSettings(loopback),
-      secretKey: s.t.secretKey,
-      blobs: testFileSettings().blobs,
-    }),
-  });
+  jobs = serverJobRunner(s.t, loopbackOnly);
 });
 afterAll(async () => {
   await git.close();
@@ -355,17 +344,11 @@ describe("an import the server's limits refuse", { timeout: 30_000 }, () => {
       git: testGitSettings(options.network, { ...(options.maxBytes && { maxBytes: options.maxBytes }) }),
     });
     try {
-      const runner = createJobRunner({
-        db: scenario.t.db,
-        clock: scenario.t.clock,
-        ids: scenario.t.ids,
-        tasks: serverTasks({
-          network: options.network,
-          git: testGitSettings(options.network, { ...(options.maxBytes && { maxBytes: options.maxBytes }) }),
-          secretKey: scenario.t.secretKey,
-          blobs: testFileSettings().blobs,
-        }),
-      });
+      const runner = serverJobRunner(
+        scenario.t,
+        options.network,
+        testGitSettings(options.network, { ...(options.maxBytes && { maxBytes: options.maxBytes }) }),
+      );
       const space = await newSpaceContent(scenario);
       await scenario.t.request
         .post(`/v1/spaces/${space.spaceId}/git/import`)
@@ -396,13 +379,13 @@ describe("an import the server's limits refuse", { timeout: 30_000 }, () => {
 
   it("fails for a repository larger than the limit, and for a host nobody answers on", async () => {
     const repository = await newRepository({ ...GITBOOK_REPOSITORY, "big.bin": randomBytes(512 * 1024) });
-    const large = await importOn({ network: loopback, maxBytes: 128 * 1024 }, repository.url);
+    const large = await importOn({ network: loopbackOnly, maxBytes: 128 * 1024 }, repository.url);
     expect(large.operation).toMatchObject({
       state: "failure",
       error: expect.stringMatching(/larger|limit/i),
     });
     expect(large.pages).toEqual([]);
-    const unreachable = await importOn({ network: loopback }, "http://127.0.0.1:9/nothing.git");
+    const unreachable = await importOn({ network: loopbackOnly }, "http://127.0.0.1:9/nothing.git");
     expect(unreachable.operation).toMatchObject({ state: "failure", error: expect.any(String) });
     expect(unreachable.pages).toEqual([]);
   });

@@ -4,7 +4,6 @@ import type { AddressInfo } from "node:net";
 import { GitBookAPI } from "@gitbook/api";
 import type { Schema } from "@quire/api-types";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { serverTasks } from "../areas.js";
 import {
   type ContentScenario,
   createContentScenario,
@@ -12,9 +11,8 @@ import {
   newSpaceContent,
 } from "../change-requests/testing.js";
 import { lastSequenceOf } from "../events/read.js";
-import { createJobRunner, type JobRunner } from "../jobs/runner.js";
-import type { NetworkPolicy } from "../net/fetch.js";
-import { testFileSettings, testGitSettings } from "../testing/harness.js";
+import type { JobRunner } from "../jobs/runner.js";
+import { loopbackOnly, serverJobRunner } from "../testing/jobs.js";
 
 /**
  * What the test calls of GitBook's client. Its index.d.ts re-exports `./client` without an extension,
@@ -28,8 +26,6 @@ interface GitBookIntegrations {
   };
 }
 
-const loopback: NetworkPolicy = { allowedPrivateAddresses: ["127.0.0.1"] };
-
 /** What the receiver was sent. */
 interface Received {
   path: string;
@@ -42,7 +38,7 @@ let s: ContentScenario;
 let jobs: JobRunner;
 let receiver: Server;
 let receiverOrigin: string;
-/** The app itself on loopback, for GitBook's own client. */
+/** The app itself on loopbackOnly, for GitBook's own client. */
 let server: Server;
 let appOrigin: string;
 const received: Received[] = [];
@@ -59,18 +55,8 @@ function listen(target: Server): Promise<string> {
 }
 
 beforeAll(async () => {
-  s = await createContentScenario({ network: loopback });
-  jobs = createJobRunner({
-    db: s.t.db,
-    clock: s.t.clock,
-    ids: s.t.ids,
-    tasks: serverTasks({
-      network: loopback,
-      git: testGitSettings(loopback),
-      secretKey: s.t.secretKey,
-      blobs: testFileSettings().blobs,
-    }),
-  });
+  s = await createContentScenario({ network: loopbackOnly });
+  jobs = serverJobRunner(s.t, loopbackOnly);
   receiver = createServer(async (req, res) => {
     let text = "";
     for await (const chunk of req) text += chunk;

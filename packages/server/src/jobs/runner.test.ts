@@ -1,14 +1,13 @@
 import { sql } from "kysely";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { serverTasks } from "../areas.js";
-import { generateSecretKey } from "../auth/secret-key.js";
 import { timeOrderedIds } from "../context.js";
 import { type Db, migrate, openDatabase } from "../db/database.js";
 import { publicAddressesOnly } from "../net/fetch.js";
 import { DELETED_SPACE_RETENTION_MS } from "../spaces/store.js";
 import { openTestDatabase, type TestDatabase, testDatabaseKind } from "../testing/database.js";
 import { buildSpace } from "../testing/factories.js";
-import { createTestApp, TestClock, testFileSettings, testGitSettings } from "../testing/harness.js";
+import { createTestApp, TestClock } from "../testing/harness.js";
+import { serverJobRunner } from "../testing/jobs.js";
 import { enqueue, jobType } from "./queue.js";
 import {
   type AnyTask,
@@ -280,17 +279,7 @@ describe("the server's tasks", { timeout: 20_000 }, () => {
         organization_id: organizationId,
         deleted_at: t.clock.now().toISOString(),
       });
-      const jobs = createJobRunner({
-        db: t.db,
-        clock: t.clock,
-        ids: t.ids,
-        tasks: serverTasks({
-          network: publicAddressesOnly,
-          git: testGitSettings(publicAddressesOnly),
-          secretKey: generateSecretKey(),
-          blobs: testFileSettings().blobs,
-        }),
-      });
+      const jobs = serverJobRunner(t, publicAddressesOnly);
       await jobs.runUntilIdle();
 
       const spaces = await t.db.selectFrom("spaces").select("id").execute();

@@ -6,6 +6,7 @@ import type { EventDeliverySettings } from "../events/delivery-settings.js";
 import { eventsById, lastEventOf, lastSequenceOf } from "../events/read.js";
 import { recordEvent } from "../events/record.js";
 import { badRequest, notFound } from "../http/errors.js";
+import { presentPage } from "../http/paging.js";
 import { created, noContent, ok } from "../http/results.js";
 import { onOrganization } from "../organizations/index.js";
 import type { Services } from "../services.js";
@@ -92,11 +93,7 @@ export function webhooksHandlers(
   return {
     async listWebhooks({ path, query }) {
       const page = await listWebhooks(db, { organizationId: path.organizationId }, query);
-      return ok({
-        count: page.count,
-        items: page.rows.map((row) => presentWebhook(row, urls)),
-        ...(page.next && { next: page.next }),
-      });
+      return ok(presentPage(page, (row) => presentWebhook(row, urls)));
     },
 
     async createWebhook({ body }, { organization }) {
@@ -203,11 +200,8 @@ export function webhooksHandlers(
     async listWebhookDeliveries({ query }, { webhook }) {
       const { status, ...paging } = query;
       const page = await listDeliveries(db, { webhookId: webhook.id, ...(status && { status }) }, paging);
-      return ok({
-        count: page.count,
-        items: await presentDeliveries(page.rows),
-        ...(page.next && { next: page.next }),
-      });
+      // Their events read at once, for the whole page.
+      return ok(presentPage({ ...page, rows: await presentDeliveries(page.rows) }, (delivery) => delivery));
     },
 
     async redeliverWebhookDelivery({ path }, { webhook }) {

@@ -3,16 +3,14 @@ import type { AddressInfo } from "node:net";
 import type { Schema } from "@quire/api-types";
 import { Webhook } from "standardwebhooks";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { serverTasks } from "../areas.js";
 import { lastSequenceOf } from "../events/read.js";
 import { type EventData, type EventType, recordEvent } from "../events/record.js";
-import { createJobRunner, type JobRunner } from "../jobs/runner.js";
-import type { NetworkPolicy } from "../net/fetch.js";
+import type { JobRunner } from "../jobs/runner.js";
 import { buildSpace } from "../testing/factories.js";
 import { buildOrganization } from "../testing/fixtures.js";
-import { createTestApp, type TestApp, testFileSettings, testGitSettings } from "../testing/harness.js";
+import { createTestApp, type TestApp } from "../testing/harness.js";
+import { loopbackOnly, serverJobRunner } from "../testing/jobs.js";
 
-const loopback: NetworkPolicy = { allowedPrivateAddresses: ["127.0.0.1"] };
 const SECRET = `whsec_${Buffer.alloc(32, 7).toString("base64")}`;
 
 /** What the receiver was sent, in order. */
@@ -44,18 +42,8 @@ function listen(server: Server, host: string): Promise<number> {
 }
 
 beforeAll(async () => {
-  t = await createTestApp({ network: loopback });
-  jobs = createJobRunner({
-    db: t.db,
-    clock: t.clock,
-    ids: t.ids,
-    tasks: serverTasks({
-      network: loopback,
-      git: testGitSettings(loopback),
-      secretKey: t.secretKey,
-      blobs: testFileSettings().blobs,
-    }),
-  });
+  t = await createTestApp({ network: loopbackOnly });
+  jobs = serverJobRunner(t, loopbackOnly);
   receiver = createServer(async (req, res) => {
     let text = "";
     for await (const chunk of req) text += chunk;
