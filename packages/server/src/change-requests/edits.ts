@@ -305,6 +305,7 @@ async function editDraft(
     merge_parent_id: null,
     type: "edits",
     root: await updateTrie(storage, current.root, draft.pageChanges()),
+    author_id: args.userId,
     created_at: now,
   });
   await addContributor(tx, changeRequest.id, args.userId);

@@ -40,6 +40,7 @@ export const changeRequestAccess = {
   getPageInChangeRequestById: reads,
   listFilesInChangeRequestById: reads,
   getFileInChangeRequestById: reads,
+  getPageInChangeRequestByPath: reads,
 } satisfies AccessMap;
 
 /** How the change request's content is seen: from its space, at its number in the app. */
@@ -185,6 +186,10 @@ export function changeRequestHandlers(services: Services): AreaHandlers<typeof c
 
     async getFileInChangeRequestById({ path }, member) {
       return content.file(scopeOf(member), path.fileId);
+    },
+
+    async getPageInChangeRequestByPath({ path, query }, member) {
+      return content.pageAtPath(viewOf(member), member.changeRequest.revision_id, path.pagePath, query);
     },
   };
 }

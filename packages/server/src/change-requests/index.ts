@@ -18,6 +18,7 @@ export { canEditChangeRequests } from "./policy.js";
 export {
   type ChangeRequestRow,
   changeRequestOf,
+  changeRequestsMergedAs,
   insertChangeRequest,
   lockSpace,
   updateChangeRequest,

@@ -76,6 +76,17 @@ export async function changeRequestOf(
   return row;
 }
 
+/** The change requests of the space that `revisionIds` merged (one statement; none for no ids). */
+export async function changeRequestsMergedAs(db: Db, spaceId: string, revisionIds: readonly string[]) {
+  if (revisionIds.length === 0) return [];
+  return db
+    .selectFrom("change_requests")
+    .select(["id", "number", "subject", "revision_merged_id"])
+    .where("space_id", "=", spaceId)
+    .where("revision_merged_id", "in", revisionIds)
+    .execute();
+}
+
 /** A space's change requests with one status, newest change first; only those `contributor` worked on when given. */
 export const listChangeRequests = keysetList(
   (db, args: { spaceId: string; status: ChangeRequestStatus; contributor: string | null }) =>

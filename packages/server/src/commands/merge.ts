@@ -136,6 +136,7 @@ export async function mergeChangeRequest(
     merge_parent_id: revisions.ours.id,
     type: "merge",
     root,
+    author_id: args.by,
     created_at: args.now,
   });
   await updateSpace(tx, space, { revision_id: revision.id }, args.now);
@@ -197,6 +198,7 @@ export async function updateChangeRequestFromMain(
     merge_parent_id: revisions.theirs.id,
     type: "update",
     root: merged.root,
+    author_id: args.by,
     created_at: args.now,
   });
   const updated = await updateChangeRequest(

@@ -1,5 +1,6 @@
 import type { Db } from "../db/database.js";
 import { notFound } from "../http/errors.js";
+import { keysetList } from "../http/paging.js";
 import { PageTree } from "./pages.js";
 import { RecentlyUsed } from "./recently-used.js";
 import type { ContentStorage } from "./storage.js";
@@ -53,6 +54,22 @@ export async function insertRevision(
   await tx.insertInto("revisions").values(revision).execute();
   return revision;
 }
+
+/**
+ * A page of a space's main-content history, newest first (ids are time-ordered): its first revision
+ * and each merge, which is how the main content changes. A change request's revisions are `edits` and
+ * `update`s on top of a main revision, so none of them is listed.
+ */
+export const listMainRevisions = keysetList(
+  (db, args: { spaceId: string }) =>
+    db
+      .selectFrom("revisions")
+      .selectAll()
+      .where("space_id", "=", args.spaceId)
+      .where((eb) => eb.or([eb("type", "=", "merge"), eb("parent_id", "is", null)])),
+  { id: "string" },
+  { descending: true },
+);
 
 /** The empty first revision of a new space (no pages, no files): nothing to flush. */
 export async function insertFirstRevision(

@@ -13,6 +13,7 @@ export const contentColumns: ColumnsOf<ContentTables> = {
     merge_parent_id: "null",
     type: "not null",
     root: "null",
+    author_id: "null",
     created_at: "not null",
   },
 };

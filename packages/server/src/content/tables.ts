@@ -52,5 +52,7 @@ export interface RevisionTable {
   type: RevisionType;
   /** Hash of the root node of the page trie (trie.ts); null when there are no pages. */
   root: string | null;
+  /** Who made it (a user id); null for a space's first revision and for those made before authors were kept. */
+  author_id: string | null;
   created_at: string;
 }

@@ -58,6 +58,7 @@ export async function editMainContent(
     merge_parent_id: null,
     type: "edits",
     root: await updateTrie(storage, current.root, draft.pageChanges()),
+    author_id: null,
     created_at: now,
   });
   await db.updateTable("spaces").set({ revision_id: revisionId }).where("id", "=", spaceId).execute();

@@ -9,6 +9,7 @@ export {
   addFile,
   type FileScope,
   fileScopeArgs,
+  listFilesShownAt,
   listVisibleFiles,
   type NewFile,
   revisionFiles,

@@ -88,15 +88,26 @@ export const fileScopeArgs = (scope: FileScope) => ({
   changeRequestId: scope.changeRequestId ?? "",
 });
 
-/** A page of the files a revision shows, in id order. */
+/** A page of the files a scope shows, in id order. */
 export const listVisibleFiles = keysetList(
   (db, args: { spaceId: string; changeRequestId: string }) => visibleFiles(db, args),
   { id: "string" },
 );
 
-/** One file the scope shows, or undefined. */
-export async function visibleFile(db: Db, scope: FileScope, fileId: string): Promise<FileTable | undefined> {
-  return visibleFiles(db, fileScopeArgs(scope)).where("id", "=", fileId).executeTakeFirst();
+/** A page of the files a scope showed at `at` (when a revision was made), in id order. */
+export const listFilesShownAt = keysetList(
+  (db, args: { spaceId: string; changeRequestId: string; at: string }) => visibleFiles(db, args, args.at),
+  { id: "string" },
+);
+
+/** One file the scope shows (with `at`, showed then), or undefined. */
+export async function visibleFile(
+  db: Db,
+  scope: FileScope,
+  fileId: string,
+  at?: string,
+): Promise<FileTable | undefined> {
+  return visibleFiles(db, fileScopeArgs(scope), at).where("id", "=", fileId).executeTakeFirst();
 }
 
 /** The files a revision made at `at` shows, in id order (see `visibleFiles`). */

@@ -101,6 +101,7 @@ async function seed(db: Db): Promise<{ organizationId: string; userId: string }>
         merge_parent_id: null,
         type: "merge",
         root,
+        author_id: null,
         created_at: now,
       });
       await tx.updateTable("spaces").set({ revision_id: revision.id }).where("id", "=", space.id).execute();

@@ -1,5 +1,7 @@
 import type { AccessMap, AreaHandlers } from "../area.js";
+import { revisionHistory } from "../commands/revision-history.js";
 import type { SpaceTable } from "../db/schema.js";
+import { ok } from "../http/results.js";
 import type { Services } from "../services.js";
 import { onSpace } from "../spaces/index.js";
 import { contentReads } from "./reads.js";
@@ -13,6 +15,14 @@ export const spaceContentAccess = {
   getPageById: reads,
   listFiles: reads,
   getFileById: reads,
+  listRevisions: reads,
+  getPageByPath: reads,
+  listPagesInRevisionById: reads,
+  getPageInRevisionById: reads,
+  getPageDocumentInRevisionById: reads,
+  getPageInRevisionByPath: reads,
+  listFilesInRevisionById: reads,
+  getFileInRevisionById: reads,
 } satisfies AccessMap;
 
 /** How the space's main content is seen: from the space, in the app. */
@@ -46,6 +56,38 @@ export function spaceContentHandlers(services: Services): AreaHandlers<typeof sp
 
     async getFileById({ path }, { space }) {
       return content.file(scopeOf(space), path.fileId);
+    },
+
+    async listRevisions({ query }, { space }) {
+      return ok(await revisionHistory(services.db, services.urls, space.id, query));
+    },
+
+    async getPageByPath({ path, query }, { space }) {
+      return content.pageAtPath(viewOf(space), space.revision_id, path.pagePath, query);
+    },
+
+    async listPagesInRevisionById({ path }, { space }) {
+      return content.pages(viewOf(space), path.revisionId);
+    },
+
+    async getPageInRevisionById({ path, query }, { space }) {
+      return content.page(viewOf(space), path.revisionId, path.pageId, query);
+    },
+
+    async getPageDocumentInRevisionById({ path }, { space }) {
+      return content.document(space.id, path.revisionId, path.pageId);
+    },
+
+    async getPageInRevisionByPath({ path, query }, { space }) {
+      return content.pageAtPath(viewOf(space), path.revisionId, path.pagePath, query);
+    },
+
+    async listFilesInRevisionById({ path, query }, { space }) {
+      return content.files(scopeOf(space), query, path.revisionId);
+    },
+
+    async getFileInRevisionById({ path }, { space }) {
+      return content.file(scopeOf(space), path.fileId, path.revisionId);
     },
   };
 }

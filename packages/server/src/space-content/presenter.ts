@@ -12,6 +12,9 @@ export interface ContentView {
   spaceId: string;
 }
 
+/** A page body as the contract types it: its open `data` records (`Record<unknown>`) generate as `Record<string, never>`. */
+export const presentDocument = (document: JSONDocument) => document as Schema<"JSONDocument">;
+
 /** One page; with its child pages nested when `children`, and its body (Markdown or document) when given. */
 export function presentPage(
   tree: PageTree,
@@ -33,8 +36,7 @@ export function presentPage(
     createdAt: entry.createdAt,
     updatedAt: entry.updatedAt,
     ...(options.markdown !== undefined && { markdown: options.markdown }),
-    // The contract's open `data` records (`Record<unknown>`) generate as `Record<string, never>`.
-    ...(options.document !== undefined && { document: options.document as Schema<"JSONDocument"> }),
+    ...(options.document !== undefined && { document: presentDocument(options.document) }),
     ...(options.children && { pages: presentPages(tree, entry.id, view, urls) }),
   };
 }

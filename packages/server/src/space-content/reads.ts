@@ -1,10 +1,13 @@
 import type { QueryParams } from "@quire/api-types";
 import { contentEngine } from "../content/engine/index.js";
+import type { PageTree } from "../content/pages.js";
 import { revisionOf, treeOf } from "../content/revisions.js";
 import { ContentStorage } from "../content/storage.js";
+import type { PageEntry } from "../content/trie.js";
 import {
   type FileScope,
   fileScopeArgs,
+  listFilesShownAt,
   listVisibleFiles,
   presentFile,
   revisionFiles,
@@ -14,17 +17,41 @@ import { notFound } from "../http/errors.js";
 import { type PageQuery, presentPage as presentListPage } from "../http/paging.js";
 import { ok } from "../http/results.js";
 import type { Services } from "../services.js";
-import { type ContentView, presentPage, presentPages, presentRevision } from "./presenter.js";
+import {
+  type ContentView,
+  presentDocument,
+  presentPage,
+  presentPages,
+  presentRevision,
+} from "./presenter.js";
 
 /**
  * The content reads, the same for a space's main content and for a change request's: each answers
  * for one revision of the space, seen from `view`.
  */
 export function contentReads({ db, urls, secretKey }: Pick<Services, "db" | "urls" | "secretKey">) {
+  const createdAt = async (spaceId: string, revisionId: string) =>
+    (await revisionOf(db, spaceId, revisionId)).created_at;
   const open = async (spaceId: string, revisionId: string) => {
     const revision = await revisionOf(db, spaceId, revisionId);
     const storage = new ContentStorage(db, spaceId);
     return { revision, storage, tree: await treeOf(storage, revision) };
+  };
+  /** A page with its children, and its body in the format asked for (404 when there is no page). */
+  const presentEntry = async (
+    tree: PageTree,
+    storage: ContentStorage,
+    entry: PageEntry | undefined,
+    view: ContentView,
+    query: PageFormat,
+  ) => {
+    if (!entry) throw notFound("Page");
+    // A group or a link has no body, not even an empty one.
+    if (entry.kind !== undefined) return ok(presentPage(tree, entry, view, urls, { children: true }));
+    const [markdown = ""] = await storage.bodies([entry.document]);
+    const body =
+      query.format === "markdown" ? { markdown } : { document: await contentEngine().toDocument(markdown) };
+    return ok(presentPage(tree, entry, view, urls, { children: true, ...body }));
   };
   return {
     /** A revision, with the files its scope (main or a change request) showed when it was made. */
@@ -47,29 +74,48 @@ export function contentReads({ db, urls, secretKey }: Pick<Services, "db" | "url
       return ok({ pages: presentPages(tree, null, view, urls) });
     },
 
-    async page(view: ContentView, revisionId: string, pageId: string, query: QueryParams<"getPageById">) {
+    async page(view: ContentView, revisionId: string, pageId: string, query: PageFormat) {
       const { tree, storage } = await open(view.spaceId, revisionId);
-      const entry = tree.get(pageId);
-      if (!entry) throw notFound("Page");
-      // A group or a link has no body, not even an empty one.
-      if (entry.kind !== undefined) return ok(presentPage(tree, entry, view, urls, { children: true }));
-      const [markdown = ""] = await storage.bodies([entry.document]);
-      // GitBook answers a page's body as its JSON document unless Markdown is asked for.
-      const body =
-        query.format === "markdown" ? { markdown } : { document: await contentEngine().toDocument(markdown) };
-      return ok(presentPage(tree, entry, view, urls, { children: true, ...body }));
+      return presentEntry(tree, storage, tree.get(pageId), view, query);
     },
 
-    /** The files of main or of a change request (see `visibleFiles` in src/files/store.ts). */
-    async files(scope: FileScope, query: PageQuery) {
-      const page = await listVisibleFiles(db, fileScopeArgs(scope), query);
+    /** The page at `path` (its slugs, leading and trailing slashes aside); "" is the first page. */
+    async pageAtPath(view: ContentView, revisionId: string, path: string, query: PageFormat) {
+      const { tree, storage } = await open(view.spaceId, revisionId);
+      return presentEntry(tree, storage, tree.atPath(path.replace(/^\/+|\/+$/g, "")), view, query);
+    },
+
+    /** A page's body as GitBook's JSON document; 404 for a group or a link, which have none. */
+    async document(spaceId: string, revisionId: string, pageId: string) {
+      const { tree, storage } = await open(spaceId, revisionId);
+      const entry = tree.get(pageId);
+      if (!entry) throw notFound("Page");
+      if (entry.kind !== undefined) throw notFound("Document of the page");
+      const [markdown = ""] = await storage.bodies([entry.document]);
+      return ok(presentDocument(await contentEngine().toDocument(markdown)));
+    },
+
+    /**
+     * The files of main or of a change request (see `visibleFiles` in src/files/store.ts); with
+     * `revisionId`, those it showed when that revision was made.
+     */
+    async files(scope: FileScope, query: PageQuery, revisionId?: string) {
+      const args = fileScopeArgs(scope);
+      const page =
+        revisionId === undefined
+          ? await listVisibleFiles(db, args, query)
+          : await listFilesShownAt(db, { ...args, at: await createdAt(scope.spaceId, revisionId) }, query);
       return ok(presentListPage(page, (row) => presentFile(row, urls, secretKey)));
     },
 
-    async file(scope: FileScope, fileId: string) {
-      const file = await visibleFile(db, scope, fileId);
+    async file(scope: FileScope, fileId: string, revisionId?: string) {
+      const at = revisionId === undefined ? undefined : await createdAt(scope.spaceId, revisionId);
+      const file = await visibleFile(db, scope, fileId, at);
       if (!file) throw notFound("File");
       return ok(presentFile(file, urls, secretKey));
     },
   };
 }
+
+/** How a page's body is answered: GitBook's JSON document unless Markdown is asked for. */
+type PageFormat = Pick<QueryParams<"getPageById">, "format">;

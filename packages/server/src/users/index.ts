@@ -4,4 +4,4 @@
  * private: the root `biome.json` fails the lint on an import of one from another area.
  */
 export { presentUser } from "./presenter.js";
-export { createUser, findUserByEmail, hasUsers } from "./store.js";
+export { createUser, findUserByEmail, hasUsers, usersByIds } from "./store.js";

@@ -31,3 +31,13 @@ export function findUserByEmail(db: Db, email: string): Promise<UserTable | unde
 export async function hasUsers(db: Db): Promise<boolean> {
   return (await db.selectFrom("users").select("id").limit(1).executeTakeFirst()) !== undefined;
 }
+
+/** The users of `ids` that exist, in no particular order (one statement; none for no ids). */
+export async function usersByIds(db: Db, ids: readonly string[]): Promise<UserTable[]> {
+  if (ids.length === 0) return [];
+  return db
+    .selectFrom("users")
+    .selectAll()
+    .where("id", "in", [...new Set(ids)])
+    .execute();
+}
