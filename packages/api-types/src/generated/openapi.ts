@@ -1901,6 +1901,27 @@ export interface paths {
         patch: operations["updateChangeRequestById"];
         trace?: never;
     };
+    "/v1/spaces/{spaceId}/change-requests/{changeRequestId}/changes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the changes of a change request
+         * @description Lists what a change request changes in the main content it is based on (the main content when it
+         *     was created or last updated from main): what merging it would bring.
+         */
+        get: operations["getChangeRequestChanges"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/spaces/{spaceId}/change-requests/{changeRequestId}/comments": {
         parameters: {
             query?: never;
@@ -2871,6 +2892,27 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/spaces/{spaceId}/revisions/{revisionId}/changes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the changes of a revision
+         * @description Lists what a revision changed from its first parent (for a merge, what the change request brought
+         *     into the main content; for a space's first revision, everything).
+         */
+        get: operations["getRevisionSemanticChanges"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/spaces/{spaceId}/revisions/{revisionId}/files": {
         parameters: {
             query?: never;
@@ -3211,6 +3253,13 @@ export interface components {
         BulkUpsertSiteRedirectsResponse: {
             /** @description One result per item. */
             results: components["schemas"]["BulkSiteRedirectResult"][];
+        };
+        /** @description A value before and after a change; a side is absent when the value was or is unset. */
+        ChangeAttributeString: {
+            /** @description The value before. */
+            before?: string;
+            /** @description The value after. */
+            after?: string;
         };
         /** @description Proposed edits to a space's content, discussed and then merged. */
         ChangeRequest: {
@@ -3582,6 +3631,13 @@ export interface components {
             /** @description The change request. */
             changeRequest: components["schemas"]["ChangeRequest"];
         };
+        /** @description The parents of a moved page; a side is absent at the top level. */
+        ChangedPageParent: {
+            /** @description The parent before. */
+            before?: components["schemas"]["ChangedRevisionPage"];
+            /** @description The parent after. */
+            after?: components["schemas"]["ChangedRevisionPage"];
+        };
         /** @description Pages of a space's content that changed, by id, each list cut at 1,000. */
         ChangedPages: {
             /** @description Pages added. */
@@ -3592,6 +3648,31 @@ export interface components {
             moved: string[];
             /** @description Pages removed. */
             deleted: string[];
+        };
+        /** @description A file named in a change. */
+        ChangedRevisionFile: {
+            /** @description Id of the file. */
+            id: string;
+            /** @description Name of the file. */
+            name: string;
+            /** @description Media type of the file. */
+            contentType: string;
+            /**
+             * Format: uri
+             * @description URL to download the file.
+             */
+            downloadURL: string;
+        };
+        /** @description A page named in a change: as it is after it, or before it for a deleted page. */
+        ChangedRevisionPage: {
+            /** @description Id of the page. */
+            id: string;
+            /** @description The kind of page. */
+            type: components["schemas"]["RevisionPageType"];
+            /** @description Title of the page. */
+            title: string;
+            /** @description Full path of the page in the content. */
+            path?: string;
         };
         /** @description A collection groups spaces and may be nested in another collection. */
         Collection: {
@@ -7116,6 +7197,17 @@ export interface components {
             /** @description Seed for the ids of generated content. */
             computedSeed?: string;
         };
+        /** @description What changed on an edited page; only what changed is present. */
+        RevisionPageChangeAttributes: {
+            /** @description The title. */
+            title?: components["schemas"]["ChangeAttributeString"];
+            /** @description The slug, within its parent. */
+            slug?: components["schemas"]["ChangeAttributeString"];
+            /** @description The body, by document id (`documentId`); the text change is in the change's `diff`. */
+            document?: components["schemas"]["ChangeAttributeString"];
+            /** @description Where a link page leads. */
+            href?: components["schemas"]["ChangeAttributeString"];
+        };
         /** @description The page tree of some content. */
         RevisionPageList: {
             /** @description Top-level pages, with their children nested. */
@@ -7133,6 +7225,82 @@ export interface components {
              * @description The page in the application.
              */
             app: string;
+        };
+        /** @description One change between two states of some content. */
+        RevisionSemanticChange: components["schemas"]["RevisionSemanticChangePageCreated"] | components["schemas"]["RevisionSemanticChangePageEdited"] | components["schemas"]["RevisionSemanticChangePageDeleted"] | components["schemas"]["RevisionSemanticChangePageMoved"] | components["schemas"]["RevisionSemanticChangeFileCreated"];
+        /** @description A file was added. */
+        RevisionSemanticChangeFileCreated: {
+            /**
+             * @description The kind of change. (enum property replaced by openapi-typescript)
+             * @enum {string}
+             */
+            type: "file_created";
+            /** @description The file. */
+            file: components["schemas"]["ChangedRevisionFile"];
+        };
+        /** @description A page was added. */
+        RevisionSemanticChangePageCreated: {
+            /**
+             * @description The kind of change. (enum property replaced by openapi-typescript)
+             * @enum {string}
+             */
+            type: "page_created";
+            /** @description The page. */
+            page: components["schemas"]["ChangedRevisionPage"];
+        };
+        /** @description A page was removed. */
+        RevisionSemanticChangePageDeleted: {
+            /**
+             * @description The kind of change. (enum property replaced by openapi-typescript)
+             * @enum {string}
+             */
+            type: "page_deleted";
+            /** @description The page, as it was. */
+            page: components["schemas"]["ChangedRevisionPage"];
+        };
+        /** @description A page's title, slug, body or link changed. */
+        RevisionSemanticChangePageEdited: {
+            /**
+             * @description The kind of change. (enum property replaced by openapi-typescript)
+             * @enum {string}
+             */
+            type: "page_edited";
+            /** @description The page. */
+            page: components["schemas"]["ChangedRevisionPage"];
+            /** @description What changed. */
+            attributes: components["schemas"]["RevisionPageChangeAttributes"];
+            /**
+             * @description The body's text changes as unified-diff hunks of its Markdown (`@@ -1,3 +1,4 @@`, then the lines,
+             *     `-` removed and `+` added), when the body changed.
+             */
+            diff?: string;
+        };
+        /** @description A page moved: to another parent, or among its siblings. */
+        RevisionSemanticChangePageMoved: {
+            /**
+             * @description The kind of change. (enum property replaced by openapi-typescript)
+             * @enum {string}
+             */
+            type: "page_moved";
+            /** @description The page. */
+            page: components["schemas"]["ChangedRevisionPage"];
+            /** @description Its parent before and after. */
+            parent: components["schemas"]["ChangedPageParent"];
+        };
+        /**
+         * @description The changes between two states of some content: pages added, edited, moved, removed, then files
+         *     added; pages in the order of the content (removed ones in their former order).
+         */
+        RevisionSemanticChanges: {
+            /** @description The change request a merge revision merged. */
+            mergedFrom?: components["schemas"]["ChangeRequest"];
+            /** @description The changes, at most `limit`. */
+            changes: components["schemas"]["RevisionSemanticChange"][];
+            /**
+             * Format: int32
+             * @description How many changes past `limit` were left out.
+             */
+            more?: number;
         };
         /**
          * @description How a revision came to be.
@@ -10277,6 +10445,8 @@ export interface components {
         "AuditEventPath.auditEventId": string;
         /** @description Id of the change request, or its number in the space. */
         "ChangeRequestPath.changeRequestId": string;
+        /** @description Most changes answered; the rest are counted in `more`. */
+        ChangesLimitParameter: number;
         /** @description Id of the collection. */
         CollectionPath: string;
         /** @description Id of the team. */
@@ -10322,7 +10492,10 @@ export interface components {
         "OpenAPISpecPath.specSlug": string;
         /** @description Id of the organization. */
         OrganizationPath: string;
-        /** @description Path of the page in the content, as in its `path` (for example `guides/install`). */
+        /**
+         * @description Path of the page in the content, as in its `path` (for example `guides/install`): the rest of the
+         *     URL, its slashes as they are (as GitBook's clients send it) or encoded (`%2F`).
+         */
         PageByPath: string;
         /** @description Id of the page. */
         PagePath: string;
@@ -26934,6 +27107,122 @@ export interface operations {
             };
         };
     };
+    getChangeRequestChanges: {
+        parameters: {
+            query?: {
+                /** @description Most changes answered; the rest are counted in `more`. */
+                limit?: components["parameters"]["ChangesLimitParameter"];
+            };
+            header?: never;
+            path: {
+                /** @description Id of the space. */
+                spaceId: components["parameters"]["SpacePath"];
+                /** @description Id of the change request, or its number in the space. */
+                changeRequestId: components["parameters"]["ChangeRequestPath.changeRequestId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The request has succeeded. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RevisionSemanticChanges"];
+                };
+            };
+            /**
+             * @description The request is malformed or does not satisfy the contract. Besides what the schemas say, no string
+             *     (in the path, the query or the body, keys included) may contain a NUL character (U+0000) or a lone
+             *     UTF-16 surrogate: such a request is refused with 400 and changes nothing.
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The bearer token is missing or invalid. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The caller's role does not allow this operation. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The resource does not exist or is not visible to the caller. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description The request conflicts with the current state of the resource (a deleted space, say), or a request with
+             *     the same `Idempotency-Key` is still running.
+             */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body, or a file in it, is larger than the server accepts. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body is not of a media type the operation takes (JSON, or a multipart form for uploads). */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request cannot be processed as sent: an `Idempotency-Key` reused with another request. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests were sent; retry later. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     listCommentsInChangeRequest: {
         parameters: {
             query?: {
@@ -29241,7 +29530,10 @@ export interface operations {
                 spaceId: components["parameters"]["SpacePath"];
                 /** @description Id of the change request, or its number in the space. */
                 changeRequestId: components["parameters"]["ChangeRequestPath.changeRequestId"];
-                /** @description Path of the page in the content, as in its `path` (for example `guides/install`). */
+                /**
+                 * @description Path of the page in the content, as in its `path` (for example `guides/install`): the rest of the
+                 *     URL, its slashes as they are (as GitBook's clients send it) or encoded (`%2F`).
+                 */
                 pagePath: components["parameters"]["PageByPath"];
             };
             cookie?: never;
@@ -31610,7 +31902,10 @@ export interface operations {
             path: {
                 /** @description Id of the space. */
                 spaceId: components["parameters"]["SpacePath"];
-                /** @description Path of the page in the content, as in its `path` (for example `guides/install`). */
+                /**
+                 * @description Path of the page in the content, as in its `path` (for example `guides/install`): the rest of the
+                 *     URL, its slashes as they are (as GitBook's clients send it) or encoded (`%2F`).
+                 */
                 pagePath: components["parameters"]["PageByPath"];
             };
             cookie?: never;
@@ -33890,6 +34185,126 @@ export interface operations {
             };
         };
     };
+    getRevisionSemanticChanges: {
+        parameters: {
+            query?: {
+                /** @description When false, mutable Git metadata is left out, which can make the lookup faster. */
+                metadata?: components["parameters"]["ContentReadParameters.metadata"];
+                /** @description When false, computed content is not generated. */
+                computed?: components["parameters"]["ContentReadParameters.computed"];
+                /** @description Most changes answered; the rest are counted in `more`. */
+                limit?: components["parameters"]["ChangesLimitParameter"];
+            };
+            header?: never;
+            path: {
+                /** @description Id of the space. */
+                spaceId: components["parameters"]["SpacePath"];
+                /** @description Id of the revision. */
+                revisionId: components["parameters"]["RevisionPath.revisionId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The request has succeeded. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RevisionSemanticChanges"];
+                };
+            };
+            /**
+             * @description The request is malformed or does not satisfy the contract. Besides what the schemas say, no string
+             *     (in the path, the query or the body, keys included) may contain a NUL character (U+0000) or a lone
+             *     UTF-16 surrogate: such a request is refused with 400 and changes nothing.
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The bearer token is missing or invalid. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The caller's role does not allow this operation. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The resource does not exist or is not visible to the caller. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description The request conflicts with the current state of the resource (a deleted space, say), or a request with
+             *     the same `Idempotency-Key` is still running.
+             */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body, or a file in it, is larger than the server accepts. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body is not of a media type the operation takes (JSON, or a multipart form for uploads). */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request cannot be processed as sent: an `Idempotency-Key` reused with another request. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests were sent; retry later. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     listFilesInRevisionById: {
         parameters: {
             query?: {
@@ -34503,7 +34918,10 @@ export interface operations {
                 spaceId: components["parameters"]["SpacePath"];
                 /** @description Id of the revision. */
                 revisionId: components["parameters"]["RevisionPath.revisionId"];
-                /** @description Path of the page in the content, as in its `path` (for example `guides/install`). */
+                /**
+                 * @description Path of the page in the content, as in its `path` (for example `guides/install`): the rest of the
+                 *     URL, its slashes as they are (as GitBook's clients send it) or encoded (`%2F`).
+                 */
                 pagePath: components["parameters"]["PageByPath"];
             };
             cookie?: never;

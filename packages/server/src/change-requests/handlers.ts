@@ -1,5 +1,6 @@
 import type { AccessMap, AreaHandlers } from "../area.js";
 import { mergeChangeRequest, updateChangeRequestFromMain } from "../commands/merge.js";
+import { changeRequestChanges, DEFAULT_CHANGES } from "../commands/semantic-changes.js";
 import { recordEvent } from "../events/record.js";
 import { conflict } from "../http/errors.js";
 import { presentPage } from "../http/paging.js";
@@ -41,6 +42,7 @@ export const changeRequestAccess = {
   listFilesInChangeRequestById: reads,
   getFileInChangeRequestById: reads,
   getPageInChangeRequestByPath: reads,
+  getChangeRequestChanges: reads,
 } satisfies AccessMap;
 
 /** How the change request's content is seen: from its space, at its number in the app. */
@@ -186,6 +188,10 @@ export function changeRequestHandlers(services: Services): AreaHandlers<typeof c
 
     async getFileInChangeRequestById({ path }, member) {
       return content.file(scopeOf(member), path.fileId);
+    },
+
+    async getChangeRequestChanges({ query }, member) {
+      return ok(await changeRequestChanges(services, member.changeRequest, query.limit ?? DEFAULT_CHANGES));
     },
 
     async getPageInChangeRequestByPath({ path, query }, member) {

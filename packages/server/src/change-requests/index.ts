@@ -15,7 +15,9 @@ export {
 } from "./edits.js";
 export { changeRequestEventData } from "./events.js";
 export { canEditChangeRequests } from "./policy.js";
+export { presentChangeRequest } from "./presenter.js";
 export {
+  baseRevisionOf,
   type ChangeRequestRow,
   changeRequestOf,
   changeRequestsMergedAs,

@@ -1,7 +1,7 @@
 import type { Schema } from "@quire/api-types";
 import type { Urls } from "../urls.js";
 import { presentUser } from "../users/index.js";
-import type { ChangeRequestRow } from "./store.js";
+import { baseRevisionOf, type ChangeRequestRow } from "./store.js";
 
 /** The change request; `spaceRevision` (the main content's current revision) tells whether it is outdated. */
 export function presentChangeRequest(
@@ -9,7 +9,6 @@ export function presentChangeRequest(
   spaceRevision: string,
   urls: Urls,
 ): Schema<"ChangeRequest"> {
-  const base = row.revision_merged_ancestor_id ?? row.revision_initial_id;
   return {
     object: "change-request",
     id: row.id,
@@ -35,7 +34,7 @@ export function presentChangeRequest(
     }),
     ...(row.revision_merged_id !== null && { revisionMerged: row.revision_merged_id }),
     comments: Number(row.open_comments),
-    outdated: row.status !== "merged" && spaceRevision !== base,
+    outdated: row.status !== "merged" && spaceRevision !== baseRevisionOf(row),
     urls: {
       app: urls.app(`spaces/${row.space_id}/change-requests/${row.number}`),
       location: urls.api(`spaces/${row.space_id}/change-requests/${row.id}`),

@@ -76,6 +76,10 @@ export async function changeRequestOf(
   return row;
 }
 
+/** The revision the change request started from: where it was created, or last updated from main. */
+export const baseRevisionOf = (changeRequest: ChangeRequestTable) =>
+  changeRequest.revision_merged_ancestor_id ?? changeRequest.revision_initial_id;
+
 /** The change requests of the space that `revisionIds` merged (one statement; none for no ids). */
 export async function changeRequestsMergedAs(db: Db, spaceId: string, revisionIds: readonly string[]) {
   if (revisionIds.length === 0) return [];

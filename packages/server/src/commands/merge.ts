@@ -1,4 +1,5 @@
 import {
+  baseRevisionOf,
   type ChangeRequestRow,
   type ChangeRequestTable,
   changeRequestEventData,
@@ -72,10 +73,6 @@ async function lockForMerge(tx: Transaction, { spaceId, changeRequestId }: Merge
   return { space, changeRequest };
 }
 
-/** The revision the change request started from: where it was created, or last updated from main. */
-const baseOf = (changeRequest: ChangeRequestTable) =>
-  changeRequest.revision_merged_ancestor_id ?? changeRequest.revision_initial_id;
-
 /**
  * The root of the three-way merge of the change request's content (`ours`) and the main content
  * (`theirs`) from their base, built from `onto` (one of the two), or the conflicts.
@@ -103,7 +100,7 @@ async function revisionsOf(
   space: SpaceTable,
 ) {
   const [base, ours, theirs] = await Promise.all([
-    revisionOf(tx, spaceId, baseOf(changeRequest)),
+    revisionOf(tx, spaceId, baseRevisionOf(changeRequest)),
     revisionOf(tx, spaceId, changeRequest.revision_id),
     revisionOf(tx, spaceId, space.revision_id),
   ]);

@@ -107,7 +107,7 @@ export class PageTree {
 /** Pages of a space that differ between two of its trees, by how, each list in `after`'s order. */
 export interface PageChanges {
   created: string[];
-  /** The title, body, kind or href changed. */
+  /** The title, slug, body, kind or href changed. */
   edited: string[];
   /** The parent or the place among the siblings changed. */
   moved: string[];
@@ -128,6 +128,7 @@ export function changedPages(before: PageTree, after: PageTree, limit = 1000): P
     }
     if (
       old.title !== entry.title ||
+      old.slug !== entry.slug ||
       old.document !== entry.document ||
       old.kind !== entry.kind ||
       old.href !== entry.href

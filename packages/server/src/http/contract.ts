@@ -14,6 +14,8 @@ interface Parameter {
   in: "path" | "query" | "header" | "cookie";
   required?: boolean;
   schema?: JsonSchema;
+  /** See `CompiledOperation.restOfPath`. */
+  "x-quire-rest-of-path"?: boolean;
 }
 
 interface OperationObject {
@@ -32,6 +34,11 @@ export interface CompiledOperation {
   path: string;
   /** Names of the path's parameters, in the order they appear. */
   pathParameters: string[];
+  /**
+   * The last path parameter takes the rest of the path, slashes included: the contract marks it
+   * `x-quire-rest-of-path` (a page's path, which GitBook's clients send unencoded).
+   */
+  restOfPath: boolean;
   /**
    * Undefined when the operation takes no body. `formFiles` names the file parts of a multipart form
    * body (a JSON body has none).
@@ -191,6 +198,9 @@ function compileOperations(spec: OpenApiSpec, options: { validateResponses: bool
         method,
         path,
         pathParameters,
+        restOfPath: parameters.some(
+          (p) => p.in === "path" && p.name === pathParameters.at(-1) && p["x-quire-rest-of-path"] === true,
+        ),
         readsOneResource: method === "get" && !answersPage(spec, operation),
         ...(operation.requestBody && {
           body: {

@@ -123,7 +123,7 @@ export function dispatcher({
     if (!entry) {
       entry = { methods: new Map(), allow: "" };
       byPath.set(operation.path, entry);
-      index.add(operation.path, entry);
+      index.add(operation.path, entry, { restOfPath: operation.restOfPath });
     }
     const handler = handlers[operation.operationId] as Handler<OperationId, Caller>;
     entry.methods.set(operation.method.toUpperCase(), { operation, handler });

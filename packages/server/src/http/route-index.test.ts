@@ -31,4 +31,30 @@ describe("RouteIndex", () => {
     expect(index.find("/v1/spaces//comments/x")).toBeUndefined();
     expect(index.find("/v2/user")).toBeUndefined();
   });
+
+  it("gives a rest-of-path parameter every remaining segment, after literals and parameters", () => {
+    const paths = new RouteIndex<string>();
+    paths.add("/v1/spaces/{spaceId}/content/path/{pagePath}", "by path", { restOfPath: true });
+    paths.add("/v1/spaces/{spaceId}/content/path/{pagePath}/x", "one deeper");
+    paths.add("/v1/spaces/{spaceId}/content/path/top", "literal");
+    expect(paths.find("/v1/spaces/s1/content/path/guide/install/linux")).toEqual({
+      value: "by path",
+      parameters: ["s1", "guide/install/linux"],
+    });
+    expect(paths.find("/v1/spaces/s1/content/path/faq")).toEqual({
+      value: "by path",
+      parameters: ["s1", "faq"],
+    });
+    expect(paths.find("/v1/spaces/s1/content/path/guide%2Finstall/")?.parameters).toEqual([
+      "s1",
+      "guide%2Finstall",
+    ]);
+    expect(paths.find("/v1/spaces/s1/content/path/top")?.value).toBe("literal");
+    expect(paths.find("/v1/spaces/s1/content/path/a/x")).toEqual({
+      value: "one deeper",
+      parameters: ["s1", "a"],
+    });
+    expect(paths.find("/v1/spaces/s1/content/path")).toBeUndefined();
+    expect(() => paths.add("/v1/spaces/{spaceId}/content", "no parameter", { restOfPath: true })).toThrow();
+  });
 });

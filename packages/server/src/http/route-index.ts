@@ -1,6 +1,8 @@
 interface Node<T> {
   literal: Map<string, Node<T>>;
   param?: Node<T>;
+  /** A last parameter that takes the rest of the path, slashes included. */
+  rest?: Node<T>;
   value?: T;
 }
 
@@ -22,15 +24,22 @@ export interface RouteMatch<T> {
 /**
  * Finds the route template (OpenAPI style, `/v1/spaces/{spaceId}`) a request path belongs to by
  * walking a tree of its segments, so a lookup costs the path's length, not the number of routes.
- * Literal segments win over parameters, as in the OpenAPI rules for templated paths.
+ * Literal segments win over parameters, as in the OpenAPI rules for templated paths, and parameters
+ * over one that takes the rest of the path.
  */
 export class RouteIndex<T> {
   readonly #root = newNode<T>();
 
-  add(template: string, value: T): void {
+  /** With `restOfPath`, the template's last parameter takes the rest of a path, slashes included. */
+  add(template: string, value: T, { restOfPath = false }: { restOfPath?: boolean } = {}): void {
     let node = this.#root;
-    for (const segment of segmentsOf(template)) {
-      if (isParameter(segment)) {
+    const segments = segmentsOf(template);
+    for (const [i, segment] of segments.entries()) {
+      if (restOfPath && i === segments.length - 1) {
+        if (!isParameter(segment)) throw new Error(`${template} does not end with a parameter`);
+        node.rest ??= newNode();
+        node = node.rest;
+      } else if (isParameter(segment)) {
         node.param ??= newNode();
         node = node.param;
       } else {
@@ -57,10 +66,15 @@ export class RouteIndex<T> {
     const literal = node.literal.get(segment);
     const viaLiteral = literal && this.#find(literal, segments, depth + 1, parameters);
     if (viaLiteral !== undefined) return viaLiteral;
-    if (segment === "" || !node.param) return undefined;
-    parameters.push(segment);
-    const viaParameter = this.#find(node.param, segments, depth + 1, parameters);
-    if (viaParameter === undefined) parameters.pop();
-    return viaParameter;
+    if (segment === "") return undefined;
+    if (node.param) {
+      parameters.push(segment);
+      const viaParameter = this.#find(node.param, segments, depth + 1, parameters);
+      if (viaParameter !== undefined) return viaParameter;
+      parameters.pop();
+    }
+    if (node.rest?.value === undefined) return undefined;
+    parameters.push(segments.slice(depth).join("/"));
+    return node.rest.value;
   }
 }

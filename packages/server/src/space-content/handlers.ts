@@ -1,5 +1,6 @@
 import type { AccessMap, AreaHandlers } from "../area.js";
 import { revisionHistory } from "../commands/revision-history.js";
+import { DEFAULT_CHANGES, revisionChanges } from "../commands/semantic-changes.js";
 import type { SpaceTable } from "../db/schema.js";
 import { ok } from "../http/results.js";
 import type { Services } from "../services.js";
@@ -23,6 +24,7 @@ export const spaceContentAccess = {
   getPageInRevisionByPath: reads,
   listFilesInRevisionById: reads,
   getFileInRevisionById: reads,
+  getRevisionSemanticChanges: reads,
 } satisfies AccessMap;
 
 /** How the space's main content is seen: from the space, in the app. */
@@ -84,6 +86,10 @@ export function spaceContentHandlers(services: Services): AreaHandlers<typeof sp
 
     async listFilesInRevisionById({ path, query }, { space }) {
       return content.files(scopeOf(space), query, path.revisionId);
+    },
+
+    async getRevisionSemanticChanges({ path, query }, { space }) {
+      return ok(await revisionChanges(services, space, path.revisionId, query.limit ?? DEFAULT_CHANGES));
     },
 
     async getFileInRevisionById({ path }, { space }) {

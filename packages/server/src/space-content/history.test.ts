@@ -222,3 +222,98 @@ it("a group's page has no document: 404 for its document, the group itself by pa
     type: "group",
   });
 });
+
+describe("semantic changes", () => {
+  it("of a revision: what a merge brought, in the content's order, with the body's text diff and the change request", async () => {
+    const { space, ids, cr, file, revisions } = await history();
+    const changes = (await get(`/spaces/${space.spaceId}/revisions/${revisions.after}/changes`)).body;
+    expect(changes.mergedFrom).toMatchObject({ id: cr.id, number: cr.number, status: "merged" });
+    expect(changes.more).toBeUndefined();
+    expect(changes.changes).toEqual([
+      {
+        type: "page_moved",
+        page: { id: ids.Install, type: "document", title: "Install", path: "guide/install" },
+        parent: { after: { id: ids.Guide, type: "document", title: "Guide", path: "guide" } },
+      },
+      {
+        type: "page_edited",
+        page: { id: ids.FAQ, type: "document", title: "Questions", path: "faq" },
+        attributes: {
+          title: { before: "FAQ", after: "Questions" },
+          document: { before: expect.any(String), after: expect.any(String) },
+        },
+        diff: "@@ -1,1 +1,1 @@\n-Old answers.\n\\ No newline at end of file\n+New answers.\n\\ No newline at end of file\n",
+      },
+      {
+        type: "file_created",
+        file: { id: file.id, name: "logo.png", contentType: "image/png", downloadURL: expect.any(String) },
+      },
+    ]);
+
+    // The first merge created every page; the space's first revision changed nothing.
+    const seeded = (await get(`/spaces/${space.spaceId}/revisions/${revisions.before}/changes`)).body;
+    expect(
+      seeded.changes.map((c: { type: string; page: { title: string } }) => `${c.type} ${c.page.title}`),
+    ).toEqual(["page_created Guide", "page_created FAQ", "page_created Install"]);
+    expect((await get(`/spaces/${space.spaceId}/revisions/${revisions.first}/changes`)).body).toEqual({
+      changes: [],
+    });
+    const limited = (await get(`/spaces/${space.spaceId}/revisions/${revisions.before}/changes?limit=1`))
+      .body;
+    expect(limited).toMatchObject({ changes: [{ type: "page_created" }], more: 2 });
+    expect(
+      (await get(`/spaces/${space.spaceId}/revisions/${revisions.before}/changes?limit=0`)).body,
+    ).toMatchObject({
+      changes: [],
+      more: 3,
+    });
+  });
+
+  it("of a change request: what merging it would bring, before and after the merge", async () => {
+    const { space, ids } = await history();
+    const cr = await space.createChangeRequest(s.editor);
+    await space.edit(
+      cr.number,
+      [
+        updatePage(ids.Guide, { markdown: "# Guide\n\nRead me twice.\n" }),
+        { type: "delete_page", page: ids.FAQ },
+        insertPage("Changelog", "v1", ids.Guide),
+      ],
+      s.editor,
+    );
+    const url = `/spaces/${space.spaceId}/change-requests/${cr.number}/changes`;
+    const open = (await get(url)).body;
+    expect(open.mergedFrom).toBeUndefined();
+    expect(open.changes).toEqual([
+      {
+        type: "page_edited",
+        page: { id: ids.Guide, type: "document", title: "Guide", path: "guide" },
+        attributes: { document: { before: expect.any(String), after: expect.any(String) } },
+        diff: "@@ -1,3 +1,3 @@\n # Guide\n \n-Read me.\n+Read me twice.\n",
+      },
+      {
+        type: "page_created",
+        page: { id: expect.any(String), type: "document", title: "Changelog", path: "guide/changelog" },
+      },
+      { type: "page_deleted", page: { id: ids.FAQ, type: "document", title: "Questions", path: "faq" } },
+    ]);
+    await space.merge(cr.number);
+    expect((await get(url)).body).toEqual(open);
+  });
+
+  it("answer 401, 404 for another organization, space or revision, and 400 for a bad limit", async () => {
+    const { space, revisions } = await history();
+    const other = await newSpaceContent(s);
+    for (const url of [
+      `/spaces/${space.spaceId}/revisions/${revisions.after}/changes`,
+      `/spaces/${space.spaceId}/change-requests/1/changes`,
+    ]) {
+      await s.t.request.get(`/v1${url}`).expect(401);
+      await s.t.request.get(`/v1${url}`).set(s.outsider.auth).expect(404);
+      await get(`${url}?limit=1001`, 400);
+      await get(`${url}?limit=-1`, 400);
+    }
+    await get(`/spaces/${other.spaceId}/revisions/${revisions.after}/changes`, 404);
+    await get(`/spaces/${other.spaceId}/change-requests/1/changes`, 404);
+  });
+});

@@ -32,6 +32,7 @@ export const defaultContentLimits: ContentLimits = {
 
 const markdownModule = siblingModule(import.meta.url, "markdown");
 const documentModule = siblingModule(import.meta.url, "document");
+const diffModule = siblingModule(import.meta.url, "diff");
 
 /** Levels of document nodes per level of Markdown nesting: a list level is a list and its item. */
 const DOCUMENT_LEVELS_PER_NESTING = 4;
@@ -143,6 +144,17 @@ export class ContentEngine {
   /** The body as GitBook's JSON document (see document.ts). 422 as `analyze`. */
   toDocument(markdown: string): Promise<JSONDocument> {
     return this.process("content", documentModule, "toDocument", { value: markdown }, { bodies: [markdown] });
+  }
+
+  /** The line changes between two page bodies as unified-diff hunks (see diff.ts). 422 past the limits. */
+  textDiff(before: string, after: string): Promise<string> {
+    return this.process(
+      "content",
+      diffModule,
+      "unifiedDiff",
+      { value: { before, after } },
+      { what: "change" },
+    );
   }
 
   /**

@@ -1,0 +1,102 @@
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { GitBookAPI } from "@gitbook/api";
+import type { Schema } from "@quire/api-types";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import {
+  type ContentScenario,
+  createContentScenario,
+  insertPage,
+  newSpaceContent,
+  updatePage,
+} from "../change-requests/testing.js";
+
+/**
+ * What the test calls of GitBook's client, typed by our contract. Its index.d.ts re-exports `./client`
+ * without an extension, which NodeNext does not resolve: the compiler sees a class without operations.
+ */
+type Answer<T> = Promise<{ data: T }>;
+type Format = { format?: "markdown" | "document" };
+interface GitBookSpaces {
+  spaces: {
+    listPagesInRevisionById(space: string, revision: string): Answer<Schema<"RevisionPageList">>;
+    getPageInRevisionById(
+      space: string,
+      revision: string,
+      page: string,
+      query?: Format,
+    ): Answer<Schema<"RevisionPage">>;
+    getPageDocumentInRevisionById(
+      space: string,
+      revision: string,
+      page: string,
+    ): Answer<Schema<"JSONDocument">>;
+    getPageInRevisionByPath(space: string, revision: string, path: string): Answer<Schema<"RevisionPage">>;
+    getPageByPath(space: string, path: string): Answer<Schema<"RevisionPage">>;
+    listFilesInRevisionById(space: string, revision: string): Answer<Schema<"RevisionFilePage">>;
+    getRevisionSemanticChanges(space: string, revision: string): Answer<Schema<"RevisionSemanticChanges">>;
+    getPageInChangeRequestByPath(space: string, cr: string, path: string): Answer<Schema<"RevisionPage">>;
+    getChangeRequestChanges(space: string, cr: string): Answer<Schema<"RevisionSemanticChanges">>;
+  };
+}
+
+let s: ContentScenario;
+let server: Server;
+let api: GitBookSpaces;
+
+beforeAll(async () => {
+  s = await createContentScenario();
+  server = createServer(s.t.app);
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as AddressInfo;
+  api = new GitBookAPI({
+    endpoint: `http://127.0.0.1:${port}`,
+    authToken: s.reader.token,
+  }) as unknown as GitBookSpaces;
+});
+afterAll(async () => {
+  await new Promise((resolve) => server.close(resolve));
+  await s.t.close();
+});
+
+describe("GitBook's own client on history and addressing", () => {
+  it("reads revisions as they were, pages by path (its slashes unencoded) and the changes", async () => {
+    const space = await newSpaceContent(s);
+    const ids = await space.seed([insertPage("Guide", "Read me."), insertPage("FAQ", "Old.")]);
+    const guide = ids.Guide as string;
+    const faq = ids.FAQ as string;
+    const before = (await space.space()).revision;
+    const cr = await space.createChangeRequest();
+    await space.edit(cr.number, [
+      updatePage(faq, { markdown: "New." }),
+      insertPage("Install", "apt install", guide),
+    ]);
+    await space.merge(cr.number);
+    const after = (await space.space()).revision;
+    const { spaceId } = space;
+
+    const pages = (await api.spaces.listPagesInRevisionById(spaceId, before)).data.pages;
+    expect(pages.map((page) => page.title)).toEqual(["Guide", "FAQ"]);
+    const old = (await api.spaces.getPageInRevisionById(spaceId, before, faq, { format: "markdown" })).data;
+    expect(old).toMatchObject({ id: faq, markdown: "Old." });
+    const document = (await api.spaces.getPageDocumentInRevisionById(spaceId, before, faq)).data;
+    expect(document).toMatchObject({ object: "document", nodes: [{ type: "paragraph" }] });
+    const install = (await api.spaces.getPageInRevisionByPath(spaceId, after, "guide/install")).data;
+    expect(install).toMatchObject({ title: "Install", path: "guide/install" });
+    expect((await api.spaces.getPageByPath(spaceId, "guide/install")).data).toMatchObject({
+      title: "Install",
+    });
+    expect((await api.spaces.listFilesInRevisionById(spaceId, before)).data.items).toEqual([]);
+
+    const changes = (await api.spaces.getRevisionSemanticChanges(spaceId, after)).data;
+    expect(changes.mergedFrom?.id).toBe(cr.id);
+    expect(changes.changes.map((change) => change.type)).toEqual(["page_created", "page_edited"]);
+
+    const draft = await space.createChangeRequest();
+    await space.edit(draft.number, [insertPage("Soon", "", guide)]);
+    const inDraft = (await api.spaces.getPageInChangeRequestByPath(spaceId, draft.id, "guide/soon")).data;
+    expect(inDraft).toMatchObject({ title: "Soon" });
+    const drafted = (await api.spaces.getChangeRequestChanges(spaceId, draft.id)).data;
+    expect(drafted.changes).toMatchObject([{ type: "page_created", page: { title: "Soon" } }]);
+  });
+});
