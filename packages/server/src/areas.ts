@@ -23,6 +23,7 @@ import { openapiSpecsArea } from "./openapi-specs/area.js";
 import { organizationsArea } from "./organizations/area.js";
 import { pdfArea } from "./pdf/area.js";
 import { permissionsArea } from "./permissions/area.js";
+import { reviewsArea } from "./reviews/area.js";
 import { searchArea } from "./search/area.js";
 import type { Services } from "./services.js";
 import { sitesArea } from "./sites/area.js";
@@ -48,6 +49,7 @@ export const areas = [
   spacesArea,
   spaceContentArea,
   changeRequestsArea,
+  reviewsArea,
   commentsArea,
   linksArea,
   filesArea,

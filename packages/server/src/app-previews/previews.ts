@@ -3,7 +3,7 @@ import { h } from "hastscript";
 import type { Caller } from "../auth/caller.js";
 import { onChangeRequest } from "../change-requests/index.js";
 import { listCollectionsInOrganization, onCollection } from "../collections/index.js";
-import { type CommentRow, commentRules, listComments, listReplies, usersByIds } from "../comments/index.js";
+import { type CommentRow, commentRules, listComments, listReplies } from "../comments/index.js";
 import { changesBetween } from "../content/merge.js";
 import { revisionOf, treeOf } from "../content/revisions.js";
 import { ContentStorage } from "../content/storage.js";
@@ -17,6 +17,7 @@ import { searchContent } from "../search/index.js";
 import type { Services } from "../services.js";
 import { readsSite, renderPage, siteLinkContext } from "../sites/index.js";
 import { listSpacesInCollection, listSpacesInOrganization, onSpace } from "../spaces/index.js";
+import { usersByIds } from "../users/index.js";
 import { fields, linkSection, type PreviewView, pageBody, renderedBody } from "./view.js";
 
 /** How many items a preview lists of each kind (spaces, comments, replies…): a preview is no index. */

@@ -21,7 +21,7 @@ export async function revisionHistory(
   const authorIds = page.rows.flatMap((revision) =>
     revision.author_id === null ? [] : [revision.author_id],
   );
-  const [authors, changeRequests] = await Promise.all([
+  const [authorById, changeRequests] = await Promise.all([
     usersByIds(db, authorIds),
     changeRequestsMergedAs(
       db,
@@ -29,7 +29,6 @@ export async function revisionHistory(
       page.rows.map((revision) => revision.id),
     ),
   ]);
-  const authorById = new Map(authors.map((user) => [user.id, user]));
   const mergedBy = new Map(changeRequests.map((row) => [row.revision_merged_id, row]));
   return presentPage(page, (revision) => {
     const author = revision.author_id === null ? undefined : authorById.get(revision.author_id);

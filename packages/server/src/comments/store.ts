@@ -1,6 +1,5 @@
 import { SqliteAdapter, sql } from "kysely";
 import type { Db } from "../db/database.js";
-import type { UserTable } from "../db/schema.js";
 import { notFound } from "../http/errors.js";
 import { keysetList, type PageQuery } from "../http/paging.js";
 import { adjustSpaceActivity } from "../spaces/index.js";
@@ -257,12 +256,4 @@ export async function reactionsOf(db: Db, subjectIds: readonly string[]): Promis
     .orderBy("emoji")
     .orderBy("user_id")
     .execute();
-}
-
-/** The users of these ids, by id. */
-export async function usersByIds(db: Db, ids: Iterable<string>): Promise<Map<string, UserTable>> {
-  const unique = [...new Set(ids)];
-  if (unique.length === 0) return new Map();
-  const rows = await db.selectFrom("users").selectAll().where("id", "in", unique).execute();
-  return new Map(rows.map((row) => [row.id, row]));
 }

@@ -1,7 +1,8 @@
 import type { Db } from "../db/database.js";
 import type { Urls } from "../urls.js";
+import { usersByIds } from "../users/index.js";
 import type { CommentView } from "./presenter.js";
-import { type CommentParent, type CommentRow, reactionsOf, usersByIds } from "./store.js";
+import { type CommentParent, type CommentRow, reactionsOf } from "./store.js";
 import type { CommentReactionTable, CommentReplyTable } from "./tables.js";
 import { targetPagesOf } from "./targets.js";
 

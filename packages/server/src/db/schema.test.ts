@@ -16,6 +16,7 @@ import { jobsColumns } from "../jobs/tables.columns.js";
 import { limitsColumns } from "../limits/tables.columns.js";
 import { membersColumns } from "../members/tables.columns.js";
 import { openApiSpecsColumns } from "../openapi-specs/tables.columns.js";
+import { reviewsColumns } from "../reviews/tables.columns.js";
 import { searchColumns } from "../search/tables.columns.js";
 import { sitesColumns } from "../sites/tables.columns.js";
 import { ssoColumns } from "../sso/tables.columns.js";
@@ -47,6 +48,7 @@ const areaColumns = {
   ...changeRequestsColumns,
   ...contentColumns,
   ...commentsColumns,
+  ...reviewsColumns,
   ...sitesColumns,
   ...searchColumns,
   ...webhooksColumns,

@@ -32,12 +32,10 @@ export async function hasUsers(db: Db): Promise<boolean> {
   return (await db.selectFrom("users").select("id").limit(1).executeTakeFirst()) !== undefined;
 }
 
-/** The users of `ids` that exist, in no particular order (one statement; none for no ids). */
-export async function usersByIds(db: Db, ids: readonly string[]): Promise<UserTable[]> {
-  if (ids.length === 0) return [];
-  return db
-    .selectFrom("users")
-    .selectAll()
-    .where("id", "in", [...new Set(ids)])
-    .execute();
+/** The users of `ids` that exist, by id (one statement; none for no ids). */
+export async function usersByIds(db: Db, ids: Iterable<string>): Promise<Map<string, UserTable>> {
+  const unique = [...new Set(ids)];
+  if (unique.length === 0) return new Map();
+  const rows = await db.selectFrom("users").selectAll().where("id", "in", unique).execute();
+  return new Map(rows.map((row) => [row.id, row]));
 }

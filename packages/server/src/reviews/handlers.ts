@@ -1,0 +1,152 @@
+import type { AccessMap, AreaHandlers } from "../area.js";
+import {
+  type ChangeRequestRow,
+  canEditChangeRequests,
+  type MemberChangeRequest,
+  onChangeRequest,
+} from "../change-requests/index.js";
+import { ApiError, badRequest, conflict, forbidden } from "../http/errors.js";
+import { presentPage } from "../http/paging.js";
+import { created, noContent, ok } from "../http/results.js";
+import type { Services } from "../services.js";
+import { spaceForCaller } from "../spaces/index.js";
+import { usersByIds } from "../users/index.js";
+import { canReview } from "./policy.js";
+import { presentReview, presentReviewRequest } from "./presenter.js";
+import {
+  deleteReviewRequest,
+  insertReview,
+  listReviewRequests,
+  listReviews,
+  reviewOf,
+  upsertReviewRequests,
+} from "./store.js";
+
+const reads = onChangeRequest("read its reviews");
+const asks = onChangeRequest("ask for reviews of change requests in this space", ({ role }) =>
+  canEditChangeRequests(role),
+);
+
+export const reviewAccess = {
+  getReviewsByChangeRequestId: reads,
+  submitChangeRequestReview: onChangeRequest("review change requests in this space", ({ role }) =>
+    canReview(role),
+  ),
+  getChangeRequestReviewById: reads,
+  getRequestedReviewersByChangeRequestId: reads,
+  requestReviewersForChangeRequest: asks,
+  removeRequestedReviewerFromChangeRequest: asks,
+} satisfies AccessMap;
+
+/** 409 for a merged or archived change request: it is past review. */
+function assertOpenForReview(changeRequest: ChangeRequestRow): void {
+  if (changeRequest.status === "merged" || changeRequest.status === "archived")
+    throw conflict(
+      `The change request is ${changeRequest.status}; it is past review.`,
+      "change_request_closed",
+    );
+}
+
+/** The users a review names: its reviewer, and who asked for it. */
+const usersNamedBy = (review: { reviewer_id: string; requested_by: string | null }) =>
+  review.requested_by === null ? [review.reviewer_id] : [review.reviewer_id, review.requested_by];
+
+export function reviewHandlers(services: Services): AreaHandlers<typeof reviewAccess> {
+  const { db, urls, ids, now, transaction, clock } = services;
+  const target = ({ changeRequest }: MemberChangeRequest) => ({
+    changeRequestId: changeRequest.id,
+    currentRevision: changeRequest.revision_id,
+  });
+  return {
+    async getReviewsByChangeRequestId({ query }, member) {
+      const outdated = query.outdated === undefined ? null : Number(query.outdated);
+      const page = await listReviews(db, { ...target(member), outdated }, query);
+      const users = await usersByIds(
+        db,
+        page.rows.flatMap((row) =>
+          row.requested_by === null ? [row.reviewer_id] : [row.reviewer_id, row.requested_by],
+        ),
+      );
+      return ok(presentPage(page, (row) => presentReview(row, member.space.id, users, urls)));
+    },
+
+    async submitChangeRequestReview({ body, caller }, member) {
+      const { changeRequest } = member;
+      if (body.comment !== undefined)
+        throw badRequest(
+          "body/comment is not taken with a review: post it as a comment of the change request.",
+        );
+      assertOpenForReview(changeRequest);
+      if (changeRequest.created_by === caller.user.id)
+        throw forbidden("You cannot review your own change request.");
+      const review = await transaction((tx) =>
+        insertReview(tx, {
+          id: ids.next(),
+          change_request_id: changeRequest.id,
+          reviewer_id: caller.user.id,
+          status: body.status,
+          revision_id: changeRequest.revision_id,
+          created_at: now(),
+        }),
+      );
+      const users = await usersByIds(db, [
+        review.reviewer_id,
+        ...(review.requested_by ? [review.requested_by] : []),
+      ]);
+      return created(presentReview({ ...review, outdated: 0 }, member.space.id, users, urls));
+    },
+
+    async getChangeRequestReviewById({ path }, member) {
+      const review = await reviewOf(db, { ...target(member), reviewId: path.reviewId });
+      const users = await usersByIds(db, [
+        review.reviewer_id,
+        ...(review.requested_by ? [review.requested_by] : []),
+      ]);
+      return ok(presentReview(review, member.space.id, users, urls));
+    },
+
+    async getRequestedReviewersByChangeRequestId({ query }, member) {
+      const page = await listReviewRequests(db, { changeRequestId: member.changeRequest.id }, query);
+      const users = await usersByIds(
+        db,
+        page.rows.flatMap((row) => [row.user_id, row.requested_by]),
+      );
+      return ok(presentPage(page, (row) => presentReviewRequest(row, users, urls)));
+    },
+
+    async requestReviewersForChangeRequest({ body, caller }, member) {
+      const { changeRequest, space } = member;
+      assertOpenForReview(changeRequest);
+      const userIds = [...new Set(body.users)];
+      for (const userId of userIds) {
+        if (userId === changeRequest.created_by)
+          throw badRequest(`users: ${userId} wrote the change request and cannot review it.`);
+        const role = await spaceForCaller(db, space.id, userId, clock.now()).then(
+          (standing) => standing.role,
+          (error: unknown) => {
+            if (error instanceof ApiError && error.status === 404) return undefined;
+            throw error;
+          },
+        );
+        if (role === undefined || !canReview(role))
+          throw badRequest(`users: ${userId} is not a member who may review this space.`);
+      }
+      const at = now();
+      const requests = userIds.map((userId) => ({
+        change_request_id: changeRequest.id,
+        user_id: userId,
+        requested_by: caller.user.id,
+        revision_id: changeRequest.revision_id,
+        created_at: at,
+      }));
+      await transaction((tx) => upsertReviewRequests(tx, requests));
+      const users = await usersByIds(db, [...userIds, caller.user.id]);
+      return ok({ users: requests.map((row) => presentReviewRequest(row, users, urls)) });
+    },
+
+    async removeRequestedReviewerFromChangeRequest({ path }, { changeRequest }) {
+      await transaction((tx) => deleteReviewRequest(tx, changeRequest.id, path.userId));
+      return noContent();
+    },
+  };
+}

@@ -1,0 +1,52 @@
+import type { Schema } from "@quire/api-types";
+import type { UserTable } from "../db/schema.js";
+import type { Urls } from "../urls.js";
+import { presentUser } from "../users/index.js";
+import type { ReviewRow } from "./store.js";
+import type { ChangeRequestReviewRequestTable } from "./tables.js";
+
+/** Where a change request's reviews are in the API. */
+export const reviewsPath = (spaceId: string, changeRequestId: string) =>
+  `spaces/${spaceId}/change-requests/${changeRequestId}/reviews`;
+
+/** A user by id among `users`, which hold every user the rows name (users are never deleted). */
+function userIn(users: ReadonlyMap<string, UserTable>, id: string, urls: Urls): Schema<"User"> {
+  const user = users.get(id);
+  if (!user) throw new Error(`User ${id} of a review is missing.`);
+  return presentUser(user, urls);
+}
+
+export function presentReview(
+  row: ReviewRow,
+  spaceId: string,
+  users: ReadonlyMap<string, UserTable>,
+  urls: Urls,
+): Schema<"ChangeRequestReview"> {
+  return {
+    object: "change-request-review",
+    id: row.id,
+    revision: row.revision_id,
+    reviewer: userIn(users, row.reviewer_id, urls),
+    ...(row.requested_by !== null && { requestedBy: userIn(users, row.requested_by, urls) }),
+    status: row.status,
+    outdated: Number(row.outdated) === 1,
+    createdAt: row.created_at,
+    updatedAt: row.created_at,
+    urls: { location: urls.api(`${reviewsPath(spaceId, row.change_request_id)}/${row.id}`) },
+  };
+}
+
+export function presentReviewRequest(
+  row: ChangeRequestReviewRequestTable,
+  users: ReadonlyMap<string, UserTable>,
+  urls: Urls,
+): Schema<"ChangeRequestRequestedReviewer"> {
+  return {
+    object: "change-request-requested-reviewer",
+    revision: row.revision_id,
+    requestedBy: userIn(users, row.requested_by, urls),
+    createdAt: row.created_at,
+    kind: "user",
+    user: userIn(users, row.user_id, urls),
+  };
+}
