@@ -61,12 +61,7 @@ export function reviewHandlers(services: Services): AreaHandlers<typeof reviewAc
     async getReviewsByChangeRequestId({ query }, member) {
       const outdated = query.outdated === undefined ? null : Number(query.outdated);
       const page = await listReviews(db, { ...target(member), outdated }, query);
-      const users = await usersByIds(
-        db,
-        page.rows.flatMap((row) =>
-          row.requested_by === null ? [row.reviewer_id] : [row.reviewer_id, row.requested_by],
-        ),
-      );
+      const users = await usersByIds(db, page.rows.flatMap(usersNamedBy));
       return ok(presentPage(page, (row) => presentReview(row, member.space.id, users, urls)));
     },
 
@@ -89,19 +84,13 @@ export function reviewHandlers(services: Services): AreaHandlers<typeof reviewAc
           created_at: now(),
         }),
       );
-      const users = await usersByIds(db, [
-        review.reviewer_id,
-        ...(review.requested_by ? [review.requested_by] : []),
-      ]);
+      const users = await usersByIds(db, usersNamedBy(review));
       return created(presentReview({ ...review, outdated: 0 }, member.space.id, users, urls));
     },
 
     async getChangeRequestReviewById({ path }, member) {
       const review = await reviewOf(db, { ...target(member), reviewId: path.reviewId });
-      const users = await usersByIds(db, [
-        review.reviewer_id,
-        ...(review.requested_by ? [review.requested_by] : []),
-      ]);
+      const users = await usersByIds(db, usersNamedBy(review));
       return ok(presentReview(review, member.space.id, users, urls));
     },
 
