@@ -5187,6 +5187,8 @@ export interface components {
              * @description Number of draft change requests.
              */
             changeRequestsDraft: number;
+            /** @description What a change request must meet to be merged: the space's own rules, or its organization's. */
+            mergeRules: components["schemas"]["MergeRulesSpaceConfiguration"];
             /** @description What the caller may do on the space. */
             permissions: components["schemas"]["SpaceContentPermissions"];
         };
@@ -5216,7 +5218,7 @@ export interface components {
          * @description Why a request failed: one generic value per status, and specific reasons a client may act on.
          * @enum {string}
          */
-        ErrorType: "bad_request" | "unauthorized" | "forbidden" | "not_found" | "method_not_allowed" | "conflict" | "gone" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "unprocessable" | "rate_limited" | "internal" | "not_implemented" | "unavailable" | "space_deleted" | "change_request_closed" | "merge_conflict" | "etag_mismatch" | "already_done" | "slug_taken" | "name_taken" | "path_taken" | "basename_taken" | "proxy_taken" | "hostname_taken" | "last_admin" | "invite_links_disabled" | "idempotency_in_progress" | "idempotency_key_reused" | "content_too_complex";
+        ErrorType: "bad_request" | "unauthorized" | "forbidden" | "not_found" | "method_not_allowed" | "conflict" | "gone" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "unprocessable" | "rate_limited" | "internal" | "not_implemented" | "unavailable" | "space_deleted" | "change_request_closed" | "merge_rules_not_met" | "merge_conflict" | "etag_mismatch" | "already_done" | "slug_taken" | "name_taken" | "path_taken" | "basename_taken" | "proxy_taken" | "hostname_taken" | "last_admin" | "invite_links_disabled" | "idempotency_in_progress" | "idempotency_key_reused" | "content_too_complex";
         /**
          * @description What happened in an organization. Names are GitBook's integration event types where GitBook has one
          *     (`space_content_updated`, `space_visibility_updated`, `space_gitsync_started`, `space_gitsync_completed`,
@@ -6504,6 +6506,55 @@ export interface components {
             /** @description The pages that could not be combined, when conflicts made the operation fail; nothing was written. */
             conflicts?: components["schemas"]["MergeConflict"][];
         };
+        /** @description One rule a change request must meet to be merged. */
+        MergeRule: components["schemas"]["SimpleMergeRule"] | components["schemas"]["MergeRuleWithUsers"];
+        /**
+         * @description A merge rule that names no one.
+         * @enum {string}
+         */
+        MergeRuleName: "require_at_least_one_review" | "require_at_least_one_approved_review" | "require_all_reviews_approved" | "require_up_to_date_change_request" | "require_change_request_subject" | "require_author_to_merge";
+        /** @description A merge rule that names users. */
+        MergeRuleWithUsers: {
+            /** @description The rule. */
+            rule: components["schemas"]["MergeRuleWithUsersName"];
+            /** @description Ids of the users, members of the organization. */
+            users: string[];
+        };
+        /**
+         * @description A merge rule that names users.
+         * @enum {string}
+         */
+        MergeRuleWithUsersName: "require_specific_reviewers" | "require_one_of_specific_reviewers" | "allow_bypass";
+        /** @description A space follows its organization's rules. */
+        MergeRulesConfigurationInherit: {
+            /**
+             * @description Always `inherit`.
+             * @enum {string}
+             */
+            type: "inherit";
+        };
+        /** @description No rules: change requests are merged without review. */
+        MergeRulesConfigurationNone: {
+            /**
+             * @description Always `none`.
+             * @enum {string}
+             */
+            type: "none";
+        };
+        /** @description Change requests are merged when they meet every rule (or the one merging may bypass them). */
+        MergeRulesConfigurationRules: {
+            /**
+             * @description Always `rules`.
+             * @enum {string}
+             */
+            type: "rules";
+            /** @description The rules. */
+            rules: components["schemas"]["MergeRule"][];
+        };
+        /** @description The merge rules of a space: its own, or its organization's. */
+        MergeRulesSpaceConfiguration: components["schemas"]["MergeRulesConfigurationInherit"] | components["schemas"]["MergeRulesConfigurationRules"] | components["schemas"]["MergeRulesConfigurationNone"];
+        /** @description The merge rules of an organization. */
+        MergeRulesStandaloneConfiguration: components["schemas"]["MergeRulesConfigurationRules"] | components["schemas"]["MergeRulesConfigurationNone"];
         /** @description Moves a section group to another position among the site's top-level items. */
         MoveSiteSectionGroupRequest: {
             /** @description Where to put the section group; at the end when omitted. */
@@ -6696,6 +6747,8 @@ export interface components {
             internal_billingMigration?: components["schemas"]["OrganizationBillingMigration"];
             /** @description What the caller may do on the organization. */
             permissions: components["schemas"]["OrganizationPermissions"];
+            /** @description What a change request must meet to be merged, in spaces that follow the organization's rules. */
+            mergeRules: components["schemas"]["MergeRulesStandaloneConfiguration"];
         };
         /** @description Billing details, shown to members only. */
         OrganizationBilling: {
@@ -7890,6 +7943,11 @@ export interface components {
             /** @description Id of the operation the request called. */
             operation: string;
         };
+        /** @description A merge rule that names no one. */
+        SimpleMergeRule: {
+            /** @description The rule. */
+            rule: components["schemas"]["MergeRuleName"];
+        };
         /** @description A site: a published documentation website built from spaces. */
         Site: {
             /**
@@ -8889,6 +8947,8 @@ export interface components {
             changeRequestsDraft: number;
             /** @description What the caller may do on the space. */
             permissions: components["schemas"]["SpacePermissions"];
+            /** @description What a change request must meet to be merged: the space's own rules, or its organization's. */
+            mergeRules: components["schemas"]["MergeRulesSpaceConfiguration"];
         };
         /** @description What the caller may do on a space, as embedded in sites. */
         SpaceContentPermissions: {
@@ -10150,6 +10210,8 @@ export interface components {
             ai?: boolean;
             /** @description Enable invite links. */
             inviteLinks?: boolean;
+            /** @description What a change request must meet to be merged, in spaces that follow the organization's rules. */
+            mergeRules?: components["schemas"]["MergeRulesStandaloneConfiguration"];
         };
         /** @description Changes a page's title and/or body. */
         UpdatePageChange: {
@@ -10288,6 +10350,8 @@ export interface components {
             defaultLevel?: components["schemas"]["MemberRole"];
             /** @description Emoji of the space. */
             emoji?: components["schemas"]["Emoji"];
+            /** @description What a change request must meet to be merged: the space's own rules, or its organization's. */
+            mergeRules?: components["schemas"]["MergeRulesSpaceConfiguration"];
         };
         /** @description Changes to a team; omitted fields stay as they are. */
         UpdateTeamRequest: {

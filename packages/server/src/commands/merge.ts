@@ -19,6 +19,8 @@ import type { SpaceTable } from "../db/schema.js";
 import { recordEvent } from "../events/record.js";
 import { queueMergeExport } from "../git-sync/index.js";
 import { ApiError, conflict } from "../http/errors.js";
+import { organizationMergeRules } from "../organizations/index.js";
+import { assertMergeRulesMet, effectiveMergeRules, latestReviews } from "../reviews/index.js";
 import { indexMainContent } from "../search/index.js";
 import { assertSpaceNotDeleted, updateSpace } from "../spaces/index.js";
 
@@ -118,6 +120,22 @@ export async function mergeChangeRequest(
   args: MergeArguments,
 ): Promise<{ revision: string }> {
   const { space, changeRequest } = await lockForMerge(tx, args);
+  // A member's merge meets the space's rules; an import's (Git Sync) brings in what the repository has.
+  if (args.byMember)
+    assertMergeRulesMet(
+      effectiveMergeRules(space.merge_rules, await organizationMergeRules(tx, space.organization_id)),
+      {
+        changeRequest: {
+          createdBy: changeRequest.created_by,
+          subject: changeRequest.subject,
+          revision: changeRequest.revision_id,
+          base: baseRevisionOf(changeRequest),
+        },
+        mainRevision: space.revision_id,
+        mergedBy: args.by,
+        reviews: await latestReviews(tx, changeRequest.id),
+      },
+    );
   const storage = new ContentStorage(tx, space.id);
   const revisions = await revisionsOf(tx, space.id, changeRequest, space);
   let root = revisions.ours.root;

@@ -91,6 +91,7 @@ const expectedColumns: ColumnsOf<Database> = {
     trial_status: "not null",
     created_at: "not null",
     updated_at: "not null",
+    merge_rules: "null",
   },
   collections: {
     id: "not null",
@@ -122,6 +123,7 @@ const expectedColumns: ColumnsOf<Database> = {
     open_change_requests: "not null",
     draft_change_requests: "not null",
     git_sync: "null",
+    merge_rules: "null",
   },
 };
 

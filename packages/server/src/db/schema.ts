@@ -65,6 +65,8 @@ export interface OrganizationTable {
   trial_status: string;
   created_at: string;
   updated_at: string;
+  /** The organization's merge rules; null: none. */
+  merge_rules: JsonText<Schema<"MergeRulesStandaloneConfiguration">> | null;
 }
 
 /** Collections and spaces share one ordering among the siblings of a parent: `position`. */
@@ -101,4 +103,6 @@ export interface SpaceTable {
   draft_change_requests: number;
   /** The space's Git Sync as the API shows it, kept here by the Git Sync area; null when not connected. */
   git_sync: JsonText<Schema<"SpaceGitSync">> | null;
+  /** The space's own merge rules; null: its organization's (`inherit`). */
+  merge_rules: JsonText<Schema<"MergeRulesStandaloneConfiguration">> | null;
 }

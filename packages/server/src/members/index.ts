@@ -13,6 +13,7 @@ export {
   type MembershipChange,
   members,
   type NewMembership,
+  nonMembers,
   removeMembership,
   setMemberRole,
 } from "./store.js";

@@ -298,6 +298,23 @@ export async function setMemberSso(db: Db, organizationId: string, userId: strin
 }
 
 /** Whether the user belongs to an organization other than `organizationId`. */
+/** Those of `userIds` who are not members of the organization (guests are members). */
+export async function nonMembers(
+  db: Db,
+  organizationId: string,
+  userIds: readonly string[],
+): Promise<string[]> {
+  if (userIds.length === 0) return [];
+  const found = await db
+    .selectFrom("memberships")
+    .select("user_id")
+    .where("organization_id", "=", organizationId)
+    .where("user_id", "in", [...userIds])
+    .execute();
+  const members = new Set(found.map((row) => row.user_id));
+  return userIds.filter((id) => !members.has(id));
+}
+
 export async function inOtherOrganization(db: Db, organizationId: string, userId: string): Promise<boolean> {
   const row = await db
     .selectFrom("memberships")

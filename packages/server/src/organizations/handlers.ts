@@ -3,6 +3,7 @@ import { createOrganization } from "../commands/create-organization.js";
 import { flag, toJson } from "../db/codecs.js";
 import { badRequest, conflict } from "../http/errors.js";
 import { presentPage } from "../http/paging.js";
+import { storedMergeRules } from "../reviews/index.js";
 import type { Services } from "../services.js";
 import { onOrganization } from "./access.js";
 import { canUpdateOrganization } from "./policy.js";
@@ -50,6 +51,10 @@ export function organizationHandlers(services: Services): AreaHandlers<typeof or
         // No site can exist yet: sites arrive with their own area.
         throw badRequest(`Site "${body.defaultContent.site}" does not exist in this organization.`);
       }
+      const mergeRules =
+        body.mergeRules === undefined
+          ? undefined
+          : await storedMergeRules(db, organization.id, body.mergeRules, "none");
       const changes: Partial<OrganizationRow> = {
         ...(body.title !== undefined && { title: body.title }),
         ...(body.emailDomains !== undefined && { email_domains: toJson(body.emailDomains) }),
@@ -60,6 +65,7 @@ export function organizationHandlers(services: Services): AreaHandlers<typeof or
         ...(body.sso !== undefined && { sso: flag(body.sso) }),
         ...(body.ai !== undefined && { ai: flag(body.ai) }),
         ...(body.inviteLinks !== undefined && { invite_links: flag(body.inviteLinks) }),
+        ...(mergeRules !== undefined && { merge_rules: mergeRules }),
       };
       const updated = await updateOrganization(db, organization, changes, services.now());
       return { status: 200, body: presentOrganization(updated, role, urls) };

@@ -15,4 +15,5 @@ export {
   newOrganization,
   type OrganizationRow,
   organizationForCaller,
+  organizationMergeRules,
 } from "./store.js";

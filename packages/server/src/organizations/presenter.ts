@@ -37,5 +37,6 @@ export function presentOrganization(
     },
     trial: { status: row.trial_status as Schema<"TrialStatus"> },
     permissions: organizationPermissions(role),
+    mergeRules: row.merge_rules === null ? { type: "none" } : fromJson(row.merge_rules),
   };
 }

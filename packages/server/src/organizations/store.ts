@@ -50,6 +50,19 @@ export async function membershipIn(db: Db, organizationId: string, userId: strin
   return row?.role;
 }
 
+/** The organization's merge rules as stored (null: none). */
+export async function organizationMergeRules(
+  db: Db,
+  organizationId: string,
+): Promise<OrganizationRow["merge_rules"]> {
+  const row = await db
+    .selectFrom("organizations")
+    .select("merge_rules")
+    .where("id", "=", organizationId)
+    .executeTakeFirstOrThrow();
+  return row.merge_rules;
+}
+
 /** The organizations the caller is a member of, with their role in each, by id. */
 export const listOrganizationsOfUser = keysetList(
   (db, args: { userId: string }) =>
@@ -94,6 +107,7 @@ export function newOrganization(
     trial_status: "notapplicable",
     created_at: now,
     updated_at: now,
+    merge_rules: null,
   };
 }
 

@@ -3,4 +3,5 @@
  * `app.ts`, `cli`, `bench`) may use. Its other modules (`store.ts`, `tables.ts`, `presenter.ts`, ...) are
  * private: the root `biome.json` fails the lint on an import of one from another area.
  */
+export { assertMergeRulesMet, effectiveMergeRules, storedMergeRules } from "./merge-rules.js";
 export { latestReviews } from "./store.js";

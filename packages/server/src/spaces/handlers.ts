@@ -16,6 +16,7 @@ import { presentPage } from "../http/paging.js";
 import { created, noContent, ok } from "../http/results.js";
 import { canTransferOut, membershipIn, onOrganization } from "../organizations/index.js";
 import { authorize, canCreateContent, roleOnContent } from "../policy.js";
+import { storedMergeRules } from "../reviews/index.js";
 import type { Services } from "../services.js";
 import { onSpace } from "./access.js";
 import { changedSpaceFields, spaceEventData } from "./events.js";
@@ -108,7 +109,12 @@ export function spaceHandlers(services: Services): AreaHandlers<typeof spaceAcce
 
     async updateSpaceById({ body, caller }, member) {
       assertSpaceNotDeleted(member.space);
+      const mergeRules =
+        body.mergeRules === undefined
+          ? undefined
+          : await storedMergeRules(db, member.space.organization_id, body.mergeRules, "inherit");
       const changes = {
+        ...(mergeRules !== undefined && { merge_rules: mergeRules }),
         ...(body.title !== undefined && { title: body.title }),
         ...(body.emoji !== undefined && { emoji: body.emoji }),
         ...(body.editMode !== undefined && { edit_mode: body.editMode }),

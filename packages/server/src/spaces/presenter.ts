@@ -28,6 +28,7 @@ export function presentSpace(row: SpaceTable, role: Role | undefined, urls: Urls
     changeRequestsDraft: row.draft_change_requests,
     permissions: spacePermissions(role),
     ...(row.git_sync !== null && { gitSync: fromJson(row.git_sync) }),
+    mergeRules: row.merge_rules === null ? { type: "inherit" } : fromJson(row.merge_rules),
   };
 }
 

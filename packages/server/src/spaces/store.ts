@@ -107,7 +107,14 @@ export async function insertSpace(
   { clock, ids }: { clock: Clock; ids: IdGenerator },
   fields: Omit<
     SpaceTable,
-    "id" | "revision_id" | "created_at" | "updated_at" | "deleted_at" | "git_sync" | ActivityColumn
+    | "id"
+    | "revision_id"
+    | "created_at"
+    | "updated_at"
+    | "deleted_at"
+    | "git_sync"
+    | "merge_rules"
+    | ActivityColumn
   >,
 ): Promise<SpaceTable> {
   const now = clock.now().toISOString();
@@ -119,6 +126,7 @@ export async function insertSpace(
     updated_at: now,
     deleted_at: null,
     git_sync: null,
+    merge_rules: null,
     ...noActivity,
   };
   await db.insertInto("spaces").values(space).execute();
