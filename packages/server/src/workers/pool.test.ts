@@ -17,6 +17,11 @@ describe("the worker pool", { timeout: 30_000 }, () => {
     await expect(pool.run(tasks, "echo", 1)).resolves.toBe(1);
   });
 
+  it("does not count a module's loading in the task's time", async () => {
+    const slowLoad = new URL("./testing-slow-load.ts", import.meta.url);
+    await expect(pool.run(slowLoad, "echo", "loaded")).resolves.toBe("loaded");
+  });
+
   it("stops a task that runs out of memory or of stack, alone", async () => {
     const [memory, stack, fine] = await Promise.allSettled([
       pool.run(tasks, "hoard", null),

@@ -1,5 +1,6 @@
 import { extname } from "node:path";
 import { fileURLToPath } from "node:url";
+import { MessageChannel } from "node:worker_threads";
 import { Piscina } from "piscina";
 import type { WorkerTask } from "./worker.js";
 
@@ -8,7 +9,7 @@ export interface PoolLimits {
   threads: number;
   /** Tasks that may wait for a thread; one more is refused (`PoolBusy`). */
   maxQueue: number;
-  /** How long a task may run, once it has a thread. */
+  /** How long a task may run, once it has a thread and its module is loaded. */
   timeoutMs: number;
   /** The old-generation heap of each thread, in MiB: a task that needs more fails alone. */
   memoryMb: number;
@@ -49,11 +50,15 @@ export function siblingModule(base: string, name: string): URL {
 
 const workerFile = fileURLToPath(siblingModule(import.meta.url, "worker"));
 
+/** Longest a thread may take to start and load a task's module before the task is given up (503). */
+const START_LIMIT_MS = 60_000;
+
 /**
  * Worker threads for CPU-heavy or input-sized work (parsing, rendering, conversion), so that the event
  * loop keeps answering. Piscina keeps the threads (started on demand, replaced when one dies); this
- * class bounds what waits, and times each task from when it gets a thread, not from when it was
- * queued, so that a task behind slow ones is never taken for one too heavy.
+ * class bounds what waits, and times each task from when its function is called, not from when it was
+ * queued or its thread started, so that a task behind slow ones, or on a cold thread, is never taken
+ * for one too heavy.
  */
 export class WorkerPool {
   readonly #piscina: Piscina<WorkerTask, unknown>;
@@ -85,14 +90,30 @@ export class WorkerPool {
     timeoutMs = this.limits.timeoutMs,
   ): Promise<Result> {
     await this.#thread();
+    // The time limit runs from the call of the function, once the thread has started and loaded its
+    // module: on a loaded machine a cold start alone can take seconds, and must not count as the
+    // input's cost (a refusal is kept). A thread that cannot start at all is a busy pool, not an overrun.
+    const { port1: started, port2 } = new MessageChannel();
+    const abort = new AbortController();
+    let cause: "start" | "time" = "start";
+    let timer = setTimeout(() => abort.abort(), START_LIMIT_MS);
+    started.once("message", () => {
+      clearTimeout(timer);
+      cause = "time";
+      timer = setTimeout(() => abort.abort(), timeoutMs);
+    });
     try {
       return (await this.#piscina.run(
-        { module: module.href, name, input },
-        { signal: AbortSignal.timeout(timeoutMs) },
+        { module: module.href, name, input, started: port2 } satisfies WorkerTask,
+        { signal: abort.signal, transferList: [port2] },
       )) as Result;
     } catch (error) {
+      if (abort.signal.aborted && cause === "start")
+        throw new PoolBusy(Math.max(1, Math.ceil(timeoutMs / 1000)));
       throw this.#overrun(error, { ...this.limits, timeoutMs }) ?? error;
     } finally {
+      clearTimeout(timer);
+      started.close();
       this.#running--;
       this.#waiting.shift()?.();
     }

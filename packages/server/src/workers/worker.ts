@@ -1,4 +1,5 @@
 import { registerHooks } from "node:module";
+import type { MessagePort } from "node:worker_threads";
 
 /**
  * What every pool thread runs: it imports the module a task names and calls the function named, with
@@ -25,11 +26,15 @@ export interface WorkerTask {
   /** The function of the module to call: it takes the input and returns the result (or a promise of it). */
   name: string;
   input: unknown;
+  /** Told when the function is called, its module loaded: the task's time limit runs from then. */
+  started: MessagePort;
 }
 
-export default async function runTask({ module, name, input }: WorkerTask): Promise<unknown> {
+export default async function runTask({ module, name, input, started }: WorkerTask): Promise<unknown> {
   const loaded = (await import(module)) as Record<string, (input: unknown) => unknown>;
   const run = loaded[name];
   if (typeof run !== "function") throw new Error(`${module} exports no function ${name}`);
+  started.postMessage(null);
+  started.close();
   return run(input);
 }
