@@ -481,6 +481,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/orgs/{organizationId}/change-requests": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the change requests of an organization
+         * @description Lists the change requests of the spaces of an organization that the caller may read (guests: the
+         *     spaces granted to them; deleted spaces are left out), most recently changed first unless
+         *     `orderBy=createdAt`.
+         */
+        get: operations["listChangeRequestsForOrganization"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/orgs/{organizationId}/collections": {
         parameters: {
             query?: never;
@@ -3359,6 +3381,8 @@ export interface components {
             object: "change-request";
             /** @description Unique id of the change request. */
             id: string;
+            /** @description Id of the space of the change request. */
+            space: string;
             /**
              * Format: int32
              * @description Number of the change request, incremented per space.
@@ -3508,6 +3532,11 @@ export interface components {
             /** @description The revision of the main content that the merge made. */
             revision: string;
         };
+        /**
+         * @description How change requests are sorted.
+         * @enum {string}
+         */
+        ChangeRequestOrderBy: "updatedAt" | "createdAt";
         /** @description One page of a list. */
         ChangeRequestPage: {
             /** @description Present when more items follow this page. */
@@ -14310,6 +14339,140 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["AuditEventDetails"];
+                };
+            };
+            /**
+             * @description The request is malformed or does not satisfy the contract. Besides what the schemas say, no string
+             *     (in the path, the query or the body, keys included) may contain a NUL character (U+0000) or a lone
+             *     UTF-16 surrogate: such a request is refused with 400 and changes nothing.
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The bearer token is missing or invalid. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The caller's role does not allow this operation. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The resource does not exist or is not visible to the caller. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description The request conflicts with the current state of the resource (a deleted space, say), or a request with
+             *     the same `Idempotency-Key` is still running.
+             */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body, or a file in it, is larger than the server accepts. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body is not of a media type the operation takes (JSON, or a multipart form for uploads). */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request cannot be processed as sent: an `Idempotency-Key` reused with another request. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests were sent; retry later. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listChangeRequestsForOrganization: {
+        parameters: {
+            query?: {
+                /** @description Opaque cursor returned as `next.page` by the previous page. */
+                page?: components["parameters"]["ListParameters.page"];
+                /** @description Maximum number of items to return in one page. */
+                limit?: components["parameters"]["ListParameters.limit"];
+                /** @description Only change requests with one of these statuses. */
+                status?: components["schemas"]["ChangeRequestStatus"][];
+                /** @description Only those this user created, by user id. */
+                creator?: string;
+                /** @description Only those this user contributed to, by user id. */
+                contributor?: string;
+                /** @description Only those this user is asked to review and has not reviewed since, by user id. */
+                requestedReviewer?: string;
+                /** @description Only those of this space. */
+                space?: string;
+                /** @description The order: most recently changed (`updatedAt`) or most recently created (`createdAt`) first. */
+                orderBy?: components["schemas"]["ChangeRequestOrderBy"];
+                /** @description GitBook's site topics, which Quire has not: accepted and ignored. */
+                topic?: string;
+                /** @description GitBook's style guide runs, which Quire has not: accepted and ignored. */
+                styleguideRun?: string;
+                /** @description GitBook's triage findings, which Quire has not: accepted and ignored. */
+                finding?: "none" | "all";
+            };
+            header?: never;
+            path: {
+                /** @description Id of the organization. */
+                organizationId: components["parameters"]["OrganizationPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The request has succeeded. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ChangeRequestPage"];
                 };
             };
             /**

@@ -1,3 +1,4 @@
+import type { Schema } from "@quire/api-types";
 import type { AccessMap, AreaHandlers } from "../area.js";
 import { mergeChangeRequest, updateChangeRequestFromMain } from "../commands/merge.js";
 import { changeRequestChanges, DEFAULT_CHANGES } from "../commands/semantic-changes.js";
@@ -5,6 +6,7 @@ import { recordEvent } from "../events/record.js";
 import { conflict } from "../http/errors.js";
 import { presentPage } from "../http/paging.js";
 import { created, ok } from "../http/results.js";
+import { onOrganization } from "../organizations/index.js";
 import type { Services } from "../services.js";
 import { contentReads } from "../space-content/index.js";
 import { assertSpaceNotDeleted, onSpace } from "../spaces/index.js";
@@ -17,6 +19,8 @@ import {
   changeRequestOf,
   insertChangeRequest,
   listChangeRequests,
+  listOrganizationChangeRequestsByCreation,
+  listOrganizationChangeRequestsByUpdate,
   lockSpace,
   updateChangeRequest,
 } from "./store.js";
@@ -26,6 +30,7 @@ const edits = (action: string) => onChangeRequest(action, ({ role }) => canEditC
 
 export const changeRequestAccess = {
   listChangeRequestsForSpace: onSpace("list its change requests"),
+  listChangeRequestsForOrganization: onOrganization("list its change requests"),
   createChangeRequest: onSpace("create change requests in this space", ({ role }) =>
     canEditChangeRequests(role),
   ),
@@ -81,6 +86,29 @@ export function changeRequestHandlers(services: Services): AreaHandlers<typeof c
   };
 
   return {
+    async listChangeRequestsForOrganization({ query, caller }, { organization }) {
+      const statuses = new Set(query.status ?? ["open"]);
+      const listed = (status: Schema<"ChangeRequestStatus">) => (statuses.has(status) ? 1 : 0);
+      const filter = {
+        organizationId: organization.id,
+        userId: caller.user.id,
+        draft: listed("draft"),
+        open: listed("open"),
+        archived: listed("archived"),
+        merged: listed("merged"),
+        creator: query.creator ?? null,
+        contributor: query.contributor ?? null,
+        requestedReviewer: query.requestedReviewer ?? null,
+        space: query.space ?? null,
+      };
+      const list =
+        query.orderBy === "createdAt"
+          ? listOrganizationChangeRequestsByCreation
+          : listOrganizationChangeRequestsByUpdate;
+      const page = await list(db, filter, query);
+      return ok(presentPage(page, (row) => presentChangeRequest(row, row.space_revision, urls)));
+    },
+
     async listChangeRequestsForSpace({ query }, { space }) {
       const page = await listChangeRequests(
         db,

@@ -12,6 +12,7 @@ export function presentChangeRequest(
   return {
     object: "change-request",
     id: row.id,
+    space: row.space_id,
     number: row.number,
     status: row.status,
     subject: row.subject,

@@ -1,4 +1,5 @@
 import { SqliteAdapter, sql } from "kysely";
+import { callerGrant, grantAware, listsContent } from "../access.js";
 import type { Clock, IdGenerator } from "../context.js";
 import { timestamp } from "../db/codecs.js";
 import type { Db } from "../db/database.js";
@@ -7,6 +8,7 @@ import type { SpaceTable } from "../db/schema.js";
 import { recordEvent } from "../events/record.js";
 import { notFound } from "../http/errors.js";
 import { keysetList } from "../http/paging.js";
+import { reviewRequested } from "../reviews/index.js";
 import { adjustSpaceActivity, changeRequestStatusActivity } from "../spaces/index.js";
 import { changeRequestEventData } from "./events.js";
 import type { ChangeRequestStatus, ChangeRequestTable } from "./tables.js";
@@ -111,6 +113,101 @@ export const listChangeRequests = keysetList(
         ]),
       ),
   { recency: "string", id: "string" },
+);
+
+/** The filters of an organization's list of change requests; each null filter takes all. */
+export type OrganizationChangeRequestFilter = {
+  organizationId: string;
+  /** The caller, whose readable spaces are listed. */
+  userId: string;
+  /** 1 for each status listed, 0 otherwise. */
+  draft: number;
+  open: number;
+  archived: number;
+  merged: number;
+  creator: string | null;
+  contributor: string | null;
+  requestedReviewer: string | null;
+  space: string | null;
+};
+
+/** SQL: whether the optional `value` is unset, typed for PostgreSQL (which cannot tell a bare parameter's). */
+const unset = (value: string | null) => sql<boolean>`cast(${value} as text) is null`;
+
+/**
+ * The change requests of the organization's spaces that `userId` reads (members all of them, guests
+ * those granted), not deleted, as `filter` narrows them, with `space_revision` (the main content's
+ * revision, which tells whether each is outdated).
+ */
+const organizationChangeRequests = grantAware(
+  (withGrants) => (db: Db, filter: OrganizationChangeRequestFilter) => {
+    const grant = callerGrant(withGrants, filter.userId, sql.ref("sp.id"), sql.ref("sp.parent_id"));
+    return (
+      selectChangeRequests(db)
+        .select((eb) =>
+          eb
+            .selectFrom("spaces as main")
+            .select("main.revision_id")
+            .whereRef("main.id", "=", "change_requests.space_id")
+            .as("space_revision"),
+        )
+        // Its space is one of the rows the filter below selects.
+        .$narrowType<{ space_revision: string }>()
+        .where("change_requests.space_id", "in", (eb) =>
+          eb
+            .selectFrom("spaces as sp")
+            .select("sp.id")
+            .where("sp.organization_id", "=", filter.organizationId)
+            .where("sp.deleted_at", "is", null)
+            .where(listsContent(filter.userId, filter.organizationId, grant)),
+        )
+        .where((eb) =>
+          eb.or([
+            eb.and([eb("change_requests.status", "=", "draft"), eb(sql.val(filter.draft), "=", 1)]),
+            eb.and([eb("change_requests.status", "=", "open"), eb(sql.val(filter.open), "=", 1)]),
+            eb.and([eb("change_requests.status", "=", "archived"), eb(sql.val(filter.archived), "=", 1)]),
+            eb.and([eb("change_requests.status", "=", "merged"), eb(sql.val(filter.merged), "=", 1)]),
+          ]),
+        )
+        .where((eb) =>
+          eb.or([unset(filter.creator), eb("change_requests.created_by", "=", filter.creator as string)]),
+        )
+        .where((eb) =>
+          eb.or([unset(filter.space), eb("change_requests.space_id", "=", filter.space as string)]),
+        )
+        .where((eb) =>
+          eb.or([
+            unset(filter.contributor),
+            eb.exists(
+              eb
+                .selectFrom("change_request_contributors as c")
+                .select("c.user_id")
+                .whereRef("c.change_request_id", "=", "change_requests.id")
+                .where("c.user_id", "=", filter.contributor as string),
+            ),
+          ]),
+        )
+        .where((eb) =>
+          eb.or([
+            unset(filter.requestedReviewer),
+            reviewRequested(sql.ref("change_requests.id"), filter.requestedReviewer as string),
+          ]),
+        )
+    );
+  },
+);
+
+/** A page of an organization's change requests (see `organizationChangeRequests`), most recently changed first. */
+export const listOrganizationChangeRequestsByUpdate = keysetList(
+  (db, filter: OrganizationChangeRequestFilter) => organizationChangeRequests(db, filter),
+  { recency: "string", id: "string" },
+);
+
+/** The same, most recently created first (ids are time-ordered). */
+export const listOrganizationChangeRequestsByCreation = keysetList(
+  (db, filter: OrganizationChangeRequestFilter) => organizationChangeRequests(db, filter),
+  { id: "string" },
+  { descending: true },
 );
 
 /**

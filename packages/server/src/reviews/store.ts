@@ -1,4 +1,4 @@
-import { sql } from "kysely";
+import { type Expression, type SqlBool, sql } from "kysely";
 import type { Db } from "../db/database.js";
 import { notFound } from "../http/errors.js";
 import { keysetList } from "../http/paging.js";
@@ -82,6 +82,11 @@ export async function latestReviews(
     .execute();
   return new Map(rows.map((row) => [row.reviewer_id, row]));
 }
+
+/** SQL: whether `userId` is asked to review change request `changeRequestId` (and has not reviewed since). */
+export const reviewRequested = (changeRequestId: Expression<string>, userId: string) =>
+  sql<SqlBool>`exists (select 1 from change_request_review_requests q
+    where q.change_request_id = ${changeRequestId} and q.user_id = ${userId})`;
 
 /** A page of the users asked to review the change request, oldest request first. */
 export const listReviewRequests = keysetList(
