@@ -308,7 +308,7 @@ async function editDraft(
     author_id: args.userId,
     created_at: now,
   });
-  await addContributor(tx, changeRequest.id, args.userId);
+  await addContributor(tx, changeRequest.id, args.userId, now);
   return {
     space,
     changeRequest: await updateChangeRequest(tx, changeRequest, { revision_id: revision.id }, now),

@@ -1,5 +1,6 @@
 import type { Schema } from "@quire/api-types";
 import type { AccessMap, AreaHandlers } from "../area.js";
+import { changeRequestContributors } from "../commands/contributors.js";
 import { mergeChangeRequest, updateChangeRequestFromMain } from "../commands/merge.js";
 import { changeRequestChanges, DEFAULT_CHANGES } from "../commands/semantic-changes.js";
 import { recordEvent } from "../events/record.js";
@@ -31,6 +32,7 @@ const edits = (action: string) => onChangeRequest(action, ({ role }) => canEditC
 export const changeRequestAccess = {
   listChangeRequestsForSpace: onSpace("list its change requests"),
   listChangeRequestsForOrganization: onOrganization("list its change requests"),
+  getContributorsByChangeRequestId: onChangeRequest("read this change request"),
   createChangeRequest: onSpace("create change requests in this space", ({ role }) =>
     canEditChangeRequests(role),
   ),
@@ -107,6 +109,10 @@ export function changeRequestHandlers(services: Services): AreaHandlers<typeof c
           : listOrganizationChangeRequestsByUpdate;
       const page = await list(db, filter, query);
       return ok(presentPage(page, (row) => presentChangeRequest(row, row.space_revision, urls)));
+    },
+
+    async getContributorsByChangeRequestId(_input, { changeRequest }) {
+      return ok(await changeRequestContributors(db, urls, changeRequest));
     },
 
     async listChangeRequestsForSpace({ query }, { space }) {

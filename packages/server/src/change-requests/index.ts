@@ -21,6 +21,7 @@ export {
   type ChangeRequestRow,
   changeRequestOf,
   changeRequestsMergedAs,
+  contributorsOf,
   insertChangeRequest,
   lockSpace,
   updateChangeRequest,

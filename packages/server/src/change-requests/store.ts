@@ -257,7 +257,7 @@ export async function insertChangeRequest(
       revision_merged_id: null,
     })
     .execute();
-  await addContributor(tx, id, fields.userId);
+  await addContributor(tx, id, fields.userId, now);
   await adjustSpaceActivity(tx, fields.space.id, changeRequestStatusActivity(null, "draft"));
   const created = await changeRequestOf(tx, fields.space.id, id);
   await recordEvent(
@@ -274,11 +274,31 @@ export async function insertChangeRequest(
   return created;
 }
 
-export async function addContributor(tx: Db, changeRequestId: string, userId: string): Promise<void> {
+/** Counts a change of the change request (its creation, an edit) by `userId` at `now`. */
+export async function addContributor(
+  tx: Db,
+  changeRequestId: string,
+  userId: string,
+  now: string,
+): Promise<void> {
   await tx
     .insertInto("change_request_contributors")
-    .values({ change_request_id: changeRequestId, user_id: userId })
-    .onConflict((oc) => oc.columns(["change_request_id", "user_id"]).doNothing())
+    .values({ change_request_id: changeRequestId, user_id: userId, changes: 1, changed_at: now })
+    .onConflict((oc) =>
+      oc.columns(["change_request_id", "user_id"]).doUpdateSet((eb) => ({
+        changes: sql`${eb.ref("change_request_contributors.changes")} + 1`,
+        changed_at: eb.ref("excluded.changed_at"),
+      })),
+    )
+    .execute();
+}
+
+/** Who changed the change request (see `addContributor`), with how often and when last. */
+export function contributorsOf(db: Db, changeRequestId: string) {
+  return db
+    .selectFrom("change_request_contributors")
+    .select(["user_id", "changes", "changed_at"])
+    .where("change_request_id", "=", changeRequestId)
     .execute();
 }
 

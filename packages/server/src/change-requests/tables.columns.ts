@@ -18,5 +18,10 @@ export const changeRequestsColumns: ColumnsOf<ChangeRequestsTables> = {
     revision_merged_ancestor_id: "null",
     revision_merged_id: "null",
   },
-  change_request_contributors: { change_request_id: "not null", user_id: "not null" },
+  change_request_contributors: {
+    change_request_id: "not null",
+    user_id: "not null",
+    changes: "not null",
+    changed_at: "null",
+  },
 };

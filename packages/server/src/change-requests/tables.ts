@@ -34,6 +34,10 @@ export interface ChangeRequestTable {
 export interface ChangeRequestContributorTable {
   change_request_id: string;
   user_id: string;
+  /** How many times they changed it: created it, edited its content. */
+  changes: number;
+  /** When they last did; null for contributions made before it was kept. */
+  changed_at: string | null;
 }
 
 declare module "../db/schema.js" {

@@ -8,6 +8,7 @@ import { recordEvent } from "../events/record.js";
 import { badRequest } from "../http/errors.js";
 import { presentPage } from "../http/paging.js";
 import { created, noContent, ok } from "../http/results.js";
+import { presentMember } from "../members/index.js";
 import { authorize } from "../policy.js";
 import type { Services } from "../services.js";
 import { assertSpaceNotDeleted } from "../spaces/index.js";
@@ -20,6 +21,7 @@ import {
   deleteReply,
   insertComment,
   insertReply,
+  listCommenters,
   listComments,
   listReplies,
   lockComment,
@@ -40,6 +42,7 @@ type Input<Id extends SpaceOperation> = Omit<HandlerInput<Id, Caller>, "path"> &
 };
 
 type SpaceOperation =
+  | "listCommentersInSpace"
   | "listCommentsInSpace"
   | "postCommentInSpace"
   | "getCommentInSpace"
@@ -82,6 +85,8 @@ const inSpace = accessUnder("space");
 const inChangeRequest = accessUnder("change request");
 
 export const commentAccess = {
+  listCommentersInSpace: inSpace.list,
+  listCommentersInChangeRequest: inChangeRequest.list,
   listCommentsInSpace: inSpace.list,
   listCommentsInChangeRequest: inChangeRequest.list,
   postCommentInSpace: inSpace.post,
@@ -182,6 +187,11 @@ function commentOperations(services: Services) {
   };
 
   return {
+    async listCommenters({ query }: Input<"listCommentersInSpace">, { space, parent }: MemberParent) {
+      const page = await listCommenters(db, space.organization_id, parent, query);
+      return ok(presentPage(page, (row) => presentMember(row, urls)));
+    },
+
     async list({ query }: Input<"listCommentsInSpace">, { parent }: MemberParent) {
       const page = await listComments(
         db,
@@ -340,6 +350,8 @@ function commentOperations(services: Services) {
 export function commentHandlers(services: Services): AreaHandlers<typeof commentAccess> {
   const ops = commentOperations(services);
   return {
+    listCommentersInSpace: ops.listCommenters,
+    listCommentersInChangeRequest: ops.listCommenters,
     listCommentsInSpace: ops.list,
     listCommentsInChangeRequest: ops.list,
     postCommentInSpace: ops.post,

@@ -4,4 +4,4 @@
  * private: the root `biome.json` fails the lint on an import of one from another area.
  */
 export { commentRules } from "./access.js";
-export { type CommentRow, listComments, listReplies } from "./store.js";
+export { type CommentRow, commentersOf, listComments, listReplies } from "./store.js";

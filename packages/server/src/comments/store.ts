@@ -1,7 +1,8 @@
-import { SqliteAdapter, sql } from "kysely";
+import { type SqlBool, SqliteAdapter, sql } from "kysely";
 import type { Db } from "../db/database.js";
 import { notFound } from "../http/errors.js";
 import { keysetList, type PageQuery } from "../http/paging.js";
+import { members } from "../members/index.js";
 import { adjustSpaceActivity } from "../spaces/index.js";
 import type { CommentReactionTable, CommentRecord, CommentReplyTable, CommentStatus } from "./tables.js";
 
@@ -256,4 +257,72 @@ export async function reactionsOf(db: Db, subjectIds: readonly string[]): Promis
     .orderBy("emoji")
     .orderBy("user_id")
     .execute();
+}
+
+/**
+ * SQL: who posted the comments and replies of one kind of parent (`posted_by`, with `created_at`);
+ * arguments may be placeholders.
+ */
+const postsOf =
+  (onChangeRequest: boolean) => (db: Db, args: { spaceId: string; changeRequestId: string }) => {
+    const inParent = <T extends "comments" | "c">(table: T) =>
+      sql<SqlBool>`${sql.ref(`${table}.space_id`)} = ${args.spaceId} and ${
+        onChangeRequest
+          ? sql`${sql.ref(`${table}.change_request_id`)} = ${args.changeRequestId}`
+          : sql`${sql.ref(`${table}.change_request_id`)} is null`
+      }`;
+    return db
+      .selectFrom("comments")
+      .select(["comments.posted_by", "comments.created_at"])
+      .where(inParent("comments"))
+      .unionAll(
+        db
+          .selectFrom("comment_replies as r")
+          .innerJoin("comments as c", "c.id", "r.comment_id")
+          .select(["r.posted_by", "r.created_at"])
+          .where(inParent("c")),
+      );
+  };
+
+/** Who commented or replied on the parent, with how many times and when last. */
+export async function commentersOf(
+  db: Db,
+  parent: CommentParent,
+): Promise<{ posted_by: string; posts: number | string; last_posted_at: string }[]> {
+  const args = { spaceId: parent.spaceId, changeRequestId: parent.changeRequestId ?? "" };
+  return db
+    .selectFrom(postsOf(parent.changeRequestId !== null)(db, args).as("p"))
+    .select((eb) => [
+      "p.posted_by",
+      eb.fn.countAll<number | string>().as("posts"),
+      eb.fn.max("p.created_at").as("last_posted_at"),
+    ])
+    .groupBy("p.posted_by")
+    .execute();
+}
+
+/** A page of the members of the organization who commented or replied on one kind of parent, by user id. */
+const commentingMembers = (onChangeRequest: boolean) =>
+  keysetList(
+    (db, args: { organizationId: string; spaceId: string; changeRequestId: string }) =>
+      members(db)
+        .where("m.organization_id", "=", args.organizationId)
+        .where(
+          "m.user_id",
+          "in",
+          db.selectFrom(postsOf(onChangeRequest)(db, args).as("p")).select("p.posted_by"),
+        ),
+    { user_id: "string" },
+  );
+
+const commenterLists = { space: commentingMembers(false), changeRequest: commentingMembers(true) };
+
+/** A page of the organization's members who commented or replied on the parent, by user id. */
+export function listCommenters(db: Db, organizationId: string, parent: CommentParent, query: PageQuery) {
+  const list = parent.changeRequestId === null ? commenterLists.space : commenterLists.changeRequest;
+  return list(
+    db,
+    { organizationId, spaceId: parent.spaceId, changeRequestId: parent.changeRequestId ?? "" },
+    query,
+  );
 }
