@@ -94,6 +94,9 @@ export async function changeRequestsMergedAs(db: Db, spaceId: string, revisionId
 }
 
 /** A space's change requests with one status, newest change first; only those `contributor` worked on when given. */
+/** SQL: whether the optional `value` is unset, typed for PostgreSQL (which cannot tell a bare parameter's). */
+const unset = (value: string | null) => sql<boolean>`cast(${value} as text) is null`;
+
 export const listChangeRequests = keysetList(
   (db, args: { spaceId: string; status: ChangeRequestStatus; contributor: string | null }) =>
     selectChangeRequests(db)
@@ -101,8 +104,7 @@ export const listChangeRequests = keysetList(
       .where("status", "=", args.status)
       .where((eb) =>
         eb.or([
-          // Typed, for PostgreSQL cannot tell the type of a bare parameter compared with null.
-          sql<boolean>`cast(${args.contributor} as text) is null`,
+          unset(args.contributor),
           eb.exists(
             eb
               .selectFrom("change_request_contributors as c")
@@ -130,9 +132,6 @@ export type OrganizationChangeRequestFilter = {
   requestedReviewer: string | null;
   space: string | null;
 };
-
-/** SQL: whether the optional `value` is unset, typed for PostgreSQL (which cannot tell a bare parameter's). */
-const unset = (value: string | null) => sql<boolean>`cast(${value} as text) is null`;
 
 /**
  * The change requests of the organization's spaces that `userId` reads (members all of them, guests

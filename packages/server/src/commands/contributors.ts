@@ -3,7 +3,7 @@ import { type ChangeRequestRow, contributorsOf } from "../change-requests/index.
 import { commentersOf } from "../comments/index.js";
 import type { Db } from "../db/database.js";
 import type { Urls } from "../urls.js";
-import { presentUser, usersByIds } from "../users/index.js";
+import { presentUserIn, usersByIds } from "../users/index.js";
 
 type Contribution = Omit<Schema<"ChangeRequestUserContributor">, "user">;
 
@@ -36,12 +36,7 @@ export async function changeRequestContributors(
     });
   const users = await usersByIds(db, contributions.keys());
   const items = [...contributions]
-    .map(([id, contribution]) => {
-      const user = users.get(id);
-      // Users are never deleted, and every contribution names an existing one.
-      if (!user) throw new Error(`User ${id} of a change request is missing.`);
-      return { user: presentUser(user, urls), ...contribution };
-    })
+    .map(([id, contribution]) => ({ user: presentUserIn(users, id, urls), ...contribution }))
     .sort(
       (a, b) =>
         b.count - a.count ||

@@ -1,7 +1,7 @@
 import type { Schema } from "@quire/api-types";
 import type { UserTable } from "../db/schema.js";
 import type { Urls } from "../urls.js";
-import { presentUser } from "../users/index.js";
+import { presentUserIn } from "../users/index.js";
 import type { CommentRow } from "./store.js";
 import type { CommentReactionTable, CommentReplyTable } from "./tables.js";
 
@@ -18,10 +18,7 @@ export interface CommentView {
 }
 
 function userOf(view: CommentView, id: string): Schema<"User"> {
-  const user = view.users.get(id);
-  // Users are never deleted, and the view reads every user its rows name.
-  if (!user) throw new Error(`User ${id} of a comment is missing.`);
-  return presentUser(user, view.urls);
+  return presentUserIn(view.users, id, view.urls);
 }
 
 /** Each emoji once, in the order of its first reaction, with its users in the order they reacted. */

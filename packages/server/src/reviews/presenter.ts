@@ -1,20 +1,13 @@
 import type { Schema } from "@quire/api-types";
 import type { UserTable } from "../db/schema.js";
 import type { Urls } from "../urls.js";
-import { presentUser } from "../users/index.js";
+import { presentUserIn } from "../users/index.js";
 import type { ReviewRow } from "./store.js";
 import type { ChangeRequestReviewRequestTable } from "./tables.js";
 
 /** Where a change request's reviews are in the API. */
 export const reviewsPath = (spaceId: string, changeRequestId: string) =>
   `spaces/${spaceId}/change-requests/${changeRequestId}/reviews`;
-
-/** A user by id among `users`, which hold every user the rows name (users are never deleted). */
-function userIn(users: ReadonlyMap<string, UserTable>, id: string, urls: Urls): Schema<"User"> {
-  const user = users.get(id);
-  if (!user) throw new Error(`User ${id} of a review is missing.`);
-  return presentUser(user, urls);
-}
 
 export function presentReview(
   row: ReviewRow,
@@ -26,8 +19,8 @@ export function presentReview(
     object: "change-request-review",
     id: row.id,
     revision: row.revision_id,
-    reviewer: userIn(users, row.reviewer_id, urls),
-    ...(row.requested_by !== null && { requestedBy: userIn(users, row.requested_by, urls) }),
+    reviewer: presentUserIn(users, row.reviewer_id, urls),
+    ...(row.requested_by !== null && { requestedBy: presentUserIn(users, row.requested_by, urls) }),
     status: row.status,
     outdated: Number(row.outdated) === 1,
     createdAt: row.created_at,
@@ -44,9 +37,9 @@ export function presentReviewRequest(
   return {
     object: "change-request-requested-reviewer",
     revision: row.revision_id,
-    requestedBy: userIn(users, row.requested_by, urls),
+    requestedBy: presentUserIn(users, row.requested_by, urls),
     createdAt: row.created_at,
     kind: "user",
-    user: userIn(users, row.user_id, urls),
+    user: presentUserIn(users, row.user_id, urls),
   };
 }

@@ -3,5 +3,5 @@
  * `app.ts`, `cli`, `bench`) may use. Its other modules (`store.ts`, `tables.ts`, `presenter.ts`, ...) are
  * private: the root `biome.json` fails the lint on an import of one from another area.
  */
-export { presentUser } from "./presenter.js";
+export { presentUser, presentUserIn } from "./presenter.js";
 export { createUser, findUserByEmail, hasUsers, usersByIds } from "./store.js";
