@@ -131,7 +131,9 @@ describe("page bodies past the content limits", { timeout: 60_000 }, () => {
 
   it("shows a published page that cannot be rendered as the reason, under the site's navigation, rendering it once", async () => {
     const space = await newSpaceContent(s);
-    await space.seed([insertPage("Guide", "Some **bold** text.")]);
+    // Long enough that its render always outlasts the 1 ms below, which runs from the render's call.
+    const body = `Some **bold** text.\n\n${"A paragraph with *emphasis* and `code`.\n\n".repeat(2_000)}`;
+    await space.seed([insertPage("Guide", body)]);
     const api = (method: "post", path: string, body?: object) =>
       s.t.request[method](`/v1/orgs/${s.organizationId}/sites${path}`).set(s.admin.auth).send(body);
     const site = (await api("post", "", { title: "Handbook", spaces: [space.spaceId] }).expect(201)).body;
