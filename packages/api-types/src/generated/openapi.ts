@@ -2883,6 +2883,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/spaces/{spaceId}/pdf": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Generate a PDF of a space's content, or of one of its pages
+         * @description Generates a PDF of a space's main content, or of one of its pages.
+         */
+        get: operations["getSpacePDF"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/spaces/{spaceId}/permissions": {
         parameters: {
             query?: never;
@@ -3197,6 +3217,26 @@ export interface paths {
          * @description Gets the page at a path of a revision of a space, as it was.
          */
         get: operations["getPageInRevisionByPath"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/spaces/{spaceId}/search": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Search the content of a space
+         * @description Searches the main content of one space; results are its pages, best first, with their sections.
+         */
+        get: operations["searchSpaceContent"];
         put?: never;
         post?: never;
         delete?: never;
@@ -7928,8 +7968,25 @@ export interface components {
             path: string;
             /** @description Sections of the page that match. */
             sections?: components["schemas"]["SearchSectionResult"][];
+            /**
+             * Format: double
+             * @description Relevance of the page to the search (that of its best section): higher is better, unbounded.
+             */
+            score: number;
             /** @description URLs of the page. */
             urls: components["schemas"]["SearchResultUrls"];
+        };
+        /** @description One page of a list. */
+        SearchPageResultPage: {
+            /** @description Present when more items follow this page. */
+            next?: components["schemas"]["NextPage"];
+            /**
+             * Format: int32
+             * @description Total number of items matching the request, over all pages.
+             */
+            count: number;
+            /** @description The items of this page. */
+            items: components["schemas"]["SearchPageResult"][];
         };
         /** @description URLs of a search result. */
         SearchResultUrls: {
@@ -7949,6 +8006,11 @@ export interface components {
             path: string;
             /** @description Text of the section. */
             body: string;
+            /**
+             * Format: double
+             * @description Relevance of the section to the search: higher is better, unbounded.
+             */
+            score: number;
             /** @description URLs of the section. */
             urls: components["schemas"]["SearchResultUrls"];
         };
@@ -7969,6 +8031,11 @@ export interface components {
             title: string;
             /** @description Pages of the space that match. */
             pages: components["schemas"]["SearchPageResult"][];
+            /**
+             * Format: double
+             * @description Relevance of the space to the search (that of its best section): higher is better, unbounded.
+             */
+            score: number;
         };
         /** @description One page of a list. */
         SearchSpaceResultPage: {
@@ -10892,6 +10959,10 @@ export interface components {
         PageByPath: string;
         /** @description Id of the page. */
         PagePath: string;
+        /** @description When true, the PDF covers only the page given by `page`. */
+        "PdfExportParameters.only": boolean;
+        /** @description Id of the page the PDF is for. */
+        "PdfExportParameters.page": string;
         /** @description Id of the user asked. */
         "RequestedReviewerPath.userId": string;
         /** @description Id of the review. */
@@ -30644,9 +30715,9 @@ export interface operations {
         parameters: {
             query?: {
                 /** @description When true, the PDF covers only the page given by `page`. */
-                only?: boolean;
+                only?: components["parameters"]["PdfExportParameters.only"];
                 /** @description Id of the page the PDF is for. */
-                page?: string;
+                page?: components["parameters"]["PdfExportParameters.page"];
             };
             header?: never;
             path: {
@@ -34732,6 +34803,122 @@ export interface operations {
             };
         };
     };
+    getSpacePDF: {
+        parameters: {
+            query?: {
+                /** @description When true, the PDF covers only the page given by `page`. */
+                only?: components["parameters"]["PdfExportParameters.only"];
+                /** @description Id of the page the PDF is for. */
+                page?: components["parameters"]["PdfExportParameters.page"];
+            };
+            header?: never;
+            path: {
+                /** @description Id of the space. */
+                spaceId: components["parameters"]["SpacePath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The request has succeeded. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PdfExport"];
+                };
+            };
+            /**
+             * @description The request is malformed or does not satisfy the contract. Besides what the schemas say, no string
+             *     (in the path, the query or the body, keys included) may contain a NUL character (U+0000) or a lone
+             *     UTF-16 surrogate: such a request is refused with 400 and changes nothing.
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The bearer token is missing or invalid. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The caller's role does not allow this operation. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The resource does not exist or is not visible to the caller. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description The request conflicts with the current state of the resource (a deleted space, say), or a request with
+             *     the same `Idempotency-Key` is still running.
+             */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body, or a file in it, is larger than the server accepts. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body is not of a media type the operation takes (JSON, or a multipart form for uploads). */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request cannot be processed as sent: an `Idempotency-Key` reused with another request. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests were sent; retry later. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     inviteToSpace: {
         parameters: {
             query?: never;
@@ -36520,6 +36707,124 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["RevisionPage"];
+                };
+            };
+            /**
+             * @description The request is malformed or does not satisfy the contract. Besides what the schemas say, no string
+             *     (in the path, the query or the body, keys included) may contain a NUL character (U+0000) or a lone
+             *     UTF-16 surrogate: such a request is refused with 400 and changes nothing.
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The bearer token is missing or invalid. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The caller's role does not allow this operation. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The resource does not exist or is not visible to the caller. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description The request conflicts with the current state of the resource (a deleted space, say), or a request with
+             *     the same `Idempotency-Key` is still running.
+             */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body, or a file in it, is larger than the server accepts. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body is not of a media type the operation takes (JSON, or a multipart form for uploads). */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request cannot be processed as sent: an `Idempotency-Key` reused with another request. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests were sent; retry later. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    searchSpaceContent: {
+        parameters: {
+            query: {
+                /** @description Text to search for. */
+                query: string;
+                /** @description Opaque cursor returned as `next.page` by the previous page. */
+                page?: components["parameters"]["ListParameters.page"];
+                /** @description Maximum number of items to return in one page. */
+                limit?: components["parameters"]["ListParameters.limit"];
+            };
+            header?: never;
+            path: {
+                /** @description Id of the space. */
+                spaceId: components["parameters"]["SpacePath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The request has succeeded. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SearchPageResultPage"];
                 };
             };
             /**

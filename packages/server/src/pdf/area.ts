@@ -2,7 +2,7 @@ import { defineArea } from "../area.js";
 import { pdfAccess, pdfHandlers } from "./handlers.js";
 import { pdfRoutes } from "./routes.js";
 
-/** Change requests exported as PDF: the operation gives a signed URL, which the area's route serves. */
+/** Spaces and change requests exported as PDF: the operation gives a signed URL, which the area's route serves. */
 export const pdfArea = defineArea({
   name: "pdf",
   access: pdfAccess,

@@ -216,6 +216,61 @@ describe("GET /v1/spaces/{spaceId}/change-requests/{changeRequestId}/pdf", () =>
   });
 });
 
+describe("GET /v1/spaces/{spaceId}/pdf", () => {
+  const spaceExport = (spaceId: string, user: TestUser | undefined, query = "") => {
+    const req = s.t.request.get(`/v1/spaces/${spaceId}/pdf${query}`);
+    return user ? req.set(user.auth) : req;
+  };
+  const textAt = async (spaceId: string, query = "") => {
+    const { body } = await spaceExport(spaceId, s.reader, query).expect(200);
+    const url = new URL(body.url);
+    expect(url.origin).toBe("http://quire.test");
+    const res = await fetchPdf(url.pathname);
+    expect(res.status).toBe(200);
+    expect(res.headers["content-disposition"]).toBe(`inline; filename="space-${spaceId}.pdf"`);
+    return { path: url.pathname, text: (await sheetsOf(res.body)).join(" ") };
+  };
+
+  it("gives an hour-long URL of the main content as a PDF, as it was when asked for", async () => {
+    const space = await newSpaceContent(s);
+    const ids = await space.seed([
+      insertPage("Guide", "Read **this** first."),
+      insertPage("FAQ", "Questions and *answers*."),
+    ]);
+    await s.t.db.updateTable("spaces").set({ title: "Handbook" }).where("id", "=", space.spaceId).execute();
+    const before = await textAt(space.spaceId);
+    expect(before.text).toContain("Read this first.");
+    expect(before.text).toContain("Questions and answers.");
+    // A change request not merged is not main content.
+    const cr = await space.createChangeRequest();
+    await space.edit(cr.number, [updatePage(ids.FAQ as string, { markdown: "Rewritten." })]);
+    expect((await textAt(space.spaceId)).text).not.toContain("Rewritten.");
+    await space.merge(cr.number);
+    // The first URL keeps its content; a new one shows the merge.
+    expect((await sheetsOf((await fetchPdf(before.path)).body)).join(" ")).toContain(
+      "Questions and answers.",
+    );
+    expect((await textAt(space.spaceId)).text).toContain("Rewritten.");
+    const one = await textAt(space.spaceId, `?page=${ids.FAQ}&only=true`);
+    expect(one.text).toContain("Rewritten.");
+    expect(one.text).not.toContain("Read this first.");
+    s.t.clock.advance(60 * 60 * 1000);
+    expectError((await s.t.request.get(before.path).expect(410)).body, 410, "expired");
+  });
+
+  it("answers 401, 404 to who cannot read the space, 400 for `only` without a page, 404 for an unknown page", async () => {
+    const space = await newSpaceContent(s);
+    await spaceExport(space.spaceId, undefined).expect(401);
+    expectError((await spaceExport(space.spaceId, s.outsider).expect(404)).body, 404);
+    await spaceExport(space.spaceId, await guestOf(s.t, s.organizationId)).expect(404);
+    await spaceExport(space.spaceId, (await s.t.organization()).admin).expect(404);
+    await spaceExport("unknown", s.reader).expect(404);
+    expectError((await spaceExport(space.spaceId, s.reader, "?only=true").expect(400)).body, 400, "page");
+    expectError((await spaceExport(space.spaceId, s.reader, "?page=unknown").expect(404)).body, 404, "Page");
+    await spaceExport(space.spaceId, s.reader, "?only=maybe").expect(400);
+  });
+});
+
 describe("a PDF worth printing", () => {
   /** Guide (Install under it) and FAQ, with links between them, an image, code, a wide table and HTML. */
   async function printable() {
@@ -441,5 +496,16 @@ describe("GET /pdf/{token}", () => {
         revisionId: older,
       }),
     );
+  });
+
+  it("serves a space's own revisions for its main content, and no other space's", async () => {
+    const space = await newSpaceContent(s);
+    await space.seed([insertPage("FAQ", "Questions and *answers*.")]);
+    const main = { spaceId: space.spaceId, revisionId: await mainRevision(space.spaceId) };
+    expect((await fetchPdf(signedPath(s.t.secretKey, main))).status).toBe(200);
+    const elsewhere = await newSpaceContent(s);
+    await elsewhere.seed([insertPage("Other", "Not this one.")]);
+    await expectNoRoute(signedPath(s.t.secretKey, { ...main, spaceId: elsewhere.spaceId }));
+    await expectNoRoute(signedPath(s.t.secretKey, { ...main, spaceId: "unknown" }));
   });
 });

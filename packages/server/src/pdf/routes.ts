@@ -8,6 +8,7 @@ import type { Db } from "../db/database.js";
 import { publicBase, revisionFiles } from "../files/index.js";
 import { errorBody, send } from "../http/errors.js";
 import type { Services } from "../services.js";
+import { spaceById } from "../spaces/index.js";
 import { siblingModule } from "../workers/pool.js";
 import { embeddedImages, pdfLinks } from "./links.js";
 import { exportedPages } from "./pages.js";
@@ -20,7 +21,7 @@ const renderModule = siblingModule(import.meta.url, "render");
  * Whether the export's revision is one of its change request's own, in its space: on the change
  * request's first-parent line, from its latest revision back to the one it started from.
  */
-async function namesOwnRevision(db: Db, pdf: PdfExport): Promise<boolean> {
+async function namesOwnRevision(db: Db, pdf: PdfExport & { changeRequestId: string }): Promise<boolean> {
   const found = await db
     .withRecursive("line(id, parent_id, initial_id)", (qb) =>
       qb
@@ -45,9 +46,35 @@ async function namesOwnRevision(db: Db, pdf: PdfExport): Promise<boolean> {
 }
 
 /**
- * What the PDF area serves outside the contract: the PDF behind a URL of `getChangeRequestPDF`. The
- * token, signed with the server's key, stands for the right to read one revision of one change
- * request until it expires: a token naming anything else is no URL of ours.
+ * The title and file name of what the export names, when it names a revision of its change request
+ * or of its space: undefined for anything else.
+ */
+async function exported(db: Db, pdf: PdfExport): Promise<{ title: string; filename: string } | undefined> {
+  const { changeRequestId } = pdf;
+  if (changeRequestId !== undefined) {
+    if (!(await namesOwnRevision(db, { ...pdf, changeRequestId }))) return undefined;
+    const changeRequest = await changeRequestOf(db, pdf.spaceId, changeRequestId);
+    return {
+      title: changeRequest.subject || `Change request #${changeRequest.number}`,
+      filename: `change-request-${changeRequest.number}.pdf`,
+    };
+  }
+  const space = await spaceById(db, pdf.spaceId);
+  const revision = await db
+    .selectFrom("revisions")
+    .select("id")
+    .where("id", "=", pdf.revisionId)
+    .where("space_id", "=", pdf.spaceId)
+    .executeTakeFirst();
+  if (!space || !revision) return undefined;
+  return { title: space.title, filename: `space-${space.id}.pdf` };
+}
+
+/**
+ * What the PDF area serves outside the contract: the PDF behind a URL of `getSpacePDF` or
+ * `getChangeRequestPDF`. The token, signed with the server's key, stands for the right to read one
+ * revision of one space or change request until it expires: a token naming anything else is no URL
+ * of ours.
  */
 export function pdfRoutes(router: Router, { db, clock, secretKey, urls, files: { blobs } }: Services): void {
   router.get("/pdf/:token", async (req, res, next) => {
@@ -57,8 +84,8 @@ export function pdfRoutes(router: Router, { db, clock, secretKey, urls, files: {
       send(res, { status: 410, body: errorBody(410, "This PDF link has expired: ask for a new one.") });
       return;
     }
-    if (!(await namesOwnRevision(db, pdf))) return next();
-    const changeRequest = await changeRequestOf(db, pdf.spaceId, pdf.changeRequestId);
+    const what = await exported(db, pdf);
+    if (!what) return next();
     const storage = new ContentStorage(db, pdf.spaceId);
     const revision = await revisionOf(db, pdf.spaceId, pdf.revisionId);
     const tree = await treeOf(storage, revision);
@@ -70,7 +97,7 @@ export function pdfRoutes(router: Router, { db, clock, secretKey, urls, files: {
     const markdowns = pages.map(({ entry }) => (entry.document ? (bodies.get(entry.document) ?? "") : ""));
     const engine = contentEngine();
     const analyses = await engine.analyzeAll(markdowns);
-    const scope = { spaceId: pdf.spaceId, changeRequestId: pdf.changeRequestId };
+    const scope = { spaceId: pdf.spaceId, changeRequestId: pdf.changeRequestId ?? null };
     const files = new Map(
       (await revisionFiles(db, scope, revision.created_at)).map((file) => [file.id, file]),
     );
@@ -80,7 +107,7 @@ export function pdfRoutes(router: Router, { db, clock, secretKey, urls, files: {
       analyses.map(({ links }) => links),
     );
     const content: Omit<PdfContent, "images"> = {
-      title: changeRequest.subject || `Change request #${changeRequest.number}`,
+      title: what.title,
       pages: pages.map(({ entry, depth }, i) => ({
         title: entry.title,
         depth,
@@ -112,7 +139,7 @@ export function pdfRoutes(router: Router, { db, clock, secretKey, urls, files: {
       .set({
         "Content-Type": "application/pdf",
         "Content-Length": String(bytes.byteLength),
-        "Content-Disposition": `inline; filename="change-request-${changeRequest.number}.pdf"`,
+        "Content-Disposition": `inline; filename="${what.filename}"`,
         "X-Content-Type-Options": "nosniff",
         // The same URL always serves the same bytes: the revision is fixed in it.
         "Cache-Control": "private, max-age=3600, immutable",

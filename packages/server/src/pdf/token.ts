@@ -1,10 +1,14 @@
 import { createHmac, timingSafeEqual } from "node:crypto";
 
-/** What a PDF URL stands for: one revision of a change request, all of it or one page. */
+/**
+ * What a PDF URL stands for: one revision of a change request, or of a space's main content, all of
+ * it or one page.
+ */
 export interface PdfExport {
   spaceId: string;
-  changeRequestId: string;
-  /** The change request's revision when the URL was made: later edits do not change the PDF. */
+  /** Absent for the space's main content. */
+  changeRequestId?: string;
+  /** The content's revision when the URL was made: later edits do not change the PDF. */
   revisionId: string;
   /** The page exported, with its descendants unless `only`; every page when absent. */
   page?: string;

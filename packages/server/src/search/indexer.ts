@@ -103,16 +103,20 @@ export async function indexMainContent(
 }
 
 /**
- * Brings the index of the organization's spaces up to their main content, for spaces whose content
+ * Brings the index of the organization's spaces (or of one of them) up to their main content, for spaces whose content
  * changed otherwise than by a merge (created before the index existed, duplicated, transferred):
  * each in its own transaction, after the space's lock, so that concurrent searches index it once.
  */
-export async function indexStaleSpaces(db: Db, organizationId: string): Promise<void> {
+export async function indexStaleSpaces(
+  db: Db,
+  which: { organizationId: string; spaceId?: string },
+): Promise<void> {
   const stale = await db
     .selectFrom("spaces")
     .leftJoin("search_spaces", "search_spaces.space_id", "spaces.id")
     .select("spaces.id")
-    .where("spaces.organization_id", "=", organizationId)
+    .where("spaces.organization_id", "=", which.organizationId)
+    .$if(which.spaceId !== undefined, (qb) => qb.where("spaces.id", "=", which.spaceId as string))
     .where("spaces.deleted_at", "is", null)
     .where((eb) =>
       eb.or([

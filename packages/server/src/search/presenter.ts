@@ -28,38 +28,52 @@ function presentSection(
     title: hit.heading,
     path,
     body: excerpt(hit.body, terms),
+    score: hit.score,
     urls: { app: urls.app(`spaces/${hit.space_id}/${path}`) },
   };
 }
 
 /**
- * The spaces of a page of results with their pages and sections (from `searchSpaces`: pages in
- * order, best section first). A section that matched only through its page's title and holds no
- * text of its own is left out: the page stands for it.
+ * The pages of `sections` (page by page, best section first, as the stores give them) with their
+ * sections. A section that matched only through its page's title and holds no text of its own is
+ * left out: the page stands for it.
  */
+export function presentPages(
+  sections: readonly SectionHit[],
+  terms: readonly string[],
+  urls: Urls,
+): Schema<"SearchPageResult">[] {
+  const pages = new Map<string, Schema<"SearchPageResult">>();
+  for (const hit of sections) {
+    let page = pages.get(hit.page_id);
+    if (!page) {
+      page = {
+        id: hit.page_id,
+        title: hit.page_title,
+        path: hit.page_path,
+        sections: [],
+        score: hit.score,
+        urls: { app: urls.app(`spaces/${hit.space_id}/${hit.page_path}`) },
+      };
+      pages.set(hit.page_id, page);
+    }
+    const shown = page.sections as Schema<"SearchSectionResult">[];
+    if (shown.length < SECTIONS_PER_PAGE && (hit.position > 0 || hit.body !== ""))
+      shown.push(presentSection(hit, terms, urls));
+  }
+  return [...pages.values()];
+}
+
+/** The spaces of a page of results with their pages and sections (from `searchSpaces`). */
 export function presentSearchResults(
   spaces: readonly SpaceHit[],
   terms: readonly string[],
   urls: Urls,
 ): Schema<"SearchSpaceResult">[] {
-  return spaces.map((space) => {
-    const pages = new Map<string, Schema<"SearchPageResult">>();
-    for (const hit of space.sections) {
-      let page = pages.get(hit.page_id);
-      if (!page) {
-        page = {
-          id: hit.page_id,
-          title: hit.page_title,
-          path: hit.page_path,
-          sections: [],
-          urls: { app: urls.app(`spaces/${hit.space_id}/${hit.page_path}`) },
-        };
-        pages.set(hit.page_id, page);
-      }
-      const shown = page.sections as Schema<"SearchSectionResult">[];
-      if (shown.length < SECTIONS_PER_PAGE && (hit.position > 0 || hit.body !== ""))
-        shown.push(presentSection(hit, terms, urls));
-    }
-    return { id: space.id, title: space.title, pages: [...pages.values()] };
-  });
+  return spaces.map((space) => ({
+    id: space.id,
+    title: space.title,
+    pages: presentPages(space.sections, terms, urls),
+    score: space.score,
+  }));
 }

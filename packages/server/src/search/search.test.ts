@@ -75,6 +75,7 @@ describe("GET /v1/orgs/{organizationId}/search", () => {
         title: `${term} care`,
         path: `care#${term}-care`,
         body: "Brush them.",
+        score: expect.any(Number),
         urls: { app: `http://quire.test/app/spaces/${space.spaceId}/care#${term}-care` },
       },
       expect.objectContaining({ id: `${term}-care-1`, path: `care#${term}-care-1`, body: "Again." }),
@@ -238,5 +239,83 @@ describe("GET /v1/orgs/{organizationId}/search", () => {
       .set(s.reader.auth)
       .expect(404);
     await s.t.request.get(`${url}?query=x`).set(s.outsider.auth).expect(404);
+  });
+});
+
+describe("GET /v1/spaces/{spaceId}/search", () => {
+  type PageResults = { count: number; items: Schema<"SearchPageResult">[]; next?: { page: string } };
+  async function searchSpace(spaceId: string, query: string, extra = "", user = s.reader) {
+    const res = await s.t.request
+      .get(`/v1/spaces/${spaceId}/search?query=${encodeURIComponent(query)}${extra}`)
+      .set(user.auth)
+      .expect(200);
+    return res.body as PageResults;
+  }
+
+  it("finds the space's pages best first, with their sections and scores, in keyset pages", async () => {
+    const term = word("lynx");
+    const space = await titled("Cats");
+    await space.seed([
+      insertPage(`The ${term}`, `A ${term} page.\n\n## Habitat\n\nForests of ${term}.`),
+      insertPage("Mentions", `Once, a ${term}.`),
+      insertPage("Silent", "Nothing."),
+    ]);
+    // Another space's page with the word is never a result.
+    const other = await titled("Other cats");
+    await other.seed([insertPage(term, term)]);
+    const all = await searchSpace(space.spaceId, term);
+    expect(all.count).toBe(2);
+    expect(all.items.map((page) => page.title)).toEqual([`The ${term}`, "Mentions"]);
+    const [best, weaker] = all.items;
+    expect(best?.score).toBeGreaterThan(weaker?.score ?? Number.POSITIVE_INFINITY);
+    expect(best).toMatchObject({
+      path: `the-${term}`,
+      urls: { app: `http://quire.test/app/spaces/${space.spaceId}/the-${term}` },
+    });
+    expect(best?.sections?.map((section) => section.path).sort()).toEqual([
+      `the-${term}`,
+      `the-${term}#habitat`,
+    ]);
+    for (const section of best?.sections ?? []) expect(section.score).toBeGreaterThan(0);
+    // The page's score is its best section's.
+    expect(best?.score).toBe(Math.max(...(best?.sections ?? []).map((section) => section.score)));
+
+    const first = await searchSpace(space.spaceId, term, "&limit=1");
+    expect(first.count).toBe(2);
+    expect(first.items.map((page) => page.title)).toEqual([`The ${term}`]);
+    const second = await searchSpace(space.spaceId, term, `&limit=1&page=${first.next?.page}`);
+    expect(second.items.map((page) => page.title)).toEqual(["Mentions"]);
+    expect(second.next).toBeUndefined();
+    expect(await searchSpace(space.spaceId, " ?! ")).toEqual({ count: 0, items: [] });
+  });
+
+  it("reads the main content as merged, indexing a space whose content predates the index", async () => {
+    const term = word("ibex");
+    const space = await titled("Mountains");
+    const ids = await space.seed([insertPage("Goats", `${term} climbs`)]);
+    await s.t.db.deleteFrom("search_sections").where("space_id", "=", space.spaceId).execute();
+    await s.t.db.deleteFrom("search_spaces").where("space_id", "=", space.spaceId).execute();
+    expect((await searchSpace(space.spaceId, term)).items.map((page) => page.title)).toEqual(["Goats"]);
+    const cr = await space.createChangeRequest();
+    await space.edit(cr.number, [updatePage(ids.Goats as string, { markdown: "No more." })]);
+    expect((await searchSpace(space.spaceId, term)).count).toBe(1);
+    await space.merge(cr.number);
+    expect(await searchSpace(space.spaceId, term)).toEqual({ count: 0, items: [] });
+  });
+
+  it("answers 401, 400 and 404 (another organization's space, a space the caller cannot read)", async () => {
+    const space = await titled("Guarded");
+    const url = `/v1/spaces/${space.spaceId}/search`;
+    await s.t.request.get(`${url}?query=x`).expect(401);
+    expectError((await s.t.request.get(url).set(s.reader.auth).expect(400)).body, 400);
+    await s.t.request
+      .get(`${url}?query=${"a".repeat(513)}`)
+      .set(s.reader.auth)
+      .expect(400);
+    await s.t.request.get(`${url}?query=x&page=forged`).set(s.reader.auth).expect(400);
+    await s.t.request.get(`${url}?query=x`).set(s.outsider.auth).expect(404);
+    const guest = await guestOf(s.t, s.organizationId);
+    await s.t.request.get(`${url}?query=x`).set(guest.auth).expect(404);
+    await s.t.request.get(`/v1/spaces/nope/search?query=x`).set(s.reader.auth).expect(404);
   });
 });

@@ -110,6 +110,26 @@ export function searchCursor(query: PageQuery): SearchCursor {
     : (decodeCursor(query.page, ["number", "string"]) as [number, string]);
 }
 
+/**
+ * The sections of a `searchSpaces` or `searchPages` result row, when it has one (a row of a space or
+ * page without a matching section, or of the count alone, has none).
+ */
+function sectionOf(row: SearchRow): SectionHit | undefined {
+  const { space_id, page_id, position, page_title, page_path, anchor, heading, body } = row;
+  if (!space_id || !page_id || position === undefined || page_title === undefined) return undefined;
+  return {
+    space_id,
+    page_id,
+    position,
+    page_title,
+    page_path: page_path ?? "",
+    anchor: anchor ?? "",
+    heading: heading ?? "",
+    body: body ?? "",
+    score: Number(row.score),
+  };
+}
+
 /** A page of the `spaces` matching `match` (an `engineQuery`), best first. */
 export async function searchSpaces(
   db: Db,
@@ -132,19 +152,8 @@ export async function searchSpaces(
       space = { id: row.shown_id, title: row.shown_title ?? "", score: Number(row.best), sections: [] };
       spaces.push(space);
     }
-    const { space_id, page_id, position, page_title, page_path, anchor, heading, body } = row;
-    if (space_id && page_id && position !== undefined && page_title !== undefined)
-      space.sections.push({
-        space_id,
-        page_id,
-        position,
-        page_title,
-        page_path: page_path ?? "",
-        anchor: anchor ?? "",
-        heading: heading ?? "",
-        body: body ?? "",
-        score: Number(row.score),
-      });
+    const section = sectionOf(row);
+    if (section) space.sections.push(section);
   }
   const shown = spaces.slice(0, limit);
   const last = shown.at(-1);
@@ -152,5 +161,72 @@ export async function searchSpaces(
     count: Number(rows[0]?.total ?? 0),
     spaces: shown,
     ...(spaces.length > limit && last && { next: { page: encodeCursor([last.score, last.id]) } }),
+  };
+}
+
+/**
+ * One statement for a page of results inside one space, as `searchStatement` for an organization:
+ * the best `MAX_SECTIONS` matching sections; their pages by best section, paged by `(best, page_id)`
+ * descending; the count of such pages; and the best sections of the pages shown.
+ */
+function spaceSearchStatement(
+  db: Db,
+  spaceId: string,
+  match: string,
+  limit: number,
+  cursor: readonly (string | number)[] | undefined,
+) {
+  const [best, id] = cursor ?? [];
+  const afterCursor = cursor
+    ? sql`where p.best < ${best} or (p.best = ${best} and p.page_id < ${id})`
+    : sql``;
+  return sql<SearchRow>`with best as (${bestSections(isSqlite(db), match, sql`select cast(${spaceId} as text)`, MAX_SECTIONS)}),
+    pages as (select page_id, max(score) as best from best group by page_id),
+    shown as (
+      select p.page_id, p.best from pages p ${afterCursor}
+      order by p.best desc, p.page_id desc limit ${limit}),
+    ranked as (
+      select b.*, row_number() over (partition by b.page_id order by b.score desc, b.position) as n
+      from best b join shown on shown.page_id = b.page_id)
+    select t.total, shown.page_id as shown_id, shown.best,
+      s.space_id, s.page_id, s.position, s.page_title, s.page_path, s.anchor, s.heading, s.body, r.score
+    from (select count(*) as total from pages) t
+    left join shown on true
+    left join ranked r on r.page_id = shown.page_id and r.n <= ${sql.lit(SECTIONS_PER_PAGE + 1)}
+    left join search_sections s
+      on s.space_id = r.space_id and s.page_id = r.page_id and s.position = r.position
+    order by shown.best desc, shown.page_id desc, r.score desc, r.position`.execute(db);
+}
+
+/**
+ * A page of the pages of one space matching `match` (an `engineQuery`), best first: the best
+ * sections of each (one more than are shown, as one may be left out), page by page.
+ */
+export async function searchPages(
+  db: Db,
+  args: { spaceId: string; match: string },
+  query: { limit?: number; cursor: SearchCursor },
+): Promise<{ count: number; sections: SectionHit[]; next?: { page: string } }> {
+  const limit = query.limit ?? DEFAULT_PAGE_SIZE;
+  const { rows } = await spaceSearchStatement(db, args.spaceId, args.match, limit + 1, query.cursor);
+  const pages: { id: string; best: number }[] = [];
+  const sections: SectionHit[] = [];
+  let more = false;
+  for (const row of rows) {
+    if (row.shown_id === null) continue;
+    if (pages.at(-1)?.id !== row.shown_id) {
+      // The page past the last shown, asked for to know whether there is a next page of results.
+      more = pages.length === limit;
+      if (more) break;
+      pages.push({ id: row.shown_id, best: Number(row.best) });
+    }
+    const section = sectionOf(row);
+    if (section) sections.push(section);
+  }
+  const last = pages.at(-1);
+  return {
+    count: Number(rows[0]?.total ?? 0),
+    sections,
+    ...(more && last && { next: { page: encodeCursor([last.best, last.id]) } }),
   };
 }

@@ -37,6 +37,8 @@ interface GitBookSpaces {
     getRevisionSemanticChanges(space: string, revision: string): Answer<Schema<"RevisionSemanticChanges">>;
     getPageInChangeRequestByPath(space: string, cr: string, path: string): Answer<Schema<"RevisionPage">>;
     getChangeRequestChanges(space: string, cr: string): Answer<Schema<"RevisionSemanticChanges">>;
+    searchSpaceContent(space: string, query: { query: string }): Answer<Schema<"SearchPageResultPage">>;
+    getSpacePdf(space: string, query?: { page?: string; only?: boolean }): Answer<{ url: string }>;
   };
 }
 
@@ -98,5 +100,11 @@ describe("GitBook's own client on history and addressing", () => {
     expect(inDraft).toMatchObject({ title: "Soon" });
     const drafted = (await api.spaces.getChangeRequestChanges(spaceId, draft.id)).data;
     expect(drafted.changes).toMatchObject([{ type: "page_created", page: { title: "Soon" } }]);
+
+    const found = (await api.spaces.searchSpaceContent(spaceId, { query: "apt" })).data;
+    expect(found.items).toMatchObject([{ id: install.id, title: "Install", path: "guide/install" }]);
+    const pdf = (await api.spaces.getSpacePdf(spaceId, { page: guide })).data;
+    const pdfResponse = await s.t.request.get(new URL(pdf.url).pathname).expect(200);
+    expect(pdfResponse.headers["content-type"]).toBe("application/pdf");
   });
 });

@@ -12,6 +12,7 @@ export {
   listSpacesInCollection,
   listSpacesInOrganization,
   setSpaceGitSync,
+  spaceById,
   spaceForCaller,
   updateSpace,
 } from "./store.js";

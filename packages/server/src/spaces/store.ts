@@ -160,6 +160,11 @@ export async function setSpaceGitSync(
     .execute();
 }
 
+/** The space with this id, deleted or not; undefined once removed for good. */
+export function spaceById(db: Db, id: string): Promise<SpaceTable | undefined> {
+  return db.selectFrom("spaces").selectAll().where("id", "=", id).executeTakeFirst();
+}
+
 export function getSpace(db: Db, id: string): Promise<SpaceTable> {
   return db.selectFrom("spaces").selectAll().where("id", "=", id).executeTakeFirstOrThrow();
 }
