@@ -3713,6 +3713,8 @@ export interface components {
              *     again since.
              */
             outdated: boolean;
+            /** @description The comment posted with the review, a thread of the change request; absent once deleted. */
+            comment?: components["schemas"]["Comment"];
             /**
              * Format: date-time
              * @description When the review was made.
@@ -9817,10 +9819,10 @@ export interface components {
             /** @description What the reviewer concludes. */
             status: components["schemas"]["ChangeRequestReviewStatus"];
             /**
-             * @description GitBook's comment along with a review. Not taken: a review with one is refused (400), nothing
-             *     written; post it as a comment of the change request.
+             * @description A comment along with the review, as GitBook's JSON document or Markdown in its envelope: posted
+             *     as a thread of the change request, by the reviewer, with the review.
              */
-            comment?: unknown;
+            comment?: components["schemas"]["CommentBody"] | components["schemas"]["JSONDocument"];
         };
         /** @description A team groups members of an organization. */
         Team: {

@@ -23,7 +23,7 @@ type Standing = Omit<MemberChangeRequest, "changeRequest"> &
   Partial<Pick<MemberChangeRequest, "changeRequest">>;
 
 /** The parent of the caller's standing: the space's main content, or the change request it names. */
-function parentOf({ space, role, changeRequest }: Standing): MemberParent {
+export function parentOf({ space, role, changeRequest }: Standing): MemberParent {
   const spacePath = `spaces/${space.id}`;
   const parent = changeRequest
     ? {

@@ -1,10 +1,8 @@
 import type { HandlerInput, Schema } from "@quire/api-types";
 import type { AccessMap, AreaHandlers } from "../area.js";
 import type { Caller } from "../auth/caller.js";
-import { contentEngine } from "../content/engine/index.js";
 import type { Transaction } from "../db/database.js";
 import type { Role } from "../db/schema.js";
-import { recordEvent } from "../events/record.js";
 import { badRequest } from "../http/errors.js";
 import { presentPage } from "../http/paging.js";
 import { created, noContent, ok } from "../http/results.js";
@@ -14,12 +12,12 @@ import type { Services } from "../services.js";
 import { assertSpaceNotDeleted } from "../spaces/index.js";
 import { commentRules, type MemberComment, type MemberParent } from "./access.js";
 import { canComment, canDeleteText, canEditText } from "./policy.js";
+import { markdownOf, postComment, recordCommentEvent } from "./post.js";
 import { presentComment, presentReply } from "./presenter.js";
 import {
   commentOf,
   deleteComment,
   deleteReply,
-  insertComment,
   insertReply,
   listCommenters,
   listComments,
@@ -109,17 +107,6 @@ export const commentAccess = {
   deleteCommentReplyInChangeRequest: inChangeRequest.deleteReply,
 } satisfies AccessMap;
 
-/**
- * The Markdown of a body sent in any form: Markdown, GitBook's JSON document, or GitBook's document
- * envelope holding Markdown. A JSON document converts in the content engine's workers (400 when it is
- * not one of GitBook's): await it before a transaction opens, never inside one.
- */
-async function markdownOf(body: Schema<"CommentBodyInput">): Promise<string> {
-  if (!("document" in body)) return body.markdown;
-  const { document } = body;
-  return "markdown" in document ? document.markdown : contentEngine().fromDocument(document);
-}
-
 /** The parts of a change to a comment or reply, each allowed to a different caller. */
 interface ChangeParts {
   body?: unknown;
@@ -150,26 +137,6 @@ function commentOperations(services: Services) {
     const row = await replyOf(db, commentId, replyId);
     return presentReply(row, await repliesView(db, urls, parent, [row]));
   };
-
-  /** Records an event about a comment or reply of `member`'s parent (the space or a change request). */
-  const recordCommentEvent = (
-    tx: Transaction,
-    { space, parent }: MemberParent,
-    actorId: string,
-    type: "comment_created" | "comment_reply_created",
-    data: { comment: string; reply?: string; page?: string },
-  ) =>
-    recordEvent(tx, services, {
-      organizationId: space.organization_id,
-      type,
-      actorId,
-      spaceId: space.id,
-      data: {
-        space: space.id,
-        ...(parent.changeRequestId !== null && { changeRequest: parent.changeRequestId }),
-        ...data,
-      },
-    });
 
   /** What `resolved` asks of a thread: resolved by the caller now, reopened (null), or nothing. */
   const resolution = (resolved: boolean | undefined, userId: string) =>
@@ -211,27 +178,15 @@ function commentOperations(services: Services) {
         throw badRequest(`Page "${body.page}" is not in this content.`);
       const markdown = await markdownOf(body.body);
       const id = ids.next();
-      await write(member, async (tx) => {
-        await insertComment(tx, {
+      await write(member, (tx) =>
+        postComment(tx, services, member, {
           id,
-          space_id: parent.spaceId,
-          change_request_id: parent.changeRequestId,
-          status: "open",
-          created_at: now(),
-          posted_by: caller.user.id,
-          body_markdown: markdown,
-          edited_at: null,
-          target_page_id: body.page ?? null,
-          target_node_id: body.node ?? null,
-          target_revision_id: parent.revisionId,
-          resolved_at: null,
-          resolved_by: null,
-        });
-        await recordCommentEvent(tx, member, caller.user.id, "comment_created", {
-          comment: id,
+          userId: caller.user.id,
+          markdown,
           ...(body.page !== undefined && { page: body.page }),
-        });
-      });
+          ...(body.node !== undefined && { node: body.node }),
+        }),
+      );
       return created(await presentOne(parent, id));
     },
 
@@ -287,7 +242,7 @@ function commentOperations(services: Services) {
           created_at: now(),
           edited_at: null,
         });
-        await recordCommentEvent(tx, member, caller.user.id, "comment_reply_created", {
+        await recordCommentEvent(tx, services, member, caller.user.id, "comment_reply_created", {
           comment: comment.id,
           reply: id,
           ...(comment.target_page_id !== null && { page: comment.target_page_id }),

@@ -94,9 +94,8 @@ export function listComments(
   );
 }
 
-function inParent(db: Db, parent: CommentParent, commentId: string) {
+function inParent(db: Db, parent: CommentParent) {
   return selectComments(db)
-    .where("comments.id", "=", commentId)
     .where("space_id", "=", parent.spaceId)
     .where((eb) =>
       parent.changeRequestId === null
@@ -107,9 +106,15 @@ function inParent(db: Db, parent: CommentParent, commentId: string) {
 
 /** The parent's comment; 404 when it belongs to another space or change request, or to none. */
 export async function commentOf(db: Db, parent: CommentParent, commentId: string): Promise<CommentRow> {
-  const row = await inParent(db, parent, commentId).executeTakeFirst();
+  const row = await inParent(db, parent).where("comments.id", "=", commentId).executeTakeFirst();
   if (!row) throw notFound("Comment");
   return row;
+}
+
+/** The parent's comments of these ids that still exist. */
+export function commentsByIds(db: Db, parent: CommentParent, ids: readonly string[]): Promise<CommentRow[]> {
+  if (ids.length === 0) return Promise.resolve([]);
+  return inParent(db, parent).where("comments.id", "in", ids).execute();
 }
 
 /**

@@ -1,8 +1,9 @@
+import type { Schema } from "@quire/api-types";
 import type { Db } from "../db/database.js";
 import type { Urls } from "../urls.js";
 import { usersByIds } from "../users/index.js";
-import type { CommentView } from "./presenter.js";
-import { type CommentParent, type CommentRow, reactionsOf } from "./store.js";
+import { type CommentView, presentComment } from "./presenter.js";
+import { type CommentParent, type CommentRow, commentsByIds, reactionsOf } from "./store.js";
 import type { CommentReactionTable, CommentReplyTable } from "./tables.js";
 import { targetPagesOf } from "./targets.js";
 
@@ -55,4 +56,16 @@ export function repliesView(
   rows: readonly CommentReplyTable[],
 ): Promise<CommentView> {
   return viewOf(db, urls, parent, rows, new Map());
+}
+
+/** The parent's comments of these ids, as the API shows them, by id; those deleted since are absent. */
+export async function presentedComments(
+  db: Db,
+  urls: Urls,
+  parent: ParentView,
+  ids: readonly string[],
+): Promise<Map<string, Schema<"Comment">>> {
+  const rows = await commentsByIds(db, parent, ids);
+  const view = await commentsView(db, urls, parent, rows);
+  return new Map(rows.map((row) => [row.id, presentComment(row, view)]));
 }

@@ -5,6 +5,8 @@ import {
   type MemberChangeRequest,
   onChangeRequest,
 } from "../change-requests/index.js";
+import { submitReview } from "../commands/submit-review.js";
+import { commentParentOf, presentedComments } from "../comments/index.js";
 import { ApiError, badRequest, conflict, forbidden } from "../http/errors.js";
 import { presentPage } from "../http/paging.js";
 import { created, noContent, ok } from "../http/results.js";
@@ -15,9 +17,9 @@ import { canReview } from "./policy.js";
 import { presentReview, presentReviewRequest } from "./presenter.js";
 import {
   deleteReviewRequest,
-  insertReview,
   listReviewRequests,
   listReviews,
+  type ReviewRow,
   reviewOf,
   upsertReviewRequests,
 } from "./store.js";
@@ -52,46 +54,37 @@ const usersNamedBy = (review: { reviewer_id: string; requested_by: string | null
   review.requested_by === null ? [review.reviewer_id] : [review.reviewer_id, review.requested_by];
 
 export function reviewHandlers(services: Services): AreaHandlers<typeof reviewAccess> {
-  const { db, urls, ids, now, transaction, clock } = services;
+  const { db, urls, now, transaction, clock } = services;
   const target = ({ changeRequest }: MemberChangeRequest) => ({
     changeRequestId: changeRequest.id,
     currentRevision: changeRequest.revision_id,
   });
+  /** How these reviews of the member's change request show, with their users and comments. */
+  const reviewPresenter = async (member: MemberChangeRequest, rows: readonly ReviewRow[]) => {
+    const users = await usersByIds(db, rows.flatMap(usersNamedBy));
+    const commentIds = rows.flatMap((row) => (row.comment_id === null ? [] : [row.comment_id]));
+    const { parent } = commentParentOf(member);
+    const comments = await presentedComments(db, urls, parent, commentIds);
+    return (row: ReviewRow) => presentReview(row, member.space.id, users, urls, comments);
+  };
   return {
     async getReviewsByChangeRequestId({ query }, member) {
       const outdated = query.outdated === undefined ? null : Number(query.outdated);
       const page = await listReviews(db, { ...target(member), outdated }, query);
-      const users = await usersByIds(db, page.rows.flatMap(usersNamedBy));
-      return ok(presentPage(page, (row) => presentReview(row, member.space.id, users, urls)));
+      return ok(presentPage(page, await reviewPresenter(member, page.rows)));
     },
 
     async submitChangeRequestReview({ body, caller }, member) {
-      const { changeRequest } = member;
-      if (body.comment !== undefined)
-        throw badRequest(
-          "body/comment is not taken with a review: post it as a comment of the change request.",
-        );
-      assertOpenForReview(changeRequest);
-      if (changeRequest.created_by === caller.user.id)
+      assertOpenForReview(member.changeRequest);
+      if (member.changeRequest.created_by === caller.user.id)
         throw forbidden("You cannot review your own change request.");
-      const review = await transaction((tx) =>
-        insertReview(tx, {
-          id: ids.next(),
-          change_request_id: changeRequest.id,
-          reviewer_id: caller.user.id,
-          status: body.status,
-          revision_id: changeRequest.revision_id,
-          created_at: now(),
-        }),
-      );
-      const users = await usersByIds(db, usersNamedBy(review));
-      return created(presentReview({ ...review, outdated: 0 }, member.space.id, users, urls));
+      const review = { ...(await submitReview(services, member, caller.user.id, body)), outdated: 0 };
+      return created((await reviewPresenter(member, [review]))(review));
     },
 
     async getChangeRequestReviewById({ path }, member) {
       const review = await reviewOf(db, { ...target(member), reviewId: path.reviewId });
-      const users = await usersByIds(db, usersNamedBy(review));
-      return ok(presentReview(review, member.space.id, users, urls));
+      return ok((await reviewPresenter(member, [review]))(review));
     },
 
     async getRequestedReviewersByChangeRequestId({ query }, member) {

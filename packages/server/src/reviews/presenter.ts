@@ -14,7 +14,9 @@ export function presentReview(
   spaceId: string,
   users: ReadonlyMap<string, UserTable>,
   urls: Urls,
+  comments: ReadonlyMap<string, Schema<"Comment">>,
 ): Schema<"ChangeRequestReview"> {
+  const comment = row.comment_id === null ? undefined : comments.get(row.comment_id);
   return {
     object: "change-request-review",
     id: row.id,
@@ -23,6 +25,7 @@ export function presentReview(
     ...(row.requested_by !== null && { requestedBy: presentUserIn(users, row.requested_by, urls) }),
     status: row.status,
     outdated: Number(row.outdated) === 1,
+    ...(comment && { comment }),
     createdAt: row.created_at,
     updatedAt: row.created_at,
     urls: { location: urls.api(`${reviewsPath(spaceId, row.change_request_id)}/${row.id}`) },

@@ -125,11 +125,68 @@ describe("reviews of a change request", () => {
     expect((await as(s.reader).get("/reviews")).body.count).toBe(0);
   });
 
-  it("answers 400 for a bad status, GitBook's review comment, no user, or users who cannot review", async () => {
+  it("posts the comment of a review as a thread of the change request, in GitBook's document form or Markdown", async () => {
+    const { as } = await changeRequest();
+    const document = {
+      object: "document",
+      data: {},
+      nodes: [
+        {
+          object: "block",
+          type: "paragraph",
+          data: {},
+          nodes: [{ object: "text", leaves: [{ object: "leaf", text: "Looks good", marks: [] }] }],
+        },
+      ],
+    };
+    const approved: Review = (
+      await as(s.reviewer).post("/reviews", { status: "approved", comment: document }, 201)
+    ).body;
+    expect(approved.comment).toMatchObject({
+      postedBy: { id: s.reviewer.user.id },
+      body: { markdown: "Looks good\n" },
+      status: "open",
+    });
+    // The comment is the change request's, like any other: listed, read back, and shown with the review.
+    const threads = (await as(s.reader).get("/comments")).body;
+    expect(threads.items.map((c: { id: string }) => c.id)).toEqual([approved.comment?.id]);
+    expect((await as(s.reader).get(`/reviews/${approved.id}`)).body).toEqual(approved);
+    const second: Review = (
+      await as(s.reviewer).post(
+        "/reviews",
+        { status: "changes-requested", comment: { markdown: "One more thing." } },
+        201,
+      )
+    ).body;
+    expect(second.comment?.body).toMatchObject({ markdown: "One more thing." });
+    expect((await as(s.reader).get("/reviews")).body.items.map((r: Review) => r.comment?.id)).toEqual([
+      second.comment?.id,
+      approved.comment?.id,
+    ]);
+    // Deleting the comment leaves the review, without it.
+    await s.t.request
+      .delete(new URL(second.comment?.urls.location ?? "").pathname)
+      .set(s.reviewer.auth)
+      .expect(204);
+    const left = (await as(s.reader).get(`/reviews/${second.id}`)).body;
+    expect(left).toMatchObject({ id: second.id, status: "changes-requested" });
+    expect(left.comment).toBeUndefined();
+  });
+
+  it("answers 400 for a bad status, a bad or empty comment, no user, or users who cannot review", async () => {
     const { as } = await changeRequest();
     await as(s.reviewer).post("/reviews", { status: "maybe" }, 400);
     await as(s.reviewer).post("/reviews", {}, 400);
-    await as(s.reviewer).post("/reviews", { status: "approved", comment: { markdown: "LGTM" } }, 400);
+    await as(s.reviewer).post("/reviews", { status: "approved", comment: "LGTM" }, 400);
+    await as(s.reviewer).post("/reviews", { status: "approved", comment: { markdown: "  " } }, 400);
+    await as(s.reviewer).post(
+      "/reviews",
+      { status: "approved", comment: { object: "document", nodes: 3 } },
+      400,
+    );
+    // Nothing was written: no review, no comment.
+    expect((await as(s.reader).get("/reviews")).body.count).toBe(0);
+    expect((await as(s.reader).get("/comments")).body.count).toBe(0);
     await as(s.editor).post("/requested-reviewers", { users: [] }, 400);
     const outsider = await as(s.editor).post("/requested-reviewers", { users: [s.outsider.user.id] }, 400);
     expect(outsider.body.error.message).toContain(s.outsider.user.id);

@@ -11,6 +11,7 @@ export const reviewsColumns: ColumnsOf<ReviewsTables> = {
     status: "not null",
     revision_id: "not null",
     created_at: "not null",
+    comment_id: "null",
   },
   change_request_review_requests: {
     change_request_id: "not null",

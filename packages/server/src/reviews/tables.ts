@@ -20,6 +20,8 @@ export interface ChangeRequestReviewTable {
   status: ReviewStatus;
   revision_id: string;
   created_at: string;
+  /** The thread of the change request posted with the review (null: none). */
+  comment_id: string | null;
 }
 
 /** A user asked for a review who has not reviewed since; asking again renews the row. */
