@@ -1,5 +1,12 @@
-import { defineConfig, mergeConfig, type TestProjectInlineConfiguration } from "vitest/config";
+import { join } from "node:path";
+import {
+  configDefaults,
+  defineConfig,
+  mergeConfig,
+  type TestProjectInlineConfiguration,
+} from "vitest/config";
 import shared from "../../vitest.shared.js";
+import { databaseFreeTests } from "./src/testing/database-free-tests.js";
 
 /** Every test file runs once per database; `src/testing/database.ts` reads QUIRE_TEST_DB. */
 const projects: TestProjectInlineConfiguration[] = [
@@ -9,8 +16,16 @@ const once = globalThis as { postgresSkipTold?: boolean };
 if (process.env.QUIRE_TEST_DATABASE_URL) {
   projects.push({
     extends: true,
-    // Type tests touch no database: the sqlite project runs them.
-    test: { name: "postgres", env: { QUIRE_TEST_DB: "postgres" }, typecheck: { enabled: false } },
+    // Type tests and the tests that reach no database run in the sqlite project only.
+    test: {
+      name: "postgres",
+      env: { QUIRE_TEST_DB: "postgres" },
+      typecheck: { enabled: false },
+      exclude: [
+        ...configDefaults.exclude,
+        ...databaseFreeTests(join(import.meta.dirname, "src")).map((file) => `src/${file}`),
+      ],
+    },
   });
 } else if (!once.postgresSkipTold) {
   // Vitest loads this file again for each project that extends it: tell it once.
