@@ -610,7 +610,7 @@ export interface paths {
         put?: never;
         /**
          * Make the caller join an organization through an invite
-         * @description Makes the caller join an organization through an invite.
+         * @description Makes the caller join an organization through an invite; an invite to a space or collection makes a non-member a guest and gives the caller its level there.
          */
         post: operations["joinOrganizationWithInvite"];
         delete?: never;
@@ -627,8 +627,8 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * List the invite links of an organization
-         * @description Lists the invite links of an organization.
+         * List the invite links to an organization
+         * @description Lists the invite links to an organization (not those to its spaces and collections, as GitBook).
          */
         get: operations["listOrganizationInviteLinks"];
         put?: never;
@@ -4134,6 +4134,22 @@ export interface components {
             /** @description Collection it is in; absent at the organization's top level. */
             parent?: string;
         };
+        /** @description An invite link that gives a level on one collection and its content; users who join through it and are not members become guests. */
+        CollectionInvite: {
+            /**
+             * @description Always `invite`.
+             * @enum {string}
+             */
+            object: "invite";
+            /** @description Unique id of the invite. */
+            id: string;
+            /** @description Level given on the collection to users who join through the invite. */
+            level: components["schemas"]["MemberRole"];
+            /** @description The caller already has this level, or a higher one, on the collection. */
+            redundant: boolean;
+            /** @description The collection the invite is to. */
+            collection: components["schemas"]["Collection"];
+        };
         /** @description A collection moved to another collection. */
         CollectionMovedEvent: {
             /**
@@ -4368,6 +4384,10 @@ export interface components {
              * @description Number of replies.
              */
             replies: number;
+            /** @description The users who replied, each once, in the order of their first reply. */
+            repliers: components["schemas"]["CommentReplier"][];
+            /** @description What the caller may do with the comment. */
+            permissions: components["schemas"]["CommentPermissions"];
             /** @description Text of the comment. */
             body: components["schemas"]["CommentBody"];
             /** @description What the comment is attached to. */
@@ -4431,7 +4451,7 @@ export interface components {
         /** @description The text of a comment or a reply in GitBook's form: its JSON document, or Markdown in the document envelope. */
         CommentDocumentBody: {
             /** @description The text, as GitBook's JSON document (stored as Markdown), or Markdown in GitBook's envelope. */
-            document: components["schemas"]["CommentBody"] | components["schemas"]["JSONDocument"];
+            document: components["schemas"]["CommentBody"] | components["schemas"]["CommentJSONDocument"];
         };
         /** @description A comment, or a reply to one. */
         CommentEventData: {
@@ -4446,6 +4466,23 @@ export interface components {
             /** @description Id of the reply, for a reply. */
             reply?: string;
         };
+        /** @description GitBook's JSON document as a comment's text. */
+        CommentJSONDocument: {
+            /**
+             * @description Always `document`.
+             * @enum {string}
+             */
+            object: "document";
+            /** @description Data of the document; empty in the documents Quire writes. */
+            data: Record<string, never>;
+            /** @description The blocks of the document, in order. */
+            nodes: components["schemas"]["DocumentBlock"][];
+            /**
+             * @description GitBook's information about the document (its content token). Quire keeps a comment's text
+             *     only: accepted when empty, 400 otherwise.
+             */
+            meta?: Record<string, never>;
+        };
         /** @description One page of a list. */
         CommentPage: {
             /** @description Present when more items follow this page. */
@@ -4457,6 +4494,32 @@ export interface components {
             count: number;
             /** @description The items of this page. */
             items: components["schemas"]["Comment"][];
+        };
+        /** @description What the caller may do with a comment or reply. */
+        CommentPermissions: {
+            /** @description Read it: always true, as it is shown to the caller. */
+            view: boolean;
+            /** @description Change its text: its author, while they may comment. */
+            edit: boolean;
+            /** @description React to it or reply to its thread (and resolve or reopen the thread): who may comment. */
+            reply: boolean;
+            /** @description Delete it: its author while they may comment, or an admin of the space. */
+            delete: boolean;
+        };
+        /** @description A user who replied to a comment. */
+        CommentReplier: {
+            /** @description The user. */
+            user: components["schemas"]["User"];
+            /**
+             * Format: int32
+             * @description How many replies they posted.
+             */
+            count: number;
+            /**
+             * Format: date-time
+             * @description When they last replied.
+             */
+            updatedAt: string;
         };
         /** @description An answer in a comment thread. */
         CommentReply: {
@@ -4485,6 +4548,8 @@ export interface components {
             body: components["schemas"]["CommentBody"];
             /** @description URLs of the reply. */
             urls: components["schemas"]["CommentUrls"];
+            /** @description What the caller may do with the reply. */
+            permissions: components["schemas"]["CommentPermissions"];
         };
         /** @description A reply to a comment was posted. */
         CommentReplyCreatedEvent: {
@@ -4545,6 +4610,13 @@ export interface components {
          * @enum {string}
          */
         CommentStatusFilter: "all" | "open" | "resolved";
+        /** @description A table cell of GitBook's databases, as a comment's target. */
+        CommentTableCell: {
+            /** @description Id of the record. */
+            record: string;
+            /** @description Id of the column definition. */
+            definition: string;
+        };
         /** @description What a comment is attached to. */
         CommentTarget: {
             /** @description The content node, when attached to one. */
@@ -4664,6 +4736,13 @@ export interface components {
             /** @description Subject of the change request. */
             subject?: components["schemas"]["ChangeRequestSubject"];
         };
+        /** @description Creates an invite link to a collection. */
+        CreateCollectionInviteRequest: {
+            /** @description Level given on the collection to users who join through the invite. */
+            level: components["schemas"]["MemberRole"] | null;
+            /** @description Id of the collection. */
+            collection: string;
+        };
         /** @description Creates a collection. */
         CreateCollectionRequest: {
             /** @description Title of the collection. */
@@ -4684,6 +4763,8 @@ export interface components {
             page?: string;
             /** @description Text of the comment. */
             body: components["schemas"]["CommentBodyInput"];
+            /** @description GitBook's table cell target: Quire has no databases (tables of records), so any value is a 400. */
+            tableCell?: components["schemas"]["CommentTableCell"];
         };
         /** @description Creates a custom field. */
         CreateCustomFieldRequest: {
@@ -4703,17 +4784,19 @@ export interface components {
              */
             options?: components["schemas"]["CustomFieldOption"][];
         };
-        /** @description Creates an invite link to an organization. */
-        CreateInviteRequest: {
-            /** @description Role given to users who join through the invite. */
-            role: components["schemas"]["MemberRole"];
-        };
+        /** @description Creates an invite link: to the organization (`role`), to a space (`level`, `space`) or to a collection (`level`, `collection`). A `null` level is refused: it would give nothing. */
+        CreateInviteRequest: components["schemas"]["CreateOrganizationInviteRequest"] | components["schemas"]["CreateSpaceInviteRequest"] | components["schemas"]["CreateCollectionInviteRequest"];
         /** @description Creates an OpenAPI specification. */
         CreateOpenAPISpecRequest: {
             /** @description Slug of the specification, unique in the organization. */
             slug: components["schemas"]["OpenAPISpecSlug"];
             /** @description Where the content comes from. */
             source: components["schemas"]["OpenAPISpecSource"];
+        };
+        /** @description Creates an invite link to the organization. */
+        CreateOrganizationInviteRequest: {
+            /** @description Role given to users who join through the invite (the organization's default role when omitted); null: they join as guests. */
+            role?: components["schemas"]["MemberRole"] | null;
         };
         /** @description Creates an organization. */
         CreateOrganizationRequest: {
@@ -4782,24 +4865,53 @@ export interface components {
         CreateSiteSectionGroupRequest: {
             /** @description Title of the section group. */
             title: components["schemas"]["SiteSectionGroupTitle"];
-            /** @description Icon of the section group. */
-            icon?: components["schemas"]["IconName"];
+            /** @description Icon of the section group; none when omitted or null. */
+            icon?: components["schemas"]["IconName"] | null;
             /** @description Ids of the sections to put in the group. */
             sections?: string[];
+            /** @description Parent group to nest the group in: refused (400), Quire's groups are not nested. */
+            parent?: string;
+            /** @description Creates the group as a draft, left out of the published site (with its sections) until it is made live. */
+            draft?: boolean;
         };
-        /** @description Adds a section to a site, showing an existing space. */
+        /** @description Adds a section to a site, showing an existing space or a new one. */
         CreateSiteSectionRequest: {
-            /** @description Id of the space to show in the section. */
-            spaceId: string;
-            /** @description Title of the section. */
-            title?: string;
+            /** @description Id of the space to show in the section, or null to create a new space for it (titled as the section). */
+            spaceId: string | null;
+            /** @description Template of GitBook's for the new space: accepted and ignored, Quire has no space templates. */
+            template?: unknown;
+            /** @description Title of the section; the space's title when omitted or null. */
+            title?: components["schemas"]["SiteSectionTitle"] | null;
+            /** @description Icon of the section; none when omitted or null. */
+            icon?: components["schemas"]["IconName"] | null;
+            /** @description Creates the section as a draft, left out of the published site until it is made live. */
+            draft?: boolean;
+            /** @description Custom home page of the section: refused (400), Quire has no custom home pages. */
+            pageId?: string;
+            /** @description Id of the section group to create the section in; at the site's top level when omitted. */
+            siteSectionGroupId?: string;
         };
         /** @description Adds a space to a site. */
         CreateSiteSpaceRequest: {
-            /** @description Id of the space to add. */
-            spaceId: string;
+            /** @description Id of the space to add, or null to create a new space (titled as `title`, else "Untitled"). */
+            spaceId: string | null;
+            /** @description Template of GitBook's for the new space: accepted and ignored, Quire has no space templates. */
+            template?: unknown;
+            /** @description Creates the site space as a draft, left out of the published site until it is made live. */
+            draft?: boolean;
+            /** @description Custom home page of the site space: only null (none, as always in Quire); a page id is refused (400). */
+            pageId?: string | null;
+            /** @description The site space's own title in the site; the space's title when omitted. */
+            title?: components["schemas"]["SiteTitle"];
             /** @description Id of the section to add the space to; when omitted, the default section, or the root level when the site has no sections. */
             sectionId?: string;
+        };
+        /** @description Creates an invite link to a space. */
+        CreateSpaceInviteRequest: {
+            /** @description Level given on the space to users who join through the invite. */
+            level: components["schemas"]["MemberRole"] | null;
+            /** @description Id of the space. */
+            space: string;
         };
         /** @description Creates a space. */
         CreateSpaceRequest: {
@@ -5214,8 +5326,11 @@ export interface components {
             object: "fragment";
             /** @description Identifier of the fragment within the document. */
             key?: string;
-            /** @description Name of the part of the block the fragment is. */
-            fragment: string;
+            /**
+             * @description Name of the part of the block the fragment is (optional in GitBook's schema); a fragment
+             *     without one is no named part of its block, so its blocks are not read.
+             */
+            fragment?: string;
             /** @description The kind of fragment. */
             type?: string;
             /** @description The blocks of the fragment, in order. */
@@ -5286,6 +5401,15 @@ export interface components {
         EmailDomainOrganizations: {
             /** @description The organizations. */
             organizations: components["schemas"]["Organization"][];
+        };
+        /** @description A user to invite: an email address (given the request's `role`), or one with its own role. */
+        EmailInvite: components["schemas"]["EmailAddress"] | components["schemas"]["EmailInvitee"];
+        /** @description A user to invite by email, with their own role. */
+        EmailInvitee: {
+            /** @description Email address of the user to invite. */
+            email: components["schemas"]["EmailAddress"];
+            /** @description Role given to this user; null: they join as a guest. */
+            role: components["schemas"]["MemberRole"] | null;
         };
         /** @description A space as embedded in a site space or a site structure, with a smaller permission set. */
         EmbeddedSpace: {
@@ -6255,11 +6379,13 @@ export interface components {
             object: "invite";
             /** @description Unique id of the invite. */
             id: string;
-            /** @description Role given to users who join through the invite. */
-            role: components["schemas"]["MemberRole"];
+            /** @description Role given to users who join through the invite; null: they join as guests. */
+            role: components["schemas"]["MemberRole"] | null;
             /** @description The caller already has every permission the invite grants. */
-            redundant?: boolean;
+            redundant: boolean;
         };
+        /** @description An invite link: to the organization, to a space or to a collection. */
+        InviteLink: components["schemas"]["Invite"] | components["schemas"]["SpaceInvite"] | components["schemas"]["CollectionInvite"];
         /** @description One page of a list. */
         InvitePage: {
             /** @description Present when more items follow this page. */
@@ -6286,10 +6412,10 @@ export interface components {
         };
         /** @description Invites users to an organization by email. */
         InviteUsersRequest: {
-            /** @description Email addresses of the users to invite. */
-            emails: components["schemas"]["EmailAddress"][];
-            /** @description Role given to the invited users. */
-            role?: components["schemas"]["MemberRole"];
+            /** @description The users to invite. */
+            emails: components["schemas"]["EmailInvite"][];
+            /** @description Role given to the invited users who have none of their own (the organization's default role when omitted); null: they join as guests. */
+            role?: components["schemas"]["MemberRole"] | null;
             /**
              * @description Invite the users as members who sign in through single sign-on.
              * @default false
@@ -6380,6 +6506,8 @@ export interface components {
          * @enum {string}
          */
         ListOrder: "asc" | "desc";
+        /** @description Titles in other languages, keyed by language: Quire has no localized site structure, so only `{}` is accepted. */
+        LocalizedSiteText: Record<string, never>;
         /** @description A page body in GitBook's document envelope. */
         MarkdownDocument: {
             /** @description The body, as Markdown. */
@@ -6422,6 +6550,11 @@ export interface components {
              * @description Number of teams the member belongs to.
              */
             teams: number;
+            /**
+             * Format: int32
+             * @description Number of sites the member can access: every site of the organization, none for a guest (sites have no per-member grants).
+             */
+            sites: number;
         };
         /** @description A member of the organization. */
         MemberEventData: {
@@ -8152,6 +8285,8 @@ export interface components {
             id: string;
             /** @description The plan of the site. */
             type: components["schemas"]["SiteType"];
+            /** @description The plan in effect: always `type`, Quire freezes no site. */
+            appliedType: components["schemas"]["SiteType"];
             /** @description Title of the site. */
             title: components["schemas"]["SiteTitle"];
             /** @description Custom hostname of the site. */
@@ -8162,6 +8297,13 @@ export interface components {
             proxy?: components["schemas"]["SiteProxy"];
             /** @description Who can access the published site. */
             visibility: components["schemas"]["SiteVisibility"];
+            /**
+             * @description The role members have on the site: always `inherit`, their organization role (Quire has no per-site roles).
+             * @enum {string}
+             */
+            defaultLevel: "inherit";
+            /** @description What the caller may do on the site. */
+            permissions: components["schemas"]["SitePermissions"];
             /** @description The site is reachable by the audience its visibility sets. */
             published: boolean;
             /**
@@ -8443,6 +8585,25 @@ export interface components {
         };
         /** @description A path segment under which a section or site space is published. */
         SitePathSegment: string;
+        /** @description What the caller may do on a site, from their organization role (Quire has no per-site roles). */
+        SitePermissions: {
+            /** @description View the site: any member but a guest. */
+            view: boolean;
+            /** @description Access the site in the application: any member but a guest. */
+            access: boolean;
+            /** @description Edit the content of the site: editors and above. */
+            edit: boolean;
+            /** @description Change the structure of the site (sections, groups, site spaces, drafts): creators and above. */
+            create: boolean;
+            /** @description Change the settings of the site and publish it: administrators. */
+            admin: boolean;
+            /** @description Install integrations on the site: administrators. */
+            installIntegration: boolean;
+            /** @description Read the site's visitor attributes schema: any member but a guest. */
+            viewAdaptiveSchema: boolean;
+            /** @description Change the site's visitor attributes schema: administrators. */
+            editAdaptiveSchema: boolean;
+        };
         /** @description Points at a site. */
         SitePointer: {
             /**
@@ -8746,6 +8907,8 @@ export interface components {
             description?: components["schemas"]["SiteSectionDescription"];
             /** @description The section is the site's default one. */
             default?: boolean;
+            /** @description The section is a draft: the published site leaves it out until it is made live. */
+            draft: boolean;
             /** @description Path of the section on the published site. */
             path: components["schemas"]["SitePathSegment"];
             /** @description Shows the section only to visitors for whom this expression holds. */
@@ -8772,8 +8935,12 @@ export interface components {
             id: string;
             /** @description Title of the section group. */
             title: components["schemas"]["SiteSectionGroupTitle"];
-            /** @description The sections of the group. */
+            /** @description The sections of the group, in order (GitBook's deprecated form of `children`). */
             sections: components["schemas"]["SiteSection"][];
+            /** @description The group is a draft: the published site leaves it and its sections out until it is made live. */
+            draft: boolean;
+            /** @description What the group holds, in order: its sections (Quire has neither nested groups nor external links). */
+            children: components["schemas"]["SiteSection"][];
             /** @description Icon of the section group. */
             icon?: components["schemas"]["IconName"];
         };
@@ -8884,10 +9051,12 @@ export interface components {
             section?: string;
             /** @description The linked space. */
             space: components["schemas"]["EmbeddedSpace"];
-            /** @description Title of the site space. */
+            /** @description Title of the site space: its own title in the site when it has one, else the space's. */
             title: string;
             /** @description The site space is shown by default, at the root or in its section. */
             default?: boolean;
+            /** @description The site space is a draft: the published site leaves it out until it is made live. */
+            draft: boolean;
             /** @description Shows the site space only to visitors for whom this expression holds. */
             condition?: components["schemas"]["VisibilityCondition"];
             /** @description The site space can be customized on its own. */
@@ -9447,6 +9616,22 @@ export interface components {
             /** @description The commit (sha) of the repository the operation reads, once known. */
             commitId?: string;
         };
+        /** @description An invite link that gives a level on one space; users who join through it and are not members become guests. */
+        SpaceInvite: {
+            /**
+             * @description Always `invite`.
+             * @enum {string}
+             */
+            object: "invite";
+            /** @description Unique id of the invite. */
+            id: string;
+            /** @description Level given on the space to users who join through the invite. */
+            level: components["schemas"]["MemberRole"];
+            /** @description The caller already has this level, or a higher one, on the space. */
+            redundant: boolean;
+            /** @description The space the invite is to. */
+            space: components["schemas"]["Space"];
+        };
         /** @description A space moved to another collection. */
         SpaceMovedEvent: {
             /**
@@ -9851,7 +10036,7 @@ export interface components {
              */
             createdAt: string;
             /** @description What the caller may do on the team. */
-            permissions?: components["schemas"]["TeamPermissions"];
+            permissions: components["schemas"]["TeamPermissions"];
         };
         /** @description Permission of a team on a space or collection. */
         TeamContentPermission: {
@@ -10338,8 +10523,8 @@ export interface components {
         };
         /** @description Changes the level a content invite link grants on its space or collection. */
         UpdateContentInviteLevelRequest: {
-            /** @description Level given on the content to users who join through the invite. */
-            level: components["schemas"]["MemberRole"];
+            /** @description Level given on the content to users who join through the invite; a `null` level is refused: it would give nothing. */
+            level: components["schemas"]["MemberRole"] | null;
         };
         /** @description Changes the role of one user or team on a space or collection. */
         UpdateContentPermissionRequest: {
@@ -10380,8 +10565,8 @@ export interface components {
         };
         /** @description Changes the role an organization invite link grants. */
         UpdateOrganizationInviteRoleRequest: {
-            /** @description Role given to users who join through the invite. */
-            role: components["schemas"]["MemberRole"];
+            /** @description Role given to users who join through the invite; null: they join as guests. */
+            role: components["schemas"]["MemberRole"] | null;
         };
         /** @description Changes to an organization; omitted fields stay as they are. */
         UpdateOrganizationRequest: {
@@ -10485,13 +10670,23 @@ export interface components {
             defaultSiteSection?: string;
             /** @description Proxy URL to serve the site at, or null to remove the proxy. */
             proxy?: components["schemas"]["SiteProxyOrigin"] | null;
+            /** @description The role members have on the site: only `inherit` (their organization role); a role is refused (400), Quire has no per-site roles. */
+            defaultLevel?: components["schemas"]["MemberRole"] | "inherit" | null;
+            /** @description GitBook's AI writing style guide space: accepted and ignored, Quire has no AI style guides. */
+            styleguide?: string | null;
         };
         /** @description Changes to a section group; omitted fields stay as they are. */
         UpdateSiteSectionGroupRequest: {
             /** @description Title of the section group. */
             title?: components["schemas"]["SiteSectionGroupTitle"];
-            /** @description Icon of the section group. */
-            icon?: components["schemas"]["IconName"];
+            /** @description Icon of the section group, or null to remove it. */
+            icon?: components["schemas"]["IconName"] | null;
+            /** @description True makes the group a draft (left out of the published site with its sections), false makes it live. */
+            draft?: boolean;
+            /** @description Parent group to move the group into: only null (the top level, where Quire's groups always are); a group id is refused (400). */
+            parentSectionGroupId?: string | null;
+            /** @description Titles in other languages: only `{}` (400 otherwise). */
+            localizedTitle?: components["schemas"]["LocalizedSiteText"];
         };
         /** @description Changes to a site section; omitted fields stay as they are. */
         UpdateSiteSectionRequest: {
@@ -10501,19 +10696,35 @@ export interface components {
             path?: components["schemas"]["SitePathSegment"];
             /** @description Id of the site space shown by default in the section. */
             defaultSiteSpace?: string;
-            /** @description Expression deciding who sees the section, or null to remove it. */
-            condition?: components["schemas"]["VisibilityCondition"] | null;
-            /** @description Icon of the section. */
-            icon?: components["schemas"]["IconName"];
-            /** @description Description of the section. */
-            description?: components["schemas"]["SiteSectionDescription"];
+            /** @description Expression deciding who sees the section, or null (or empty) to remove it. */
+            condition?: components["schemas"]["VisibilityCondition"] | "" | null;
+            /** @description Icon of the section, or null to remove it. */
+            icon?: components["schemas"]["IconName"] | null;
+            /** @description Description of the section, or null to remove it. */
+            description?: components["schemas"]["SiteSectionDescription"] | null;
+            /** @description True makes the section a draft (left out of the published site), false makes it live. */
+            draft?: boolean;
+            /** @description Id of the section group to move the section into (at its end), or null to move it to the site's top level (at its end). */
+            siteSectionGroupId?: string | null;
+            /** @description Titles in other languages: only `{}` (400 otherwise). */
+            localizedTitle?: components["schemas"]["LocalizedSiteText"];
+            /** @description Descriptions in other languages: only `{}` (400 otherwise). */
+            localizedDescription?: components["schemas"]["LocalizedSiteText"];
         };
         /** @description Changes to a site space; omitted fields stay as they are. */
         UpdateSiteSpaceRequest: {
             /** @description Path of the site space on the published site. */
             path?: components["schemas"]["SitePathSegment"];
-            /** @description Expression deciding who sees the site space, or null to remove it. */
-            condition?: components["schemas"]["VisibilityCondition"] | null;
+            /** @description Expression deciding who sees the site space, or null (or empty) to remove it. */
+            condition?: components["schemas"]["VisibilityCondition"] | "" | null;
+            /** @description Id of another space for the site space to show. */
+            spaceId?: string;
+            /** @description True makes the site space a draft (left out of the published site), false makes it live. */
+            draft?: boolean;
+            /** @description Custom home page of the site space: only null (none, as always in Quire); a page id is refused (400). */
+            pageId?: string | null;
+            /** @description Hides the site space from the site's navigation: only false (Quire lists every live site space); true is refused (400). */
+            hidden?: boolean;
         };
         /**
          * @description Sets custom field values of a space; fields not named keep their value. Either every value is
@@ -10915,6 +11126,8 @@ export interface components {
         "CollectionTeamPermissionPath.teamId": string;
         /** @description Id of the user. */
         "CollectionUserPermissionPath.userId": string;
+        /** @description Only list comments posted by one of these users, by user id. */
+        "CommentListParameters.authors": string[];
         /** @description Order of the comments by posting time. */
         "CommentListParameters.order": components["schemas"]["ListOrder"];
         /** @description Only list comments with this status. */
@@ -10941,7 +11154,7 @@ export interface components {
         IntegrationPath: components["schemas"]["IntegrationName"];
         /** @description Id of the invite. */
         "InvitePath.inviteId": string;
-        /** @description Maximum number of items to return in one page. */
+        /** @description Maximum number of items to return in one page; 0 only counts them (`count`, no items). */
         "ListParameters.limit": number;
         /** @description Opaque cursor returned as `next.page` by the previous page. */
         "ListParameters.page": string;
@@ -11587,7 +11800,7 @@ export interface operations {
             query?: {
                 /** @description Opaque cursor returned as `next.page` by the previous page. */
                 page?: components["parameters"]["ListParameters.page"];
-                /** @description Maximum number of items to return in one page. */
+                /** @description Maximum number of items to return in one page; 0 only counts them (`count`, no items). */
                 limit?: components["parameters"]["ListParameters.limit"];
                 /** @description Only list users with this role on the collection. */
                 role?: components["schemas"]["MemberRole"];
@@ -11705,7 +11918,7 @@ export interface operations {
             query?: {
                 /** @description Opaque cursor returned as `next.page` by the previous page. */
                 page?: components["parameters"]["ListParameters.page"];
-                /** @description Maximum number of items to return in one page. */
+                /** @description Maximum number of items to return in one page; 0 only counts them (`count`, no items). */
                 limit?: components["parameters"]["ListParameters.limit"];
             };
             header?: never;
@@ -11936,7 +12149,7 @@ export interface operations {
             query?: {
                 /** @description Opaque cursor returned as `next.page` by the previous page. */
                 page?: components["parameters"]["ListParameters.page"];
-                /** @description Maximum number of items to return in one page. */
+                /** @description Maximum number of items to return in one page; 0 only counts them (`count`, no items). */
                 limit?: components["parameters"]["ListParameters.limit"];
             };
             header?: never;
@@ -12167,7 +12380,7 @@ export interface operations {
             query?: {
                 /** @description Opaque cursor returned as `next.page` by the previous page. */
                 page?: components["parameters"]["ListParameters.page"];
-                /** @description Maximum number of items to return in one page. */
+                /** @description Maximum number of items to return in one page; 0 only counts them (`count`, no items). */
                 limit?: components["parameters"]["ListParameters.limit"];
             };
             header?: never;
@@ -12518,7 +12731,7 @@ export interface operations {
             query?: {
                 /** @description Opaque cursor returned as `next.page` by the previous page. */
                 page?: components["parameters"]["ListParameters.page"];
-                /** @description Maximum number of items to return in one page. */
+                /** @description Maximum number of items to return in one page; 0 only counts them (`count`, no items). */
                 limit?: components["parameters"]["ListParameters.limit"];
                 /** @description Only integrations whose name or title contains this text, ignoring case. */
                 search?: string;
@@ -12978,7 +13191,7 @@ export interface operations {
             query?: {
                 /** @description Opaque cursor returned as `next.page` by the previous page. */
                 page?: components["parameters"]["ListParameters.page"];
-                /** @description Maximum number of items to return in one page. */
+                /** @description Maximum number of items to return in one page; 0 only counts them (`count`, no items). */
                 limit?: components["parameters"]["ListParameters.limit"];
             };
             header?: never;
@@ -13207,7 +13420,7 @@ export interface operations {
             query?: {
                 /** @description Opaque cursor returned as `next.page` by the previous page. */
                 page?: components["parameters"]["ListParameters.page"];
-                /** @description Maximum number of items to return in one page. */
+                /** @description Maximum number of items to return in one page; 0 only counts them (`count`, no items). */
                 limit?: components["parameters"]["ListParameters.limit"];
                 /** @description Only installations carrying this external id. */
                 externalId?: string;
@@ -13792,7 +14005,7 @@ export interface operations {
             query?: {
                 /** @description Opaque cursor returned as `next.page` by the previous page. */
                 page?: components["parameters"]["ListParameters.page"];
-                /** @description Maximum number of items to return in one page. */
+                /** @description Maximum number of items to return in one page; 0 only counts them (`count`, no items). */
                 limit?: components["parameters"]["ListParameters.limit"];
             };
             header?: never;
@@ -14365,7 +14578,7 @@ export interface operations {
             query?: {
                 /** @description Opaque cursor returned as `next.page` by the previous page. */
                 page?: components["parameters"]["ListParameters.page"];
-                /** @description Maximum number of items to return in one page. */
+                /** @description Maximum number of items to return in one page; 0 only counts them (`count`, no items). */
                 limit?: components["parameters"]["ListParameters.limit"];
                 /** @description Only events that occurred at or after this time. */
                 from?: string;
@@ -14604,7 +14817,7 @@ export interface operations {
             query?: {
                 /** @description Opaque cursor returned as `next.page` by the previous page. */
                 page?: components["parameters"]["ListParameters.page"];
-                /** @description Maximum number of items to return in one page. */
+                /** @description Maximum number of items to return in one page; 0 only counts them (`count`, no items). */
                 limit?: components["parameters"]["ListParameters.limit"];
                 /** @description Only change requests with one of these statuses. */
                 status?: components["schemas"]["ChangeRequestStatus"][];
@@ -14614,6 +14827,11 @@ export interface operations {
                 contributor?: string;
                 /** @description Only those this user is asked to review and has not reviewed since, by user id. */
                 requestedReviewer?: string;
+                /**
+                 * @description Only those of the spaces this site publishes, by site id; a site that is not one of the
+                 *     organization's publishes none of its spaces, so the list is empty.
+                 */
+                site?: string;
                 /** @description Only those of this space. */
                 space?: string;
                 /** @description The order: most recently changed (`updatedAt`) or most recently created (`createdAt`) first. */
@@ -14738,7 +14956,7 @@ export interface operations {
             query?: {
                 /** @description Opaque cursor returned as `next.page` by the previous page. */
                 page?: components["parameters"]["ListParameters.page"];
-                /** @description Maximum number of items to return in one page. */
+                /** @description Maximum number of items to return in one page; 0 only counts them (`count`, no items). */
                 limit?: components["parameters"]["ListParameters.limit"];
                 /** @description List nested collections too; when false only top-level collections are listed. */
                 nested?: boolean;
@@ -14973,7 +15191,7 @@ export interface operations {
             query?: {
                 /** @description Opaque cursor returned as `next.page` by the previous page. */
                 page?: components["parameters"]["ListParameters.page"];
-                /** @description Maximum number of items to return in one page. */
+                /** @description Maximum number of items to return in one page; 0 only counts them (`count`, no items). */
                 limit?: components["parameters"]["ListParameters.limit"];
             };
             header?: never;
@@ -15793,7 +16011,7 @@ export interface operations {
             query?: {
                 /** @description Opaque cursor returned as `next.page` by the previous page. */
                 page?: components["parameters"]["ListParameters.page"];
-                /** @description Maximum number of items to return in one page. */
+                /** @description Maximum number of items to return in one page; 0 only counts them (`count`, no items). */
                 limit?: components["parameters"]["ListParameters.limit"];
             };
             header?: never;
@@ -15928,7 +16146,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Invite"];
+                    "application/json": components["schemas"]["InviteLink"];
                 };
             };
             /**
@@ -16050,7 +16268,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Invite"];
+                    "application/json": components["schemas"]["InviteLink"];
                 };
             };
             /**
@@ -16278,7 +16496,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Invite"];
+                    "application/json": components["schemas"]["InviteLink"];
                 };
             };
             /**
@@ -16385,7 +16603,7 @@ export interface operations {
             query?: {
                 /** @description Opaque cursor returned as `next.page` by the previous page. */
                 page?: components["parameters"]["ListParameters.page"];
-                /** @description Maximum number of items to return in one page. */
+                /** @description Maximum number of items to return in one page; 0 only counts them (`count`, no items). */
                 limit?: components["parameters"]["ListParameters.limit"];
                 /** @description Direction of the sort. */
                 order?: components["schemas"]["ListOrder"];
@@ -16859,7 +17077,7 @@ export interface operations {
             query?: {
                 /** @description Opaque cursor returned as `next.page` by the previous page. */
                 page?: components["parameters"]["ListParameters.page"];
-                /** @description Maximum number of items to return in one page. */
+                /** @description Maximum number of items to return in one page; 0 only counts them (`count`, no items). */
                 limit?: components["parameters"]["ListParameters.limit"];
                 /** @description Direction of the sort. */
                 order?: components["schemas"]["ListOrder"];
@@ -17092,7 +17310,7 @@ export interface operations {
             query?: {
                 /** @description Opaque cursor returned as `next.page` by the previous page. */
                 page?: components["parameters"]["ListParameters.page"];
-                /** @description Maximum number of items to return in one page. */
+                /** @description Maximum number of items to return in one page; 0 only counts them (`count`, no items). */
                 limit?: components["parameters"]["ListParameters.limit"];
                 /** @description Only list teams whose title contains this text, ignoring case. */
                 title?: string;
@@ -17212,7 +17430,7 @@ export interface operations {
             query?: {
                 /** @description Opaque cursor returned as `next.page` by the previous page. */
                 page?: components["parameters"]["ListParameters.page"];
-                /** @description Maximum number of items to return in one page. */
+                /** @description Maximum number of items to return in one page; 0 only counts them (`count`, no items). */
                 limit?: components["parameters"]["ListParameters.limit"];
             };
             header?: never;
@@ -17926,7 +18144,7 @@ export interface operations {
             query?: {
                 /** @description Opaque cursor returned as `next.page` by the previous page. */
                 page?: components["parameters"]["ListParameters.page"];
-                /** @description Maximum number of items to return in one page. */
+                /** @description Maximum number of items to return in one page; 0 only counts them (`count`, no items). */
                 limit?: components["parameters"]["ListParameters.limit"];
             };
             header?: never;
@@ -18511,7 +18729,7 @@ export interface operations {
                 query: string;
                 /** @description Opaque cursor returned as `next.page` by the previous page. */
                 page?: components["parameters"]["ListParameters.page"];
-                /** @description Maximum number of items to return in one page. */
+                /** @description Maximum number of items to return in one page; 0 only counts them (`count`, no items). */
                 limit?: components["parameters"]["ListParameters.limit"];
             };
             header?: never;
@@ -18627,7 +18845,7 @@ export interface operations {
             query?: {
                 /** @description Opaque cursor returned as `next.page` by the previous page. */
                 page?: components["parameters"]["ListParameters.page"];
-                /** @description Maximum number of items to return in one page. */
+                /** @description Maximum number of items to return in one page; 0 only counts them (`count`, no items). */
                 limit?: components["parameters"]["ListParameters.limit"];
                 /** @description Only sites containing this space. */
                 space?: string;
@@ -20395,7 +20613,7 @@ export interface operations {
             query?: {
                 /** @description Opaque cursor returned as `next.page` by the previous page. */
                 page?: components["parameters"]["ListParameters.page"];
-                /** @description Maximum number of items to return in one page. */
+                /** @description Maximum number of items to return in one page; 0 only counts them (`count`, no items). */
                 limit?: components["parameters"]["ListParameters.limit"];
                 /** @description Only redirects whose source contains this text (case-insensitive). */
                 search?: string;
@@ -20994,7 +21212,7 @@ export interface operations {
             query?: {
                 /** @description Opaque cursor returned as `next.page` by the previous page. */
                 page?: components["parameters"]["ListParameters.page"];
-                /** @description Maximum number of items to return in one page. */
+                /** @description Maximum number of items to return in one page; 0 only counts them (`count`, no items). */
                 limit?: components["parameters"]["ListParameters.limit"];
             };
             header?: never;
@@ -21116,7 +21334,7 @@ export interface operations {
             query?: {
                 /** @description Opaque cursor returned as `next.page` by the previous page. */
                 page?: components["parameters"]["ListParameters.page"];
-                /** @description Maximum number of items to return in one page. */
+                /** @description Maximum number of items to return in one page; 0 only counts them (`count`, no items). */
                 limit?: components["parameters"]["ListParameters.limit"];
             };
             header?: never;
@@ -21951,7 +22169,7 @@ export interface operations {
                 shareKey?: components["parameters"]["ShareKeyParameter"];
                 /** @description Opaque cursor returned as `next.page` by the previous page. */
                 page?: components["parameters"]["ListParameters.page"];
-                /** @description Maximum number of items to return in one page. */
+                /** @description Maximum number of items to return in one page; 0 only counts them (`count`, no items). */
                 limit?: components["parameters"]["ListParameters.limit"];
             };
             header?: never;
@@ -22548,7 +22766,7 @@ export interface operations {
             query?: {
                 /** @description Opaque cursor returned as `next.page` by the previous page. */
                 page?: components["parameters"]["ListParameters.page"];
-                /** @description Maximum number of items to return in one page. */
+                /** @description Maximum number of items to return in one page; 0 only counts them (`count`, no items). */
                 limit?: components["parameters"]["ListParameters.limit"];
                 /** @description Only share links whose name contains this text, or whose key is this text. */
                 search?: string;
@@ -23030,7 +23248,7 @@ export interface operations {
                 shareKey?: components["parameters"]["ShareKeyParameter"];
                 /** @description Opaque cursor returned as `next.page` by the previous page. */
                 page?: components["parameters"]["ListParameters.page"];
-                /** @description Maximum number of items to return in one page. */
+                /** @description Maximum number of items to return in one page; 0 only counts them (`count`, no items). */
                 limit?: components["parameters"]["ListParameters.limit"];
                 /** @description Only the default site space (true) or only the others (false); all when omitted. */
                 default?: boolean;
@@ -24098,7 +24316,7 @@ export interface operations {
             query?: {
                 /** @description Opaque cursor returned as `next.page` by the previous page. */
                 page?: components["parameters"]["ListParameters.page"];
-                /** @description Maximum number of items to return in one page. */
+                /** @description Maximum number of items to return in one page; 0 only counts them (`count`, no items). */
                 limit?: components["parameters"]["ListParameters.limit"];
             };
             header?: never;
@@ -24442,7 +24660,7 @@ export interface operations {
             query?: {
                 /** @description Opaque cursor returned as `next.page` by the previous page. */
                 page?: components["parameters"]["ListParameters.page"];
-                /** @description Maximum number of items to return in one page. */
+                /** @description Maximum number of items to return in one page; 0 only counts them (`count`, no items). */
                 limit?: components["parameters"]["ListParameters.limit"];
                 /** @description User id of a member; only teams this member can manage are listed. */
                 owner?: string;
@@ -25029,7 +25247,7 @@ export interface operations {
             query?: {
                 /** @description Opaque cursor returned as `next.page` by the previous page. */
                 page?: components["parameters"]["ListParameters.page"];
-                /** @description Maximum number of items to return in one page. */
+                /** @description Maximum number of items to return in one page; 0 only counts them (`count`, no items). */
                 limit?: components["parameters"]["ListParameters.limit"];
             };
             header?: never;
@@ -25377,7 +25595,7 @@ export interface operations {
             query?: {
                 /** @description Opaque cursor returned as `next.page` by the previous page. */
                 page?: components["parameters"]["ListParameters.page"];
-                /** @description Maximum number of items to return in one page. */
+                /** @description Maximum number of items to return in one page; 0 only counts them (`count`, no items). */
                 limit?: components["parameters"]["ListParameters.limit"];
             };
             header?: never;
@@ -25960,7 +26178,7 @@ export interface operations {
             query?: {
                 /** @description Opaque cursor returned as `next.page` by the previous page. */
                 page?: components["parameters"]["ListParameters.page"];
-                /** @description Maximum number of items to return in one page. */
+                /** @description Maximum number of items to return in one page; 0 only counts them (`count`, no items). */
                 limit?: components["parameters"]["ListParameters.limit"];
             };
             header?: never;
@@ -26543,7 +26761,7 @@ export interface operations {
             query?: {
                 /** @description Opaque cursor returned as `next.page` by the previous page. */
                 page?: components["parameters"]["ListParameters.page"];
-                /** @description Maximum number of items to return in one page. */
+                /** @description Maximum number of items to return in one page; 0 only counts them (`count`, no items). */
                 limit?: components["parameters"]["ListParameters.limit"];
                 /** @description Only deliveries with this status. */
                 status?: components["schemas"]["WebhookDeliveryStatus"];
@@ -27240,12 +27458,20 @@ export interface operations {
             query?: {
                 /** @description Opaque cursor returned as `next.page` by the previous page. */
                 page?: components["parameters"]["ListParameters.page"];
-                /** @description Maximum number of items to return in one page. */
+                /** @description Maximum number of items to return in one page; 0 only counts them (`count`, no items). */
                 limit?: components["parameters"]["ListParameters.limit"];
                 /** @description Only list change requests with this status. */
                 status?: components["schemas"]["ChangeRequestStatus"];
+                /** @description Only list change requests this user created, by user id. */
+                creator?: string;
                 /** @description Only list change requests this user contributed to, by user id. */
                 contributor?: string;
+                /** @description Only those this user is asked to review and has not reviewed since, by user id. */
+                requestedReviewer?: string;
+                /** @description The order: most recently changed (`updatedAt`) or most recently created (`createdAt`) first. */
+                orderBy?: components["schemas"]["ChangeRequestOrderBy"];
+                /** @description GitBook's site topics, which Quire has not: accepted and ignored. */
+                topic?: string;
             };
             header?: never;
             path: {
@@ -27832,7 +28058,7 @@ export interface operations {
             query?: {
                 /** @description Opaque cursor returned as `next.page` by the previous page. */
                 page?: components["parameters"]["ListParameters.page"];
-                /** @description Maximum number of items to return in one page. */
+                /** @description Maximum number of items to return in one page; 0 only counts them (`count`, no items). */
                 limit?: components["parameters"]["ListParameters.limit"];
             };
             header?: never;
@@ -27950,7 +28176,7 @@ export interface operations {
             query?: {
                 /** @description Opaque cursor returned as `next.page` by the previous page. */
                 page?: components["parameters"]["ListParameters.page"];
-                /** @description Maximum number of items to return in one page. */
+                /** @description Maximum number of items to return in one page; 0 only counts them (`count`, no items). */
                 limit?: components["parameters"]["ListParameters.limit"];
                 /** @description Order of the comments by posting time. */
                 order?: components["parameters"]["CommentListParameters.order"];
@@ -27960,6 +28186,8 @@ export interface operations {
                 format?: components["parameters"]["ContentFormatParameter"];
                 /** @description Only list comments about this page id. */
                 targetPage?: components["parameters"]["CommentListParameters.targetPage"];
+                /** @description Only list comments posted by one of these users, by user id. */
+                authors?: components["parameters"]["CommentListParameters.authors"];
             };
             header?: never;
             path: {
@@ -28554,7 +28782,7 @@ export interface operations {
             query?: {
                 /** @description Opaque cursor returned as `next.page` by the previous page. */
                 page?: components["parameters"]["ListParameters.page"];
-                /** @description Maximum number of items to return in one page. */
+                /** @description Maximum number of items to return in one page; 0 only counts them (`count`, no items). */
                 limit?: components["parameters"]["ListParameters.limit"];
                 /** @description Format of the returned content. */
                 format?: components["parameters"]["ContentFormatParameter"];
@@ -29280,7 +29508,13 @@ export interface operations {
     };
     updateChangeRequestContent: {
         parameters: {
-            query?: never;
+            query?: {
+                /**
+                 * @description GitBook's choice of answer: `true` (the default) answers the updated change request. GitBook's
+                 *     `false` (the change request with the list of the pages changed) is not supported: 400.
+                 */
+                compat?: boolean;
+            };
             header?: never;
             path: {
                 /** @description Id of the space. */
@@ -29400,7 +29634,7 @@ export interface operations {
             query?: {
                 /** @description Opaque cursor returned as `next.page` by the previous page. */
                 page?: components["parameters"]["ListParameters.page"];
-                /** @description Maximum number of items to return in one page. */
+                /** @description Maximum number of items to return in one page; 0 only counts them (`count`, no items). */
                 limit?: components["parameters"]["ListParameters.limit"];
                 /** @description When false, mutable Git metadata is left out, which can make the lookup faster. */
                 metadata?: components["parameters"]["ContentReadParameters.metadata"];
@@ -29642,7 +29876,7 @@ export interface operations {
             query?: {
                 /** @description Opaque cursor returned as `next.page` by the previous page. */
                 page?: components["parameters"]["ListParameters.page"];
-                /** @description Maximum number of items to return in one page. */
+                /** @description Maximum number of items to return in one page; 0 only counts them (`count`, no items). */
                 limit?: components["parameters"]["ListParameters.limit"];
             };
             header?: never;
@@ -30003,7 +30237,7 @@ export interface operations {
             query?: {
                 /** @description Opaque cursor returned as `next.page` by the previous page. */
                 page?: components["parameters"]["ListParameters.page"];
-                /** @description Maximum number of items to return in one page. */
+                /** @description Maximum number of items to return in one page; 0 only counts them (`count`, no items). */
                 limit?: components["parameters"]["ListParameters.limit"];
             };
             header?: never;
@@ -30836,7 +31070,7 @@ export interface operations {
             query?: {
                 /** @description Opaque cursor returned as `next.page` by the previous page. */
                 page?: components["parameters"]["ListParameters.page"];
-                /** @description Maximum number of items to return in one page. */
+                /** @description Maximum number of items to return in one page; 0 only counts them (`count`, no items). */
                 limit?: components["parameters"]["ListParameters.limit"];
             };
             header?: never;
@@ -31184,7 +31418,7 @@ export interface operations {
             query?: {
                 /** @description Opaque cursor returned as `next.page` by the previous page. */
                 page?: components["parameters"]["ListParameters.page"];
-                /** @description Maximum number of items to return in one page. */
+                /** @description Maximum number of items to return in one page; 0 only counts them (`count`, no items). */
                 limit?: components["parameters"]["ListParameters.limit"];
                 /** @description Format of the returned content. */
                 format?: components["parameters"]["ContentFormatParameter"];
@@ -31653,7 +31887,7 @@ export interface operations {
             query?: {
                 /** @description Opaque cursor returned as `next.page` by the previous page. */
                 page?: components["parameters"]["ListParameters.page"];
-                /** @description Maximum number of items to return in one page. */
+                /** @description Maximum number of items to return in one page; 0 only counts them (`count`, no items). */
                 limit?: components["parameters"]["ListParameters.limit"];
             };
             header?: never;
@@ -31769,7 +32003,7 @@ export interface operations {
             query?: {
                 /** @description Opaque cursor returned as `next.page` by the previous page. */
                 page?: components["parameters"]["ListParameters.page"];
-                /** @description Maximum number of items to return in one page. */
+                /** @description Maximum number of items to return in one page; 0 only counts them (`count`, no items). */
                 limit?: components["parameters"]["ListParameters.limit"];
                 /** @description Order of the comments by posting time. */
                 order?: components["parameters"]["CommentListParameters.order"];
@@ -31779,6 +32013,8 @@ export interface operations {
                 format?: components["parameters"]["ContentFormatParameter"];
                 /** @description Only list comments about this page id. */
                 targetPage?: components["parameters"]["CommentListParameters.targetPage"];
+                /** @description Only list comments posted by one of these users, by user id. */
+                authors?: components["parameters"]["CommentListParameters.authors"];
             };
             header?: never;
             path: {
@@ -32363,7 +32599,7 @@ export interface operations {
             query?: {
                 /** @description Opaque cursor returned as `next.page` by the previous page. */
                 page?: components["parameters"]["ListParameters.page"];
-                /** @description Maximum number of items to return in one page. */
+                /** @description Maximum number of items to return in one page; 0 only counts them (`count`, no items). */
                 limit?: components["parameters"]["ListParameters.limit"];
                 /** @description Format of the returned content. */
                 format?: components["parameters"]["ContentFormatParameter"];
@@ -33077,7 +33313,7 @@ export interface operations {
             query?: {
                 /** @description Opaque cursor returned as `next.page` by the previous page. */
                 page?: components["parameters"]["ListParameters.page"];
-                /** @description Maximum number of items to return in one page. */
+                /** @description Maximum number of items to return in one page; 0 only counts them (`count`, no items). */
                 limit?: components["parameters"]["ListParameters.limit"];
                 /** @description When false, mutable Git metadata is left out, which can make the lookup faster. */
                 metadata?: components["parameters"]["ContentReadParameters.metadata"];
@@ -34577,7 +34813,7 @@ export interface operations {
             query?: {
                 /** @description Opaque cursor returned as `next.page` by the previous page. */
                 page?: components["parameters"]["ListParameters.page"];
-                /** @description Maximum number of items to return in one page. */
+                /** @description Maximum number of items to return in one page; 0 only counts them (`count`, no items). */
                 limit?: components["parameters"]["ListParameters.limit"];
                 /** @description Only list links with this status. */
                 status?: components["schemas"]["LinkStatus"];
@@ -35039,7 +35275,7 @@ export interface operations {
             query?: {
                 /** @description Opaque cursor returned as `next.page` by the previous page. */
                 page?: components["parameters"]["ListParameters.page"];
-                /** @description Maximum number of items to return in one page. */
+                /** @description Maximum number of items to return in one page; 0 only counts them (`count`, no items). */
                 limit?: components["parameters"]["ListParameters.limit"];
                 /** @description Only list users with this role on the space. */
                 role?: components["schemas"]["MemberRole"];
@@ -35157,7 +35393,7 @@ export interface operations {
             query?: {
                 /** @description Opaque cursor returned as `next.page` by the previous page. */
                 page?: components["parameters"]["ListParameters.page"];
-                /** @description Maximum number of items to return in one page. */
+                /** @description Maximum number of items to return in one page; 0 only counts them (`count`, no items). */
                 limit?: components["parameters"]["ListParameters.limit"];
             };
             header?: never;
@@ -35388,7 +35624,7 @@ export interface operations {
             query?: {
                 /** @description Opaque cursor returned as `next.page` by the previous page. */
                 page?: components["parameters"]["ListParameters.page"];
-                /** @description Maximum number of items to return in one page. */
+                /** @description Maximum number of items to return in one page; 0 only counts them (`count`, no items). */
                 limit?: components["parameters"]["ListParameters.limit"];
             };
             header?: never;
@@ -35730,7 +35966,7 @@ export interface operations {
             query?: {
                 /** @description Opaque cursor returned as `next.page` by the previous page. */
                 page?: components["parameters"]["ListParameters.page"];
-                /** @description Maximum number of items to return in one page. */
+                /** @description Maximum number of items to return in one page; 0 only counts them (`count`, no items). */
                 limit?: components["parameters"]["ListParameters.limit"];
             };
             header?: never;
@@ -36084,7 +36320,7 @@ export interface operations {
             query?: {
                 /** @description Opaque cursor returned as `next.page` by the previous page. */
                 page?: components["parameters"]["ListParameters.page"];
-                /** @description Maximum number of items to return in one page. */
+                /** @description Maximum number of items to return in one page; 0 only counts them (`count`, no items). */
                 limit?: components["parameters"]["ListParameters.limit"];
                 /** @description When false, mutable Git metadata is left out, which can make the lookup faster. */
                 metadata?: components["parameters"]["ContentReadParameters.metadata"];
@@ -36808,7 +37044,7 @@ export interface operations {
                 query: string;
                 /** @description Opaque cursor returned as `next.page` by the previous page. */
                 page?: components["parameters"]["ListParameters.page"];
-                /** @description Maximum number of items to return in one page. */
+                /** @description Maximum number of items to return in one page; 0 only counts them (`count`, no items). */
                 limit?: components["parameters"]["ListParameters.limit"];
             };
             header?: never;

@@ -2,9 +2,13 @@ import { type AccessRule, accessRule, pathParameter } from "../area.js";
 import { spaceForCaller } from "../spaces/index.js";
 import { type ChangeRequestRow, changeRequestOf } from "./store.js";
 
-/** The caller's standing on a change request: its space, their roles there, and the change request. */
+/**
+ * The caller's standing on a change request: its space, their roles there, the change request, and
+ * who the caller is (`userId`: what they may do with its comments depends on it).
+ */
 export type MemberChangeRequest = Awaited<ReturnType<typeof spaceForCaller>> & {
   changeRequest: ChangeRequestRow;
+  userId: string;
 };
 
 /**
@@ -26,7 +30,7 @@ export function onChangeRequest(
         member.space.id,
         pathParameter(path, "changeRequestId"),
       );
-      return { ...member, changeRequest };
+      return { ...member, changeRequest, userId: caller.user.id };
     },
     allows,
   );

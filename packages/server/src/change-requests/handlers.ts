@@ -4,7 +4,7 @@ import { changeRequestContributors } from "../commands/contributors.js";
 import { mergeChangeRequest, updateChangeRequestFromMain } from "../commands/merge.js";
 import { changeRequestChanges, DEFAULT_CHANGES } from "../commands/semantic-changes.js";
 import { recordEvent } from "../events/record.js";
-import { conflict } from "../http/errors.js";
+import { badRequest, conflict } from "../http/errors.js";
 import { presentPage } from "../http/paging.js";
 import { created, ok } from "../http/results.js";
 import { onOrganization } from "../organizations/index.js";
@@ -17,11 +17,13 @@ import { changeRequestEventData } from "./events.js";
 import { canEditChangeRequests, canMergeChangeRequests } from "./policy.js";
 import { presentChangeRequest } from "./presenter.js";
 import {
+  type ChangeRequestFilter,
   changeRequestOf,
   insertChangeRequest,
-  listChangeRequests,
   listOrganizationChangeRequestsByCreation,
   listOrganizationChangeRequestsByUpdate,
+  listSpaceChangeRequestsByCreation,
+  listSpaceChangeRequestsByUpdate,
   lockSpace,
   updateChangeRequest,
 } from "./store.js";
@@ -64,6 +66,24 @@ const scopeOf = ({ space, changeRequest }: MemberChangeRequest) => ({
   changeRequestId: changeRequest.id,
 });
 
+/** The filters both lists of change requests take, from their query: these statuses, and each optional filter. */
+function listFilter(
+  statuses: readonly Schema<"ChangeRequestStatus">[],
+  query: { creator?: string; contributor?: string; requestedReviewer?: string; site?: string },
+): ChangeRequestFilter {
+  const listed = (status: Schema<"ChangeRequestStatus">) => (statuses.includes(status) ? 1 : 0);
+  return {
+    draft: listed("draft"),
+    open: listed("open"),
+    archived: listed("archived"),
+    merged: listed("merged"),
+    creator: query.creator ?? null,
+    contributor: query.contributor ?? null,
+    requestedReviewer: query.requestedReviewer ?? null,
+    site: query.site ?? null,
+  };
+}
+
 export function changeRequestHandlers(services: Services): AreaHandlers<typeof changeRequestAccess> {
   const { db, urls, ids, now, transaction } = services;
   const content = contentReads(services);
@@ -89,18 +109,10 @@ export function changeRequestHandlers(services: Services): AreaHandlers<typeof c
 
   return {
     async listChangeRequestsForOrganization({ query, caller }, { organization }) {
-      const statuses = new Set(query.status ?? ["open"]);
-      const listed = (status: Schema<"ChangeRequestStatus">) => (statuses.has(status) ? 1 : 0);
       const filter = {
+        ...listFilter(query.status ?? ["open"], query),
         organizationId: organization.id,
         userId: caller.user.id,
-        draft: listed("draft"),
-        open: listed("open"),
-        archived: listed("archived"),
-        merged: listed("merged"),
-        creator: query.creator ?? null,
-        contributor: query.contributor ?? null,
-        requestedReviewer: query.requestedReviewer ?? null,
         space: query.space ?? null,
       };
       const list =
@@ -115,12 +127,12 @@ export function changeRequestHandlers(services: Services): AreaHandlers<typeof c
       return ok(await changeRequestContributors(db, urls, changeRequest));
     },
 
+    // `topic` is accepted and ignored: Quire has no site topics.
     async listChangeRequestsForSpace({ query }, { space }) {
-      const page = await listChangeRequests(
-        db,
-        { spaceId: space.id, status: query.status ?? "open", contributor: query.contributor ?? null },
-        query,
-      );
+      const filter = { ...listFilter([query.status ?? "open"], query), spaceId: space.id };
+      const list =
+        query.orderBy === "createdAt" ? listSpaceChangeRequestsByCreation : listSpaceChangeRequestsByUpdate;
+      const page = await list(db, filter, query);
       return ok(presentPage(page, (row) => presentChangeRequest(row, space.revision_id, urls)));
     },
 
@@ -174,7 +186,12 @@ export function changeRequestHandlers(services: Services): AreaHandlers<typeof c
       return ok(presentChangeRequest(changeRequest, space.revision_id, urls));
     },
 
-    async updateChangeRequestContent({ body, caller }, member) {
+    async updateChangeRequestContent({ body, query, caller }, member) {
+      if (query.compat === false)
+        throw badRequest(
+          "compat=false (the change request with the list of the pages changed) is not supported: " +
+            "send compat=true or leave it out to get the updated change request.",
+        );
       // Read by the content engine before the transaction: its workers never hold the database. The
       // JSON documents of updates convert against the pages' bodies in the change request.
       const bodies = revisionBodies(db, member.space.id, member.changeRequest.revision_id);

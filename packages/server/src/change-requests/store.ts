@@ -9,9 +9,10 @@ import { recordEvent } from "../events/record.js";
 import { notFound } from "../http/errors.js";
 import { keysetList } from "../http/paging.js";
 import { reviewRequested } from "../reviews/index.js";
+import { spacesPublishedBy } from "../sites/index.js";
 import { adjustSpaceActivity, changeRequestStatusActivity } from "../spaces/index.js";
 import { changeRequestEventData } from "./events.js";
-import type { ChangeRequestStatus, ChangeRequestTable } from "./tables.js";
+import type { ChangeRequestTable } from "./tables.js";
 
 /** A change request with what its presentation needs: its author and its open comments. */
 export type ChangeRequestRow = Awaited<ReturnType<typeof byId>>[number];
@@ -93,35 +94,11 @@ export async function changeRequestsMergedAs(db: Db, spaceId: string, revisionId
     .execute();
 }
 
-/** A space's change requests with one status, newest change first; only those `contributor` worked on when given. */
 /** SQL: whether the optional `value` is unset, typed for PostgreSQL (which cannot tell a bare parameter's). */
 const unset = (value: string | null) => sql<boolean>`cast(${value} as text) is null`;
 
-export const listChangeRequests = keysetList(
-  (db, args: { spaceId: string; status: ChangeRequestStatus; contributor: string | null }) =>
-    selectChangeRequests(db)
-      .where("space_id", "=", args.spaceId)
-      .where("status", "=", args.status)
-      .where((eb) =>
-        eb.or([
-          unset(args.contributor),
-          eb.exists(
-            eb
-              .selectFrom("change_request_contributors as c")
-              .select("c.user_id")
-              .whereRef("c.change_request_id", "=", "change_requests.id")
-              .where("c.user_id", "=", args.contributor as string),
-          ),
-        ]),
-      ),
-  { recency: "string", id: "string" },
-);
-
-/** The filters of an organization's list of change requests; each null filter takes all. */
-export type OrganizationChangeRequestFilter = {
-  organizationId: string;
-  /** The caller, whose readable spaces are listed. */
-  userId: string;
+/** The filters of a list of change requests; each null filter takes all. */
+export type ChangeRequestFilter = {
   /** 1 for each status listed, 0 otherwise. */
   draft: number;
   open: number;
@@ -130,8 +107,60 @@ export type OrganizationChangeRequestFilter = {
   creator: string | null;
   contributor: string | null;
   requestedReviewer: string | null;
+  /** Only those of the spaces this site publishes. */
+  site: string | null;
+};
+
+/** The filters of an organization's list of change requests. */
+export type OrganizationChangeRequestFilter = ChangeRequestFilter & {
+  organizationId: string;
+  /** The caller, whose readable spaces are listed. */
+  userId: string;
   space: string | null;
 };
+
+/** The filters of a space's list of change requests. */
+export type SpaceChangeRequestFilter = ChangeRequestFilter & { spaceId: string };
+
+/** The change requests `filter` selects, with what their presentation needs; arguments may be placeholders. */
+function filteredChangeRequests(db: Db, filter: ChangeRequestFilter) {
+  return selectChangeRequests(db)
+    .where((eb) =>
+      eb.or([
+        eb.and([eb("change_requests.status", "=", "draft"), eb(sql.val(filter.draft), "=", 1)]),
+        eb.and([eb("change_requests.status", "=", "open"), eb(sql.val(filter.open), "=", 1)]),
+        eb.and([eb("change_requests.status", "=", "archived"), eb(sql.val(filter.archived), "=", 1)]),
+        eb.and([eb("change_requests.status", "=", "merged"), eb(sql.val(filter.merged), "=", 1)]),
+      ]),
+    )
+    .where((eb) =>
+      eb.or([unset(filter.creator), eb("change_requests.created_by", "=", filter.creator as string)]),
+    )
+    .where((eb) =>
+      eb.or([
+        unset(filter.contributor),
+        eb.exists(
+          eb
+            .selectFrom("change_request_contributors as c")
+            .select("c.user_id")
+            .whereRef("c.change_request_id", "=", "change_requests.id")
+            .where("c.user_id", "=", filter.contributor as string),
+        ),
+      ]),
+    )
+    .where((eb) =>
+      eb.or([
+        unset(filter.requestedReviewer),
+        reviewRequested(sql.ref("change_requests.id"), filter.requestedReviewer as string),
+      ]),
+    )
+    .where((eb) =>
+      eb.or([
+        unset(filter.site),
+        eb("change_requests.space_id", "in", spacesPublishedBy(filter.site as string)),
+      ]),
+    );
+}
 
 /**
  * The change requests of the organization's spaces that `userId` reads (members all of them, guests
@@ -142,7 +171,7 @@ const organizationChangeRequests = grantAware(
   (withGrants) => (db: Db, filter: OrganizationChangeRequestFilter) => {
     const grant = callerGrant(withGrants, filter.userId, sql.ref("sp.id"), sql.ref("sp.parent_id"));
     return (
-      selectChangeRequests(db)
+      filteredChangeRequests(db, filter)
         .select((eb) =>
           eb
             .selectFrom("spaces as main")
@@ -161,36 +190,7 @@ const organizationChangeRequests = grantAware(
             .where(listsContent(filter.userId, filter.organizationId, grant)),
         )
         .where((eb) =>
-          eb.or([
-            eb.and([eb("change_requests.status", "=", "draft"), eb(sql.val(filter.draft), "=", 1)]),
-            eb.and([eb("change_requests.status", "=", "open"), eb(sql.val(filter.open), "=", 1)]),
-            eb.and([eb("change_requests.status", "=", "archived"), eb(sql.val(filter.archived), "=", 1)]),
-            eb.and([eb("change_requests.status", "=", "merged"), eb(sql.val(filter.merged), "=", 1)]),
-          ]),
-        )
-        .where((eb) =>
-          eb.or([unset(filter.creator), eb("change_requests.created_by", "=", filter.creator as string)]),
-        )
-        .where((eb) =>
           eb.or([unset(filter.space), eb("change_requests.space_id", "=", filter.space as string)]),
-        )
-        .where((eb) =>
-          eb.or([
-            unset(filter.contributor),
-            eb.exists(
-              eb
-                .selectFrom("change_request_contributors as c")
-                .select("c.user_id")
-                .whereRef("c.change_request_id", "=", "change_requests.id")
-                .where("c.user_id", "=", filter.contributor as string),
-            ),
-          ]),
-        )
-        .where((eb) =>
-          eb.or([
-            unset(filter.requestedReviewer),
-            reviewRequested(sql.ref("change_requests.id"), filter.requestedReviewer as string),
-          ]),
         )
     );
   },
@@ -205,6 +205,22 @@ export const listOrganizationChangeRequestsByUpdate = keysetList(
 /** The same, most recently created first (ids are time-ordered). */
 export const listOrganizationChangeRequestsByCreation = keysetList(
   (db, filter: OrganizationChangeRequestFilter) => organizationChangeRequests(db, filter),
+  { id: "string" },
+  { descending: true },
+);
+
+const spaceChangeRequests = (db: Db, filter: SpaceChangeRequestFilter) =>
+  filteredChangeRequests(db, filter).where("change_requests.space_id", "=", filter.spaceId);
+
+/** A page of a space's change requests as `filter` narrows them, most recently changed first. */
+export const listSpaceChangeRequestsByUpdate = keysetList(spaceChangeRequests, {
+  recency: "string",
+  id: "string",
+});
+
+/** The same, most recently created first (ids are time-ordered). */
+export const listSpaceChangeRequestsByCreation = keysetList(
+  spaceChangeRequests,
   { id: "string" },
   { descending: true },
 );

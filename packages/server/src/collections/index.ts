@@ -4,4 +4,5 @@
  * private: the root `biome.json` fails the lint on an import of one from another area.
  */
 export { onCollection } from "./access.js";
+export { presentCollection } from "./presenter.js";
 export { listCollectionsInOrganization, updateCollection } from "./store.js";

@@ -23,16 +23,18 @@ type Standing = Omit<MemberChangeRequest, "changeRequest"> &
   Partial<Pick<MemberChangeRequest, "changeRequest">>;
 
 /** The parent of the caller's standing: the space's main content, or the change request it names. */
-export function parentOf({ space, role, changeRequest }: Standing): MemberParent {
+export function parentOf({ space, role, changeRequest, userId }: Standing): MemberParent {
   const spacePath = `spaces/${space.id}`;
+  const viewer = { userId, role };
   const parent = changeRequest
     ? {
         spaceId: space.id,
         changeRequestId: changeRequest.id,
         revisionId: changeRequest.revision_id,
         path: `${spacePath}/change-requests/${changeRequest.id}`,
+        viewer,
       }
-    : { spaceId: space.id, changeRequestId: null, revisionId: space.revision_id, path: spacePath };
+    : { spaceId: space.id, changeRequestId: null, revisionId: space.revision_id, path: spacePath, viewer };
   return { space, role, parent };
 }
 
@@ -44,7 +46,7 @@ export function parentOf({ space, role, changeRequest }: Standing): MemberParent
 export function commentRules(kind: "space" | "change request") {
   const base = kind === "space" ? onSpace("read this space") : onChangeRequest("read this change request");
   const loadParent = async (services: Services, caller: Caller, path: PathParameters) =>
-    parentOf(await base.standing(services, caller, path));
+    parentOf({ ...(await base.standing(services, caller, path)), userId: caller.user.id });
   const loadComment = async (services: Services, caller: Caller, path: PathParameters) => {
     const member = await loadParent(services, caller, path);
     const comment = await commentOf(services.db, member.parent, pathParameter(path, "commentId"));

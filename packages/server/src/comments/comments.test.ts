@@ -21,6 +21,12 @@ afterAll(() => s.t.close());
 
 const markdown = (text: string) => ({ body: { markdown: text } });
 
+/** What each caller may do with a comment or reply: its author, an admin, a commenter, a reader. */
+const AUTHOR = { view: true, edit: true, reply: true, delete: true };
+const ADMIN = { view: true, edit: false, reply: true, delete: true };
+const COMMENTER = { view: true, edit: false, reply: true, delete: false };
+const READER = { view: true, edit: false, reply: false, delete: false };
+
 describe.each(PARENTS)("comments of a %s", (kind) => {
   describe("POST …/comments", () => {
     it("posts an open comment on a page, at its Location, and counts it", async () => {
@@ -38,6 +44,8 @@ describe.each(PARENTS)("comments of a %s", (kind) => {
         postedAt: s.t.clock.now().toISOString(),
         reactions: [],
         replies: 0,
+        repliers: [],
+        permissions: AUTHOR,
         body: { markdown: "Is this *right*?" },
         target: {
           space: p.content.spaceId,
@@ -55,7 +63,8 @@ describe.each(PARENTS)("comments of a %s", (kind) => {
         status: "open",
       });
       expect(res.headers.location).toBe(res.body.urls.location);
-      expect(await p.get(res.body.id)).toEqual(res.body);
+      expect(await p.get(res.body.id, s.commenter)).toEqual(res.body);
+      expect(await p.get(res.body.id)).toEqual({ ...res.body, permissions: ADMIN });
       await p.expectOpen(1);
     });
 
@@ -206,7 +215,8 @@ describe.each(PARENTS)("comments of a %s", (kind) => {
     it("reads a comment; 404 for another parent's or another organization", async () => {
       const p = await newThreads(s, kind);
       const comment = await p.post(markdown("x"), s.commenter);
-      expect(await p.get(comment.id, s.reader)).toEqual(comment);
+      expect(await p.get(comment.id, s.reader)).toEqual({ ...comment, permissions: READER });
+      expect(await p.get(comment.id, s.editor)).toEqual({ ...comment, permissions: COMMENTER });
       if (p.changeRequest) {
         // A change request's number names it as well as its id.
         const byNumber = `/v1/spaces/${p.content.spaceId}/change-requests/${p.changeRequest.number}`;
@@ -214,7 +224,7 @@ describe.each(PARENTS)("comments of a %s", (kind) => {
           .get(`${byNumber}/comments/${comment.id}`)
           .set(s.admin.auth)
           .expect(200);
-        expect(read.body).toEqual(comment);
+        expect(read.body).toEqual({ ...comment, permissions: ADMIN });
       }
       const other = await newThreads(s, kind);
       await s.t.request.get(other.commentUrl(comment.id)).set(s.admin.auth).expect(404);
@@ -258,9 +268,10 @@ describe.each(PARENTS)("comments of a %s", (kind) => {
         resolvedBy: expect.objectContaining({ id: s.commenter.user.id }),
       });
       expect(resolved.editedAt).toBeUndefined();
-      expect(await p.get(comment.id)).toEqual(resolved);
+      expect(resolved.permissions).toEqual(COMMENTER);
+      expect(await p.get(comment.id, s.commenter)).toEqual(resolved);
       await p.expectOpen(0);
-      expect(await p.update(comment.id, { resolved: true })).toEqual(resolved);
+      expect(await p.update(comment.id, { resolved: true })).toEqual({ ...resolved, permissions: AUTHOR });
       await p.expectOpen(0);
 
       const reopened = await p.update(comment.id, { resolved: false });
@@ -292,7 +303,7 @@ describe.each(PARENTS)("comments of a %s", (kind) => {
         body: { markdown: "after" },
         editedAt: s.t.clock.now().toISOString(),
       });
-      expect(await p.get(comment.id)).toEqual(edited);
+      expect(await p.get(comment.id, s.commenter)).toEqual(edited);
       // Not the admin, nor another commenter; a mixed request is refused whole.
       await s.t.request.put(p.commentUrl(comment.id)).set(s.admin.auth).send(markdown("no")).expect(403);
       await s.t.request
@@ -300,7 +311,7 @@ describe.each(PARENTS)("comments of a %s", (kind) => {
         .set(s.editor.auth)
         .send({ ...markdown("no"), resolved: true, addedReactions: ["👍"] })
         .expect(403);
-      expect(await p.get(comment.id)).toEqual(edited);
+      expect(await p.get(comment.id, s.commenter)).toEqual(edited);
       await p.expectOpen(1);
     });
 
@@ -399,7 +410,7 @@ describe.each(PARENTS)("comments of a %s", (kind) => {
       await s.t.request.delete(url).set(s.reader.auth).expect(403);
       await s.t.request.delete(url).set(stranger.auth).expect(404);
       await s.t.request.delete(p.commentUrl("missing")).set(s.admin.auth).expect(404);
-      expect(await p.get(comment.id)).toEqual(comment);
+      expect(await p.get(comment.id, s.editor)).toEqual(comment);
       await p.expectOpen(1);
     });
   });
@@ -408,6 +419,7 @@ describe.each(PARENTS)("comments of a %s", (kind) => {
     it("posts replies that count on their comment, oldest first, and reads one", async () => {
       const p = await newThreads(s, kind);
       const comment = await p.post(markdown("x"));
+      const firstAt = s.t.clock.now().toISOString();
       const first = await p.reply(comment.id, "one", s.commenter);
       s.t.clock.advance(1000);
       const res = await s.t.request
@@ -423,13 +435,24 @@ describe.each(PARENTS)("comments of a %s", (kind) => {
         reactions: [],
         body: { markdown: "two" },
         urls: { location: `http://quire.test${p.replyUrl(comment.id, res.body.id)}` },
+        permissions: AUTHOR,
       });
       expect(res.headers.location).toBe(res.body.urls.location);
-      expect(await p.getReply(comment.id, res.body.id, s.reader)).toEqual(res.body);
-      expect((await p.get(comment.id)).replies).toBe(2);
-      const listed = await p.replies(comment.id, { limit: 1 });
+      expect(await p.getReply(comment.id, res.body.id, s.reader)).toEqual({
+        ...res.body,
+        permissions: READER,
+      });
+      expect(await p.getReply(comment.id, res.body.id)).toEqual({ ...res.body, permissions: ADMIN });
+      expect(await p.get(comment.id)).toMatchObject({
+        replies: 2,
+        repliers: [
+          { user: expect.objectContaining({ id: s.commenter.user.id }), count: 1, updatedAt: firstAt },
+          { user: expect.objectContaining({ id: s.editor.user.id }), count: 1, updatedAt: res.body.postedAt },
+        ],
+      });
+      const listed = await p.replies(comment.id, { limit: 1 }, s.commenter);
       expect(listed).toMatchObject({ count: 2, items: [first] });
-      const next = await p.replies(comment.id, { limit: 1, page: listed.next?.page ?? "" });
+      const next = await p.replies(comment.id, { limit: 1, page: listed.next?.page ?? "" }, s.editor);
       expect(next.items).toEqual([res.body]);
       // Replying to a resolved thread leaves it resolved, and never moves the counters.
       await p.update(comment.id, { resolved: true });
@@ -444,7 +467,7 @@ describe.each(PARENTS)("comments of a %s", (kind) => {
       const reply = await p.reply(comment.id, "r", s.editor);
       const other = await p.post(markdown("y"));
       await s.t.request.post(p.repliesUrl(comment.id)).set(s.admin.auth).send({}).expect(400);
-      await s.t.request.get(p.repliesUrl(comment.id)).query({ limit: 0 }).set(s.admin.auth).expect(400);
+      await s.t.request.get(p.repliesUrl(comment.id)).query({ limit: -1 }).set(s.admin.auth).expect(400);
       await s.t.request.post(p.repliesUrl(comment.id)).set(s.reader.auth).send(markdown("r")).expect(403);
       await s.t.request
         .put(p.replyUrl(comment.id, reply.id))
@@ -458,7 +481,7 @@ describe.each(PARENTS)("comments of a %s", (kind) => {
       await s.t.request.post(p.repliesUrl(comment.id)).set(stranger.auth).send(markdown("r")).expect(404);
       await s.t.request.put(p.replyUrl(comment.id, reply.id)).set(stranger.auth).send({}).expect(404);
       await s.t.request.delete(p.replyUrl(comment.id, reply.id)).set(stranger.auth).expect(404);
-      expect(await p.getReply(comment.id, reply.id)).toEqual(reply);
+      expect(await p.getReply(comment.id, reply.id, s.editor)).toEqual(reply);
       expect((await p.get(comment.id)).replies).toBe(1);
     });
 
@@ -481,7 +504,7 @@ describe.each(PARENTS)("comments of a %s", (kind) => {
           users: [{ user: expect.objectContaining({ id: s.editor.user.id }), reactedAt: expect.any(String) }],
         },
       ]);
-      expect(await p.getReply(comment.id, reply.id)).toEqual(reacted);
+      expect(await p.getReply(comment.id, reply.id, s.editor)).toEqual(reacted);
       // The comment's own reactions are apart from its replies'.
       expect((await p.get(comment.id)).reactions).toEqual([]);
       await s.t.request.delete(p.replyUrl(comment.id, reply.id)).set(s.admin.auth).expect(204);
@@ -505,7 +528,7 @@ describe.each(PARENTS)("comments of a %s", (kind) => {
         .set(s.commenter.auth)
         .send({ resolved: true });
       expect(res.status).toBe(200);
-      expect(res.body).toEqual(reply);
+      expect(res.body).toEqual({ ...reply, permissions: COMMENTER });
       if (kind === "space") {
         // The space's contract has no `resolved` on replies: the thread stays open.
         expect((await p.get(comment.id)).status).toBe("open");

@@ -16,11 +16,18 @@ describe.each(PARENTS)("a whole discussion on a %s", (kind) => {
     const p = await newThreads(s, kind);
     const { commenter: author, editor: answerer } = s;
     const now = () => s.t.clock.now().toISOString();
-    /** The comment as its GET, its list and its replies show it, each agreeing with the other. */
+    /**
+     * The comment as its GET, its list and its replies show it to its author, each agreeing with the
+     * other; a reader sees the same but may only read it.
+     */
     const state = async (id: string) => {
-      const comment = await p.get(id, s.reader);
-      expect((await p.list({}, s.reader)).items).toEqual([comment]);
+      const comment = await p.get(id, author);
+      expect((await p.list({}, author)).items).toEqual([comment]);
       expect((await p.replies(id, {}, s.reader)).count).toBe(comment.replies);
+      expect(await p.get(id, s.reader)).toEqual({
+        ...comment,
+        permissions: { view: true, edit: false, reply: false, delete: false },
+      });
       return comment;
     };
 
@@ -33,8 +40,13 @@ describe.each(PARENTS)("a whole discussion on a %s", (kind) => {
     // Reply.
     s.t.clock.advance(60_000);
     const reply = await p.reply(posted.id, "Yes, fixing it.", answerer);
-    expect(await state(posted.id)).toEqual({ ...posted, replies: 1 });
-    expect((await p.replies(posted.id)).items).toEqual([reply]);
+    const replied = {
+      ...posted,
+      replies: 1,
+      repliers: [{ user: who(answerer), count: 1, updatedAt: reply.postedAt }],
+    };
+    expect(await state(posted.id)).toEqual(replied);
+    expect((await p.replies(posted.id, {}, answerer)).items).toEqual([reply]);
     await p.expectOpen(1);
 
     // React, to the comment and to the reply; twice counts once.
@@ -44,7 +56,7 @@ describe.each(PARENTS)("a whole discussion on a %s", (kind) => {
     await p.update(posted.id, { addedReactions: ["👍"] }, answerer);
     await p.updateReply(posted.id, reply.id, { addedReactions: ["🙏"] }, author);
     const reactions = [{ emoji: "👍", count: 1, users: [{ user: who(answerer), reactedAt }] }];
-    expect(await state(posted.id)).toEqual({ ...posted, replies: 1, reactions });
+    expect(await state(posted.id)).toEqual({ ...replied, reactions });
     expect((await p.getReply(posted.id, reply.id)).reactions).toEqual([
       { emoji: "🙏", count: 1, users: [{ user: who(author), reactedAt }] },
     ]);
@@ -54,7 +66,7 @@ describe.each(PARENTS)("a whole discussion on a %s", (kind) => {
     s.t.clock.advance(1000);
     const editedAt = now();
     await p.update(posted.id, { body: { markdown: "Typo in step 2." } }, author);
-    const edited = { ...posted, replies: 1, reactions, body: { markdown: "Typo in step 2." }, editedAt };
+    const edited = { ...replied, reactions, body: { markdown: "Typo in step 2." }, editedAt };
     expect(await state(posted.id)).toEqual(edited);
     await p.expectOpen(1);
 
@@ -78,7 +90,7 @@ describe.each(PARENTS)("a whole discussion on a %s", (kind) => {
 
     // Delete the reply, then the comment.
     await s.t.request.delete(p.replyUrl(posted.id, reply.id)).set(answerer.auth).expect(204);
-    expect(await state(posted.id)).toEqual({ ...edited, replies: 0 });
+    expect(await state(posted.id)).toEqual({ ...edited, replies: 0, repliers: [] });
     await p.expectOpen(1);
     await s.t.request.delete(p.commentUrl(posted.id)).set(author.auth).expect(204);
     await s.t.request.get(p.commentUrl(posted.id)).set(s.reader.auth).expect(404);

@@ -163,7 +163,12 @@ function commentOperations(services: Services) {
       const page = await listComments(
         db,
         parent,
-        { status: query.status ?? "all", targetPage: query.targetPage ?? null, order: query.order ?? "desc" },
+        {
+          status: query.status ?? "all",
+          targetPage: query.targetPage ?? null,
+          order: query.order ?? "desc",
+          ...(query.authors !== undefined && { authors: query.authors }),
+        },
         query,
       );
       const view = await commentsView(db, urls, parent, page.rows);
@@ -172,6 +177,10 @@ function commentOperations(services: Services) {
 
     async post({ body, caller }: Input<"postCommentInSpace">, member: MemberParent) {
       const { parent } = member;
+      if (body.tableCell !== undefined)
+        throw badRequest(
+          "`tableCell` targets a cell of a GitBook database; Quire has none, so a comment cannot target one.",
+        );
       if (body.node !== undefined && body.page === undefined)
         throw badRequest("A comment on a node names the node's `page` too.");
       if (body.page !== undefined && !(await pageTrees(db, parent.spaceId)(parent.revisionId)).get(body.page))

@@ -2,6 +2,7 @@ import type { Schema } from "@quire/api-types";
 import { contentEngine } from "../content/engine/index.js";
 import type { Transaction } from "../db/database.js";
 import { recordEvent } from "../events/record.js";
+import { badRequest } from "../http/errors.js";
 import type { Services } from "../services.js";
 import type { MemberParent } from "./access.js";
 import { insertComment } from "./store.js";
@@ -12,7 +13,13 @@ import { insertComment } from "./store.js";
  * a transaction opens, never inside one.
  */
 export async function documentMarkdown(document: Schema<"CommentDocumentBody">["document"]): Promise<string> {
-  return "markdown" in document ? document.markdown : contentEngine().fromDocument(document);
+  if ("markdown" in document) return document.markdown;
+  const { meta, ...content } = document;
+  if (meta !== undefined && Object.keys(meta).length > 0)
+    throw badRequest(
+      "The document's `meta` cannot be kept: Quire stores a comment's text only. Send the document without it.",
+    );
+  return contentEngine().fromDocument(content);
 }
 
 /** The Markdown of a body sent in any form: Markdown, or GitBook's document form (see above). */

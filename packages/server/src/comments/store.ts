@@ -36,6 +36,8 @@ interface ListArgs {
   changeRequestId: string;
   status: "all" | CommentStatus;
   targetPage: string | null;
+  /** The authors listed, as `authorList` writes them; null for all. */
+  authors: string | null;
 }
 
 /** The comments of one kind of parent, filtered by status and page; arguments are placeholders here. */
@@ -59,7 +61,23 @@ const commentsOf = (onChangeRequest: boolean) => (db: Db, args: ListArgs) =>
         sql<boolean>`cast(${args.targetPage} as text) is null`,
         eb("target_page_id", "=", args.targetPage as string),
       ]),
+    )
+    .where((eb) =>
+      eb.or([
+        sql<boolean>`cast(${args.authors} as text) is null`,
+        // `replace`, case-sensitive on both databases (SQLite's `like` is not), finds `,id,` in the list.
+        sql<boolean>`replace(cast(${args.authors} as text), ',' || ${eb.ref("posted_by")} || ',', '') <> cast(${args.authors} as text)`,
+      ]),
     );
+
+/**
+ * The authors of a filter as one argument of a prepared list (which takes no lists): the ids between
+ * commas. User ids hold no comma, so an id that does matches no one and is left out.
+ */
+function authorList(authors: readonly string[] | undefined): string | null {
+  if (authors === undefined) return null;
+  return `,${authors.filter((id) => !id.includes(",")).join(",")},`;
+}
 
 const POSTING_ORDER = { created_at: "string", id: "string" } as const;
 
@@ -78,7 +96,12 @@ const commentLists = {
 export function listComments(
   db: Db,
   parent: CommentParent,
-  filters: { status: ListArgs["status"]; targetPage: string | null; order: "asc" | "desc" },
+  filters: {
+    status: ListArgs["status"];
+    targetPage: string | null;
+    order: "asc" | "desc";
+    authors?: readonly string[];
+  },
   query: PageQuery,
 ) {
   const lists = parent.changeRequestId === null ? commentLists.space : commentLists.changeRequest;
@@ -89,6 +112,7 @@ export function listComments(
       changeRequestId: parent.changeRequestId ?? "",
       status: filters.status,
       targetPage: filters.targetPage,
+      authors: authorList(filters.authors),
     },
     query,
   );
@@ -249,6 +273,34 @@ export async function react(
       )
       .onConflict((oc) => oc.columns(["subject_id", "user_id", "emoji"]).doNothing())
       .execute();
+}
+
+/** One user who replied to a comment: how many replies, when first and last. */
+export interface ReplierRow {
+  comment_id: string;
+  posted_by: string;
+  replies: number | string;
+  first_replied_at: string;
+  last_replied_at: string;
+}
+
+/** Who replied to these comments, each comment's repliers in the order of their first reply. */
+export async function repliersOf(db: Db, commentIds: readonly string[]): Promise<ReplierRow[]> {
+  if (commentIds.length === 0) return [];
+  return db
+    .selectFrom("comment_replies")
+    .select((eb) => [
+      "comment_id",
+      "posted_by",
+      eb.fn.countAll<number | string>().as("replies"),
+      eb.fn.min("created_at").as("first_replied_at"),
+      eb.fn.max("created_at").as("last_replied_at"),
+    ])
+    .where("comment_id", "in", commentIds)
+    .groupBy(["comment_id", "posted_by"])
+    .orderBy("first_replied_at")
+    .orderBy("posted_by")
+    .execute();
 }
 
 /** The reactions to these comments or replies, in the order they were made. */

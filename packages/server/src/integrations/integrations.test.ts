@@ -555,7 +555,7 @@ describe("GET /v1/integrations/{integrationName}/installations", () => {
     const { name } = await published();
     await t.request.get(`/v1/integrations/${name}/installations`).set(adminB.auth).expect(404);
     await t.request.get(`/v1/integrations/${uniqueName()}/installations`).set(adminA.auth).expect(404);
-    await t.request.get(`/v1/integrations/${name}/installations?limit=0`).set(adminA.auth).expect(400);
+    await t.request.get(`/v1/integrations/${name}/installations?limit=-1`).set(adminA.auth).expect(400);
   });
 });
 

@@ -1,26 +1,38 @@
+import type { Schema } from "@quire/api-types";
 import { type AccessMap, type AreaHandlers, anyCaller } from "../area.js";
 import { isSet } from "../db/codecs.js";
-import { badRequest, preconditionFailed } from "../http/errors.js";
+import type { Db } from "../db/database.js";
+import type { Role } from "../db/schema.js";
+import { badRequest, notFound, preconditionFailed } from "../http/errors.js";
 import { presentPage } from "../http/paging.js";
 import { noContent, ok } from "../http/results.js";
 import { lockMemberships } from "../members/index.js";
 import { onOrganization } from "../organizations/index.js";
+import { type GrantedContent, setGrants } from "../permissions/index.js";
+import { ROLE_ORDER } from "../policy.js";
 import type { Services } from "../services.js";
+import { assertSpaceNotDeleted } from "../spaces/index.js";
 import { onInvite } from "./access.js";
-import { canManageInvites } from "./policy.js";
-import { presentInvite, presentInviteFor } from "./presenter.js";
+import { canManageInvites, isRedundant } from "./policy.js";
+import { presentInviteFor, presentInviteLink } from "./presenter.js";
 import {
+  contentInOrganization,
   deleteInvite,
+  type EmailInvitee,
+  type InvitedContent,
   insertInvite,
   inviteByEmail,
   inviteForCaller,
+  inviteTarget,
   joinWithRole,
   listInvites,
   setInviteRole,
 } from "./store.js";
+import type { InviteLinkTable } from "./tables.js";
 
 const MANAGE = "manage the invitations of this organization";
 const LINKS_OFF = "Invite links are turned off in this organization.";
+const NO_LEVEL = "An invite to a space or collection needs a `level`: a null level would give nothing there.";
 
 const managesInvites = onOrganization(MANAGE, ({ role }) => canManageInvites(role));
 const managesInvite = onInvite(MANAGE, ({ role }) => canManageInvites(role));
@@ -37,17 +49,90 @@ export const inviteAccess = {
   deleteOrganizationInviteById: managesInvite,
 } satisfies AccessMap;
 
+/**
+ * The invitees of a request, one per email whatever its case, each with its own role or the
+ * request's; 400 for an email listed twice with different roles.
+ */
+function emailInvitees(emails: readonly Schema<"EmailInvite">[], role: Role | null): EmailInvitee[] {
+  const invitees = new Map<string, EmailInvitee>();
+  for (const item of emails) {
+    const invitee = typeof item === "string" ? { email: item, role } : item;
+    const email = invitee.email.toLowerCase();
+    const listed = invitees.get(email);
+    if (listed && listed.role !== invitee.role)
+      throw badRequest(`${invitee.email} is listed twice, with different roles.`);
+    invitees.set(email, { email, role: invitee.role });
+  }
+  return [...invitees.values()];
+}
+
+type InviteTarget = Pick<InviteLinkTable, "role" | "space_id" | "collection_id">;
+
+/**
+ * What a new invite link is to and gives: the organization with `role` (the organization's default
+ * when omitted), or a space or a collection with `level`; 400 for a body mixing them. The
+ * organization's variant, all optional, lets any object through the contract: the fields of the
+ * content variants are checked here.
+ */
+function requestedTarget(body: Schema<"CreateInviteRequest">, defaultRole: Role | null): InviteTarget {
+  const fields: Record<string, unknown> = body;
+  const { space, collection, level } = fields;
+  if (space === undefined && collection === undefined) {
+    if (level !== undefined) throw badRequest("A `level` is given on a `space` or a `collection`: name one.");
+    const role = "role" in body && body.role !== undefined ? body.role : defaultRole;
+    return { role, space_id: null, collection_id: null };
+  }
+  if ("role" in body || (space !== undefined && collection !== undefined))
+    throw badRequest(
+      "An invite is to the organization (`role`), a space or a collection (`level`): not to several.",
+    );
+  if (level === null) throw badRequest(NO_LEVEL);
+  if (!isRole(level)) throw badRequest(`\`level\` must be one of ${ROLE_ORDER.join(", ")}.`);
+  const id = (value: unknown) => {
+    if (value !== undefined && typeof value !== "string")
+      throw badRequest("`space` and `collection` are ids.");
+    return value ?? null;
+  };
+  return { role: level, space_id: id(space), collection_id: id(collection) };
+}
+
+const isRole = (value: unknown): value is Role => ROLE_ORDER.includes(value as Role);
+
+/** The content a grant is changed on, as the permissions area takes it. */
+const grantedContent = ({ kind, row }: InvitedContent): GrantedContent => ({
+  kind,
+  id: row.id,
+  organizationId: row.organization_id,
+  parentId: row.parent_id,
+  defaultLevel: row.default_level,
+});
+
+/**
+ * The space or collection an invite is to, with `userId`'s role on it; undefined for an invite to
+ * the organization; 404 once the content has left the organization.
+ */
+async function contentOfInvite(
+  db: Db,
+  invite: InviteLinkTable,
+  userId: string,
+): Promise<InvitedContent | undefined> {
+  const target = inviteTarget(invite);
+  if (!target) return undefined;
+  const content = await contentInOrganization(db, invite.organization_id, target, userId);
+  if (!content) throw notFound("Invite");
+  return content;
+}
+
 export function inviteHandlers(services: Services): AreaHandlers<typeof inviteAccess> {
   const { db, urls, ids, now, transaction } = services;
 
   return {
     async inviteUsersToOrganization({ body, caller }, { organization }) {
-      // The contract checked each address; one person is invited once, whatever the case.
-      const emails = [...new Set(body.emails.map((email) => email.toLowerCase()))];
+      const role = body.role === undefined ? organization.default_role : body.role;
+      const invitees = emailInvitees(body.emails, role);
       const result = await transaction(async (tx) => {
         await lockMemberships(tx, organization.id);
-        return inviteByEmail(tx, { ...services, actorId: caller.user.id }, organization.id, emails, {
-          role: body.role ?? organization.default_role,
+        return inviteByEmail(tx, { ...services, actorId: caller.user.id }, organization.id, invitees, {
           sso: body.sso ?? false,
         });
       });
@@ -59,19 +144,26 @@ export function inviteHandlers(services: Services): AreaHandlers<typeof inviteAc
     },
 
     async joinOrganizationWithInvite({ path, caller }) {
-      const { invite, callerRole, inviteLinks } = await inviteForCaller(db, {
-        ...path,
-        callerId: caller.user.id,
-      });
+      const userId = caller.user.id;
+      const { invite, callerRole, inviteLinks } = await inviteForCaller(db, { ...path, callerId: userId });
       if (!inviteLinks) throw preconditionFailed(LINKS_OFF, "invite_links_disabled");
+      const content = await contentOfInvite(db, invite, userId);
+      if (content?.kind === "space") assertSpaceNotDeleted(content.row);
+      const change = { ...services, actorId: userId };
       await transaction(async (tx) => {
         await lockMemberships(tx, invite.organization_id);
-        await joinWithRole(
-          tx,
-          { ...services, actorId: caller.user.id },
-          { organizationId: invite.organization_id, userId: caller.user.id, role: invite.role },
-          callerRole,
-        );
+        // An invite to content makes a non-member a guest, who gets the level there by a grant.
+        const role = content ? null : invite.role;
+        await joinWithRole(tx, change, { organizationId: invite.organization_id, userId, role }, callerRole);
+        if (content && invite.role !== null && !isRedundant(content.role, invite.role))
+          await setGrants(
+            tx,
+            services,
+            userId,
+            grantedContent(content),
+            { users: [userId], teams: [] },
+            invite.role,
+          );
       });
       return { status: 200 as const, body: {} };
     },
@@ -84,31 +176,47 @@ export function inviteHandlers(services: Services): AreaHandlers<typeof inviteAc
 
     async createOrganizationInvite({ body, caller }, { organization, role }) {
       if (!isSet(organization.invite_links)) throw preconditionFailed(LINKS_OFF, "invite_links_disabled");
-      const invite = {
+      const target = requestedTarget(body, organization.default_role);
+      const invite: InviteLinkTable = {
         id: ids.next(),
         organization_id: organization.id,
-        role: body.role,
+        ...target,
         created_by: caller.user.id,
         created_at: now(),
       };
+      const named = inviteTarget(invite);
+      const content = named && (await contentInOrganization(db, organization.id, named, caller.user.id));
+      if (named && !content) throw notFound(named.kind === "space" ? "Space" : "Collection");
+      if (content?.kind === "space") assertSpaceNotDeleted(content.row);
       await insertInvite(db, invite);
       // An invite carries no `urls`: its Location is given here.
       return {
         status: 201 as const,
         headers: { location: urls.api(`orgs/${organization.id}/link-invites/${invite.id}`) },
-        body: presentInvite(invite, role),
+        body: presentInviteLink(invite, role, content, urls),
       };
     },
 
-    async getOrganizationInviteLink(_input, { invite, role }) {
-      return ok(presentInvite(invite, role));
+    async getOrganizationInviteLink({ caller }, { invite, role }) {
+      const content = await contentOfInvite(db, invite, caller.user.id);
+      return ok(presentInviteLink(invite, role, content, urls));
     },
 
-    async updateOrganizationInviteById({ body }, { invite, role }) {
-      // Content invites (a `level` on a space or collection) do not exist in Quire.
-      if (!("role" in body)) throw badRequest("An organization invite has a `role`, not a `level`.");
-      await setInviteRole(db, invite.id, body.role);
-      return ok(presentInvite({ ...invite, role: body.role }, role));
+    async updateOrganizationInviteById({ body, caller }, { invite, role }) {
+      const content = await contentOfInvite(db, invite, caller.user.id);
+      let given: Role | null;
+      if (content) {
+        if (!("level" in body) || "role" in body)
+          throw badRequest("An invite to a space or collection has a `level`, not a `role`.");
+        if (body.level === null) throw badRequest(NO_LEVEL);
+        given = body.level;
+      } else {
+        if (!("role" in body) || "level" in body)
+          throw badRequest("An invite to the organization has a `role`, not a `level`.");
+        given = body.role;
+      }
+      await setInviteRole(db, invite.id, given);
+      return ok(presentInviteLink({ ...invite, role: given }, role, content, urls));
     },
 
     async deleteOrganizationInviteById(_input, { invite }) {

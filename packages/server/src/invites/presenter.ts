@@ -1,6 +1,11 @@
 import type { Schema } from "@quire/api-types";
+import { presentCollection } from "../collections/index.js";
+import type { Role } from "../db/schema.js";
 import type { Membership } from "../policy.js";
+import { presentSpace } from "../spaces/index.js";
+import type { Urls } from "../urls.js";
 import { isRedundant } from "./policy.js";
+import type { InvitedContent } from "./store.js";
 import type { InviteLinkTable } from "./tables.js";
 
 export function presentInvite(row: InviteLinkTable, callerRole: Membership): Schema<"Invite"> {
@@ -9,3 +14,29 @@ export function presentInvite(row: InviteLinkTable, callerRole: Membership): Sch
 
 export const presentInviteFor = (callerRole: Membership) => (row: InviteLinkTable) =>
   presentInvite(row, callerRole);
+
+/** An invite to the organization, or to the space or collection `content` (with the caller's role on it). */
+export function presentInviteLink(
+  row: InviteLinkTable,
+  callerRole: Membership,
+  content: InvitedContent | undefined,
+  urls: Urls,
+): Schema<"InviteLink"> {
+  if (!content) return presentInvite(row, callerRole);
+  const level = levelOf(row);
+  const common = {
+    object: "invite",
+    id: row.id,
+    level,
+    redundant: isRedundant(content.role, level),
+  } as const;
+  return content.kind === "space"
+    ? { ...common, space: presentSpace(content.row, content.role, urls) }
+    : { ...common, collection: presentCollection(content.row, content.role, urls) };
+}
+
+/** The level of an invite to content: its `role`, which the handlers never leave null there. */
+function levelOf(row: InviteLinkTable): Role {
+  if (row.role === null) throw new Error(`Invite ${row.id} to content has no level`);
+  return row.role;
+}

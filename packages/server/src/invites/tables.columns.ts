@@ -6,8 +6,10 @@ export const invitesColumns: ColumnsOf<InvitesTables> = {
   invite_links: {
     id: "not null",
     organization_id: "not null",
-    role: "not null",
+    role: "null",
     created_by: "null",
     created_at: "not null",
+    space_id: "null",
+    collection_id: "null",
   },
 };

@@ -11,10 +11,18 @@ export interface InvitesTables {
 export interface InviteLinkTable {
   id: string;
   organization_id: string;
-  role: Role;
+  /**
+   * The role given in the organization, null for a guest; for an invite to a space or collection,
+   * the level given there (never null).
+   */
+  role: Role | null;
   /** Null once its creator's user is gone. */
   created_by: string | null;
   created_at: string;
+  /** Set for an invite to this space. */
+  space_id: string | null;
+  /** Set for an invite to this collection. */
+  collection_id: string | null;
 }
 
 declare module "../db/schema.js" {

@@ -111,6 +111,10 @@ describe("GET /v1/spaces/{spaceId}/links", () => {
     expect(first.count).toBe(3);
     const second = await spaceLinks(space.spaceId, `?limit=2&page=${first.next?.page}`);
     expect(second.items.map(summary)).toEqual([["ok", "https://c.example", ["A"]]]);
+    // limit=0 counts: no item and no next page, which would name the same place for ever.
+    const counted = await spaceLinks(space.spaceId, "?limit=0");
+    expect(counted).toMatchObject({ count: 3, items: [] });
+    expect(counted.next).toBeUndefined();
     const forged = await s.t.request
       .get(`/v1/spaces/${space.spaceId}/links?page=xyz`)
       .set(s.reader.auth)

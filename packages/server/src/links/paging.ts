@@ -29,6 +29,8 @@ export function pageOf<T>(items: readonly T[], query: PageQuery) {
   return {
     items: items.slice(offset, end),
     count: items.length,
-    ...(end < items.length && { next: { page: Buffer.from(JSON.stringify([end])).toString("base64url") } }),
+    // No next page after an empty one (limit=0 counts): it would name the same offset for ever.
+    ...(limit > 0 &&
+      end < items.length && { next: { page: Buffer.from(JSON.stringify([end])).toString("base64url") } }),
   };
 }

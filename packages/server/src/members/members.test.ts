@@ -61,6 +61,40 @@ describe("GET /v1/orgs/{organizationId}/members", () => {
     ]);
   });
 
+  it("counts the sites a member reaches: every site of the organization, none for a guest", async () => {
+    const s = await scenario();
+    const other = await scenario();
+    const sitesUrl = (org: string) => `/v1/orgs/${org}/sites`;
+    await t.request.post(sitesUrl(s.organizationId)).set(s.admin.auth).send({ title: "Docs" }).expect(201);
+    await t.request.post(sitesUrl(s.organizationId)).set(s.admin.auth).send({ title: "Blog" }).expect(201);
+    await t.request
+      .post(sitesUrl(other.organizationId))
+      .set(other.admin.auth)
+      .send({ title: "Else" })
+      .expect(201);
+    const sitesOf = async (userId: string) =>
+      (await t.request.get(memberUrl(s.organizationId, userId)).set(s.admin.auth).expect(200)).body.sites;
+    expect(await sitesOf(s.reader.user.id)).toBe(2);
+    expect(await sitesOf(s.admin.user.id)).toBe(2);
+    expect(await sitesOf(s.guest.user.id)).toBe(0);
+    // The number agrees with what the member lists themself.
+    const listed = await t.request.get(sitesUrl(s.organizationId)).set(s.reader.auth).expect(200);
+    expect(listed.body.items).toHaveLength(2);
+    await t.request.get(sitesUrl(s.organizationId)).set(s.guest.auth).expect(403);
+    const list = await t.request.get(membersUrl(s.organizationId)).set(s.editor.auth).expect(200);
+    expect(list.body.items.map((m: MemberBody & { sites: number }) => [m.id, m.sites])).toEqual([
+      [s.guest.user.id, 0],
+      [s.reader.user.id, 2],
+      [s.editor.user.id, 2],
+      [s.admin.user.id, 2],
+    ]);
+    const empty = await t.request
+      .get(memberUrl(other.organizationId, other.guest.user.id))
+      .set(other.admin.auth)
+      .expect(200);
+    expect(empty.body.sites).toBe(0);
+  });
+
   it("filters by role, guests and search, and pages", async () => {
     const s = await scenario();
     expect(await listIds(s.organizationId, s.admin, "?role=edit")).toEqual([s.editor.user.id]);
@@ -427,7 +461,7 @@ describe("GET /v1/orgs/{organizationId}/members/{userId}/teams", () => {
       .set(s.admin.auth)
       .expect(404);
     await t.request
-      .get(`${memberUrl(s.organizationId, s.reader.user.id)}/teams?limit=0`)
+      .get(`${memberUrl(s.organizationId, s.reader.user.id)}/teams?limit=-1`)
       .set(s.admin.auth)
       .expect(400);
   });

@@ -16,6 +16,7 @@ export function presentMember(row: MemberRow, urls: Urls): Schema<"Member"> {
     sso: isSet(row.sso),
     spaces: Number(row.space_count),
     teams: Number(row.team_count),
+    sites: Number(row.site_count),
   };
 }
 

@@ -21,6 +21,7 @@ export interface MemberRow extends UserTable {
   sso: Flag;
   team_count: number | string;
   space_count: number | string;
+  site_count: number | string;
 }
 
 /** SQL: how many teams of the organization the user belongs to. */
@@ -36,6 +37,13 @@ const spaceCount = sql<number | string>`(select count(*) from spaces s
   where s.organization_id = m.organization_id and s.deleted_at is null
     and (m.role is not null or ${grantedRank(sql.ref("m.user_id"), sql.ref("s.id"), sql.ref("s.parent_id"))} is not null))`;
 
+/**
+ * SQL: how many sites of the organization the member of row `m` reaches: every one for a member
+ * with a role, none for a guest (sites have no per-member grants: see `canReadSites` in sites/policy.ts).
+ */
+const siteCount = sql<number | string>`(select count(*) from sites st
+  where st.organization_id = m.organization_id and m.role is not null)`;
+
 /** Memberships (as `m`) with their users and counts; the caller picks the rows. */
 export function members(db: Db) {
   return db
@@ -44,7 +52,8 @@ export function members(db: Db) {
     .selectAll("u")
     .select(["m.organization_id", "m.user_id", "m.role", "m.joined_at", "m.last_seen_at", "m.sso"])
     .select(teamCountOf(sql.ref("m.user_id"), sql.ref("m.organization_id")).as("team_count"))
-    .select(spaceCount.as("space_count"));
+    .select(spaceCount.as("space_count"))
+    .select(siteCount.as("site_count"));
 }
 
 const memberWithCaller = preparedRead(

@@ -3,4 +3,4 @@
  * `app.ts`, `cli`, `bench`) may use. Its other modules (`store.ts`, `tables.ts`, `presenter.ts`, ...) are
  * private: the root `biome.json` fails the lint on an import of one from another area.
  */
-export { removeGrantsOf } from "./store.js";
+export { type GrantedContent, removeGrantsOf, setGrants } from "./store.js";

@@ -152,7 +152,7 @@ describe("POST /v1/spaces/{spaceId}/permissions and the user and team lists", ()
       .set(other.admin.auth)
       .expect(404);
     await t.request
-      .get(`${spaceUrl(s.space.id)}/users?limit=0`)
+      .get(`${spaceUrl(s.space.id)}/users?limit=-1`)
       .set(s.admin.auth)
       .expect(400);
     expect(await userGrants(spaceUrl(s.space.id), s.admin)).toEqual([]);

@@ -150,7 +150,15 @@ describe("reviews of a change request", () => {
     // The comment is the change request's, like any other: listed, read back, and shown with the review.
     const threads = (await as(s.reader).get("/comments")).body;
     expect(threads.items.map((c: { id: string }) => c.id)).toEqual([approved.comment?.id]);
-    expect((await as(s.reader).get(`/reviews/${approved.id}`)).body).toEqual(approved);
+    expect((await as(s.reviewer).get(`/reviews/${approved.id}`)).body).toEqual(approved);
+    // A comment shows what its reader may do with it: the reviewer edits their own, a reader nothing.
+    expect(approved.comment?.permissions).toMatchObject({ edit: true, delete: true });
+    expect((await as(s.reader).get(`/reviews/${approved.id}`)).body.comment.permissions).toEqual({
+      view: true,
+      edit: false,
+      reply: false,
+      delete: false,
+    });
     const second: Review = (
       await as(s.reviewer).post(
         "/reviews",

@@ -1,3 +1,4 @@
+import { lockContentTree } from "../content/tree.js";
 import type { Db } from "../db/database.js";
 import { type PageResult, presentPage } from "../http/paging.js";
 import type { Services } from "../services.js";
@@ -31,13 +32,17 @@ export function siteHandling(services: Services) {
 
   /**
    * Runs `change` in a transaction holding the site's lock, then reads the structure again for the
-   * answer, so that what is presented is what was stored.
+   * answer, so that what is presented is what was stored. A change that creates a space
+   * (`createsSpace`) takes the organization's content tree lock before the site's, the order of
+   * writers of the tree that unlink spaces from sites.
    */
   async function changeStructure<T>(
     member: MemberSite,
     change: (context: StructureChange) => Promise<T>,
+    { createsSpace = false } = {},
   ): Promise<{ result: T; structure: SiteStructure }> {
     const result = await transaction(async (tx) => {
+      if (createsSpace) await lockContentTree(tx, [member.site.organization_id]);
       await lockSite(tx, member.site.id);
       const changed = await change({ tx, structure: await loadSiteStructure(tx, member.site) });
       await recordSiteEvent(tx, services, member, "site_structure_updated");

@@ -1,20 +1,17 @@
 import type { AccessMap, AreaHandlers } from "../area.js";
-import { authorizeCreateUnder, endPosition, lockContentTree } from "../content/tree.js";
 import { flag, isSet, toJson } from "../db/codecs.js";
-import type { Db } from "../db/database.js";
 import type { SpaceTable } from "../db/schema.js";
 import { badRequest, conflict } from "../http/errors.js";
 import { presentPage } from "../http/paging.js";
 import { created, noContent, ok } from "../http/results.js";
 import { forgetDefaultContentSite, onOrganization } from "../organizations/index.js";
-import type { OrganizationRole } from "../policy.js";
 import { searchContent } from "../search/index.js";
 import type { Services } from "../services.js";
-import { insertSpace } from "../spaces/index.js";
 import { administersSite, onSite, readsSite } from "./access.js";
 import { checkAdaptiveSchema } from "./adaptive-schema.js";
 import { siteHandling } from "./context.js";
 import { recordSiteEvent } from "./events.js";
+import { newSpaceFor } from "./new-space.js";
 import { canCreateSite, canReadSites } from "./policy.js";
 import { presentAdaptiveSchema, presentSiteFor } from "./presenter.js";
 import { publishedContentSite } from "./published.js";
@@ -25,8 +22,6 @@ import { getSite, insertSite, listSites, type MemberSite, updateRow } from "./st
 import { assertPathSegment, loadSiteStructure, siteSpacesIn } from "./structure.js";
 import type { SiteTable } from "./tables.js";
 import { newVisitorAuthKey, sealVisitorAuthKey } from "./visitor-auth.js";
-
-const SPACE_TITLE_MAX = 50;
 
 const settings = administersSite("change the settings of this site");
 const publishing = administersSite("publish or unpublish this site");
@@ -49,23 +44,6 @@ export const siteAccess = {
 export function siteHandlers(services: Services): AreaHandlers<typeof siteAccess> {
   const { db, urls, ids, secretKey, transaction } = services;
   const sites = siteHandling(services);
-  const present = presentSiteFor(urls);
-
-  /** A new space for a new site (`spaces: "empty" | "sample"`), at the organization's top level. */
-  async function newSpaceFor(tx: Db, organizationId: string, role: OrganizationRole, title: string) {
-    await lockContentTree(tx, [organizationId]);
-    await authorizeCreateUnder(tx, organizationId, role, null);
-    return insertSpace(tx, services, {
-      organization_id: organizationId,
-      parent_id: null,
-      title: [...title].slice(0, SPACE_TITLE_MAX).join(""),
-      emoji: "",
-      visibility: "private",
-      edit_mode: "live",
-      default_level: "read",
-      position: await endPosition(tx, organizationId, null),
-    });
-  }
 
   /** Sets a site's published flag. */
   async function setPublished(member: MemberSite, published: boolean) {
@@ -75,13 +53,13 @@ export function siteHandlers(services: Services): AreaHandlers<typeof siteAccess
       if (isSet(site.published) !== published)
         await recordSiteEvent(tx, services, member, published ? "site_published" : "site_unpublished");
     });
-    return ok(present(await getSite(db, site.id)));
+    return ok(presentSiteFor(urls, member.role)(await getSite(db, site.id)));
   }
 
   return {
-    async listSites({ query }, { organization }) {
+    async listSites({ query }, { organization, role }) {
       const page = await listSites(db, organization.id, query, query);
-      return ok(presentPage(page, present));
+      return ok(presentPage(page, presentSiteFor(urls, role)));
     },
 
     async createSite({ body }, { organization, role }) {
@@ -114,21 +92,26 @@ export function siteHandlers(services: Services): AreaHandlers<typeof siteAccess
             spaces.push(await linkableSpace(tx, organization.id, role, spaceId));
         } else if (body.spaces !== undefined) {
           // `sample` would bring starter pages; pages belong to the content area, so both start empty.
-          spaces = [await newSpaceFor(tx, organization.id, role, title)];
+          spaces = [await newSpaceFor(tx, services, organization.id, role, title)];
         }
         await insertSite(tx, site);
         for (const space of spaces)
           await linkSpace(tx, { id: ids.next(), siteId: site.id, sectionId: null, space, now });
       });
-      return created(present(await getSite(db, site.id)));
+      return created(presentSiteFor(urls, role)(await getSite(db, site.id)));
     },
 
-    async getSiteById(_input, { site }) {
-      return ok(present(site));
+    async getSiteById(_input, { site, role }) {
+      return ok(presentSiteFor(urls, role)(site));
     },
 
     async updateSiteById({ body }, member) {
       const { site } = member;
+      // Members hold their organization role on every site: there is no per-site role to set.
+      if (body.defaultLevel !== undefined && body.defaultLevel !== "inherit")
+        throw badRequest(
+          `defaultLevel "${body.defaultLevel}" cannot be set: Quire has no per-site roles, members have their organization role on every site ("inherit").`,
+        );
       await sites.changeStructure(member, async ({ tx, structure }) => {
         if (body.basename !== undefined && body.basename !== site.basename) {
           assertPathSegment(body.basename);
@@ -184,7 +167,7 @@ export function siteHandlers(services: Services): AreaHandlers<typeof siteAccess
           sites.now(),
         );
       });
-      return ok(present(await getSite(db, site.id)));
+      return ok(presentSiteFor(urls, member.role)(await getSite(db, site.id)));
     },
 
     async deleteSiteById(_input, { site }) {

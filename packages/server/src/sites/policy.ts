@@ -10,3 +10,15 @@ export const canReadSites = (role: OrganizationRole) => role !== null;
 export const canCreateSite = (role: OrganizationRole) => atLeast(role, "create");
 export const canChangeSiteStructure = (role: OrganizationRole) => atLeast(role, "create");
 export const canManageSiteSettings = (role: OrganizationRole) => atLeast(role, "admin");
+
+/** `Site.permissions`: what `role` allows on a site, by the rules above. */
+export const sitePermissions = (role: OrganizationRole) => ({
+  view: canReadSites(role),
+  access: canReadSites(role),
+  edit: atLeast(role, "edit"),
+  create: canChangeSiteStructure(role),
+  admin: canManageSiteSettings(role),
+  installIntegration: canManageSiteSettings(role),
+  viewAdaptiveSchema: canReadSites(role),
+  editAdaptiveSchema: canManageSiteSettings(role),
+});

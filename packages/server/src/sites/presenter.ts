@@ -1,8 +1,10 @@
 import type { Schema } from "@quire/api-types";
 import { fromJson, isSet } from "../db/codecs.js";
 import { conflict } from "../http/errors.js";
+import type { OrganizationRole } from "../policy.js";
 import type { Urls } from "../urls.js";
 import { DEFAULT_ADAPTIVE_SCHEMA } from "./adaptive-schema.js";
+import { sitePermissions } from "./policy.js";
 import type { SiteRow } from "./store.js";
 import type { SiteShareLinkTable, SiteTable } from "./tables.js";
 import { type PublishedUrls, publishedUrls } from "./urls.js";
@@ -65,16 +67,28 @@ function featuresOf(type: SiteType): Schema<"SiteFeature">[] {
   return tiers.flatMap(([plan, keys]) => keys.map((id) => ({ id, plan, frozen: false })));
 }
 
-export function presentSite(row: SiteRow, urls: Urls, published: PublishedUrls): Schema<"Site"> {
+/**
+ * A site as `role` sees it. `urls.preview` (required by GitBook) is left out: Quire serves a site only
+ * once published, at `urls.published`.
+ */
+export function presentSite(
+  row: SiteRow,
+  urls: Urls,
+  published: PublishedUrls,
+  role: OrganizationRole,
+): Schema<"Site"> {
   const at = published.at([]);
   return {
     object: "site",
     id: row.id,
     type: row.type,
+    appliedType: row.type,
     title: row.title,
     ...(row.basename !== null && { basename: row.basename }),
     ...(row.proxy_origin !== null && { proxy: { origin: row.proxy_origin, target: published.root } }),
     visibility: row.visibility,
+    defaultLevel: "inherit",
+    permissions: sitePermissions(role),
     published: isSet(row.published),
     siteSpaces: Number(row.site_space_count),
     createdAt: row.created_at,
@@ -89,9 +103,9 @@ export function presentSite(row: SiteRow, urls: Urls, published: PublishedUrls):
   };
 }
 
-/** Presents rows of sites, each with its own published URLs. */
-export const presentSiteFor = (urls: Urls) => (row: SiteRow) =>
-  presentSite(row, urls, publishedUrls(urls, row));
+/** Presents rows of sites to a caller of `role`, each with its own published URLs. */
+export const presentSiteFor = (urls: Urls, role: OrganizationRole) => (row: SiteRow) =>
+  presentSite(row, urls, publishedUrls(urls, row), role);
 
 export function presentAdaptiveSchema(site: SiteTable): Schema<"SiteAdaptiveSchema"> {
   const jsonSchema = site.adaptive_schema === null ? DEFAULT_ADAPTIVE_SCHEMA : fromJson(site.adaptive_schema);

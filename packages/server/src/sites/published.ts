@@ -1,5 +1,5 @@
 import type { Schema } from "@quire/api-types";
-import { flag, isSet } from "../db/codecs.js";
+import { type Flag, flag, isSet } from "../db/codecs.js";
 import type { Db } from "../db/database.js";
 import { type Claims, conditionHolds } from "./conditions.js";
 import { siteCustomizations } from "./customization/store.js";
@@ -22,7 +22,8 @@ function withDefault<T>(items: T[], isDefault: (item: T) => boolean, markDefault
 }
 
 /**
- * The structure as published: sections without a shown site space are left out. With a visitor,
+ * The structure as published: drafts (site spaces, sections, section groups with their sections)
+ * are left out, and so are sections without a shown site space. With a visitor,
  * conditions are evaluated against their claims (an empty claim set when the site's adaptive content
  * is off, so claim-based conditions hide): a hidden section hides its site spaces, and a hidden
  * default falls back to the first item left in its container. Without one (the API's preview),
@@ -30,11 +31,16 @@ function withDefault<T>(items: T[], isDefault: (item: T) => boolean, markDefault
  */
 export function publishedStructure(structure: SiteStructure, visitor?: Visitor): SiteStructure {
   const claims = isSet(structure.site.adaptive_content) ? (visitor?.claims ?? {}) : {};
-  const shown = (condition: string | null) => visitor === undefined || conditionHolds(condition, claims);
-  const siteSpaces = structure.siteSpaces.filter((entry) => shown(entry.row.condition));
+  const shown = (item: { condition: string | null; draft: Flag }) =>
+    !isSet(item.draft) && (visitor === undefined || conditionHolds(item.condition, claims));
+  const groups = new Map([...structure.groups].filter(([, group]) => !isSet(group.draft)));
+  const siteSpaces = structure.siteSpaces.filter((entry) => shown(entry.row));
   const sections = withDefault(
     structure.sections.filter(
-      (section) => shown(section.condition) && siteSpaces.some((e) => e.row.section_id === section.id),
+      (section) =>
+        shown(section) &&
+        (section.group_id === null || groups.has(section.group_id)) &&
+        siteSpaces.some((e) => e.row.section_id === section.id),
     ),
     (section) => isSet(section.is_default),
     (section) => ({ ...section, is_default: flag(true) }),
@@ -42,9 +48,10 @@ export function publishedStructure(structure: SiteStructure, visitor?: Visitor):
   const containers = [null, ...sections.map((s) => s.id)];
   return {
     ...structure,
+    groups,
     sections,
-    top: structure.top.filter(
-      (item) => item.kind === "site-section-group" || sections.some((s) => s.id === item.id),
+    top: structure.top.filter((item) =>
+      item.kind === "site-section-group" ? groups.has(item.id) : sections.some((s) => s.id === item.id),
     ),
     siteSpaces: containers.flatMap((container) =>
       withDefault(
@@ -86,7 +93,7 @@ export async function publishedContentSite(
   const shown = publishedStructure(structure, visitor);
   return {
     object: "published-content-site",
-    site: presentSite(site, presentation.urls, presentation.published),
+    site: presentSite(site, presentation.urls, presentation.published, presentation.role),
     structure: presentStructure(shown, presentation, structure.sections.length > 0),
     customizations: await siteCustomizations(
       db,

@@ -16,7 +16,7 @@ import {
   safeHref,
 } from "./customization/render.js";
 import type { CustomizationSettings } from "./customization/settings.js";
-import type { SiteSpaceEntry } from "./structure.js";
+import { type SiteSpaceEntry, siteSpaceTitle } from "./structure.js";
 import type { SiteSectionTable } from "./tables.js";
 
 /** A link of the navigation: where it goes and whether it is where the visitor is. */
@@ -399,7 +399,7 @@ export const siteSpaceLinks = (
   href: (entry: SiteSpaceEntry) => string,
 ): NavigationLink[] =>
   entries.map((entry) => ({
-    title: entry.space.title,
+    title: siteSpaceTitle(entry),
     href: href(entry),
     current: entry.row.id === current.row.id,
   }));

@@ -232,6 +232,45 @@ describe("published sites served as HTML", () => {
     expect(unclaimed.text).not.toContain(">Pro</a>");
   });
 
+  it("leaves draft sections, section groups and site spaces out of the published site until they go live", async () => {
+    const site = await publishedSite();
+    const draft = await siteApi("post", sitePath(site.id, "/sections"), {
+      spaceId: await guideSpace("Draft space"),
+      title: "Upcoming",
+      draft: true,
+    });
+    const grouped = await siteApi("post", sitePath(site.id, "/sections"), {
+      spaceId: await guideSpace("Grouped space"),
+      title: "Grouped",
+    });
+    const group = await siteApi("post", sitePath(site.id, "/section-groups"), {
+      title: "Later",
+      draft: true,
+      sections: [grouped.id],
+    });
+    const variant = await siteApi("post", sitePath(site.id, "/site-spaces"), {
+      spaceId: await guideSpace("Variant space"),
+      sectionId: draft.id,
+    });
+    const home = await visit(`/s/${site.id}/`).expect(200);
+    expect(home.text).not.toContain(">Upcoming</a>");
+    expect(home.text).not.toContain(">Grouped</a>");
+    await visit(`/s/${site.id}/${draft.path}/`).expect(404);
+    await visit(`/s/${site.id}/${grouped.path}/`).expect(404);
+    const published = await siteApi("get", sitePath(site.id, "/published"));
+    expect(published.structure.structure.map((x: { title: string }) => x.title)).toEqual(["Handbook"]);
+
+    await siteApi("patch", sitePath(site.id, `/sections/${draft.id}`), { draft: false });
+    await siteApi("patch", sitePath(site.id, `/section-groups/${group.id}`), { draft: false });
+    await siteApi("patch", sitePath(site.id, `/site-spaces/${variant.id}`), { draft: true });
+    const live = await visit(`/s/${site.id}/`).expect(200);
+    expect(live.text).toContain(`<a href="/s/${site.id}/${draft.path}/">Upcoming</a>`);
+    expect(live.text).toContain(`<a href="/s/${site.id}/${grouped.path}/">Grouped</a>`);
+    const section = await visit(`/s/${site.id}/${draft.path}/`).expect(200);
+    expect(section.text).not.toContain(">Variant space</a>");
+    await visit(`/s/${site.id}/${draft.path}/${variant.path}/`).expect(404);
+  });
+
   it("serves a site at the host of its proxy origin", async () => {
     const site = await publishedSite({ proxy: "docs.example.com/handbook" });
     const page = await visit("/handbook/guide/install/").set("Host", "docs.example.com").expect(200);

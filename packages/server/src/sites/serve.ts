@@ -49,7 +49,7 @@ import {
 } from "./render.js";
 import { type SiteSearchHit, searchedSpaceIds, searchResultsContent } from "./search.js";
 import { activeShareLink, findSite, type SiteRow, siteAtHost } from "./store.js";
-import { loadSiteStructure, type SiteSpaceEntry, type SiteStructure } from "./structure.js";
+import { loadSiteStructure, type SiteSpaceEntry, type SiteStructure, siteSpaceTitle } from "./structure.js";
 import type { SiteSectionTable } from "./tables.js";
 import { PUBLISHED_PREFIX, publishedRoot, SHARE_KEY_PARAMETER, sectionUrlPath, urlsUnder } from "./urls.js";
 import { openVisitorAuthKey } from "./visitor-auth.js";
@@ -172,9 +172,9 @@ async function markdownOf(storage: ContentStorage, page: PageEntry): Promise<str
 /** What `llms.txt` calls a site space: its section, and its space when the section has several. */
 function headingOf(structure: SiteStructure, entry: SiteSpaceEntry): string {
   const section = sectionOf(structure, entry);
-  if (!section) return entry.space.title;
+  if (!section) return siteSpaceTitle(entry);
   const siblings = structure.siteSpaces.filter((other) => other.row.section_id === section.id);
-  return siblings.length > 1 ? `${section.title} / ${entry.space.title}` : section.title;
+  return siblings.length > 1 ? `${section.title} / ${siteSpaceTitle(entry)}` : section.title;
 }
 
 /** How many pages' bodies are read and analyzed at a time when a site space is listed. */

@@ -77,7 +77,45 @@ describe("POST /v1/orgs/{organizationId}/sites", () => {
       .get(sitePath(s.organizationId, res.body.id))
       .set(s.reader.auth)
       .expect(200);
-    expect(read.body).toEqual(res.body);
+    // The same site; the permissions are the caller's.
+    expect({ ...read.body, permissions: undefined }).toEqual({ ...res.body, permissions: undefined });
+  });
+
+  it("answers GitBook's appliedType, defaultLevel and the caller's permissions, and no preview URL", async () => {
+    const site = await createSite(s, { type: "premium" });
+    const as = async (user: { auth: { Authorization: string } }) =>
+      (await s.t.request.get(sitePath(s.organizationId, site.id)).set(user.auth).expect(200)).body;
+    const forAdmin = await as(s.admin);
+    expect(forAdmin).toMatchObject({ type: "premium", appliedType: "premium", defaultLevel: "inherit" });
+    expect(forAdmin.urls.preview).toBeUndefined();
+    const all = { view: true, access: true, viewAdaptiveSchema: true };
+    expect(forAdmin.permissions).toEqual({
+      ...all,
+      edit: true,
+      create: true,
+      admin: true,
+      installIntegration: true,
+      editAdaptiveSchema: true,
+    });
+    expect((await as(s.creator)).permissions).toEqual({
+      ...all,
+      edit: true,
+      create: true,
+      admin: false,
+      installIntegration: false,
+      editAdaptiveSchema: false,
+    });
+    expect((await as(s.reader)).permissions).toEqual({
+      ...all,
+      edit: false,
+      create: false,
+      admin: false,
+      installIntegration: false,
+      editAdaptiveSchema: false,
+    });
+    const listed = await s.t.request.get(sitesPath()).set(s.reader.auth).expect(200);
+    const mine = listed.body.items.find((x: { id: string }) => x.id === site.id);
+    expect(mine.permissions.create).toBe(false);
   });
 
   it("links the given spaces at the root, in order, without duplicates, the first as default", async () => {
@@ -167,6 +205,29 @@ describe("GET /v1/orgs/{organizationId}/sites/{siteId}", () => {
 });
 
 describe("PATCH /v1/orgs/{organizationId}/sites/{siteId}", () => {
+  it("accepts defaultLevel inherit, refuses a per-site role with 400, and ignores styleguide", async () => {
+    const site = await createSite(s, { title: "Roles" });
+    const patch = (body: object) =>
+      s.t.request.patch(sitePath(s.organizationId, site.id)).set(s.admin.auth).send(body);
+    const res = await patch({ defaultLevel: "inherit", styleguide: "space-id", title: "Roles 2" }).expect(
+      200,
+    );
+    expect(res.body).toMatchObject({ title: "Roles 2", defaultLevel: "inherit" });
+    expect((await patch({ styleguide: null }).expect(200)).body.title).toBe("Roles 2");
+    for (const defaultLevel of ["read", "admin", null]) {
+      const refused = await patch({ defaultLevel, title: "Changed" }).expect(400);
+      expect(refused.body.error.message).toContain("defaultLevel");
+    }
+    await patch({ defaultLevel: "owner" }).expect(400);
+    await s.t.request
+      .patch(sitePath(s.organizationId, site.id))
+      .set(s.creator.auth)
+      .send({ defaultLevel: "inherit" })
+      .expect(403);
+    const read = await s.t.request.get(sitePath(s.organizationId, site.id)).set(s.admin.auth).expect(200);
+    expect(read.body).toMatchObject({ title: "Roles 2", defaultLevel: "inherit" });
+  });
+
   it("changes the settings an administrator sets", async () => {
     const site = await createSite(s, { title: "Before" });
     const res = await s.t.request
@@ -187,7 +248,7 @@ describe("PATCH /v1/orgs/{organizationId}/sites/{siteId}", () => {
       adaptiveContent: { enabled: true },
       proxy: { origin: "example.com/docs", target: `http://quire.test/s/${site.id}/` },
     });
-    const read = await s.t.request.get(sitePath(s.organizationId, site.id)).set(s.reader.auth).expect(200);
+    const read = await s.t.request.get(sitePath(s.organizationId, site.id)).set(s.admin.auth).expect(200);
     expect(read.body).toEqual(res.body);
     const removed = await s.t.request
       .patch(sitePath(s.organizationId, site.id))

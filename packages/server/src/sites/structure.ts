@@ -100,6 +100,22 @@ export async function loadSiteStructure(db: Db, site: SiteTable): Promise<SiteSt
   return { site, top, groups: new Map(groups.map((g) => [g.id, g])), sections: ordered, siteSpaces };
 }
 
+/**
+ * 400 when a body sets a localized text (`localizedTitle`, `localizedDescription`) to anything but
+ * `{}`: Quire's site structure has one title and description per item, in `title` and `description`.
+ */
+export function refuseLocalizedText(fields: Record<string, Record<string, string> | undefined>): void {
+  for (const [field, value] of Object.entries(fields)) {
+    if (value !== undefined && Object.keys(value).length > 0)
+      throw badRequest(
+        `${field} cannot be set: Quire has no localized site structure; the one text goes in the unlocalized field.`,
+      );
+  }
+}
+
+/** The title a site space shows: its own in the site when it has one, else its space's. */
+export const siteSpaceTitle = (entry: SiteSpaceEntry) => entry.row.title ?? entry.space.title;
+
 /** The shown site spaces of one container: a section, or the root (null). */
 export const siteSpacesIn = (structure: SiteStructure, sectionId: string | null) =>
   structure.siteSpaces.filter((entry) => entry.row.section_id === sectionId);
@@ -184,11 +200,13 @@ export function generatedPath(title: string, fallback: string, taken: Iterable<s
 }
 
 /**
- * A condition from a request body as it is stored: unchanged when omitted, removed with null,
- * otherwise kept exactly as written once it parses as a condition (400 if not).
+ * A condition from a request body as it is stored: unchanged when omitted, removed with null or
+ * an empty string, otherwise kept exactly as written once it parses as a condition (400 if not).
  */
 function checkedCondition(condition: string | null | undefined): string | null | undefined {
   if (typeof condition !== "string") return condition;
+  // GitBook's empty condition is no condition.
+  if (condition === "") return null;
   try {
     parseCondition(condition);
   } catch (err) {

@@ -67,6 +67,8 @@ export interface SiteSectionTable {
   icon: string | null;
   /** 1 for exactly one section of a site that has sections. */
   is_default: Flag;
+  /** 1 while the section is a draft: left out of the published site. */
+  draft: Flag;
   position: number;
   created_at: string;
   updated_at: string;
@@ -77,6 +79,8 @@ export interface SiteSectionGroupTable {
   site_id: string;
   title: string;
   icon: string | null;
+  /** 1 while the group is a draft: its sections are left out of the published site. */
+  draft: Flag;
   position: number;
   created_at: string;
   updated_at: string;
@@ -96,6 +100,10 @@ export interface SiteSpaceTable {
   condition: string | null;
   /** 1 for exactly one site space of each container that has any. */
   is_default: Flag;
+  /** 1 while the site space is a draft: left out of the published site. */
+  draft: Flag;
+  /** The site space's own title in the site; the space's title when null. */
+  title: string | null;
   position: number;
   created_at: string;
   updated_at: string;

@@ -179,7 +179,7 @@ describe("reads of a revision: the content as it was", () => {
       contentType: "image/png",
       dimensions: { width: 3, height: 2 },
     });
-    await get(`${base(revisions.after)}/files?limit=0`, 400);
+    await get(`${base(revisions.after)}/files?limit=-1`, 400);
   });
 
   it("every revision read answers 401, and 404 for another organization or space", async () => {

@@ -168,7 +168,10 @@ describe("space content reads", () => {
       count: 0,
       items: [],
     });
-    await s.t.request.get(`/v1/spaces/${space.spaceId}/content/files?limit=0`).set(s.reader.auth).expect(400);
+    await s.t.request
+      .get(`/v1/spaces/${space.spaceId}/content/files?limit=-1`)
+      .set(s.reader.auth)
+      .expect(400);
     await s.t.request.get(`/v1/spaces/${space.spaceId}/content/files/f1`).set(s.reader.auth).expect(404);
   });
 

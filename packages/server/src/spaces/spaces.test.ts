@@ -97,11 +97,15 @@ describe("GET /v1/orgs/{organizationId}/spaces", () => {
       .expect(200);
     expect(second.body.items.map((s: { title: string }) => s.title)).toEqual(["S3", "S4"]);
     expect(second.body.next).toBeUndefined();
+    // GitBook's limit=0 counts without listing: no item, and no next page to follow forever.
+    const counted = await t.request.get(`/v1/orgs/${org}/spaces?limit=0`).set(owner.auth).expect(200);
+    expect(counted.body).toEqual({ count: 5, items: [] });
   });
 
   it("answers 404 and 400", async () => {
     await t.request.get(`/v1/orgs/${organizationId}/spaces`).set(outsider.auth).expect(404);
-    await t.request.get(`/v1/orgs/${organizationId}/spaces?limit=0`).set(admin.auth).expect(400);
+    await t.request.get(`/v1/orgs/${organizationId}/spaces?limit=-1`).set(admin.auth).expect(400);
+    await t.request.get(`/v1/orgs/${organizationId}/spaces?limit=1001`).set(admin.auth).expect(400);
     await t.request.get(`/v1/orgs/${organizationId}/spaces?page=garbage`).set(admin.auth).expect(400);
   });
 });

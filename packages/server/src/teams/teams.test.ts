@@ -120,6 +120,8 @@ describe("GET / PATCH / DELETE /v1/orgs/{organizationId}/teams/{teamId}", () => 
     expect(res.body).toMatchObject({ title: "Authors", members: 2, permissions: { admin: true } });
     const read = await t.request.get(`${s.teamsUrl}/${team.id}`).set(s.bob.auth).expect(200);
     expect(read.body.title).toBe("Authors");
+    // GitBook requires `permissions`: computed from the caller's roles, here a plain team member's.
+    expect(read.body.permissions).toEqual({ admin: false, view: true });
     await t.request.patch(`${s.teamsUrl}/${team.id}`).set(s.bob.auth).send({ title: "Mine" }).expect(403);
     await t.request
       .patch(`${s.teamsUrl}/${team.id}`)

@@ -52,7 +52,8 @@ export interface DocumentMark {
 export interface DocumentFragment {
   object: "fragment";
   key?: string;
-  fragment: string;
+  /** Optional in GitBook's schema: a fragment without a name is no named part, and is not read. */
+  fragment?: string;
   type?: string;
   nodes: DocumentBlock[];
 }

@@ -1,18 +1,20 @@
 import type { Schema } from "@quire/api-types";
 import type { AccessMap, AreaHandlers } from "../../area.js";
-import { isSet } from "../../db/codecs.js";
+import { flag, isSet } from "../../db/codecs.js";
 import type { Db } from "../../db/database.js";
 import { badRequest, conflict, notFound } from "../../http/errors.js";
 import { noContent, ok } from "../../http/results.js";
 import type { Services } from "../../services.js";
 import { arrangesSite, readsSite } from "../access.js";
 import { type SitePath, siteHandling } from "../context.js";
+import { newSpaceFor } from "../new-space.js";
 import { linkableSpace, setDefaultSiteSpace } from "../site-spaces/store.js";
 import { type MemberSite, updateRow } from "../store.js";
 import {
   anchorOf,
   pathAndCondition,
   placeInOrder,
+  refuseLocalizedText,
   renumber,
   type SiteStructure,
   siteSpacesIn,
@@ -22,16 +24,50 @@ import {
 } from "../structure.js";
 import type { SiteSectionTable } from "../tables.js";
 import { presentSection, presentSectionGroup } from "./presenter.js";
-import { addSection, groupIn, listGroupIds, listSectionIds, sectionIn, setDefaultSection } from "./store.js";
+import {
+  addSection,
+  groupEnd,
+  groupIn,
+  listGroupIds,
+  listSectionIds,
+  sectionIn,
+  setDefaultSection,
+} from "./store.js";
 
 /** The site's top level as keys, in order. */
 const topKeys = (structure: SiteStructure) => structure.top.map(topKey);
 
-/** The title and icon a request body sets on a section or a section group. */
-const titleAndIcon = (body: { title?: string; icon?: string | null }) => ({
+/** The title, icon (null removes it) and draft state a request body sets on a section or a section group. */
+const titleIconAndDraft = (body: { title?: string; icon?: string | null; draft?: boolean }) => ({
   ...(body.title !== undefined && { title: body.title }),
   ...(body.icon !== undefined && { icon: body.icon }),
+  ...(body.draft !== undefined && { draft: flag(body.draft) }),
 });
+
+/** The group a request body names (`siteSectionGroupId`): 400 when the site has none with that id. */
+function namedGroup(structure: SiteStructure, groupId: string) {
+  const group = structure.groups.get(groupId);
+  if (!group) throw badRequest(`Section group "${groupId}" does not exist in this site.`);
+  return group;
+}
+
+/** 400 for a parent group: Quire's section groups all sit at the site's top level. */
+function refuseParentGroup(field: string, parent: string | null | undefined) {
+  if (typeof parent === "string")
+    throw badRequest(
+      `${field} cannot be set: Quire does not nest section groups, they sit at the site's top level.`,
+    );
+}
+
+/**
+ * Where `siteSectionGroupId` moves a section: into the end of the group it names (400 when the site
+ * has none), or with null to the end of the site's top level; nothing when it is there already.
+ */
+function grouping(structure: SiteStructure, section: SiteSectionTable, groupId: string | null | undefined) {
+  if (groupId === undefined || groupId === section.group_id) return {};
+  if (groupId === null) return { group_id: null, position: topEnd(structure) };
+  return { group_id: namedGroup(structure, groupId).id, position: groupEnd(structure, groupId) };
+}
 
 /** The sections of a group, in order. */
 const sectionsOf = (structure: SiteStructure, groupId: string) =>
@@ -86,20 +122,45 @@ export function siteSectionHandlers(services: Services): AreaHandlers<typeof sec
     },
 
     async addSectionToSite({ path, body }, member) {
-      const { result: id, structure } = await sites.changeStructure(member, async ({ tx, structure }) => {
-        const space = await linkableSpace(tx, member.site.organization_id, member.role, body.spaceId);
-        const section = await addSection(tx, structure, {
-          space,
-          title: body.title ?? space.title,
-          now: sites.now(),
-          nextId: () => ids.next(),
-        });
-        return section.id;
-      });
+      if (body.pageId !== undefined)
+        throw badRequest(
+          "pageId cannot be set: Quire has no custom home pages, a section opens on its space's first page.",
+        );
+      const { spaceId } = body;
+      const { result: id, structure } = await sites.changeStructure(
+        member,
+        async ({ tx, structure }) => {
+          const group =
+            body.siteSectionGroupId === undefined
+              ? undefined
+              : namedGroup(structure, body.siteSectionGroupId);
+          const { organization_id } = member.site;
+          // GitBook's null space: a new space for the section, titled as it.
+          const space =
+            spaceId === null
+              ? await newSpaceFor(tx, services, organization_id, member.role, body.title ?? "Untitled")
+              : await linkableSpace(tx, organization_id, member.role, spaceId);
+          const section = await addSection(tx, structure, {
+            space,
+            title: body.title ?? space.title,
+            now: sites.now(),
+            nextId: () => ids.next(),
+            ...(body.icon !== undefined && { icon: body.icon }),
+            ...(body.draft !== undefined && { draft: body.draft }),
+            ...(group !== undefined && { group }),
+          });
+          return section.id;
+        },
+        { createsSpace: spaceId === null },
+      );
       return sites.createdWithLocation(sectionLocation(path, id), await storedSection(member, structure, id));
     },
 
     async updateSiteSectionById({ path, body }, member) {
+      refuseLocalizedText({
+        localizedTitle: body.localizedTitle,
+        localizedDescription: body.localizedDescription,
+      });
       const { structure } = await changeSection(
         member,
         path.siteSectionId,
@@ -117,8 +178,9 @@ export function siteSectionHandlers(services: Services): AreaHandlers<typeof sec
           }
           const changes = {
             ...placement,
-            ...titleAndIcon(body),
+            ...titleIconAndDraft(body),
             ...(body.description !== undefined && { description: body.description }),
+            ...grouping(structure, section, body.siteSectionGroupId),
           };
           await updateRow(tx, "site_sections", section.id, changes, sites.now());
         },
@@ -172,6 +234,7 @@ export function siteSectionHandlers(services: Services): AreaHandlers<typeof sec
     },
 
     async addSectionGroupToSite({ path, body }, member) {
+      refuseParentGroup("parent", body.parent);
       const { result: id, structure } = await sites.changeStructure(member, async ({ tx, structure }) => {
         const members = [...new Set(body.sections ?? [])].map((sectionId) => {
           const section = structure.sections.find((s) => s.id === sectionId);
@@ -185,6 +248,7 @@ export function siteSectionHandlers(services: Services): AreaHandlers<typeof sec
           site_id: member.site.id,
           title: body.title,
           icon: body.icon ?? null,
+          draft: flag(body.draft ?? false),
           position: topEnd(structure),
           created_at: now,
           updated_at: now,
@@ -202,8 +266,10 @@ export function siteSectionHandlers(services: Services): AreaHandlers<typeof sec
     },
 
     async updateSiteSectionGroupById({ path, body }, member) {
+      refuseLocalizedText({ localizedTitle: body.localizedTitle });
+      refuseParentGroup("parentSectionGroupId", body.parentSectionGroupId);
       const { structure } = await changeGroup(member, path.siteSectionGroupId, async (group, { tx }) => {
-        await updateRow(tx, "site_section_groups", group.id, titleAndIcon(body), sites.now());
+        await updateRow(tx, "site_section_groups", group.id, titleIconAndDraft(body), sites.now());
       });
       return ok(await storedGroup(member, structure, path.siteSectionGroupId));
     },

@@ -18,6 +18,7 @@ export function presentSection(
     title: section.title,
     ...(section.description !== null && { description: section.description }),
     default: isSet(section.is_default),
+    draft: isSet(section.draft),
     path: section.path,
     ...(section.condition !== null && { condition: section.condition }),
     ...(section.group_id !== null && { sectionGroup: section.group_id }),
@@ -34,13 +35,16 @@ export function presentSectionGroup(
   structure: SiteStructure,
   presentation: SitePresentation,
 ): Schema<"SiteSectionGroup"> {
+  const sections = structure.sections
+    .filter((section) => section.group_id === group.id)
+    .map((section) => presentSection(section, structure, presentation));
   return {
     object: "site-section-group",
     id: group.id,
     title: group.title,
-    sections: structure.sections
-      .filter((section) => section.group_id === group.id)
-      .map((section) => presentSection(section, structure, presentation)),
+    sections,
+    draft: isSet(group.draft),
+    children: sections,
     ...(group.icon !== null && { icon: group.icon }),
   };
 }

@@ -117,7 +117,7 @@ describe("POST /v1/orgs/{organizationId}/sites/{siteId}/sections", () => {
     await s.t.request
       .post(path)
       .set(s.admin.auth)
-      .send({ spaceId: space?.id, title: "x".repeat(65) })
+      .send({ spaceId: space?.id, title: "x".repeat(129) })
       .expect(400);
     await s.t.request.post(path).set(s.admin.auth).send({ spaceId: "missing" }).expect(400);
     await s.t.request.post(path).set(s.admin.auth).send({ spaceId: theirSpace?.body.id }).expect(400);
@@ -507,5 +507,184 @@ describe("section groups", () => {
     const read = (await s.t.request.get(path("/section-groups")).set(s.admin.auth)).body.items;
     expect(read).toEqual([expect.objectContaining({ id: group.id, title: "G" })]);
     expect(read[0].sections.map((x: Section) => x.id)).toEqual([a.id]);
+  });
+});
+
+describe("GitBook's section and group fields", () => {
+  it("creates sections with a 128-character or null title, an icon, as drafts, in a group, or over a new space", async () => {
+    const { path } = await siteWithSections("First");
+    const [space, other, third] = await buildSpaces(s, "Space title", "Other", "Third");
+    const group = (
+      await s.t.request.post(path("/section-groups")).set(s.admin.auth).send({ title: "G" }).expect(201)
+    ).body;
+    const long = "t".repeat(128);
+    const created = await s.t.request
+      .post(path("/sections"))
+      .set(s.creator.auth)
+      .send({ spaceId: space?.id, title: long, icon: "gear", draft: true, siteSectionGroupId: group.id })
+      .expect(201);
+    expect(created.body).toMatchObject({ title: long, icon: "gear", draft: true, sectionGroup: group.id });
+    expect(created.body.siteSpaces[0].draft).toBe(false);
+    const untitled = await s.t.request
+      .post(path("/sections"))
+      .set(s.admin.auth)
+      .send({ spaceId: other?.id, title: null, icon: null, template: { anything: 1 } })
+      .expect(201);
+    expect(untitled.body).toMatchObject({ title: "Other", draft: false });
+    expect(untitled.body.icon).toBeUndefined();
+    expect(untitled.body.sectionGroup).toBeUndefined();
+    const fresh = await s.t.request
+      .post(path("/sections"))
+      .set(s.admin.auth)
+      .send({ spaceId: null, title: "Brand new" })
+      .expect(201);
+    expect(fresh.body.title).toBe("Brand new");
+    expect(fresh.body.siteSpaces[0].space).toMatchObject({ title: "Brand new" });
+    await s.t.request.get(`/v1/spaces/${fresh.body.siteSpaces[0].space.id}`).set(s.admin.auth).expect(200);
+
+    const listed = (await s.t.request.get(path("/sections")).set(s.admin.auth).expect(200)).body.items;
+    expect(listed.map((x: Section) => [x.title, x.draft, x.sectionGroup ?? null])).toEqual([
+      ["First", false, null],
+      [long, true, group.id],
+      ["Other", false, null],
+      ["Brand new", false, null],
+    ]);
+    const groups = (await s.t.request.get(path("/section-groups")).set(s.admin.auth).expect(200)).body.items;
+    expect(groups[0].children.map((x: Section) => x.id)).toEqual([created.body.id]);
+    expect(groups[0].children).toEqual(groups[0].sections);
+
+    const refused = async (body: object, field: string) => {
+      const res = await s.t.request.post(path("/sections")).set(s.admin.auth).send(body).expect(400);
+      expect(res.body.error.message).toContain(field);
+    };
+    await refused({ spaceId: third?.id, pageId: "page" }, "pageId");
+    await refused({ spaceId: third?.id, siteSectionGroupId: "missing" }, "missing");
+    await s.t.request
+      .post(path("/sections"))
+      .set(s.admin.auth)
+      .send({ spaceId: third?.id, title: "x" })
+      .expect(400);
+    await s.t.request
+      .post(path("/sections"))
+      .set(s.admin.auth)
+      .send({ spaceId: third?.id, icon: "i".repeat(51) })
+      .expect(400);
+    await s.t.request
+      .post(path("/sections"))
+      .set(s.admin.auth)
+      .send({ spaceId: third?.id, draft: "yes" })
+      .expect(400);
+    await s.t.request.post(path("/sections")).set(s.reader.auth).send({ spaceId: null }).expect(403);
+    expect((await s.t.request.get(path("/sections")).set(s.admin.auth)).body.count).toBe(4);
+  });
+
+  it("clears icon, description and condition with null or empty, makes drafts live, and moves sections between groups", async () => {
+    const { path, sections } = await siteWithSections("Alpha", "Beta");
+    const [a] = sections as [Section, Section];
+    const one = path(`/sections/${a.id}`);
+    await s.t.request
+      .patch(one)
+      .set(s.admin.auth)
+      .send({ icon: "gear", description: "About", condition: "visitor.claims.pro", draft: true })
+      .expect(200);
+    const group = (
+      await s.t.request.post(path("/section-groups")).set(s.admin.auth).send({ title: "G" }).expect(201)
+    ).body;
+    const cleared = await s.t.request
+      .patch(one)
+      .set(s.admin.auth)
+      .send({
+        icon: null,
+        description: null,
+        condition: "",
+        draft: false,
+        siteSectionGroupId: group.id,
+        localizedTitle: {},
+      })
+      .expect(200);
+    expect(cleared.body).toMatchObject({ draft: false, sectionGroup: group.id });
+    for (const field of ["icon", "description", "condition"]) expect(cleared.body[field]).toBeUndefined();
+    const read = (await s.t.request.get(path("/sections")).set(s.admin.auth)).body.items;
+    expect(read.map((x: Section) => [x.title, x.sectionGroup ?? null])).toEqual([
+      ["Beta", null],
+      ["Alpha", group.id],
+    ]);
+    const back = await s.t.request
+      .patch(one)
+      .set(s.admin.auth)
+      .send({ siteSectionGroupId: null })
+      .expect(200);
+    expect(back.body.sectionGroup).toBeUndefined();
+    expect(
+      (await s.t.request.get(path("/sections")).set(s.admin.auth)).body.items.map((x: Section) => x.title),
+    ).toEqual(["Beta", "Alpha"]);
+
+    const refused = async (body: object, field: string) => {
+      const res = await s.t.request.patch(one).set(s.admin.auth).send(body).expect(400);
+      expect(res.body.error.message).toContain(field);
+    };
+    await refused({ localizedTitle: { fr: "Alpha" }, title: "Changed" }, "localizedTitle");
+    await refused({ localizedDescription: { fr: "À propos" } }, "localizedDescription");
+    await refused({ siteSectionGroupId: "missing", title: "Changed" }, "missing");
+    await s.t.request.patch(one).set(s.admin.auth).send({ draft: 1 }).expect(400);
+    await s.t.request
+      .patch(one)
+      .set(s.admin.auth)
+      .send({ description: "d".repeat(257) })
+      .expect(400);
+    await s.t.request.patch(one).set(s.reader.auth).send({ draft: true }).expect(403);
+    await s.t.request.patch(path("/sections/missing")).set(s.admin.auth).send({ draft: true }).expect(404);
+    const after = (await s.t.request.get(path("/sections")).set(s.admin.auth)).body.items[1];
+    expect(after).toMatchObject({ title: "Alpha", draft: false });
+  });
+
+  it("creates and updates groups as drafts, clears their icon, and refuses nesting", async () => {
+    const { path, sections } = await siteWithSections("Alpha");
+    const [a] = sections as [Section];
+    const created = await s.t.request
+      .post(path("/section-groups"))
+      .set(s.creator.auth)
+      .send({ title: "G", icon: null, draft: true, sections: [a.id] })
+      .expect(201);
+    expect(created.body).toMatchObject({ title: "G", draft: true });
+    expect(created.body.icon).toBeUndefined();
+    expect(created.body.children.map((x: Section) => x.id)).toEqual([a.id]);
+    const groupPath = path(`/section-groups/${created.body.id}`);
+    await s.t.request.patch(groupPath).set(s.admin.auth).send({ icon: "book" }).expect(200);
+    const updated = await s.t.request
+      .patch(groupPath)
+      .set(s.admin.auth)
+      .send({ icon: null, draft: false, parentSectionGroupId: null, localizedTitle: {} })
+      .expect(200);
+    expect(updated.body).toMatchObject({ draft: false });
+    expect(updated.body.icon).toBeUndefined();
+    const read = (await s.t.request.get(path("/section-groups")).set(s.admin.auth)).body.items[0];
+    expect(read).toMatchObject({ id: created.body.id, draft: false });
+
+    const parentRefused = await s.t.request
+      .post(path("/section-groups"))
+      .set(s.admin.auth)
+      .send({ title: "Nested", parent: created.body.id })
+      .expect(400);
+    expect(parentRefused.body.error.message).toContain("parent");
+    const moveRefused = await s.t.request
+      .patch(groupPath)
+      .set(s.admin.auth)
+      .send({ parentSectionGroupId: created.body.id, draft: true })
+      .expect(400);
+    expect(moveRefused.body.error.message).toContain("parentSectionGroupId");
+    await s.t.request
+      .patch(groupPath)
+      .set(s.admin.auth)
+      .send({ localizedTitle: { de: "Gruppe" } })
+      .expect(400);
+    await s.t.request
+      .post(path("/section-groups"))
+      .set(s.admin.auth)
+      .send({ title: "D", draft: "no" })
+      .expect(400);
+    await s.t.request.patch(groupPath).set(s.reader.auth).send({ draft: true }).expect(403);
+    const groups = (await s.t.request.get(path("/section-groups")).set(s.admin.auth)).body.items;
+    expect(groups.map((g: Schema<"SiteSectionGroup">) => [g.title, g.draft])).toEqual([["G", false]]);
   });
 });

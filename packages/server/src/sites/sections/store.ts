@@ -6,7 +6,7 @@ import { notFound } from "../../http/errors.js";
 import { keysetList } from "../../http/paging.js";
 import { linkSpace } from "../site-spaces/store.js";
 import { generatedPath, type SiteStructure, topEnd } from "../structure.js";
-import type { SiteSectionTable, SiteTable } from "../tables.js";
+import type { SiteSectionGroupTable, SiteSectionTable, SiteTable } from "../tables.js";
 
 export function sectionIn(structure: SiteStructure, sectionId: string): SiteSectionTable {
   const section = structure.sections.find((s) => s.id === sectionId);
@@ -32,20 +32,32 @@ export async function setDefaultSection(tx: Db, siteId: string, sectionId: strin
 /** A section should have a title of 2 characters or more; a space's may be shorter. */
 const SECTION_TITLE_MIN = 2;
 
+/** What a new section is besides its title: its icon, whether a draft, the group it goes in. */
+export interface SectionOptions {
+  icon?: string | null;
+  draft?: boolean;
+  group?: SiteSectionGroupTable;
+}
+
+/** The position after every section of `group`. */
+export const groupEnd = (structure: SiteStructure, groupId: string) =>
+  (structure.sections.filter((s) => s.group_id === groupId).at(-1)?.position ?? -1) + 1;
+
 /**
- * Adds a section at the end of the site's top level, with a path made from its title; the
- * default when it is the site's first section.
+ * Adds a section at the end of the site's top level (or of its group), with a path made from its
+ * title; the default when it is the site's first section.
  */
 async function insertSection(
   tx: Db,
   structure: SiteStructure,
-  section: { id: string; title: string; now: string; isDefault: boolean },
+  section: { id: string; title: string; now: string; isDefault: boolean } & SectionOptions,
 ): Promise<SiteSectionTable> {
   const title = section.title.trim().length >= SECTION_TITLE_MIN ? section.title : "Untitled section";
+  const { group } = section;
   const row: SiteSectionTable = {
     id: section.id,
     site_id: structure.site.id,
-    group_id: null,
+    group_id: group?.id ?? null,
     title,
     description: null,
     path: generatedPath(
@@ -54,15 +66,16 @@ async function insertSection(
       structure.sections.map((s) => s.path),
     ),
     condition: null,
-    icon: null,
+    icon: section.icon ?? null,
     is_default: flag(section.isDefault),
-    position: topEnd(structure),
+    draft: flag(section.draft ?? false),
+    position: group ? groupEnd(structure, group.id) : topEnd(structure),
     created_at: section.now,
     updated_at: section.now,
   };
   await tx.insertInto("site_sections").values(row).execute();
   structure.sections.push(row);
-  structure.top.push({ kind: "site-section", id: row.id, position: row.position });
+  if (!group) structure.top.push({ kind: "site-section", id: row.id, position: row.position });
   return row;
 }
 
@@ -74,7 +87,7 @@ async function insertSection(
 export async function addSection(
   tx: Db,
   structure: SiteStructure,
-  request: { space: SpaceTable; title: string; now: string; nextId: () => string },
+  request: { space: SpaceTable; title: string; now: string; nextId: () => string } & SectionOptions,
 ): Promise<SiteSectionTable> {
   const site: SiteTable = structure.site;
   const rootRows = await tx
@@ -102,6 +115,9 @@ export async function addSection(
     title: request.title,
     now: request.now,
     isDefault: structure.sections.length === 0,
+    ...(request.icon !== undefined && { icon: request.icon }),
+    ...(request.draft !== undefined && { draft: request.draft }),
+    ...(request.group !== undefined && { group: request.group }),
   });
   await linkSpace(tx, {
     id: request.nextId(),

@@ -3,7 +3,7 @@ import { isSet } from "../../db/codecs.js";
 import { type OrganizationRole, roleOnContent } from "../../policy.js";
 import { presentSpace } from "../../spaces/index.js";
 import type { Urls } from "../../urls.js";
-import type { SiteSpaceEntry, SiteStructure } from "../structure.js";
+import { type SiteSpaceEntry, type SiteStructure, siteSpaceTitle } from "../structure.js";
 import { type PublishedUrls, sectionUrlPath, siteSpaceUrlPath } from "../urls.js";
 
 /** What presenting site spaces needs besides the rows: the caller, and where the site is published. */
@@ -39,8 +39,9 @@ export function presentSiteSpace(
     path: row.path,
     ...(row.section_id !== null && { section: row.section_id }),
     space: embeddedSpace(entry, presentation),
-    title: entry.space.title,
+    title: siteSpaceTitle(entry),
     default: isDefault,
+    draft: isSet(row.draft),
     ...(row.condition !== null && { condition: row.condition }),
     urls: { ...(published !== undefined && { published }) },
   };

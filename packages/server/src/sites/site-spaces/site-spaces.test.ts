@@ -183,7 +183,6 @@ describe("PATCH /v1/orgs/{organizationId}/sites/{siteId}/site-spaces/{siteSpaceI
       .set(s.admin.auth)
       .send({ condition: "visitor.claims.constructor" })
       .expect(400);
-    await s.t.request.patch(one).set(s.admin.auth).send({ condition: "" }).expect(400);
     await s.t.request.patch(one).set(s.outsider.auth).send({ path: "x" }).expect(404);
     await s.t.request.patch(path("/site-spaces/missing")).set(s.admin.auth).send({ path: "x" }).expect(404);
     await s.t.request.patch(one).set(s.reader.auth).send({ path: "x" }).expect(403);
@@ -279,5 +278,103 @@ describe("POST /v1/orgs/{organizationId}/sites/{siteId}/site-spaces/{siteSpaceId
       .set(s.admin.auth)
       .send({ position: { before: { type: "site-section", siteSpace: "x" } } })
       .expect(400);
+  });
+});
+
+describe("GitBook's site space fields", () => {
+  it("adds site spaces as drafts, with their own title, or over a new space; refuses a custom home page", async () => {
+    const { path, links } = await siteWithSpaces("Root");
+    const [space, other] = await buildSpaces(s, "Space", "Other");
+    const created = await s.t.request
+      .post(path("/site-spaces"))
+      .set(s.creator.auth)
+      .send({ spaceId: space?.id, draft: true, title: "Own title", pageId: null, template: {} })
+      .expect(201);
+    expect(created.body).toMatchObject({ title: "Own title", draft: true, path: "own-title" });
+    expect(created.body.space.title).toBe("Space");
+    const fresh = await s.t.request
+      .post(path("/site-spaces"))
+      .set(s.admin.auth)
+      .send({ spaceId: null, title: "Fresh" })
+      .expect(201);
+    expect(fresh.body).toMatchObject({ title: "Fresh", draft: false, space: { title: "Fresh" } });
+    expect((await links()).map((l) => [l.title, l.draft])).toEqual([
+      ["Root", false],
+      ["Own title", true],
+      ["Fresh", false],
+    ]);
+    const refused = await s.t.request
+      .post(path("/site-spaces"))
+      .set(s.admin.auth)
+      .send({ spaceId: other?.id, pageId: "page" })
+      .expect(400);
+    expect(refused.body.error.message).toContain("pageId");
+    await s.t.request
+      .post(path("/site-spaces"))
+      .set(s.admin.auth)
+      .send({ spaceId: other?.id, title: "x" })
+      .expect(400);
+    await s.t.request
+      .post(path("/site-spaces"))
+      .set(s.admin.auth)
+      .send({ spaceId: other?.id, draft: "y" })
+      .expect(400);
+    await s.t.request.post(path("/site-spaces")).set(s.reader.auth).send({ spaceId: null }).expect(403);
+    expect(await links()).toHaveLength(3);
+  });
+
+  it("changes the space shown and the draft state; refuses hidden and a custom home page", async () => {
+    const { path, links, initial } = await siteWithSpaces("One", "Two");
+    const [replacement] = await buildSpaces(s, "Replacement");
+    const [first, second] = initial as [SiteSpace, SiteSpace];
+    const one = path(`/site-spaces/${first.id}`);
+    const res = await s.t.request
+      .patch(one)
+      .set(s.admin.auth)
+      .send({
+        spaceId: replacement?.id,
+        draft: true,
+        hidden: false,
+        pageId: null,
+        condition: "visitor.claims.a",
+      })
+      .expect(200);
+    expect(res.body).toMatchObject({
+      space: { id: replacement?.id },
+      title: "Replacement",
+      draft: true,
+      path: first.path,
+    });
+    const cleared = await s.t.request
+      .patch(one)
+      .set(s.admin.auth)
+      .send({ condition: "", draft: false })
+      .expect(200);
+    expect(cleared.body.condition).toBeUndefined();
+    expect((await links()).map((l) => [l.space.id, l.draft, l.condition ?? null])).toEqual([
+      [replacement?.id, false, null],
+      [second.space.id, false, null],
+    ]);
+    const taken = await s.t.request
+      .patch(one)
+      .set(s.admin.auth)
+      .send({ spaceId: second.space.id })
+      .expect(409);
+    expect(taken.body.error.message).toContain("already");
+    const hidden = await s.t.request
+      .patch(one)
+      .set(s.admin.auth)
+      .send({ hidden: true, draft: true })
+      .expect(400);
+    expect(hidden.body.error.message).toContain("hidden");
+    const page = await s.t.request.patch(one).set(s.admin.auth).send({ pageId: "page" }).expect(400);
+    expect(page.body.error.message).toContain("pageId");
+    await s.t.request.patch(one).set(s.admin.auth).send({ spaceId: "missing" }).expect(400);
+    await s.t.request.patch(one).set(s.reader.auth).send({ draft: true }).expect(403);
+    await s.t.request.patch(path("/site-spaces/missing")).set(s.admin.auth).send({ draft: true }).expect(404);
+    expect((await links()).map((l) => [l.space.id, l.draft])).toEqual([
+      [replacement?.id, false],
+      [second.space.id, false],
+    ]);
   });
 });

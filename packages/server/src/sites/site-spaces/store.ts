@@ -47,12 +47,21 @@ export async function linkableSpace(
 }
 
 /**
- * Links a space at the end of a container, with a path made from its title; the container's
- * default when it has none. 409 is the caller's to decide (a space already in the container).
+ * Links a space at the end of a container, with a path made from its title (its own in the site
+ * when given); the container's default when it has none. 409 is the caller's to decide (a space
+ * already in the container).
  */
 export async function linkSpace(
   tx: Db,
-  link: { id: string; siteId: string; sectionId: string | null; space: SpaceTable; now: string },
+  link: {
+    id: string;
+    siteId: string;
+    sectionId: string | null;
+    space: SpaceTable;
+    now: string;
+    title?: string;
+    draft?: boolean;
+  },
 ): Promise<SiteSpaceTable> {
   const siblings = await containerRows(tx, link.siteId, link.sectionId);
   const row: SiteSpaceTable = {
@@ -61,12 +70,14 @@ export async function linkSpace(
     section_id: link.sectionId,
     space_id: link.space.id,
     path: generatedPath(
-      link.space.title,
+      link.title ?? link.space.title,
       "space",
       siblings.map((s) => s.path),
     ),
     condition: null,
     is_default: flag(!siblings.some((s) => isSet(s.is_default))),
+    draft: flag(link.draft ?? false),
+    title: link.title ?? null,
     position: (siblings.at(-1)?.position ?? -1) + 1,
     created_at: link.now,
     updated_at: link.now,
