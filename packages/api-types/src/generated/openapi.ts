@@ -10933,6 +10933,16 @@ export interface components {
         "ContentReadParameters.metadata": boolean;
         /** @description Name of the custom field. */
         "CustomFieldPath.fieldName": string;
+        /**
+         * @description GitBook expands references to other content (reusable contents) with it; Quire's content has no
+         *     reusable contents, so every value gives the document as stored.
+         */
+        "DocumentEvaluationParameters.dereferenced": boolean | "reusable-contents";
+        /**
+         * @description GitBook evaluates the expressions of adaptive content with it; Quire's documents have none, so
+         *     every value gives the document as stored.
+         */
+        "DocumentEvaluationParameters.evaluated": boolean | "deterministic-only";
         /** @description Id of the file. */
         FilePath: string;
         /** @description Id of the installation. */
@@ -10961,6 +10971,11 @@ export interface components {
         PageByPath: string;
         /** @description Id of the page. */
         PagePath: string;
+        /**
+         * @description How GitBook writes references in Markdown output. Quire's Markdown is the page's own, links as
+         *     their author wrote them (GitBook's `relative`), whichever value is given.
+         */
+        "PageReadCompatibilityParameters.markdownRefs": "relative" | "stable";
         /** @description When true, the PDF covers only the page given by `page`. */
         "PdfExportParameters.only": boolean;
         /** @description Id of the page the PDF is for. */
@@ -29885,6 +29900,21 @@ export interface operations {
                 metadata?: components["parameters"]["ContentReadParameters.metadata"];
                 /** @description When false, computed content is not generated. */
                 computed?: components["parameters"]["ContentReadParameters.computed"];
+                /**
+                 * @description GitBook evaluates the expressions of adaptive content with it; Quire's documents have none, so
+                 *     every value gives the document as stored.
+                 */
+                evaluated?: components["parameters"]["DocumentEvaluationParameters.evaluated"];
+                /**
+                 * @description GitBook expands references to other content (reusable contents) with it; Quire's content has no
+                 *     reusable contents, so every value gives the document as stored.
+                 */
+                dereferenced?: components["parameters"]["DocumentEvaluationParameters.dereferenced"];
+                /**
+                 * @description How GitBook writes references in Markdown output. Quire's Markdown is the page's own, links as
+                 *     their author wrote them (GitBook's `relative`), whichever value is given.
+                 */
+                "format.markdown.refs"?: components["parameters"]["PageReadCompatibilityParameters.markdownRefs"];
             };
             header?: never;
             path: {
@@ -30245,6 +30275,23 @@ export interface operations {
                 metadata?: components["parameters"]["ContentReadParameters.metadata"];
                 /** @description When false, computed content is not generated. */
                 computed?: components["parameters"]["ContentReadParameters.computed"];
+                /**
+                 * @description GitBook evaluates the expressions of adaptive content with it; Quire's documents have none, so
+                 *     every value gives the document as stored.
+                 */
+                evaluated?: components["parameters"]["DocumentEvaluationParameters.evaluated"];
+                /**
+                 * @description GitBook expands references to other content (reusable contents) with it; Quire's content has no
+                 *     reusable contents, so every value gives the document as stored.
+                 */
+                dereferenced?: components["parameters"]["DocumentEvaluationParameters.dereferenced"];
+                /**
+                 * @description How GitBook writes references in Markdown output. Quire's Markdown is the page's own, links as
+                 *     their author wrote them (GitBook's `relative`), whichever value is given.
+                 */
+                "format.markdown.refs"?: components["parameters"]["PageReadCompatibilityParameters.markdownRefs"];
+                /** @description GitBook serves mutable Git metadata from a cache with it; Quire's is always current. */
+                cachedMetadata?: boolean;
             };
             header?: never;
             path: {
@@ -33319,6 +33366,21 @@ export interface operations {
                 metadata?: components["parameters"]["ContentReadParameters.metadata"];
                 /** @description When false, computed content is not generated. */
                 computed?: components["parameters"]["ContentReadParameters.computed"];
+                /**
+                 * @description GitBook evaluates the expressions of adaptive content with it; Quire's documents have none, so
+                 *     every value gives the document as stored.
+                 */
+                evaluated?: components["parameters"]["DocumentEvaluationParameters.evaluated"];
+                /**
+                 * @description GitBook expands references to other content (reusable contents) with it; Quire's content has no
+                 *     reusable contents, so every value gives the document as stored.
+                 */
+                dereferenced?: components["parameters"]["DocumentEvaluationParameters.dereferenced"];
+                /**
+                 * @description How GitBook writes references in Markdown output. Quire's Markdown is the page's own, links as
+                 *     their author wrote them (GitBook's `relative`), whichever value is given.
+                 */
+                "format.markdown.refs"?: components["parameters"]["PageReadCompatibilityParameters.markdownRefs"];
             };
             header?: never;
             path: {
@@ -33555,6 +33617,23 @@ export interface operations {
                 metadata?: components["parameters"]["ContentReadParameters.metadata"];
                 /** @description When false, computed content is not generated. */
                 computed?: components["parameters"]["ContentReadParameters.computed"];
+                /**
+                 * @description GitBook evaluates the expressions of adaptive content with it; Quire's documents have none, so
+                 *     every value gives the document as stored.
+                 */
+                evaluated?: components["parameters"]["DocumentEvaluationParameters.evaluated"];
+                /**
+                 * @description GitBook expands references to other content (reusable contents) with it; Quire's content has no
+                 *     reusable contents, so every value gives the document as stored.
+                 */
+                dereferenced?: components["parameters"]["DocumentEvaluationParameters.dereferenced"];
+                /**
+                 * @description How GitBook writes references in Markdown output. Quire's Markdown is the page's own, links as
+                 *     their author wrote them (GitBook's `relative`), whichever value is given.
+                 */
+                "format.markdown.refs"?: components["parameters"]["PageReadCompatibilityParameters.markdownRefs"];
+                /** @description GitBook serves mutable Git metadata from a cache with it; Quire's is always current. */
+                cachedMetadata?: boolean;
             };
             header?: never;
             path: {
@@ -36330,6 +36409,21 @@ export interface operations {
                 metadata?: components["parameters"]["ContentReadParameters.metadata"];
                 /** @description When false, computed content is not generated. */
                 computed?: components["parameters"]["ContentReadParameters.computed"];
+                /**
+                 * @description GitBook evaluates the expressions of adaptive content with it; Quire's documents have none, so
+                 *     every value gives the document as stored.
+                 */
+                evaluated?: components["parameters"]["DocumentEvaluationParameters.evaluated"];
+                /**
+                 * @description GitBook expands references to other content (reusable contents) with it; Quire's content has no
+                 *     reusable contents, so every value gives the document as stored.
+                 */
+                dereferenced?: components["parameters"]["DocumentEvaluationParameters.dereferenced"];
+                /**
+                 * @description How GitBook writes references in Markdown output. Quire's Markdown is the page's own, links as
+                 *     their author wrote them (GitBook's `relative`), whichever value is given.
+                 */
+                "format.markdown.refs"?: components["parameters"]["PageReadCompatibilityParameters.markdownRefs"];
             };
             header?: never;
             path: {
@@ -36445,7 +36539,18 @@ export interface operations {
     };
     getPageDocumentInRevisionById: {
         parameters: {
-            query?: never;
+            query?: {
+                /**
+                 * @description GitBook evaluates the expressions of adaptive content with it; Quire's documents have none, so
+                 *     every value gives the document as stored.
+                 */
+                evaluated?: components["parameters"]["DocumentEvaluationParameters.evaluated"];
+                /**
+                 * @description GitBook expands references to other content (reusable contents) with it; Quire's content has no
+                 *     reusable contents, so every value gives the document as stored.
+                 */
+                dereferenced?: components["parameters"]["DocumentEvaluationParameters.dereferenced"];
+            };
             header?: never;
             path: {
                 /** @description Id of the space. */
@@ -36685,6 +36790,23 @@ export interface operations {
                 metadata?: components["parameters"]["ContentReadParameters.metadata"];
                 /** @description When false, computed content is not generated. */
                 computed?: components["parameters"]["ContentReadParameters.computed"];
+                /**
+                 * @description GitBook evaluates the expressions of adaptive content with it; Quire's documents have none, so
+                 *     every value gives the document as stored.
+                 */
+                evaluated?: components["parameters"]["DocumentEvaluationParameters.evaluated"];
+                /**
+                 * @description GitBook expands references to other content (reusable contents) with it; Quire's content has no
+                 *     reusable contents, so every value gives the document as stored.
+                 */
+                dereferenced?: components["parameters"]["DocumentEvaluationParameters.dereferenced"];
+                /**
+                 * @description How GitBook writes references in Markdown output. Quire's Markdown is the page's own, links as
+                 *     their author wrote them (GitBook's `relative`), whichever value is given.
+                 */
+                "format.markdown.refs"?: components["parameters"]["PageReadCompatibilityParameters.markdownRefs"];
+                /** @description GitBook serves mutable Git metadata from a cache with it; Quire's is always current. */
+                cachedMetadata?: boolean;
             };
             header?: never;
             path: {
