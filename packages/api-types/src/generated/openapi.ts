@@ -6824,7 +6824,10 @@ export interface components {
          * @enum {string}
          */
         OpenAPISpecProcessingState: "pending" | "progress" | "complete";
-        /** @description The slug of an OpenAPI specification, unique in its organization. */
+        /**
+         * @description The slug of an OpenAPI specification, unique in its organization: letters and digits in words
+         *     joined by single hyphens, as GitBook takes them; letter case counts.
+         */
         OpenAPISpecSlug: string;
         /** @description Where the content of an OpenAPI specification comes from. */
         OpenAPISpecSource: components["schemas"]["OpenAPISpecURLSource"] | components["schemas"]["OpenAPISpecTextSource"];
