@@ -6061,8 +6061,8 @@ export interface components {
         };
         /** @description The schema of one configuration of an integration. */
         IntegrationConfigurationSchema: {
-            /** @description The properties, keyed by name. */
-            properties: Record<string, never>;
+            /** @description The properties, keyed by name; none when omitted. */
+            properties?: Record<string, never>;
             /** @description Names of the properties that must be given. */
             required?: string[];
         };
@@ -6074,6 +6074,71 @@ export interface components {
             space?: components["schemas"]["IntegrationConfigurationSchema"];
             /** @description Configuration of an installation on a site. */
             site?: components["schemas"]["IntegrationConfigurationSchema"];
+        };
+        /** @description A content security policy by directive, as GitBook takes it: each directive's value. */
+        IntegrationContentSecurityPolicyDirectives: {
+            /** @description The `base-uri` directive's value. */
+            "base-uri"?: string;
+            /** @description The `block-all-mixed-content` directive's value. */
+            "block-all-mixed-content"?: string;
+            /** @description The `child-src` directive's value. */
+            "child-src"?: string;
+            /** @description The `connect-src` directive's value. */
+            "connect-src"?: string;
+            /** @description The `default-src` directive's value. */
+            "default-src"?: string;
+            /** @description The `font-src` directive's value. */
+            "font-src"?: string;
+            /** @description The `form-action` directive's value. */
+            "form-action"?: string;
+            /** @description The `frame-ancestors` directive's value. */
+            "frame-ancestors"?: string;
+            /** @description The `frame-src` directive's value. */
+            "frame-src"?: string;
+            /** @description The `img-src` directive's value. */
+            "img-src"?: string;
+            /** @description The `manifest-src` directive's value. */
+            "manifest-src"?: string;
+            /** @description The `media-src` directive's value. */
+            "media-src"?: string;
+            /** @description The `navigate-to` directive's value. */
+            "navigate-to"?: string;
+            /** @description The `object-src` directive's value. */
+            "object-src"?: string;
+            /** @description The `plugin-types` directive's value. */
+            "plugin-types"?: string;
+            /** @description The `prefetch-src` directive's value. */
+            "prefetch-src"?: string;
+            /** @description The `referrer` directive's value. */
+            referrer?: string;
+            /** @description The `report-to` directive's value. */
+            "report-to"?: string;
+            /** @description The `report-uri` directive's value. */
+            "report-uri"?: string;
+            /** @description The `require-sri-for` directive's value. */
+            "require-sri-for"?: string;
+            /** @description The `require-trusted-types-for` directive's value. */
+            "require-trusted-types-for"?: string;
+            /** @description The `sandbox` directive's value. */
+            sandbox?: string;
+            /** @description The `script-src` directive's value. */
+            "script-src"?: string;
+            /** @description The `script-src-attr` directive's value. */
+            "script-src-attr"?: string;
+            /** @description The `script-src-elem` directive's value. */
+            "script-src-elem"?: string;
+            /** @description The `style-src` directive's value. */
+            "style-src"?: string;
+            /** @description The `style-src-attr` directive's value. */
+            "style-src-attr"?: string;
+            /** @description The `style-src-elem` directive's value. */
+            "style-src-elem"?: string;
+            /** @description The `trusted-types` directive's value. */
+            "trusted-types"?: string;
+            /** @description The `upgrade-insecure-requests` directive's value. */
+            "upgrade-insecure-requests"?: string;
+            /** @description The `worker-src` directive's value. */
+            "worker-src"?: string;
         };
         /** @description A content source an integration provides. */
         IntegrationContentSource: {
@@ -7317,8 +7382,11 @@ export interface components {
             configurations?: components["schemas"]["IntegrationConfigurations"];
             /** @description Secrets passed to the integration at run time, keyed by name; stored encrypted, never returned. */
             secrets?: Record<string, never>;
-            /** @description Content security policy sent as headers when the integration's script and blocks are fetched. */
-            contentSecurityPolicy?: string;
+            /**
+             * @description Content security policy sent as headers when the integration's script and blocks are fetched: the
+             *     header's value, or its directives (kept as the header's value, in the order given).
+             */
+            contentSecurityPolicy?: string | components["schemas"]["IntegrationContentSecurityPolicyDirectives"];
             /**
              * Format: uri
              * @description An http or https URL the events of the organizations the integration is installed in are POSTed
