@@ -6061,7 +6061,14 @@ export interface components {
         };
         /** @description The schema of one configuration of an integration. */
         IntegrationConfigurationSchema: {
-            /** @description The properties, keyed by name; none when omitted. */
+            /** @description The properties, keyed by name. */
+            properties: Record<string, never>;
+            /** @description Names of the properties that must be given. */
+            required?: string[];
+        };
+        /** @description The schema of one configuration, as published: `properties` may be left out (none). */
+        IntegrationConfigurationSchemaInput: {
+            /** @description The properties, keyed by name. */
             properties?: Record<string, never>;
             /** @description Names of the properties that must be given. */
             required?: string[];
@@ -6074,6 +6081,15 @@ export interface components {
             space?: components["schemas"]["IntegrationConfigurationSchema"];
             /** @description Configuration of an installation on a site. */
             site?: components["schemas"]["IntegrationConfigurationSchema"];
+        };
+        /** @description The configurations an integration expects, as published. */
+        IntegrationConfigurationsInput: {
+            /** @description Configuration of an installation on an organization. */
+            account?: components["schemas"]["IntegrationConfigurationSchemaInput"];
+            /** @description Configuration of an installation on a space. */
+            space?: components["schemas"]["IntegrationConfigurationSchemaInput"];
+            /** @description Configuration of an installation on a site. */
+            site?: components["schemas"]["IntegrationConfigurationSchemaInput"];
         };
         /** @description A content security policy by directive, as GitBook takes it: each directive's value. */
         IntegrationContentSecurityPolicyDirectives: {
@@ -7379,7 +7395,7 @@ export interface components {
             /** @description Links to outside pages about the integration. */
             externalLinks?: components["schemas"]["IntegrationExternalLink"][];
             /** @description Configurations the integration expects. */
-            configurations?: components["schemas"]["IntegrationConfigurations"];
+            configurations?: components["schemas"]["IntegrationConfigurationsInput"];
             /** @description Secrets passed to the integration at run time, keyed by name; stored encrypted, never returned. */
             secrets?: Record<string, never>;
             /**

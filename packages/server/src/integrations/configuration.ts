@@ -76,7 +76,9 @@ const LEVELS = new Set(["account", "space", "site"]);
  * is only on strings and not empty, each default fits its property, `required` names declared
  * properties. 400 otherwise.
  */
-export function checkConfigurations(configurations: Schema<"IntegrationConfigurations"> | undefined): void {
+export function checkConfigurations(
+  configurations: Schema<"IntegrationConfigurationsInput"> | undefined,
+): void {
   const levels = Object.entries(configurations ?? {}) as [string, ConfigurationSchema][];
   for (const [level, schema] of levels) {
     if (!LEVELS.has(level))
