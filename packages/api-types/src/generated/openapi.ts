@@ -2212,6 +2212,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/spaces/{spaceId}/change-requests/{changeRequestId}/content/page/{pageId}/meta-links": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the meta links of a page of a change request
+         * @description Lists the meta links of a page of a change request's content (see `RevisionPageMetaLinks`).
+         */
+        get: operations["listChangeRequestPageMetaLinks"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/spaces/{spaceId}/change-requests/{changeRequestId}/content/pages": {
         parameters: {
             query?: never;
@@ -2643,6 +2663,26 @@ export interface paths {
          * @description Gets a page of a space's main content.
          */
         get: operations["getPageById"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/spaces/{spaceId}/content/page/{pageId}/meta-links": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the meta links of a page of a space's main content
+         * @description Lists the meta links of a page of a space's main content (see `RevisionPageMetaLinks`).
+         */
+        get: operations["listSpacePageMetaLinks"];
         put?: never;
         post?: never;
         delete?: never;
@@ -3177,6 +3217,26 @@ export interface paths {
          * @description Gets the body of a page of a revision of a space as GitBook's JSON document.
          */
         get: operations["getPageDocumentInRevisionById"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/spaces/{spaceId}/revisions/{revisionId}/page/{pageId}/meta-links": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the meta links of a page of a revision
+         * @description Lists the meta links of a page of a revision (see `RevisionPageMetaLinks`).
+         */
+        get: operations["listRevisionPageMetaLinks"];
         put?: never;
         post?: never;
         delete?: never;
@@ -4639,6 +4699,31 @@ export interface components {
             before?: components["schemas"]["ContentPointer"];
             /** @description Put the item just after this sibling. */
             after?: components["schemas"]["ContentPointer"];
+        };
+        /** @description A meta link that leads to a page. */
+        ContentRefPage: {
+            /**
+             * @description Always `page`. (enum property replaced by openapi-typescript)
+             * @enum {string}
+             */
+            kind: "page";
+            /** @description Id of the page. */
+            page: string;
+            /** @description Id of the space the page is in; the page's own space when absent. */
+            space?: string;
+        };
+        /** @description A meta link that leads to an address on the web. */
+        ContentRefURL: {
+            /**
+             * @description Always `url`. (enum property replaced by openapi-typescript)
+             * @enum {string}
+             */
+            kind: "url";
+            /**
+             * Format: uri
+             * @description The address.
+             */
+            url: string;
         };
         /** @description A resolved reference to a piece of content, telling where it lives. */
         ContentReference: components["schemas"]["FileReference"] | components["schemas"]["UrlReference"] | components["schemas"]["PageReference"] | components["schemas"]["UserReference"] | components["schemas"]["CollectionReference"] | components["schemas"]["SpaceReference"] | components["schemas"]["ReusableContentReference"] | components["schemas"]["OpenAPIReference"];
@@ -7713,6 +7798,18 @@ export interface components {
         RevisionPageList: {
             /** @description Top-level pages, with their children nested. */
             pages: components["schemas"]["RevisionPage"][];
+        };
+        /** @description Where a meta link of a page leads. */
+        RevisionPageMetaLinkTarget: components["schemas"]["ContentRefPage"] | components["schemas"]["ContentRefURL"];
+        /**
+         * @description The meta links of a page, from its front matter: `canonical` (a URL, or `{ page, space }`) and
+         *     `alternates` (a list of them). Published sites announce them in the page's head.
+         */
+        RevisionPageMetaLinks: {
+            /** @description The page's canonical address. */
+            canonical?: components["schemas"]["RevisionPageMetaLinkTarget"];
+            /** @description The page's other versions (its translations, say). */
+            alternates?: components["schemas"]["RevisionPageMetaLinkTarget"][];
         };
         /**
          * @description The kind of a page.
@@ -30235,6 +30332,121 @@ export interface operations {
             };
         };
     };
+    listChangeRequestPageMetaLinks: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Id of the space. */
+                spaceId: components["parameters"]["SpacePath"];
+                /** @description Id of the change request, or its number in the space. */
+                changeRequestId: components["parameters"]["ChangeRequestPath.changeRequestId"];
+                /** @description Id of the page. */
+                pageId: components["parameters"]["PagePath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The request has succeeded. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RevisionPageMetaLinks"];
+                };
+            };
+            /**
+             * @description The request is malformed or does not satisfy the contract. Besides what the schemas say, no string
+             *     (in the path, the query or the body, keys included) may contain a NUL character (U+0000) or a lone
+             *     UTF-16 surrogate: such a request is refused with 400 and changes nothing.
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The bearer token is missing or invalid. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The caller's role does not allow this operation. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The resource does not exist or is not visible to the caller. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description The request conflicts with the current state of the resource (a deleted space, say), or a request with
+             *     the same `Idempotency-Key` is still running.
+             */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body, or a file in it, is larger than the server accepts. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body is not of a media type the operation takes (JSON, or a multipart form for uploads). */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request cannot be processed as sent: an `Idempotency-Key` reused with another request. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests were sent; retry later. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     listPagesInChangeRequest: {
         parameters: {
             query?: {
@@ -33579,6 +33791,119 @@ export interface operations {
             };
         };
     };
+    listSpacePageMetaLinks: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Id of the space. */
+                spaceId: components["parameters"]["SpacePath"];
+                /** @description Id of the page. */
+                pageId: components["parameters"]["PagePath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The request has succeeded. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RevisionPageMetaLinks"];
+                };
+            };
+            /**
+             * @description The request is malformed or does not satisfy the contract. Besides what the schemas say, no string
+             *     (in the path, the query or the body, keys included) may contain a NUL character (U+0000) or a lone
+             *     UTF-16 surrogate: such a request is refused with 400 and changes nothing.
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The bearer token is missing or invalid. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The caller's role does not allow this operation. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The resource does not exist or is not visible to the caller. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description The request conflicts with the current state of the resource (a deleted space, say), or a request with
+             *     the same `Idempotency-Key` is still running.
+             */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body, or a file in it, is larger than the server accepts. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body is not of a media type the operation takes (JSON, or a multipart form for uploads). */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request cannot be processed as sent: an `Idempotency-Key` reused with another request. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests were sent; retry later. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     listPages: {
         parameters: {
             query?: {
@@ -36658,6 +36983,121 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["JSONDocument"];
+                };
+            };
+            /**
+             * @description The request is malformed or does not satisfy the contract. Besides what the schemas say, no string
+             *     (in the path, the query or the body, keys included) may contain a NUL character (U+0000) or a lone
+             *     UTF-16 surrogate: such a request is refused with 400 and changes nothing.
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The bearer token is missing or invalid. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The caller's role does not allow this operation. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The resource does not exist or is not visible to the caller. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description The request conflicts with the current state of the resource (a deleted space, say), or a request with
+             *     the same `Idempotency-Key` is still running.
+             */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body, or a file in it, is larger than the server accepts. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body is not of a media type the operation takes (JSON, or a multipart form for uploads). */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request cannot be processed as sent: an `Idempotency-Key` reused with another request. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests were sent; retry later. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listRevisionPageMetaLinks: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Id of the space. */
+                spaceId: components["parameters"]["SpacePath"];
+                /** @description Id of the revision. */
+                revisionId: components["parameters"]["RevisionPath.revisionId"];
+                /** @description Id of the page. */
+                pageId: components["parameters"]["PagePath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The request has succeeded. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RevisionPageMetaLinks"];
                 };
             };
             /**
