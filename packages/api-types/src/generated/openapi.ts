@@ -2212,6 +2212,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/spaces/{spaceId}/change-requests/{changeRequestId}/content/page/{pageId}/meta-links": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the meta links of a page of a change request
+         * @description Lists the meta links of a page of a change request's content (see `RevisionPageMetaLinks`).
+         */
+        get: operations["listChangeRequestPageMetaLinks"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/spaces/{spaceId}/change-requests/{changeRequestId}/content/pages": {
         parameters: {
             query?: never;
@@ -2643,6 +2663,26 @@ export interface paths {
          * @description Gets a page of a space's main content.
          */
         get: operations["getPageById"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/spaces/{spaceId}/content/page/{pageId}/meta-links": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the meta links of a page of a space's main content
+         * @description Lists the meta links of a page of a space's main content (see `RevisionPageMetaLinks`).
+         */
+        get: operations["listSpacePageMetaLinks"];
         put?: never;
         post?: never;
         delete?: never;
@@ -3177,6 +3217,26 @@ export interface paths {
          * @description Gets the body of a page of a revision of a space as GitBook's JSON document.
          */
         get: operations["getPageDocumentInRevisionById"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/spaces/{spaceId}/revisions/{revisionId}/page/{pageId}/meta-links": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the meta links of a page of a revision
+         * @description Lists the meta links of a page of a revision (see `RevisionPageMetaLinks`).
+         */
+        get: operations["listRevisionPageMetaLinks"];
         put?: never;
         post?: never;
         delete?: never;
@@ -4712,6 +4772,31 @@ export interface components {
             /** @description Put the item just after this sibling. */
             after?: components["schemas"]["ContentPointer"];
         };
+        /** @description A meta link that leads to a page. */
+        ContentRefPage: {
+            /**
+             * @description Always `page`. (enum property replaced by openapi-typescript)
+             * @enum {string}
+             */
+            kind: "page";
+            /** @description Id of the page. */
+            page: string;
+            /** @description Id of the space the page is in; the page's own space when absent. */
+            space?: string;
+        };
+        /** @description A meta link that leads to an address on the web. */
+        ContentRefURL: {
+            /**
+             * @description Always `url`. (enum property replaced by openapi-typescript)
+             * @enum {string}
+             */
+            kind: "url";
+            /**
+             * Format: uri
+             * @description The address.
+             */
+            url: string;
+        };
         /** @description A resolved reference to a piece of content, telling where it lives. */
         ContentReference: components["schemas"]["FileReference"] | components["schemas"]["UrlReference"] | components["schemas"]["PageReference"] | components["schemas"]["UserReference"] | components["schemas"]["CollectionReference"] | components["schemas"]["SpaceReference"] | components["schemas"]["ReusableContentReference"] | components["schemas"]["OpenAPIReference"];
         /** @description One page of a list. */
@@ -6190,6 +6275,13 @@ export interface components {
             /** @description Names of the properties that must be given. */
             required?: string[];
         };
+        /** @description The schema of one configuration, as published: `properties` may be left out (none). */
+        IntegrationConfigurationSchemaInput: {
+            /** @description The properties, keyed by name. */
+            properties?: Record<string, never>;
+            /** @description Names of the properties that must be given. */
+            required?: string[];
+        };
         /** @description The configurations an integration expects, per installation level. */
         IntegrationConfigurations: {
             /** @description Configuration of an installation on an organization. */
@@ -6198,6 +6290,80 @@ export interface components {
             space?: components["schemas"]["IntegrationConfigurationSchema"];
             /** @description Configuration of an installation on a site. */
             site?: components["schemas"]["IntegrationConfigurationSchema"];
+        };
+        /** @description The configurations an integration expects, as published. */
+        IntegrationConfigurationsInput: {
+            /** @description Configuration of an installation on an organization. */
+            account?: components["schemas"]["IntegrationConfigurationSchemaInput"];
+            /** @description Configuration of an installation on a space. */
+            space?: components["schemas"]["IntegrationConfigurationSchemaInput"];
+            /** @description Configuration of an installation on a site. */
+            site?: components["schemas"]["IntegrationConfigurationSchemaInput"];
+        };
+        /** @description A content security policy by directive, as GitBook takes it: each directive's value. */
+        IntegrationContentSecurityPolicyDirectives: {
+            /** @description The `base-uri` directive's value. */
+            "base-uri"?: string;
+            /** @description The `block-all-mixed-content` directive's value. */
+            "block-all-mixed-content"?: string;
+            /** @description The `child-src` directive's value. */
+            "child-src"?: string;
+            /** @description The `connect-src` directive's value. */
+            "connect-src"?: string;
+            /** @description The `default-src` directive's value. */
+            "default-src"?: string;
+            /** @description The `font-src` directive's value. */
+            "font-src"?: string;
+            /** @description The `form-action` directive's value. */
+            "form-action"?: string;
+            /** @description The `frame-ancestors` directive's value. */
+            "frame-ancestors"?: string;
+            /** @description The `frame-src` directive's value. */
+            "frame-src"?: string;
+            /** @description The `img-src` directive's value. */
+            "img-src"?: string;
+            /** @description The `manifest-src` directive's value. */
+            "manifest-src"?: string;
+            /** @description The `media-src` directive's value. */
+            "media-src"?: string;
+            /** @description The `navigate-to` directive's value. */
+            "navigate-to"?: string;
+            /** @description The `object-src` directive's value. */
+            "object-src"?: string;
+            /** @description The `plugin-types` directive's value. */
+            "plugin-types"?: string;
+            /** @description The `prefetch-src` directive's value. */
+            "prefetch-src"?: string;
+            /** @description The `referrer` directive's value. */
+            referrer?: string;
+            /** @description The `report-to` directive's value. */
+            "report-to"?: string;
+            /** @description The `report-uri` directive's value. */
+            "report-uri"?: string;
+            /** @description The `require-sri-for` directive's value. */
+            "require-sri-for"?: string;
+            /** @description The `require-trusted-types-for` directive's value. */
+            "require-trusted-types-for"?: string;
+            /** @description The `sandbox` directive's value. */
+            sandbox?: string;
+            /** @description The `script-src` directive's value. */
+            "script-src"?: string;
+            /** @description The `script-src-attr` directive's value. */
+            "script-src-attr"?: string;
+            /** @description The `script-src-elem` directive's value. */
+            "script-src-elem"?: string;
+            /** @description The `style-src` directive's value. */
+            "style-src"?: string;
+            /** @description The `style-src-attr` directive's value. */
+            "style-src-attr"?: string;
+            /** @description The `style-src-elem` directive's value. */
+            "style-src-elem"?: string;
+            /** @description The `trusted-types` directive's value. */
+            "trusted-types"?: string;
+            /** @description The `upgrade-insecure-requests` directive's value. */
+            "upgrade-insecure-requests"?: string;
+            /** @description The `worker-src` directive's value. */
+            "worker-src"?: string;
         };
         /** @description A content source an integration provides. */
         IntegrationContentSource: {
@@ -6957,7 +7123,10 @@ export interface components {
          * @enum {string}
          */
         OpenAPISpecProcessingState: "pending" | "progress" | "complete";
-        /** @description The slug of an OpenAPI specification, unique in its organization. */
+        /**
+         * @description The slug of an OpenAPI specification, unique in its organization: letters and digits in words
+         *     joined by single hyphens, as GitBook takes them; letter case counts.
+         */
         OpenAPISpecSlug: string;
         /** @description Where the content of an OpenAPI specification comes from. */
         OpenAPISpecSource: components["schemas"]["OpenAPISpecURLSource"] | components["schemas"]["OpenAPISpecTextSource"];
@@ -7444,11 +7613,14 @@ export interface components {
             /** @description Links to outside pages about the integration. */
             externalLinks?: components["schemas"]["IntegrationExternalLink"][];
             /** @description Configurations the integration expects. */
-            configurations?: components["schemas"]["IntegrationConfigurations"];
+            configurations?: components["schemas"]["IntegrationConfigurationsInput"];
             /** @description Secrets passed to the integration at run time, keyed by name; stored encrypted, never returned. */
             secrets?: Record<string, never>;
-            /** @description Content security policy sent as headers when the integration's script and blocks are fetched. */
-            contentSecurityPolicy?: string;
+            /**
+             * @description Content security policy sent as headers when the integration's script and blocks are fetched: the
+             *     header's value, or its directives (kept as the header's value, in the order given).
+             */
+            contentSecurityPolicy?: string | components["schemas"]["IntegrationContentSecurityPolicyDirectives"];
             /**
              * Format: uri
              * @description An http or https URL the events of the organizations the integration is installed in are POSTed
@@ -7759,6 +7931,18 @@ export interface components {
         RevisionPageList: {
             /** @description Top-level pages, with their children nested. */
             pages: components["schemas"]["RevisionPage"][];
+        };
+        /** @description Where a meta link of a page leads. */
+        RevisionPageMetaLinkTarget: components["schemas"]["ContentRefPage"] | components["schemas"]["ContentRefURL"];
+        /**
+         * @description The meta links of a page, from its front matter: `canonical` (a URL, or `{ page, space }`) and
+         *     `alternates` (a list of them). Published sites announce them in the page's head.
+         */
+        RevisionPageMetaLinks: {
+            /** @description The page's canonical address. */
+            canonical?: components["schemas"]["RevisionPageMetaLinkTarget"];
+            /** @description The page's other versions (its translations, say). */
+            alternates?: components["schemas"]["RevisionPageMetaLinkTarget"][];
         };
         /**
          * @description The kind of a page.
@@ -11146,6 +11330,16 @@ export interface components {
         "ContentReadParameters.metadata": boolean;
         /** @description Name of the custom field. */
         "CustomFieldPath.fieldName": string;
+        /**
+         * @description GitBook expands references to other content (reusable contents) with it; Quire's content has no
+         *     reusable contents, so every value gives the document as stored.
+         */
+        "DocumentEvaluationParameters.dereferenced": boolean | "reusable-contents";
+        /**
+         * @description GitBook evaluates the expressions of adaptive content with it; Quire's documents have none, so
+         *     every value gives the document as stored.
+         */
+        "DocumentEvaluationParameters.evaluated": boolean | "deterministic-only";
         /** @description Id of the file. */
         FilePath: string;
         /** @description Id of the installation. */
@@ -11174,6 +11368,11 @@ export interface components {
         PageByPath: string;
         /** @description Id of the page. */
         PagePath: string;
+        /**
+         * @description How GitBook writes references in Markdown output. Quire's Markdown is the page's own, links as
+         *     their author wrote them (GitBook's `relative`), whichever value is given.
+         */
+        "PageReadCompatibilityParameters.markdownRefs": "relative" | "stable";
         /** @description When true, the PDF covers only the page given by `page`. */
         "PdfExportParameters.only": boolean;
         /** @description Id of the page the PDF is for. */
@@ -30119,6 +30318,21 @@ export interface operations {
                 metadata?: components["parameters"]["ContentReadParameters.metadata"];
                 /** @description When false, computed content is not generated. */
                 computed?: components["parameters"]["ContentReadParameters.computed"];
+                /**
+                 * @description GitBook evaluates the expressions of adaptive content with it; Quire's documents have none, so
+                 *     every value gives the document as stored.
+                 */
+                evaluated?: components["parameters"]["DocumentEvaluationParameters.evaluated"];
+                /**
+                 * @description GitBook expands references to other content (reusable contents) with it; Quire's content has no
+                 *     reusable contents, so every value gives the document as stored.
+                 */
+                dereferenced?: components["parameters"]["DocumentEvaluationParameters.dereferenced"];
+                /**
+                 * @description How GitBook writes references in Markdown output. Quire's Markdown is the page's own, links as
+                 *     their author wrote them (GitBook's `relative`), whichever value is given.
+                 */
+                "format.markdown.refs"?: components["parameters"]["PageReadCompatibilityParameters.markdownRefs"];
             };
             header?: never;
             path: {
@@ -30352,6 +30566,121 @@ export interface operations {
             };
         };
     };
+    listChangeRequestPageMetaLinks: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Id of the space. */
+                spaceId: components["parameters"]["SpacePath"];
+                /** @description Id of the change request, or its number in the space. */
+                changeRequestId: components["parameters"]["ChangeRequestPath.changeRequestId"];
+                /** @description Id of the page. */
+                pageId: components["parameters"]["PagePath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The request has succeeded. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RevisionPageMetaLinks"];
+                };
+            };
+            /**
+             * @description The request is malformed or does not satisfy the contract. Besides what the schemas say, no string
+             *     (in the path, the query or the body, keys included) may contain a NUL character (U+0000) or a lone
+             *     UTF-16 surrogate: such a request is refused with 400 and changes nothing.
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The bearer token is missing or invalid. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The caller's role does not allow this operation. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The resource does not exist or is not visible to the caller. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description The request conflicts with the current state of the resource (a deleted space, say), or a request with
+             *     the same `Idempotency-Key` is still running.
+             */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body, or a file in it, is larger than the server accepts. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body is not of a media type the operation takes (JSON, or a multipart form for uploads). */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request cannot be processed as sent: an `Idempotency-Key` reused with another request. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests were sent; retry later. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     listPagesInChangeRequest: {
         parameters: {
             query?: {
@@ -30479,6 +30808,23 @@ export interface operations {
                 metadata?: components["parameters"]["ContentReadParameters.metadata"];
                 /** @description When false, computed content is not generated. */
                 computed?: components["parameters"]["ContentReadParameters.computed"];
+                /**
+                 * @description GitBook evaluates the expressions of adaptive content with it; Quire's documents have none, so
+                 *     every value gives the document as stored.
+                 */
+                evaluated?: components["parameters"]["DocumentEvaluationParameters.evaluated"];
+                /**
+                 * @description GitBook expands references to other content (reusable contents) with it; Quire's content has no
+                 *     reusable contents, so every value gives the document as stored.
+                 */
+                dereferenced?: components["parameters"]["DocumentEvaluationParameters.dereferenced"];
+                /**
+                 * @description How GitBook writes references in Markdown output. Quire's Markdown is the page's own, links as
+                 *     their author wrote them (GitBook's `relative`), whichever value is given.
+                 */
+                "format.markdown.refs"?: components["parameters"]["PageReadCompatibilityParameters.markdownRefs"];
+                /** @description GitBook serves mutable Git metadata from a cache with it; Quire's is always current. */
+                cachedMetadata?: boolean;
             };
             header?: never;
             path: {
@@ -33555,6 +33901,21 @@ export interface operations {
                 metadata?: components["parameters"]["ContentReadParameters.metadata"];
                 /** @description When false, computed content is not generated. */
                 computed?: components["parameters"]["ContentReadParameters.computed"];
+                /**
+                 * @description GitBook evaluates the expressions of adaptive content with it; Quire's documents have none, so
+                 *     every value gives the document as stored.
+                 */
+                evaluated?: components["parameters"]["DocumentEvaluationParameters.evaluated"];
+                /**
+                 * @description GitBook expands references to other content (reusable contents) with it; Quire's content has no
+                 *     reusable contents, so every value gives the document as stored.
+                 */
+                dereferenced?: components["parameters"]["DocumentEvaluationParameters.dereferenced"];
+                /**
+                 * @description How GitBook writes references in Markdown output. Quire's Markdown is the page's own, links as
+                 *     their author wrote them (GitBook's `relative`), whichever value is given.
+                 */
+                "format.markdown.refs"?: components["parameters"]["PageReadCompatibilityParameters.markdownRefs"];
             };
             header?: never;
             path: {
@@ -33574,6 +33935,119 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["RevisionPage"];
+                };
+            };
+            /**
+             * @description The request is malformed or does not satisfy the contract. Besides what the schemas say, no string
+             *     (in the path, the query or the body, keys included) may contain a NUL character (U+0000) or a lone
+             *     UTF-16 surrogate: such a request is refused with 400 and changes nothing.
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The bearer token is missing or invalid. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The caller's role does not allow this operation. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The resource does not exist or is not visible to the caller. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description The request conflicts with the current state of the resource (a deleted space, say), or a request with
+             *     the same `Idempotency-Key` is still running.
+             */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body, or a file in it, is larger than the server accepts. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body is not of a media type the operation takes (JSON, or a multipart form for uploads). */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request cannot be processed as sent: an `Idempotency-Key` reused with another request. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests were sent; retry later. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listSpacePageMetaLinks: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Id of the space. */
+                spaceId: components["parameters"]["SpacePath"];
+                /** @description Id of the page. */
+                pageId: components["parameters"]["PagePath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The request has succeeded. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RevisionPageMetaLinks"];
                 };
             };
             /**
@@ -33791,6 +34265,23 @@ export interface operations {
                 metadata?: components["parameters"]["ContentReadParameters.metadata"];
                 /** @description When false, computed content is not generated. */
                 computed?: components["parameters"]["ContentReadParameters.computed"];
+                /**
+                 * @description GitBook evaluates the expressions of adaptive content with it; Quire's documents have none, so
+                 *     every value gives the document as stored.
+                 */
+                evaluated?: components["parameters"]["DocumentEvaluationParameters.evaluated"];
+                /**
+                 * @description GitBook expands references to other content (reusable contents) with it; Quire's content has no
+                 *     reusable contents, so every value gives the document as stored.
+                 */
+                dereferenced?: components["parameters"]["DocumentEvaluationParameters.dereferenced"];
+                /**
+                 * @description How GitBook writes references in Markdown output. Quire's Markdown is the page's own, links as
+                 *     their author wrote them (GitBook's `relative`), whichever value is given.
+                 */
+                "format.markdown.refs"?: components["parameters"]["PageReadCompatibilityParameters.markdownRefs"];
+                /** @description GitBook serves mutable Git metadata from a cache with it; Quire's is always current. */
+                cachedMetadata?: boolean;
             };
             header?: never;
             path: {
@@ -36566,6 +37057,21 @@ export interface operations {
                 metadata?: components["parameters"]["ContentReadParameters.metadata"];
                 /** @description When false, computed content is not generated. */
                 computed?: components["parameters"]["ContentReadParameters.computed"];
+                /**
+                 * @description GitBook evaluates the expressions of adaptive content with it; Quire's documents have none, so
+                 *     every value gives the document as stored.
+                 */
+                evaluated?: components["parameters"]["DocumentEvaluationParameters.evaluated"];
+                /**
+                 * @description GitBook expands references to other content (reusable contents) with it; Quire's content has no
+                 *     reusable contents, so every value gives the document as stored.
+                 */
+                dereferenced?: components["parameters"]["DocumentEvaluationParameters.dereferenced"];
+                /**
+                 * @description How GitBook writes references in Markdown output. Quire's Markdown is the page's own, links as
+                 *     their author wrote them (GitBook's `relative`), whichever value is given.
+                 */
+                "format.markdown.refs"?: components["parameters"]["PageReadCompatibilityParameters.markdownRefs"];
             };
             header?: never;
             path: {
@@ -36681,7 +37187,18 @@ export interface operations {
     };
     getPageDocumentInRevisionById: {
         parameters: {
-            query?: never;
+            query?: {
+                /**
+                 * @description GitBook evaluates the expressions of adaptive content with it; Quire's documents have none, so
+                 *     every value gives the document as stored.
+                 */
+                evaluated?: components["parameters"]["DocumentEvaluationParameters.evaluated"];
+                /**
+                 * @description GitBook expands references to other content (reusable contents) with it; Quire's content has no
+                 *     reusable contents, so every value gives the document as stored.
+                 */
+                dereferenced?: components["parameters"]["DocumentEvaluationParameters.dereferenced"];
+            };
             header?: never;
             path: {
                 /** @description Id of the space. */
@@ -36702,6 +37219,121 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["JSONDocument"];
+                };
+            };
+            /**
+             * @description The request is malformed or does not satisfy the contract. Besides what the schemas say, no string
+             *     (in the path, the query or the body, keys included) may contain a NUL character (U+0000) or a lone
+             *     UTF-16 surrogate: such a request is refused with 400 and changes nothing.
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The bearer token is missing or invalid. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The caller's role does not allow this operation. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The resource does not exist or is not visible to the caller. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description The request conflicts with the current state of the resource (a deleted space, say), or a request with
+             *     the same `Idempotency-Key` is still running.
+             */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body, or a file in it, is larger than the server accepts. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body is not of a media type the operation takes (JSON, or a multipart form for uploads). */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request cannot be processed as sent: an `Idempotency-Key` reused with another request. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests were sent; retry later. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listRevisionPageMetaLinks: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Id of the space. */
+                spaceId: components["parameters"]["SpacePath"];
+                /** @description Id of the revision. */
+                revisionId: components["parameters"]["RevisionPath.revisionId"];
+                /** @description Id of the page. */
+                pageId: components["parameters"]["PagePath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The request has succeeded. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RevisionPageMetaLinks"];
                 };
             };
             /**
@@ -36921,6 +37553,23 @@ export interface operations {
                 metadata?: components["parameters"]["ContentReadParameters.metadata"];
                 /** @description When false, computed content is not generated. */
                 computed?: components["parameters"]["ContentReadParameters.computed"];
+                /**
+                 * @description GitBook evaluates the expressions of adaptive content with it; Quire's documents have none, so
+                 *     every value gives the document as stored.
+                 */
+                evaluated?: components["parameters"]["DocumentEvaluationParameters.evaluated"];
+                /**
+                 * @description GitBook expands references to other content (reusable contents) with it; Quire's content has no
+                 *     reusable contents, so every value gives the document as stored.
+                 */
+                dereferenced?: components["parameters"]["DocumentEvaluationParameters.dereferenced"];
+                /**
+                 * @description How GitBook writes references in Markdown output. Quire's Markdown is the page's own, links as
+                 *     their author wrote them (GitBook's `relative`), whichever value is given.
+                 */
+                "format.markdown.refs"?: components["parameters"]["PageReadCompatibilityParameters.markdownRefs"];
+                /** @description GitBook serves mutable Git metadata from a cache with it; Quire's is always current. */
+                cachedMetadata?: boolean;
             };
             header?: never;
             path: {

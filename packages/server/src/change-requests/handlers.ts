@@ -48,6 +48,7 @@ export const changeRequestAccess = {
   getRevisionOfChangeRequestById: reads,
   listPagesInChangeRequest: reads,
   getPageInChangeRequestById: reads,
+  listChangeRequestPageMetaLinks: reads,
   listFilesInChangeRequestById: reads,
   getFileInChangeRequestById: reads,
   getPageInChangeRequestByPath: reads,
@@ -227,6 +228,10 @@ export function changeRequestHandlers(services: Services): AreaHandlers<typeof c
 
     async listPagesInChangeRequest(_input, member) {
       return content.pages(viewOf(member), member.changeRequest.revision_id);
+    },
+
+    async listChangeRequestPageMetaLinks({ path }, member) {
+      return content.metaLinks(member.space.id, member.changeRequest.revision_id, path.pageId);
     },
 
     async getPageInChangeRequestById({ path, query }, member) {

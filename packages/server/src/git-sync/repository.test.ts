@@ -348,6 +348,28 @@ describe("writing GitBook's repository format", () => {
     );
   });
 
+  it("writes a page's meta links into its front matter, and reads them back", () => {
+    const files = gitbookRepository();
+    const after = rewrite(files, ({ pages }) => {
+      const api = findPage(pages, "API");
+      api.canonical = { kind: "url", url: "https://docs.example.com/api" };
+      api.alternates = [
+        { kind: "page", page: "p1", space: "s2" },
+        { kind: "url", url: "https://fr.example.com/api" },
+      ];
+    });
+    expect(after["docs/reference/api.md"]).toContain(
+      "canonical: https://docs.example.com/api\nalternates:\n  - page: p1\n    space: s2\n  - https://fr.example.com/api\n",
+    );
+    expect(findPage(read(after).pages, "API")).toMatchObject({
+      canonical: { kind: "url", url: "https://docs.example.com/api" },
+      alternates: [
+        { kind: "page", page: "p1", space: "s2" },
+        { kind: "url", url: "https://fr.example.com/api" },
+      ],
+    });
+  });
+
   it("renames a page in its heading and in the summary", () => {
     const files = gitbookRepository();
     const after = rewrite(files, ({ pages }) => {

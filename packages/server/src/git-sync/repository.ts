@@ -8,7 +8,7 @@ import remarkStringify from "remark-stringify";
 import { unified } from "unified";
 import { Document, isMap, parseDocument, parse as parseYaml, stringify as stringifyYaml } from "yaml";
 import { FRONT_MATTER } from "../content/engine/front-matter.js";
-import { type FrontMatter, gitBookReader } from "../content/engine/gitbook.js";
+import { type FrontMatter, gitBookReader, type MetaLinkTarget } from "../content/engine/gitbook.js";
 
 /**
  * A space as GitBook's Git Sync lays it out in a repository, read and written back: `.gitbook.yaml`,
@@ -27,7 +27,7 @@ export interface RepoConfig {
   summary: string;
 }
 
-export interface RepoDocument {
+export interface RepoDocument extends FrontMatter {
   kind: "document";
   /** The caller's name for the page, carried through a write to name its placed path. */
   id?: string;
@@ -35,10 +35,6 @@ export interface RepoDocument {
   path: string;
   slug: string;
   title: string;
-  description?: string;
-  icon?: string;
-  hidden?: boolean;
-  layout?: Record<string, unknown>;
   /** The body as stored: without front matter, and without the title heading when the title came from it. */
   markdown: string;
   children: RepoPage[];
@@ -386,24 +382,39 @@ function pathsOf(pages: readonly RepoPage[], paths: string[] = []): string[] {
   return paths;
 }
 
-function frontMatterOf({ description, icon, hidden, layout }: RepoDocument): FrontMatter {
+/** The keys of a page's front matter that Quire reads, and writes back. */
+const FRONT_MATTER_KEYS = ["description", "icon", "layout", "hidden", "canonical", "alternates"] as const;
+
+function frontMatterOf(page: RepoDocument): FrontMatter {
+  return Object.fromEntries(
+    FRONT_MATTER_KEYS.flatMap((key) => (page[key] === undefined ? [] : [[key, page[key]]])),
+  ) as FrontMatter;
+}
+
+/** A meta link as front matter writes it (see `metaLinkTarget` in the content engine). */
+const metaLinkYaml = (target: MetaLinkTarget) =>
+  target.kind === "url" ? target.url : { page: target.page, ...(target.space && { space: target.space }) };
+
+/** The values of the front matter's keys as YAML holds them. */
+function yamlOf(frontMatter: FrontMatter): Record<string, unknown> {
+  const { canonical, alternates, ...rest } = frontMatter;
   return {
-    ...(description !== undefined && { description }),
-    ...(icon !== undefined && { icon }),
-    ...(layout !== undefined && { layout }),
-    ...(hidden !== undefined && { hidden }),
+    ...rest,
+    ...(canonical && { canonical: metaLinkYaml(canonical) }),
+    ...(alternates && { alternates: alternates.map(metaLinkYaml) }),
   };
 }
 
 /** The front matter written: the previous one edited in place (its other keys and comments kept), or new. */
 function writeFrontMatter(frontMatter: FrontMatter, previousYaml?: string): string {
+  const values = yamlOf(frontMatter);
   if (previousYaml === undefined) {
-    if (Object.keys(frontMatter).length === 0) return "";
-    return `---\n${stringifyYaml(frontMatter, { lineWidth: 0 })}---\n\n`;
+    if (Object.keys(values).length === 0) return "";
+    return `---\n${stringifyYaml(values, { lineWidth: 0 })}---\n\n`;
   }
   const document = parseDocument(previousYaml);
-  for (const key of ["description", "icon", "layout", "hidden"] as const) {
-    const value = frontMatter[key];
+  for (const key of FRONT_MATTER_KEYS) {
+    const value = values[key];
     if (value === undefined) document.delete(key);
     else document.set(key, value);
   }

@@ -10,7 +10,8 @@ type Property = Schema<"IntegrationConfigurationProperty">;
  * holds (an open object, which the generator types as having no property at all).
  */
 interface ConfigurationSchema {
-  properties: Record<string, Property>;
+  /** None: a configuration with no property (GitBook leaves it optional). */
+  properties?: Record<string, Property>;
   required?: string[];
 }
 type Configuration = Record<string, unknown>;
@@ -75,12 +76,15 @@ const LEVELS = new Set(["account", "space", "site"]);
  * is only on strings and not empty, each default fits its property, `required` names declared
  * properties. 400 otherwise.
  */
-export function checkConfigurations(configurations: Schema<"IntegrationConfigurations"> | undefined): void {
+export function checkConfigurations(
+  configurations: Schema<"IntegrationConfigurationsInput"> | undefined,
+): void {
   const levels = Object.entries(configurations ?? {}) as [string, ConfigurationSchema][];
   for (const [level, schema] of levels) {
     if (!LEVELS.has(level))
       throw badRequest(`configurations.${level}: the levels are ${[...LEVELS].join(", ")}.`);
-    for (const [name, property] of Object.entries(schema.properties)) {
+    const properties = schema.properties ?? {};
+    for (const [name, property] of Object.entries(properties)) {
       const at = `configurations.${level}.properties.${name}`;
       if (name in Object.prototype) throw badRequest(`${at}: the name is reserved.`);
       if (property.enum && (property.type !== "string" || property.enum.length === 0))
@@ -93,7 +97,7 @@ export function checkConfigurations(configurations: Schema<"IntegrationConfigura
         throw badRequest(`${at}: the default is not one of its enum values.`);
     }
     for (const name of schema.required ?? [])
-      if (!Object.hasOwn(schema.properties, name))
+      if (!Object.hasOwn(properties, name))
         throw badRequest(`configurations.${level}.required names "${name}", which is not a property.`);
   }
 }

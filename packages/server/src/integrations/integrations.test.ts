@@ -214,6 +214,7 @@ describe("POST /v1/integrations/{integrationName}", () => {
     await publish(adminA, name, withAccount({ properties: { constructor: { type: "number" } } })).expect(400);
     const unknownRequired = withAccount({ properties: {}, required: ["city"] });
     await publish(adminA, name, unknownRequired).expect(400);
+    await publish(adminA, name, withAccount({ required: ["city"] })).expect(400);
     await publish(adminA, name, withAccount({ properties: { x: { type: "boolean", enum: ["a"] } } })).expect(
       400,
     );
@@ -378,6 +379,31 @@ describe("GET /v1/integrations/{integrationName}", () => {
       permissions: { admin: false, install: false },
     });
     expect(res.body.owner.emailDomains).toEqual([]);
+  });
+
+  it("takes GitBook's forms: a content security policy by directive, a configuration without properties", async () => {
+    const { name } = await published({
+      contentSecurityPolicy: {
+        "default-src": "'self'",
+        "img-src": "* data:",
+        "upgrade-insecure-requests": "",
+      },
+      configurations: { account: {}, space: { required: [] } },
+    });
+    const res = await t.request.get(`/v1/integrations/${name}`).set(reader.auth).expect(200);
+    expect(res.body).toMatchObject({
+      contentSecurityPolicy: "default-src 'self'; img-src * data:; upgrade-insecure-requests",
+      configurations: { account: {}, space: { required: [] } },
+    });
+    // An installation configures no property of an empty schema.
+    const installed = await install(adminA, name, orgA).expect(201);
+    expect(installed.body.configuration ?? {}).toEqual({});
+    for (const contentSecurityPolicy of [
+      { "default-src": "'self'; script-src *" },
+      { "script-src": "a,b" },
+      { "img-src": 3 },
+    ])
+      await publish(adminA, uniqueName(), publishBody(orgA, { contentSecurityPolicy })).expect(400);
   });
 
   it("shows an unlisted integration to anyone who knows its name", async () => {

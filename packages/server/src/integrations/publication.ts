@@ -85,6 +85,30 @@ function eventsUrl(url: string | undefined): string | null {
 }
 
 /** The definition a publication stores; 400 for what the contract's schema cannot check. */
+/** The configurations as they show: each schema with its `properties`, none when left out. */
+function withProperties(
+  configurations: Schema<"IntegrationConfigurationsInput">,
+): Schema<"IntegrationConfigurations"> {
+  return Object.fromEntries(
+    Object.entries(configurations).map(([level, schema]) => [level, { properties: {}, ...schema }]),
+  );
+}
+
+/**
+ * A content security policy as its header's value: given so, or from GitBook's directives (each
+ * `name value`, joined by `; `); null when none is given. A value cannot close its directive.
+ */
+function cspHeader(policy: Schema<"PublishIntegrationRequest">["contentSecurityPolicy"]): string | null {
+  if (policy === undefined) return null;
+  if (typeof policy === "string") return policy;
+  const directives = Object.entries(policy).map(([name, value]) => {
+    if (/[;,\r\n]/.test(value as string))
+      throw badRequest(`contentSecurityPolicy.${name} cannot hold ";", "," or a line break.`);
+    return `${name} ${value}`.trim();
+  });
+  return directives.join("; ");
+}
+
 export function publicationOf(body: Schema<"PublishIntegrationRequest">): Publication {
   checkConfigurations(body.configurations);
   const icon = body.icon === undefined ? undefined : pngImage(body.icon, "icon", ICON_MAX_BYTES);
@@ -106,8 +130,8 @@ export function publicationOf(body: Schema<"PublishIntegrationRequest">): Public
       blocks: toJson(blocks),
       content_sources: toJson(body.contentSources ?? []),
       external_links: toJson(body.externalLinks ?? []),
-      configurations: body.configurations ? toJson(body.configurations) : null,
-      content_security_policy: body.contentSecurityPolicy ?? null,
+      configurations: body.configurations ? toJson(withProperties(body.configurations)) : null,
+      content_security_policy: cspHeader(body.contentSecurityPolicy),
       script: body.script,
       icon: icon?.hash ?? null,
       preview_images: toJson(previews.map((image) => image.hash)),

@@ -11,7 +11,8 @@ import { presentSpec } from "./presenter.js";
 import { deleteSpec, insertSpec, listSpecs, replaceSource, type SpecSource } from "./store.js";
 
 /** `OpenAPISpecSlug` of the contract, checked here for the PUT path, which takes any text. */
-const isSlug = (slug: string) => slug.length <= 100 && /^[a-z0-9]+(?:-[a-z0-9]+)*$/.test(slug);
+/** The contract's `OpenAPISpecSlug`, checked by hand where the path takes any text (see the spec). */
+const isSlug = (slug: string) => slug.length <= 100 && /^[a-zA-Z0-9]+(?:-[a-zA-Z0-9]+)*$/.test(slug);
 
 /** The stored form of a source; 400 for both kinds at once or a URL that is not http(s). */
 function sourceOf(source: Schema<"OpenAPISpecSource">): SpecSource {
@@ -64,9 +65,7 @@ export function openApiSpecHandlers(services: Services): AreaHandlers<typeof ope
     async createOrUpdateOpenAPISpecBySlug({ path, body }, { role }) {
       const { organizationId, specSlug } = path;
       if (!isSlug(specSlug))
-        throw badRequest(
-          "A slug is at most 100 lowercase letters and digits, in words joined by single hyphens.",
-        );
+        throw badRequest("A slug is at most 100 letters and digits, in words joined by single hyphens.");
       const source = sourceOf(body.source);
       const put = await transaction(async (tx) => {
         // A concurrent PUT may create the slug between the two statements: the next round replaces it.

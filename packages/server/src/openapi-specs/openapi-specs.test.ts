@@ -212,6 +212,10 @@ describe("POST /v1/orgs/{organizationId}/openapi", () => {
     ]) {
       await t.request.post(base()).set(admin.auth).send(bad).expect(400);
     }
+    // GitBook's slugs may have capitals; case counts, as in any other id.
+    const upper = await create({ text: openapi("3.1.0") }, "PetStore-V2");
+    expect(await read(upper.slug)).toMatchObject({ slug: "PetStore-V2" });
+    await t.request.get(`${base()}/petstore-v2`).set(admin.auth).expect(404);
     const { slug } = await create({ text: openapi("3.1.0") });
     const taken = await t.request
       .post(base())
@@ -274,7 +278,7 @@ describe("GET /v1/orgs/{organizationId}/openapi/{specSlug}", () => {
 
 describe("PUT /v1/orgs/{organizationId}/openapi/{specSlug}", () => {
   it("creates a specification under a new slug (201) and replaces the source of an existing one (200)", async () => {
-    const slug = newSlug();
+    const slug = `Pets-${newSlug()}`;
     const createdRes = await t.request
       .put(`${base()}/${slug}`)
       .set(creator.auth)
@@ -338,6 +342,7 @@ describe("PUT /v1/orgs/{organizationId}/openapi/{specSlug}", () => {
     await t.request.put(`${base()}/${slug}`).set(reader.auth).send(body).expect(403);
     await t.request.put(`${base()}/new-one`).set(reader.auth).send(body).expect(403);
     await t.request.put(`${base()}/Not_A_Slug`).set(admin.auth).send(body).expect(400);
+    await t.request.put(`${base()}/-Dangling`).set(admin.auth).send(body).expect(400);
     await t.request
       .put(`${base()}/${"a".repeat(101)}`)
       .set(admin.auth)

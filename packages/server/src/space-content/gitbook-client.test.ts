@@ -39,6 +39,11 @@ interface GitBookSpaces {
     getChangeRequestChanges(space: string, cr: string): Answer<Schema<"RevisionSemanticChanges">>;
     searchSpaceContent(space: string, query: { query: string }): Answer<Schema<"SearchPageResultPage">>;
     getSpacePdf(space: string, query?: { page?: string; only?: boolean }): Answer<{ url: string }>;
+    listRevisionPageMetaLinks(
+      space: string,
+      revision: string,
+      page: string,
+    ): Answer<Schema<"RevisionPageMetaLinks">>;
   };
 }
 
@@ -103,6 +108,7 @@ describe("GitBook's own client on history and addressing", () => {
 
     const found = (await api.spaces.searchSpaceContent(spaceId, { query: "apt" })).data;
     expect(found.items).toMatchObject([{ id: install.id, title: "Install", path: "guide/install" }]);
+    expect((await api.spaces.listRevisionPageMetaLinks(spaceId, after, guide)).data).toEqual({});
     const pdf = (await api.spaces.getSpacePdf(spaceId, { page: guide })).data;
     const pdfResponse = await s.t.request.get(new URL(pdf.url).pathname).expect(200);
     expect(pdfResponse.headers["content-type"]).toBe("application/pdf");

@@ -25,6 +25,8 @@ export const spaceContentAccess = {
   listFilesInRevisionById: reads,
   getFileInRevisionById: reads,
   getRevisionSemanticChanges: reads,
+  listSpacePageMetaLinks: reads,
+  listRevisionPageMetaLinks: reads,
 } satisfies AccessMap;
 
 /** How the space's main content is seen: from the space, in the app. */
@@ -46,6 +48,14 @@ export function spaceContentHandlers(services: Services): AreaHandlers<typeof sp
 
     async listPages(_input, { space }) {
       return content.pages(viewOf(space), space.revision_id);
+    },
+
+    async listSpacePageMetaLinks({ path }, { space }) {
+      return content.metaLinks(space.id, space.revision_id, path.pageId);
+    },
+
+    async listRevisionPageMetaLinks({ path }, { space }) {
+      return content.metaLinks(space.id, path.revisionId, path.pageId);
     },
 
     async getPageById({ path, query }, { space }) {

@@ -85,6 +85,20 @@ export function contentReads({ db, urls, secretKey }: Pick<Services, "db" | "url
       return presentEntry(tree, storage, tree.atPath(path.replace(/^\/+|\/+$/g, "")), view, query);
     },
 
+    /**
+     * A page's meta links, from its front matter (see `RevisionPageMetaLinks` in the contract); none
+     * for a group or a link, which have no body.
+     */
+    async metaLinks(spaceId: string, revisionId: string, pageId: string) {
+      const { tree, storage } = await open(spaceId, revisionId);
+      const entry = tree.get(pageId);
+      if (!entry) throw notFound("Page");
+      if (entry.kind !== undefined || entry.document === null) return ok({});
+      const [markdown = ""] = await storage.bodies([entry.document]);
+      const { canonical, alternates } = (await contentEngine().analyze(markdown)).frontMatter ?? {};
+      return ok({ ...(canonical && { canonical }), ...(alternates && { alternates }) });
+    },
+
     /** A page's body as GitBook's JSON document; 404 for a group or a link, which have none. */
     async document(spaceId: string, revisionId: string, pageId: string) {
       const { tree, storage } = await open(spaceId, revisionId);

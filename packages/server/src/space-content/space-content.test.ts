@@ -123,6 +123,23 @@ describe("space content reads", () => {
     expect(markdown.document).toBeUndefined();
     expect(markdown.createdAt).toEqual(expect.any(String));
     await s.t.request.get(`${url}?format=html`).set(s.reader.auth).expect(400);
+    // GitBook's document options change nothing here (no expressions, no reusable contents): the
+    // same page, not a 400.
+    for (const options of [
+      "evaluated=true&dereferenced=true",
+      "evaluated=deterministic-only&dereferenced=reusable-contents",
+      "format=markdown&format.markdown.refs=stable",
+    ]) {
+      const same = (await s.t.request.get(`${url}?${options}`).set(s.reader.auth).expect(200)).body;
+      expect(same).toEqual(options.startsWith("format=markdown") ? markdown : plain);
+    }
+    const byPath = `/v1/spaces/${space.spaceId}/content/path/guide`;
+    expect(
+      (await s.t.request.get(`${byPath}?cachedMetadata=true&evaluated=false`).set(s.reader.auth).expect(200))
+        .body,
+    ).toEqual(plain);
+    for (const bad of ["evaluated=maybe", "dereferenced=all", "format.markdown.refs=absolute"])
+      await s.t.request.get(`${url}?${bad}`).set(s.reader.auth).expect(400);
     // The change request's page is not in the main content.
     const draft = flatten(await space.pages(1)).find((p) => p.title === "Draft page");
     await s.t.request

@@ -18,13 +18,20 @@ import { FRONT_MATTER } from "./front-matter.js";
  * that is not closed, or a tag GitBook does not have, stays the text it was written as.
  */
 
-/** What GitBook reads from a page's front matter. */
+/** Where a meta link of a page leads: an http(s) URL, or a page (of another space when `space` is given). */
+export type MetaLinkTarget = { kind: "url"; url: string } | { kind: "page"; page: string; space?: string };
+
+/** What GitBook reads from a page's front matter, and the meta links Quire reads there too. */
 export interface FrontMatter {
   description?: string;
   icon?: string;
   /** GitBook's page layout options (`title: { visible: false }`…), as written. */
   layout?: Record<string, unknown>;
   hidden?: boolean;
+  /** `canonical`: the page's canonical address. */
+  canonical?: MetaLinkTarget;
+  /** `alternates`: the page's other versions (its translations, say). */
+  alternates?: MetaLinkTarget[];
 }
 
 /** A block rendered as the element `data.hName` with its children: remark-rehype renders unknown nodes so. */
@@ -399,13 +406,28 @@ function isMapping(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
+/** A meta link as front matter writes it: a URL, or `{ page, space }`; undefined for anything else. */
+function metaLinkTarget(value: unknown): MetaLinkTarget | undefined {
+  if (typeof value === "string")
+    return URL.canParse(value) && /^https?:/i.test(value) ? { kind: "url", url: value } : undefined;
+  if (!isMapping(value) || typeof value.page !== "string" || value.page === "") return undefined;
+  if (value.space !== undefined && typeof value.space !== "string") return undefined;
+  return { kind: "page", page: value.page, ...(typeof value.space === "string" && { space: value.space }) };
+}
+
 function pickFrontMatter(data: Record<string, unknown>): FrontMatter {
   const { description, icon, layout, hidden } = data;
+  const canonical = metaLinkTarget(data.canonical);
+  const alternates = (Array.isArray(data.alternates) ? data.alternates.map(metaLinkTarget) : []).filter(
+    (target) => target !== undefined,
+  );
   return {
     ...(typeof description === "string" && { description }),
     ...(typeof icon === "string" && { icon }),
     ...(isMapping(layout) && { layout }),
     ...(typeof hidden === "boolean" && { hidden }),
+    ...(canonical && { canonical }),
+    ...(alternates.length > 0 && { alternates }),
   };
 }
 
