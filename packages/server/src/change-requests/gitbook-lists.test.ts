@@ -1,33 +1,26 @@
-import { createServer, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
-import { GitBookAPI } from "@gitbook/api";
 import type { Schema } from "@quire/api-types";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type GitBookAnswer, serveToGitBookClient } from "../testing/gitbook-client.js";
 import { type ContentScenario, createContentScenario, insertPage, newSpaceContent } from "./testing.js";
 
 type ListQuery = Record<string, string | string[]>;
-type Answer = Promise<{ data: Schema<"ChangeRequestPage"> }>;
-/** What the tests call of GitBook's client (its typings do not resolve under NodeNext, see gitbook-client.test.ts). */
+type Answer = GitBookAnswer<Schema<"ChangeRequestPage">>;
+/** What the tests call of GitBook's client. */
 interface GitBookLists {
   spaces: { listChangeRequestsForSpace(space: string, query?: ListQuery): Answer };
   orgs: { listChangeRequestsForOrganization(organization: string, query?: ListQuery): Answer };
 }
 
 let s: ContentScenario;
-let server: Server;
+let served: Awaited<ReturnType<typeof serveToGitBookClient>>;
 let api: GitBookLists;
 beforeAll(async () => {
   s = await createContentScenario();
-  server = createServer(s.t.app);
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address() as AddressInfo;
-  api = new GitBookAPI({
-    endpoint: `http://127.0.0.1:${port}`,
-    authToken: s.reader.token,
-  }) as unknown as GitBookLists;
+  served = await serveToGitBookClient(s.t.app);
+  api = served.client<GitBookLists>(s.reader.token);
 });
 afterAll(async () => {
-  await new Promise((resolve) => server.close(resolve));
+  await served.close();
   await s.t.close();
 });
 

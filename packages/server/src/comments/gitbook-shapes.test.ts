@@ -1,6 +1,3 @@
-import { createServer, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
-import { GitBookAPI } from "@gitbook/api";
 import type { Schema } from "@quire/api-types";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
@@ -9,9 +6,10 @@ import {
   jsonDocument,
   textBlock,
 } from "../change-requests/testing.js";
+import { type GitBookAnswer, serveToGitBookClient } from "../testing/gitbook-client.js";
 import { newThreads, PARENTS } from "./testing.js";
 
-type Answer = Promise<{ data: Schema<"CommentPage"> }>;
+type Answer = GitBookAnswer<Schema<"CommentPage">>;
 /** What the tests call of GitBook's client (its typings do not resolve under NodeNext). */
 interface GitBookComments {
   spaces: {
@@ -21,20 +19,15 @@ interface GitBookComments {
 }
 
 let s: ContentScenario;
-let server: Server;
+let served: Awaited<ReturnType<typeof serveToGitBookClient>>;
 let api: GitBookComments;
 beforeAll(async () => {
   s = await createContentScenario();
-  server = createServer(s.t.app);
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address() as AddressInfo;
-  api = new GitBookAPI({
-    endpoint: `http://127.0.0.1:${port}`,
-    authToken: s.reader.token,
-  }) as unknown as GitBookComments;
+  served = await serveToGitBookClient(s.t.app);
+  api = served.client<GitBookComments>(s.reader.token);
 });
 afterAll(async () => {
-  await new Promise((resolve) => server.close(resolve));
+  await served.close();
   await s.t.close();
 });
 

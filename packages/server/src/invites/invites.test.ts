@@ -1,11 +1,9 @@
-import { createServer, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
-import { GitBookAPI } from "@gitbook/api";
 import type { Schema } from "@quire/api-types";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { issueToken } from "../auth/tokens.js";
 import { buildCollection, buildSpace } from "../testing/factories.js";
 import { buildOrganization } from "../testing/fixtures.js";
+import { type GitBookAnswer as Answer, serveToGitBookClient } from "../testing/gitbook-client.js";
 import { createTestApp, type TestApp } from "../testing/harness.js";
 import { findUserByEmail } from "../users/store.js";
 
@@ -465,11 +463,7 @@ describe("invite links to a space or a collection", () => {
   });
 });
 
-/**
- * What the test calls of GitBook's client, typed by our contract. Its index.d.ts re-exports `./client`
- * without an extension, which NodeNext does not resolve: the compiler sees a class without operations.
- */
-type Answer<T> = Promise<{ data: T }>;
+/** What the test calls of GitBook's client, typed by our contract. */
 interface GitBookOrgs {
   orgs: {
     inviteUsersToOrganization(
@@ -491,17 +485,13 @@ interface GitBookOrgs {
 }
 
 describe("GitBook's own client on invites", () => {
-  let server: Server;
-  let endpoint: string;
-
+  let served: Awaited<ReturnType<typeof serveToGitBookClient>>;
   beforeAll(async () => {
-    server = createServer(t.app);
-    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-    endpoint = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    served = await serveToGitBookClient(t.app);
   });
-  afterAll(() => new Promise((resolve) => server.close(resolve)));
+  afterAll(() => served.close());
 
-  const client = (authToken: string) => new GitBookAPI({ endpoint, authToken }) as unknown as GitBookOrgs;
+  const client = (authToken: string) => served.client<GitBookOrgs>(authToken);
 
   it("sends guests, per-invitee roles and content links, and reads GitBook's shapes back", async () => {
     const s = await scenario();

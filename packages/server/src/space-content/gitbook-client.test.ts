@@ -1,6 +1,3 @@
-import { createServer, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
-import { GitBookAPI } from "@gitbook/api";
 import type { Schema } from "@quire/api-types";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
@@ -10,12 +7,9 @@ import {
   newSpaceContent,
   updatePage,
 } from "../change-requests/testing.js";
+import { type GitBookAnswer as Answer, serveToGitBookClient } from "../testing/gitbook-client.js";
 
-/**
- * What the test calls of GitBook's client, typed by our contract. Its index.d.ts re-exports `./client`
- * without an extension, which NodeNext does not resolve: the compiler sees a class without operations.
- */
-type Answer<T> = Promise<{ data: T }>;
+/** What the test calls of GitBook's client, typed by our contract. */
 type Format = { format?: "markdown" | "document" };
 interface GitBookSpaces {
   spaces: {
@@ -48,21 +42,16 @@ interface GitBookSpaces {
 }
 
 let s: ContentScenario;
-let server: Server;
+let served: Awaited<ReturnType<typeof serveToGitBookClient>>;
 let api: GitBookSpaces;
 
 beforeAll(async () => {
   s = await createContentScenario();
-  server = createServer(s.t.app);
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address() as AddressInfo;
-  api = new GitBookAPI({
-    endpoint: `http://127.0.0.1:${port}`,
-    authToken: s.reader.token,
-  }) as unknown as GitBookSpaces;
+  served = await serveToGitBookClient(s.t.app);
+  api = served.client<GitBookSpaces>(s.reader.token);
 });
 afterAll(async () => {
-  await new Promise((resolve) => server.close(resolve));
+  await served.close();
   await s.t.close();
 });
 
