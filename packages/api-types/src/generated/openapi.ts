@@ -5708,6 +5708,26 @@ export interface components {
         /** @description GitBook's form of `insert_page`: adds a page. */
         GitBookInsertPageChange: {
             /**
+             * @description Slug of the page in its parent: lower-case letters and digits in words joined by hyphens (slugs
+             *     name files in Git and paths of published sites); 400 when a sibling has it. On insert, derived
+             *     from the title when omitted.
+             */
+            slug?: string;
+            /** @description Quire keeps no emoji on pages: "" (none) is taken, any other is refused (400); set an icon. */
+            emoji?: string;
+            /** @description Icon of the page (front matter `icon`); "" removes it. */
+            icon?: string;
+            /** @description Description of the page (front matter `description`); "" removes it. */
+            description?: string;
+            /** @description Left out of the navigation, still reachable (front matter `hidden`). */
+            hidden?: boolean;
+            /** @description Left out of search (front matter `noIndex`). */
+            noIndex?: boolean;
+            /** @description Search engines are asked not to index the page on published sites (front matter `noRobotsIndex`). */
+            noRobotsIndex?: boolean;
+            /** @description Quire has no adaptive content: "" (no condition) is taken, any other is refused (400). */
+            condition?: string;
+            /**
              * @description The kind of change. (enum property replaced by openapi-typescript)
              * @enum {string}
              */
@@ -5727,8 +5747,28 @@ export interface components {
             /** @description Body of the new page: Markdown in GitBook's envelope, or GitBook's JSON document. */
             document: components["schemas"]["MarkdownDocument"] | components["schemas"]["JSONDocumentBody"];
         };
-        /** @description GitBook's form of `update_page`: changes a page's title or body, or moves it. */
+        /** @description GitBook's form of `update_page`: changes a page's title, body or metadata, or moves it. */
         GitBookUpdatePageChange: {
+            /**
+             * @description Slug of the page in its parent: lower-case letters and digits in words joined by hyphens (slugs
+             *     name files in Git and paths of published sites); 400 when a sibling has it. On insert, derived
+             *     from the title when omitted.
+             */
+            slug?: string;
+            /** @description Quire keeps no emoji on pages: "" (none) is taken, any other is refused (400); set an icon. */
+            emoji?: string;
+            /** @description Icon of the page (front matter `icon`); "" removes it. */
+            icon?: string;
+            /** @description Description of the page (front matter `description`); "" removes it. */
+            description?: string;
+            /** @description Left out of the navigation, still reachable (front matter `hidden`). */
+            hidden?: boolean;
+            /** @description Left out of search (front matter `noIndex`). */
+            noIndex?: boolean;
+            /** @description Search engines are asked not to index the page on published sites (front matter `noRobotsIndex`). */
+            noRobotsIndex?: boolean;
+            /** @description Quire has no adaptive content: "" (no condition) is taken, any other is refused (400). */
+            condition?: string;
             /**
              * @description The kind of change. (enum property replaced by openapi-typescript)
              * @enum {string}
@@ -5736,7 +5776,7 @@ export interface components {
             operation: "update_page";
             /** @description Id of the page. */
             page: string;
-            /** @description New title; unchanged when omitted. The slug does not change. */
+            /** @description New title; unchanged when omitted. The slug does not change with it. */
             title?: components["schemas"]["PageTitle"];
             /**
              * @description New body, replacing the whole body: Markdown in GitBook's envelope, or GitBook's JSON document

@@ -152,6 +152,80 @@ describe("POST …/change-requests/{changeRequestId}/content", () => {
     ]);
   });
 
+  it("keeps GitBook's page metadata: slug, and description, icon, visibility and indexing in the front matter", async () => {
+    const space = await newSpaceContent(s);
+    const cr = await space.createChangeRequest();
+    await space.edit(cr.number, [
+      {
+        operation: "insert_page",
+        slug: "getting-started",
+        description: "First steps.",
+        icon: "rocket",
+        hidden: true,
+        noIndex: false,
+        emoji: "",
+        condition: "",
+        document: { markdown: "# Start here\n\nHello.\n" },
+      },
+      {
+        operation: "insert_page",
+        title: "Own",
+        description: "Ignored: the body's front matter says otherwise.",
+        noRobotsIndex: true,
+        document: { markdown: "---\ndescription: From the body.\n---\n\nText.\n" },
+      },
+    ]);
+    const [start, own] = await space.pages(cr.number);
+    // The leading heading still names the page; the metadata opens its body.
+    expect(start).toMatchObject({ title: "Start here", slug: "getting-started", path: "getting-started" });
+    expect((await space.page(start?.id as string, cr.number)).markdown).toBe(
+      "---\ndescription: First steps.\nicon: rocket\nhidden: true\n---\n\nHello.\n",
+    );
+    expect((await space.page(own?.id as string, cr.number)).markdown).toBe(
+      "---\ndescription: From the body.\nnoRobotsIndex: true\n---\n\nText.\n",
+    );
+
+    // Metadata alone edits the current body's front matter: "" and false remove, the text stays.
+    await space.edit(cr.number, [
+      { operation: "update_page", page: start?.id as string, icon: "", hidden: false, noIndex: true },
+      { operation: "update_page", page: start?.id as string, description: "Second steps.", slug: "start" },
+    ]);
+    const updated = await space.page(start?.id as string, cr.number);
+    expect(updated).toMatchObject({ slug: "start", path: "start" });
+    expect(updated.markdown).toBe("---\ndescription: Second steps.\nnoIndex: true\n---\n\nHello.\n");
+    await space.edit(cr.number, [
+      { operation: "update_page", page: start?.id as string, description: "", noIndex: false },
+    ]);
+    expect((await space.page(start?.id as string, cr.number)).markdown).toBe("Hello.\n");
+  });
+
+  it("refuses GitBook's page metadata Quire cannot keep, and a slug a sibling has, writing nothing", async () => {
+    const space = await newSpaceContent(s);
+    const cr = await space.createChangeRequest();
+    await space.edit(cr.number, [insertPage("One", "1"), insertPage("Two", "2")]);
+    const before = await space.getChangeRequest(cr.number);
+    const [one] = await space.pages(cr.number);
+    const attempts = [
+      { change: { operation: "update_page", page: one?.id, emoji: "🎉" }, text: "emoji" },
+      {
+        change: { operation: "update_page", page: one?.id, condition: "visitor.claims.pro" },
+        text: "condition",
+      },
+      { change: { operation: "update_page", page: one?.id, slug: "two" }, text: 'slug "two"' },
+      { change: { operation: "insert_page", slug: "one", document: { markdown: "" } }, text: 'slug "one"' },
+    ];
+    for (const { change, text } of attempts)
+      expectError((await space.edit(cr.number, [change as never], s.admin, 400)).body, 400, text);
+    for (const slug of ["Upper", "with space", "a/b", "-x", "x".repeat(101)])
+      await space.edit(
+        cr.number,
+        [{ operation: "update_page", page: one?.id as string, slug }],
+        s.admin,
+        400,
+      );
+    expect((await space.getChangeRequest(cr.number)).revision).toBe(before.revision);
+  });
+
   it("accepts GitBook's JSON documents in insert_page and update_page, stored as Markdown", async () => {
     const space = await newSpaceContent(s);
     const cr = await space.createChangeRequest();

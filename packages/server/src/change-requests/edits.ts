@@ -1,5 +1,5 @@
 import type { Schema } from "@quire/api-types";
-import { contentEngine } from "../content/engine/index.js";
+import { contentEngine, type FrontMatterChanges } from "../content/engine/index.js";
 import { contentHash } from "../content/hash.js";
 import { ContentDraft, InvalidChange, type PageTree, type Placement } from "../content/pages.js";
 import { insertRevision, revisionOf, treeOf } from "../content/revisions.js";
@@ -107,13 +107,14 @@ function applyGitBookChange(
   switch (change.operation) {
     case "insert_page": {
       const heading = leadingTitles.get(change.document.markdown);
-      draft.insert({
+      const page = draft.insert({
         id: ids.next(),
         title: heading?.title ?? change.title ?? UNTITLED,
         parent: change.into ?? null,
         placement: { ...(change.at !== undefined && { index: change.at }) },
         document: storage.saveDocument(heading?.body ?? change.document.markdown),
       });
+      if (change.slug !== undefined) draft.setSlug(page.id, change.slug);
       return;
     }
     case "update_page": {
@@ -121,6 +122,7 @@ function applyGitBookChange(
         ...(change.title !== undefined && { title: change.title }),
         ...(change.document !== undefined && { document: storage.saveDocument(change.document.markdown) }),
       });
+      if (change.slug !== undefined) draft.setSlug(change.page, change.slug);
       const parent = change.into === undefined ? draft.get(change.page)?.parent : change.into;
       // Without `at`, a page keeps its place among the same siblings, and goes last among new ones.
       if (parent !== undefined && (change.at !== undefined || parent !== draft.get(change.page)?.parent))
@@ -187,6 +189,56 @@ async function preparedChange(
 }
 
 /**
+ * What a GitBook change's page metadata makes of the front matter of the page's body (see
+ * `GitBookPageMetadata` in the contract): "" and false remove a key, as they are the default. An emoji
+ * or an adaptive-content condition, which Quire cannot keep, is a 400 naming the change.
+ */
+function frontMatterChanges(change: PreparedGitBookChange, index: number): FrontMatterChanges {
+  if (change.operation === "delete_page") return {};
+  if (change.emoji)
+    throw invalidChange(change, index, "Quire keeps no emoji on pages (set an `icon` instead)");
+  if (change.condition)
+    throw invalidChange(change, index, "Quire has no adaptive content: `condition` can only be empty");
+  const changes: FrontMatterChanges = {};
+  for (const key of ["description", "icon"] as const)
+    if (change[key] !== undefined) changes[key] = change[key] || null;
+  for (const key of ["hidden", "noIndex", "noRobotsIndex"] as const)
+    if (change[key] !== undefined) changes[key] = change[key] || null;
+  return changes;
+}
+
+/**
+ * The change with its page metadata written into the front matter of the body it stores (sent, or
+ * the page's current one, `pageBody`), the title a leading heading gave it resolved first, since a body
+ * opening with front matter has none. A front matter sent in the body keeps its own values.
+ */
+async function withMetadata(
+  change: PreparedGitBookChange,
+  index: number,
+  leadingTitles: PreparedEdit["leadingTitles"],
+  pageBody: (pageId: string) => Promise<string | undefined>,
+): Promise<PreparedGitBookChange> {
+  const changes = frontMatterChanges(change, index);
+  if (change.operation === "delete_page" || Object.keys(changes).length === 0) return change;
+  const engine = contentEngine();
+  if (change.operation === "insert_page") {
+    const heading = leadingTitles.get(change.document.markdown);
+    const body = heading?.body ?? change.document.markdown;
+    return {
+      ...change,
+      title: heading?.title ?? change.title ?? UNTITLED,
+      document: { markdown: await engine.withFrontMatter(body, changes, { keepWritten: true }) },
+    };
+  }
+  const sent = change.document?.markdown;
+  const body = sent ?? (await pageBody(change.page));
+  // A page the content does not hold: applying the change says so.
+  if (body === undefined) return change;
+  const markdown = await engine.withFrontMatter(body, changes, { keepWritten: sent !== undefined });
+  return { ...change, document: { markdown } };
+}
+
+/**
  * Reads every body the edit brings with the content engine, before any transaction opens: GitBook's
  * JSON documents become Markdown (an update's against its page's `currentBody`, when given), a body
  * the engine cannot process is a 422 before anything is locked, and storing the edit then finds each
@@ -213,7 +265,21 @@ export async function prepareContentEdit(
     if (heading)
       leadingTitles.set(markdown, { title: heading.title, body: markdown.slice(heading.bodyStart) });
   }
-  await engine.analyzeAll([...leadingTitles.values()].map(({ body }) => body));
+  // Page metadata goes into the front matter of the bodies; a page's body as an earlier change of
+  // the batch left it is the one a later change of its metadata edits.
+  const edited = new Map<string, string>();
+  const pageBody = async (pageId: string) => edited.get(pageId) ?? (await currentBody?.(pageId));
+  for (const [index, change] of changes.entries()) {
+    if ("type" in change) continue;
+    const prepared = await withMetadata(change, index, leadingTitles, pageBody);
+    changes[index] = prepared;
+    if (prepared.operation === "update_page" && prepared.document)
+      edited.set(prepared.page, prepared.document.markdown);
+  }
+  await engine.analyzeAll([
+    ...[...leadingTitles.values()].map(({ body }) => body),
+    ...changes.flatMap(bodyOf),
+  ]);
   return { changes, pages, leadingTitles };
 }
 

@@ -202,6 +202,15 @@ export class ContentDraft extends PageTree {
     return entry;
   }
 
+  /** Gives a page the slug asked for; a sibling that has it already makes it an invalid change. */
+  setSlug(id: string, slug: string): void {
+    const entry = this.require(id);
+    if (entry.slug === slug) return;
+    if (this.children(entry.parent).some((sibling) => sibling.id !== id && sibling.slug === slug))
+      throw new InvalidChange(`a sibling of the page "${id}" has the slug "${slug}" already`);
+    this.put({ ...entry, slug, updatedAt: this.now });
+  }
+
   /** Changes a page's title, its body (documents) or where it leads (links); the slug stays. */
   update(id: string, fields: { title?: string; document?: string | null; href?: string }): void {
     const entry = this.require(id);

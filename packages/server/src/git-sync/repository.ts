@@ -383,7 +383,16 @@ function pathsOf(pages: readonly RepoPage[], paths: string[] = []): string[] {
 }
 
 /** The keys of a page's front matter that Quire reads, and writes back. */
-const FRONT_MATTER_KEYS = ["description", "icon", "layout", "hidden", "canonical", "alternates"] as const;
+const FRONT_MATTER_KEYS = [
+  "description",
+  "icon",
+  "layout",
+  "hidden",
+  "noIndex",
+  "noRobotsIndex",
+  "canonical",
+  "alternates",
+] as const;
 
 function frontMatterOf(page: RepoDocument): FrontMatter {
   return Object.fromEntries(

@@ -81,6 +81,8 @@ export async function indexMainContent(
   );
   const rows: SearchSectionTable[] = [];
   for (const [i, [pageId, page]] of changed.entries()) {
+    // A page whose front matter says `noIndex` is left out of search, as GitBook leaves it.
+    if (analyses[i]?.frontMatter?.noIndex) continue;
     for (const [position, section] of (analyses[i]?.sections ?? []).entries())
       rows.push({
         space_id: spaceId,

@@ -303,6 +303,17 @@ describe("GET /v1/spaces/{spaceId}/search", () => {
     expect(await searchSpace(space.spaceId, term)).toEqual({ count: 0, items: [] });
   });
 
+  it("leaves out a page whose front matter says noIndex, as GitBook does", async () => {
+    const term = word("quokka");
+    const space = await titled("Islands");
+    await space.seed([
+      insertPage("Public", `${term} here`),
+      insertPage("Unlisted", `---\nnoIndex: true\n---\n\n${term} there`),
+    ]);
+    expect((await searchSpace(space.spaceId, term)).items.map((page) => page.title)).toEqual(["Public"]);
+    expect(titles(await search(term))).toEqual([["Islands", ["Public"]]]);
+  });
+
   it("answers 401, 400 and 404 (another organization's space, a space the caller cannot read)", async () => {
     const space = await titled("Guarded");
     const url = `/v1/spaces/${space.spaceId}/search`;

@@ -10,6 +10,7 @@ import {
   createContentScenario,
   insertPage,
   newSpaceContent,
+  updatePage,
 } from "../change-requests/testing.js";
 import { STYLESHEET } from "./assets.js";
 import { LLMS_FULL_MAX_BYTES, llmsFullText, markdownUrl, sitemapXml } from "./discovery.js";
@@ -291,6 +292,50 @@ describe("a published site's discoverability", () => {
     expect(text).not.toContain("# Page 3\n");
     expect(text).toContain("This file was cut at 3500 bytes");
     expect(LLMS_FULL_MAX_BYTES).toBeGreaterThanOrEqual(1024 * 1024);
+  });
+
+  it("follows a page's front matter: its meta links in its head, noRobotsIndex out of the sitemap", async () => {
+    const content = await newSpaceContent(s);
+    const ids = await content.seed([
+      insertPage("Other", "Elsewhere."),
+      insertPage("Quiet", "---\nnoRobotsIndex: true\n---\n\nShh."),
+      insertPage("Guide", "Read me."),
+    ]);
+    const cr = await content.createChangeRequest();
+    const linked = [
+      "---",
+      "canonical: https://docs.example.com/guide",
+      "alternates:",
+      "  - https://fr.example.com/guide",
+      `  - page: ${ids.Other}`,
+      "---",
+      "",
+      "Read me.",
+    ].join("\n");
+    await content.edit(cr.number, [updatePage(ids.Guide as string, { markdown: linked })]);
+    await content.merge(cr.number);
+    const site: Schema<"Site"> = await siteApi("post", `/v1/orgs/${s.organizationId}/sites`, {
+      title: "Meta",
+      spaces: [content.spaceId],
+    });
+    await siteApi("patch", sitePath(site.id), { visibility: "public" });
+    await siteApi("post", sitePath(site.id, "/publish"));
+    const root = `http://quire.test/s/${site.id}/`;
+
+    const guide = headOf((await visit(`/s/${site.id}/guide/`).expect(200)).text);
+    const links: Record<string, string[]> = {};
+    let robots: unknown;
+    visitTree(guide, "element", (node: Element) => {
+      if (node.tagName === "link")
+        (links[String(node.properties.rel)] ??= []).push(String(node.properties.href));
+      if (node.tagName === "meta" && node.properties.name === "robots") robots = node.properties.content;
+    });
+    expect(links.canonical).toEqual(["https://docs.example.com/guide"]);
+    expect(links.alternate).toEqual(["https://fr.example.com/guide", `${root}other/`]);
+    expect(robots).toBeUndefined();
+    expect(headTags(headOf((await visit(`/s/${site.id}/quiet/`).expect(200)).text)).robots).toBe("noindex");
+    const sitemap = (await visit(`/s/${site.id}/sitemap.xml`).expect(200)).text;
+    expect(sitemapLocs(sitemap)).toEqual([`${root}other/`, `${root}guide/`]);
   });
 
   it("keeps crawlers out of an unlisted site, which has no sitemap, and serves it to anyone", async () => {

@@ -26,6 +26,8 @@ export interface ListedPage {
   /** Its absolute URL as Markdown (see `markdownUrl`). */
   markdownUrl: string;
   description?: string;
+  /** The page asks search engines not to index it: no sitemap lists it. */
+  noRobotsIndex?: true;
   markdown?: string;
 }
 

@@ -4,9 +4,6 @@
  * (`store.ts`, `tables.ts`, `presenter.ts`, ...) are private: the root `biome.json` fails the lint on an
  * import of one from another area.
  */
-import { type Expression, sql } from "kysely";
-import { siteSpaceShown } from "./structure.js";
-
 export { readsSite } from "./access.js";
 export { assetNamed, sendAsset } from "./assets.js";
 export { type RenderedPage, renderPage, siteLinkContext } from "./page-links.js";
@@ -18,11 +15,4 @@ export {
   type SiteChrome,
 } from "./render.js";
 export { unlinkSpaces } from "./site-spaces/store.js";
-
-/**
- * SQL: the ids of the spaces the site of id `siteId` publishes (its shown site spaces: spaces of the
- * site's organization, not deleted), as a subquery for `in`; none for an unknown site.
- */
-export function spacesPublishedBy(siteId: string | Expression<string>) {
-  return sql<string>`(select ss.space_id from site_spaces ss where ss.site_id = ${siteId} and ${siteSpaceShown("ss")})`;
-}
+export { spacesPublishedBy } from "./structure.js";

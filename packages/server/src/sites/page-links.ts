@@ -1,4 +1,4 @@
-import { contentEngine, type Section } from "../content/engine/index.js";
+import { contentEngine, type FrontMatter, type Section } from "../content/engine/index.js";
 import { References, referencedFile } from "../content/engine/references.js";
 import type { PageTree } from "../content/pages.js";
 import type { ContentStorage } from "../content/storage.js";
@@ -99,6 +99,10 @@ export interface RenderedPage {
   body: { html: string } | { refused: string };
   description?: string;
   headings: Section[];
+  /** Its front matter asks search engines not to index it. */
+  noRobotsIndex?: true;
+  /** Its front matter's meta links. */
+  metaLinks?: Pick<FrontMatter, "canonical" | "alternates">;
 }
 
 /** Renders `page` (its body `markdown`) with its links resolved in `context` (see `siteLinks`). */
@@ -111,10 +115,15 @@ export async function renderPage(
   try {
     const { links, frontMatter, sections } = await engine.analyze(markdown);
     const html = await engine.renderHtml(markdown, await siteLinks(context, page, links));
+    const { canonical, alternates } = frontMatter ?? {};
     return {
       body: { html },
       ...(frontMatter?.description && { description: frontMatter.description }),
       headings: sections,
+      ...(frontMatter?.noRobotsIndex && { noRobotsIndex: true }),
+      ...((canonical || alternates) && {
+        metaLinks: { ...(canonical && { canonical }), ...(alternates && { alternates }) },
+      }),
     };
   } catch (error) {
     if (error instanceof ApiError && error.status === 422)

@@ -64,8 +64,13 @@ export interface PublishedPage extends SiteChrome {
   headings: readonly Pick<Section, "anchor" | "heading" | "depth">[];
   /** The page's description (its front matter's), for search engines and link previews. */
   description?: string;
-  /** The page's absolute URL at the site's root, without a share key or visitor token. */
+  /**
+   * The page's canonical URL: the one its meta links name, else its absolute URL at the site's root,
+   * without a share key or visitor token.
+   */
   canonicalUrl: string;
+  /** Its other versions' URLs (its meta links' alternates). */
+  alternateUrls?: readonly string[];
   /**
    * The page's body as the content engine rendered it (sanitized HTML), or why it could not: a body
    * past the server's limits is shown as that reason, under the site's navigation.
@@ -297,6 +302,7 @@ function pageMeta(view: PublishedPage): Element[] {
   return [
     ...(description ? [h("meta", { name: "description", content: description })] : []),
     h("link", { rel: "canonical", href: view.canonicalUrl }),
+    ...(view.alternateUrls ?? []).map((href) => h("link", { rel: "alternate", href })),
     og("type", "website"),
     og("site_name", view.siteTitle),
     og("title", view.page.title),

@@ -3,7 +3,7 @@ import { parse as parseCookies, serialize as serializeCookie } from "cookie";
 import type { Request, Response, Router } from "express";
 import { errors as joseErrors, jwtVerify } from "jose";
 import type { KeptAnswers } from "../area.js";
-import { contentEngine } from "../content/engine/index.js";
+import { contentEngine, type MetaLinkTarget } from "../content/engine/index.js";
 import type { PageTree } from "../content/pages.js";
 import { RecentlyUsed } from "../content/recently-used.js";
 import type { ContentStorage } from "../content/storage.js";
@@ -184,8 +184,11 @@ const LISTING_BATCH = 64;
 interface SpaceListing {
   tree: PageTree;
   storage: ContentStorage;
-  /** Its pages in order, but those their front matter hides, with the description it gives. */
-  pages: { page: PageEntry; description?: string }[];
+  /**
+   * Its pages in order, but those their front matter hides, with the description it gives, and
+   * whether it asks search engines not to index the page.
+   */
+  pages: { page: PageEntry; description?: string; noRobotsIndex?: true }[];
 }
 
 /**
@@ -203,7 +206,11 @@ async function listSpace(db: Services["db"], entry: SiteSpaceEntry): Promise<Spa
     batch.forEach((page, i) => {
       const frontMatter = analyses[i]?.frontMatter;
       if (frontMatter?.hidden) return;
-      pages.push({ page, ...(frontMatter?.description && { description: frontMatter.description }) });
+      pages.push({
+        page,
+        ...(frontMatter?.description && { description: frontMatter.description }),
+        ...(frontMatter?.noRobotsIndex && { noRobotsIndex: true }),
+      });
     });
   }
   return { tree, storage, pages };
@@ -386,7 +393,7 @@ export function publishedSiteRoutes(router: Router, services: Services): void {
         const batch = pages.slice(start, start + LISTING_BATCH);
         const bodies =
           maxBytes === undefined ? undefined : await storage.bodies(batch.map(({ page }) => page.document));
-        for (const [i, { page, description }] of batch.entries()) {
+        for (const [i, { page, description, noRobotsIndex }] of batch.entries()) {
           if (full()) break;
           const url = urlAt(pageSegments(structure, entry, tree, page));
           const markdown = bodies?.[i];
@@ -396,6 +403,7 @@ export function publishedSiteRoutes(router: Router, services: Services): void {
             url,
             markdownUrl: markdownUrl(url),
             ...(description && { description }),
+            ...(noRobotsIndex && { noRobotsIndex }),
             ...(markdown !== undefined && { markdown }),
           });
         }
@@ -556,7 +564,7 @@ export function publishedSiteRoutes(router: Router, services: Services): void {
       const groups = await listedGroups(structure, urlsUnder(root));
       return void res
         .type("application/xml")
-        .send(sitemapXml(groups.flatMap((g) => g.pages.map((p) => p.url))));
+        .send(sitemapXml(groups.flatMap((g) => g.pages.flatMap((p) => (p.noRobotsIndex ? [] : [p.url])))));
     }
 
     const entered = await enter(site, mount, req, res);
@@ -622,15 +630,24 @@ export function publishedSiteRoutes(router: Router, services: Services): void {
       if (kept) return sendPage(req, res, kept);
     }
     const context = siteLinkContext(services, { storage, revision, tree }, pageHref);
-    const { body, description, headings } = await renderPage(context, page, await markdownOf(storage, page));
+    const rendered = await renderPage(context, page, await markdownOf(storage, page));
+    const { body, description, headings, metaLinks } = rendered;
+    // A page's meta links to pages lead where its links do; to the web, where they say.
+    const metaLinkUrl = (target: MetaLinkTarget) => {
+      const href = target.kind === "url" ? target.url : chrome.brand?.resolve(target);
+      return href === undefined ? undefined : new URL(href, root).toString();
+    };
+    const canonical = metaLinks?.canonical && metaLinkUrl(metaLinks.canonical);
     const html = renderPublishedPage({
       ...chrome,
+      indexable: chrome.indexable && !rendered.noRobotsIndex,
       page,
       headings,
       body,
       ...(description && { description }),
-      // Without the share key or visitor token: the one URL the page is known by.
-      canonicalUrl: urlsUnder(root)(pageSegments(structure, place.siteSpace, tree, page)),
+      // Without the share key or visitor token: the one URL the page is known by, unless it names one.
+      canonicalUrl: canonical ?? urlsUnder(root)(pageSegments(structure, place.siteSpace, tree, page)),
+      alternateUrls: (metaLinks?.alternates ?? []).flatMap((target) => metaLinkUrl(target) ?? []),
     });
     // Pages for everyone may be kept by shared caches, the others by the visitor's browser only;
     // both ask again each time, which the page's ETag answers with a 304 while it is unchanged.

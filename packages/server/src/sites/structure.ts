@@ -20,6 +20,14 @@ export function siteSpaceShown(siteSpace: "site_spaces" | "ss"): Expression<SqlB
     and shown_space.deleted_at is null)`;
 }
 
+/**
+ * SQL: the ids of the spaces the site of id `siteId` publishes (its shown site spaces), as a subquery
+ * for `in`; none for an unknown site.
+ */
+export function spacesPublishedBy(siteId: string | Expression<string>) {
+  return sql<string>`(select ss.space_id from site_spaces ss where ss.site_id = ${siteId} and ${siteSpaceShown("ss")})`;
+}
+
 /** `Site.siteSpaces`: the shown site spaces of the site whose id is in `siteId`, as a scalar subquery. */
 export function siteSpaceCount(siteId: Expression<string>) {
   return sql<

@@ -28,6 +28,10 @@ export interface FrontMatter {
   /** GitBook's page layout options (`title: { visible: false }`…), as written. */
   layout?: Record<string, unknown>;
   hidden?: boolean;
+  /** Left out of search (GitBook's `noIndex`). */
+  noIndex?: boolean;
+  /** Search engines are asked not to index the page (GitBook's `noRobotsIndex`). */
+  noRobotsIndex?: boolean;
   /** `canonical`: the page's canonical address. */
   canonical?: MetaLinkTarget;
   /** `alternates`: the page's other versions (its translations, say). */
@@ -416,7 +420,7 @@ function metaLinkTarget(value: unknown): MetaLinkTarget | undefined {
 }
 
 function pickFrontMatter(data: Record<string, unknown>): FrontMatter {
-  const { description, icon, layout, hidden } = data;
+  const { description, icon, layout, hidden, noIndex, noRobotsIndex } = data;
   const canonical = metaLinkTarget(data.canonical);
   const alternates = (Array.isArray(data.alternates) ? data.alternates.map(metaLinkTarget) : []).filter(
     (target) => target !== undefined,
@@ -426,6 +430,8 @@ function pickFrontMatter(data: Record<string, unknown>): FrontMatter {
     ...(typeof icon === "string" && { icon }),
     ...(isMapping(layout) && { layout }),
     ...(typeof hidden === "boolean" && { hidden }),
+    ...(typeof noIndex === "boolean" && { noIndex }),
+    ...(typeof noRobotsIndex === "boolean" && { noRobotsIndex }),
     ...(canonical && { canonical }),
     ...(alternates.length > 0 && { alternates }),
   };

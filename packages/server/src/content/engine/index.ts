@@ -3,10 +3,13 @@ import { PoolBusy, type PoolLimits, siblingModule, WorkerPool, WorkOverrun } fro
 import { contentHash } from "../hash.js";
 import { RecentlyUsed } from "../recently-used.js";
 import { documentDepth, type JSONDocument, type MarkdownOutcome } from "./document-model.js";
+import type { FrontMatterChanges } from "./front-matter-edit.js";
 import type { Analysis, RenderInput } from "./markdown.js";
 import { nestingDepth } from "./nesting.js";
 
 export type { DocumentBlock, DocumentNode, JSONDocument } from "./document-model.js";
+export type { FrontMatterChanges } from "./front-matter-edit.js";
+export type { FrontMatter, MetaLinkTarget } from "./gitbook.js";
 export type { Analysis, Section } from "./markdown.js";
 
 /** What a page body may cost the server. */
@@ -33,6 +36,7 @@ export const defaultContentLimits: ContentLimits = {
 const markdownModule = siblingModule(import.meta.url, "markdown");
 const documentModule = siblingModule(import.meta.url, "document");
 const diffModule = siblingModule(import.meta.url, "diff");
+const frontMatterModule = siblingModule(import.meta.url, "front-matter-edit");
 
 /** Levels of document nodes per level of Markdown nesting: a list level is a list and its item. */
 const DOCUMENT_LEVELS_PER_NESTING = 4;
@@ -154,6 +158,21 @@ export class ContentEngine {
       "unifiedDiff",
       { value: { before, after } },
       { what: "change" },
+    );
+  }
+
+  /** `body` with `changes` made to its front matter (see `editFrontMatter`). */
+  withFrontMatter(
+    body: string,
+    changes: FrontMatterChanges,
+    options: { keepWritten: boolean },
+  ): Promise<string> {
+    return this.process(
+      "content",
+      frontMatterModule,
+      "editFrontMatter",
+      { value: { body, changes, keepWritten: options.keepWritten } },
+      { bodies: [body], what: "page body" },
     );
   }
 
