@@ -326,8 +326,10 @@ describe("a published site's discoverability", () => {
     const links: Record<string, string[]> = {};
     let robots: unknown;
     visitTree(guide, "element", (node: Element) => {
-      if (node.tagName === "link")
-        (links[String(node.properties.rel)] ??= []).push(String(node.properties.href));
+      if (node.tagName === "link") {
+        const rel = String(node.properties.rel);
+        links[rel] = [...(links[rel] ?? []), String(node.properties.href)];
+      }
       if (node.tagName === "meta" && node.properties.name === "robots") robots = node.properties.content;
     });
     expect(links.canonical).toEqual(["https://docs.example.com/guide"]);
