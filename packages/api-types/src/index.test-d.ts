@@ -15,7 +15,13 @@ describe("handler interface", () => {
   test("inputs are typed from the contract", () => {
     expectTypeOf<PathParams<"getSpaceById">>().toEqualTypeOf<{ spaceId: string }>();
     expectTypeOf<QueryParams<"listCollectionsInOrganizationById">>().toHaveProperty("nested");
-    expectTypeOf<HandlerInput<"createSpace", Caller>["body"]>().toEqualTypeOf<Schema<"CreateSpaceRequest">>();
+    expectTypeOf<HandlerInput<"updateSpaceById", Caller>["body"]>().toEqualTypeOf<
+      Schema<"UpdateSpaceRequest">
+    >();
+    // A body the contract leaves optional may be absent.
+    expectTypeOf<HandlerInput<"createSpace", Caller>["body"]>().toEqualTypeOf<
+      Schema<"CreateSpaceRequest"> | undefined
+    >();
     expectTypeOf<HandlerInput<"getSpaceById", Caller>["body"]>().toEqualTypeOf<undefined>();
   });
 

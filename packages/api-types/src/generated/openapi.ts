@@ -5008,6 +5008,8 @@ export interface components {
             parent?: string;
             /** @description How the content can be edited. */
             editMode?: components["schemas"]["SpaceEditMode"];
+            /** @description The language of the content. */
+            language?: components["schemas"]["SpaceLanguage"];
         };
         /** @description Creates a team. */
         CreateTeamRequest: {
@@ -5564,6 +5566,8 @@ export interface components {
             changeRequestsDraft: number;
             /** @description What a change request must meet to be merged: the space's own rules, or its organization's. */
             mergeRules: components["schemas"]["MergeRulesSpaceConfiguration"];
+            /** @description The language of the content, when set. */
+            language?: components["schemas"]["SpaceLanguage"];
             /** @description What the caller may do on the space. */
             permissions: components["schemas"]["SpaceContentPermissions"];
         };
@@ -9535,6 +9539,8 @@ export interface components {
             permissions: components["schemas"]["SpacePermissions"];
             /** @description What a change request must meet to be merged: the space's own rules, or its organization's. */
             mergeRules: components["schemas"]["MergeRulesSpaceConfiguration"];
+            /** @description The language of the content, when set. */
+            language?: components["schemas"]["SpaceLanguage"];
         };
         /** @description What the caller may do on a space, as embedded in sites. */
         SpaceContentPermissions: {
@@ -9856,6 +9862,11 @@ export interface components {
             /** @description The space the invite is to. */
             space: components["schemas"]["Space"];
         };
+        /**
+         * @description The language of a space's content, as GitBook names languages; published sites declare it.
+         * @enum {string}
+         */
+        SpaceLanguage: "en" | "fr" | "de" | "es" | "it" | "pt" | "pt-br" | "ru" | "ja" | "zh" | "zh-tw" | "yue" | "ko" | "ar" | "hi" | "nl" | "pl" | "tr" | "sv" | "no" | "da" | "fi" | "el" | "cs" | "hu" | "ro" | "th" | "vi" | "id" | "ms" | "he" | "uk" | "sk" | "bg" | "hr" | "lt" | "lv" | "et" | "sl";
         /** @description A space moved to another collection. */
         SpaceMovedEvent: {
             /**
@@ -10976,8 +10987,15 @@ export interface components {
             title?: components["schemas"]["SpaceTitle"];
             /** @description Level that every organization member has at least on the space. */
             defaultLevel?: components["schemas"]["MemberRole"];
-            /** @description Emoji of the space. */
-            emoji?: components["schemas"]["Emoji"];
+            /** @description Emoji of the space; null removes it, as GitBook's "remove icon or emoji". */
+            emoji?: components["schemas"]["Emoji"] | null;
+            /**
+             * @description GitBook's icon of a space: Quire keeps none, so only null (remove) is taken; set an emoji
+             *     instead (400 for a URL).
+             */
+            icon?: string | null;
+            /** @description The language of the content; null removes it. */
+            language?: components["schemas"]["SpaceLanguage"] | null;
             /** @description What a change request must meet to be merged: the space's own rules, or its organization's. */
             mergeRules?: components["schemas"]["MergeRulesSpaceConfiguration"];
         };
@@ -24676,7 +24694,7 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody: {
+        requestBody?: {
             content: {
                 "application/json": components["schemas"]["CreateSpaceRequest"];
             };

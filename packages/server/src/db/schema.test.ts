@@ -124,6 +124,7 @@ const expectedColumns: ColumnsOf<Database> = {
     draft_change_requests: "not null",
     git_sync: "null",
     merge_rules: "null",
+    language: "null",
   },
 };
 

@@ -105,4 +105,6 @@ export interface SpaceTable {
   git_sync: JsonText<Schema<"SpaceGitSync">> | null;
   /** The space's own merge rules; null: its organization's (`inherit`). */
   merge_rules: JsonText<Schema<"MergeRulesStandaloneConfiguration">> | null;
+  /** The language of its content (GitBook's `TranslationLanguage`); null when not set. */
+  language: string | null;
 }

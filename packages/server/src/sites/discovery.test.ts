@@ -294,7 +294,7 @@ describe("a published site's discoverability", () => {
     expect(LLMS_FULL_MAX_BYTES).toBeGreaterThanOrEqual(1024 * 1024);
   });
 
-  it("follows a page's front matter: its meta links in its head, noRobotsIndex out of the sitemap", async () => {
+  it("follows a page's front matter (meta links in its head, noRobotsIndex out of the sitemap) and its space's language", async () => {
     const content = await newSpaceContent(s);
     const ids = await content.seed([
       insertPage("Other", "Elsewhere."),
@@ -314,6 +314,7 @@ describe("a published site's discoverability", () => {
     ].join("\n");
     await content.edit(cr.number, [updatePage(ids.Guide as string, { markdown: linked })]);
     await content.merge(cr.number);
+    await siteApi("patch", `/v1/spaces/${content.spaceId}`, { language: "fr" });
     const site: Schema<"Site"> = await siteApi("post", `/v1/orgs/${s.organizationId}/sites`, {
       title: "Meta",
       spaces: [content.spaceId],
@@ -322,7 +323,10 @@ describe("a published site's discoverability", () => {
     await siteApi("post", sitePath(site.id, "/publish"));
     const root = `http://quire.test/s/${site.id}/`;
 
-    const guide = headOf((await visit(`/s/${site.id}/guide/`).expect(200)).text);
+    const guideHtml = (await visit(`/s/${site.id}/guide/`).expect(200)).text;
+    // The space's language is the pages'.
+    expect(guideHtml).toContain('<html lang="fr">');
+    const guide = headOf(guideHtml);
     const links: Record<string, string[]> = {};
     let robots: unknown;
     visitTree(guide, "element", (node: Element) => {

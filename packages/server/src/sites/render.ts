@@ -43,6 +43,8 @@ export interface SiteChrome {
   brand?: Brand;
   /** Search engines are asked to keep out of sites that are not public. */
   indexable: boolean;
+  /** The language of the visitor's site space (its space's), declared by the pages; English by default. */
+  language?: string;
   sections: NavigationLink[];
   siteSpaces: NavigationLink[];
   tree: PageTree;
@@ -243,6 +245,7 @@ export function renderSearchPage(chrome: SiteChrome, results: ElementContent[]):
   const main = h("main", { id: "quire-content" }, [h("h1", "Search"), ...results]);
   return document(`Search | ${chrome.siteTitle}`, false, chrome.assetsHref, siteBody(chrome, [main]), {
     brand: chrome.brand,
+    ...(chrome.language && { language: chrome.language }),
   });
 }
 
@@ -320,13 +323,17 @@ function document(
   indexable: boolean,
   assetsHref: string,
   body: ElementContent[],
-  { meta = [], brand }: { meta?: Element[]; brand?: Brand | undefined } = {},
+  {
+    meta = [],
+    brand,
+    language = "en",
+  }: { meta?: Element[]; brand?: Brand | undefined; language?: string } = {},
 ): string {
   const tree: Root = {
     type: "root",
     children: [
       { type: "doctype" },
-      h("html", { lang: "en" }, [
+      h("html", { lang: language }, [
         h("head", [
           h("meta", { charset: "utf-8" }),
           h("meta", { name: "viewport", content: "width=device-width, initial-scale=1" }),
@@ -360,7 +367,7 @@ export function renderPublishedPage(view: PublishedPage): string {
     view.indexable,
     view.assetsHref,
     siteBody(view, [breadcrumbs(view), main, pager(view)], view.page, tableOfContents(view)),
-    { meta: pageMeta(view), brand: view.brand },
+    { meta: pageMeta(view), brand: view.brand, ...(view.language && { language: view.language }) },
   );
 }
 
@@ -375,9 +382,7 @@ export function renderSiteNotFound(chrome: SiteChrome): string {
     false,
     chrome.assetsHref,
     siteBody(chrome, [main]),
-    {
-      brand: chrome.brand,
-    },
+    { brand: chrome.brand, ...(chrome.language && { language: chrome.language }) },
   );
 }
 

@@ -481,6 +481,7 @@ export function publishedSiteRoutes(router: Router, services: Services): void {
       siteTitle: siteTitleOf(settings, structure.site.title),
       brand: { settings, resolve, style: brandStyle(settings) },
       indexable: structure.site.visibility === "public",
+      ...(place.siteSpace.space.language !== null && { language: place.siteSpace.space.language }),
       sections: sectionLinks(structure.sections, place.section, (section) => at([sectionUrlPath(section)])),
       siteSpaces: siteSpaceLinks(
         structure.siteSpaces.filter((entry) => entry.row.section_id === place.siteSpace.row.section_id),

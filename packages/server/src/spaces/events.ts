@@ -19,6 +19,7 @@ export function changedSpaceFields(before: SpaceTable, after: SpaceTable): strin
     emoji: "emoji",
     edit_mode: "editMode",
     default_level: "defaultLevel",
+    language: "language",
   } as const;
   return Object.entries(fields).flatMap(([column, name]) =>
     before[column as keyof typeof fields] === after[column as keyof typeof fields] ? [] : [name],

@@ -11,7 +11,7 @@ import {
 import type { Transaction } from "../db/database.js";
 import type { SpaceTable } from "../db/schema.js";
 import { type EventData, recordEvent } from "../events/record.js";
-import { conflict, notFound, preconditionFailed } from "../http/errors.js";
+import { badRequest, conflict, notFound, preconditionFailed } from "../http/errors.js";
 import { presentPage } from "../http/paging.js";
 import { created, noContent, ok } from "../http/results.js";
 import { canTransferOut, membershipIn, onOrganization } from "../organizations/index.js";
@@ -82,7 +82,7 @@ export function spaceHandlers(services: Services): AreaHandlers<typeof spaceAcce
       return ok(presentPage(page, presentSpaceFor(role, urls)));
     },
 
-    async createSpace({ body, caller }, { organization, role }) {
+    async createSpace({ body = {}, caller }, { organization, role }) {
       const parentId = body.parent ?? null;
       const space = await transaction(async (tx) => {
         await lockContentTree(tx, [organization.id]);
@@ -95,6 +95,7 @@ export function spaceHandlers(services: Services): AreaHandlers<typeof spaceAcce
           visibility: "private",
           edit_mode: body.editMode ?? "live",
           default_level: "read",
+          language: body.language ?? null,
           position: await endPosition(tx, organization.id, parentId),
         });
         await recordSpaceEvent(tx, caller, "space_created", inserted);
@@ -109,6 +110,10 @@ export function spaceHandlers(services: Services): AreaHandlers<typeof spaceAcce
 
     async updateSpaceById({ body, caller }, member) {
       assertSpaceNotDeleted(member.space);
+      if (body.icon !== undefined && body.icon !== null)
+        throw badRequest(
+          "icon: Quire keeps no space icon; only null (remove) is taken. Set an emoji instead.",
+        );
       const mergeRules =
         body.mergeRules === undefined
           ? undefined
@@ -116,7 +121,8 @@ export function spaceHandlers(services: Services): AreaHandlers<typeof spaceAcce
       const changes = {
         ...(mergeRules !== undefined && { merge_rules: mergeRules }),
         ...(body.title !== undefined && { title: body.title }),
-        ...(body.emoji !== undefined && { emoji: body.emoji }),
+        ...(body.emoji !== undefined && { emoji: body.emoji ?? "" }),
+        ...(body.language !== undefined && { language: body.language }),
         ...(body.editMode !== undefined && { edit_mode: body.editMode }),
         ...(body.defaultLevel !== undefined && { default_level: body.defaultLevel }),
       };
@@ -152,6 +158,7 @@ export function spaceHandlers(services: Services): AreaHandlers<typeof spaceAcce
           visibility: space.visibility,
           edit_mode: space.edit_mode,
           default_level: space.default_level,
+          language: space.language,
           position: await endPosition(tx, space.organization_id, space.parent_id),
         });
         await placeAmongSiblings(

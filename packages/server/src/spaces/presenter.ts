@@ -29,6 +29,7 @@ export function presentSpace(row: SpaceTable, role: Role | undefined, urls: Urls
     permissions: spacePermissions(role),
     ...(row.git_sync !== null && { gitSync: fromJson(row.git_sync) }),
     mergeRules: row.merge_rules === null ? { type: "inherit" } : fromJson(row.merge_rules),
+    ...(row.language !== null && { language: row.language as Schema<"SpaceLanguage"> }),
   };
 }
 

@@ -38,6 +38,25 @@ describe("POST /v1/orgs/{organizationId}/spaces", () => {
     await t.request.get(`/v1/spaces/${res.body.id}`).set(admin.auth).expect(200);
   });
 
+  it("takes no body, as GitBook's createSpace, and a language", async () => {
+    const bare = await t.request.post(`/v1/orgs/${organizationId}/spaces`).set(admin.auth).expect(201);
+    expect(bare.body).toMatchObject({ title: "Untitled", emoji: "" });
+    expect(bare.body.language).toBeUndefined();
+    const french = await t.request
+      .post(`/v1/orgs/${organizationId}/spaces`)
+      .set(admin.auth)
+      .send({ title: "Guide", language: "fr" })
+      .expect(201);
+    expect(
+      (await t.request.get(`/v1/spaces/${french.body.id}`).set(admin.auth).expect(200)).body.language,
+    ).toBe("fr");
+    await t.request
+      .post(`/v1/orgs/${organizationId}/spaces`)
+      .set(admin.auth)
+      .send({ language: "klingon" })
+      .expect(400);
+  });
+
   it("creates inside a collection of the organization", async () => {
     const collection = await buildCollection(t, { organization_id: organizationId });
     const res = await t.request
@@ -143,6 +162,26 @@ describe("PATCH /v1/spaces/{spaceId}", () => {
       .expect(200);
     expect(res.body).toMatchObject({ title: "After", emoji: "🙂", editMode: "locked" });
     expect(res.body.updatedAt > space.updated_at).toBe(true);
+  });
+
+  it("sets and removes the language and the emoji (null), as GitBook's client sends them", async () => {
+    const space = await buildSpace(t, { organization_id: organizationId, emoji: "🙂" });
+    const patch = (body: object, status = 200) =>
+      t.request.patch(`/v1/spaces/${space.id}`).set(admin.auth).send(body).expect(status);
+    expect((await patch({ language: "pt-br" })).body).toMatchObject({ language: "pt-br", emoji: "🙂" });
+    const cleared = (await patch({ emoji: null, icon: null, language: null })).body;
+    expect(cleared.emoji).toBe("");
+    expect(cleared.language).toBeUndefined();
+    const read = (await t.request.get(`/v1/spaces/${space.id}`).set(admin.auth).expect(200)).body;
+    expect(read).toMatchObject({ emoji: "" });
+    expect(read.language).toBeUndefined();
+    // Quire keeps no space icon: a URL is refused, changing nothing.
+    const refused = await patch({ icon: "https://example.com/icon.png", title: "Never" }, 400);
+    expect(refused.body.error.message).toContain("icon");
+    await patch({ language: "xx" }, 400);
+    expect((await t.request.get(`/v1/spaces/${space.id}`).set(admin.auth).expect(200)).body.title).not.toBe(
+      "Never",
+    );
   });
 
   it("answers 403 to a reader, 404 to a non-member, 400 for a bad enum, 409 while deleted", async () => {

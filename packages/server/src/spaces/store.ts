@@ -114,8 +114,9 @@ export async function insertSpace(
     | "deleted_at"
     | "git_sync"
     | "merge_rules"
+    | "language"
     | ActivityColumn
-  >,
+  > & { language?: string | null },
 ): Promise<SpaceTable> {
   const now = clock.now().toISOString();
   const space: SpaceTable = {
@@ -127,6 +128,7 @@ export async function insertSpace(
     deleted_at: null,
     git_sync: null,
     merge_rules: null,
+    language: fields.language ?? null,
     ...noActivity,
   };
   await db.insertInto("spaces").values(space).execute();
