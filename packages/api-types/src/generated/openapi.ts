@@ -3582,6 +3582,10 @@ export interface components {
             outdated: boolean;
             /** @description URLs of the change request. */
             urls: components["schemas"]["ChangeRequestUrls"];
+            /** @description What the change request is about, as GitBook's JSON document; absent until one is given. */
+            description?: components["schemas"]["JSONDocument"];
+            /** @description Links to outside pages about the change request (an issue, a pull request…). */
+            links?: components["schemas"]["ChangeRequestLink"][];
         };
         /** @description One edit of a change request's pages. */
         ChangeRequestContentChange: components["schemas"]["InsertPageChange"] | components["schemas"]["UpdatePageChange"] | components["schemas"]["DeletePageChange"];
@@ -3643,6 +3647,26 @@ export interface components {
             /** @description Status of the change request. */
             status: components["schemas"]["ChangeRequestStatus"];
         };
+        /** @description A link to an outside page about a change request. */
+        ChangeRequestLink: {
+            /** @description Unique id of the link in the change request. */
+            id: string;
+            /** @description Where the link leads. */
+            ref: components["schemas"]["ContentRefURL"];
+            /** @description Its title. */
+            title?: components["schemas"]["ChangeRequestLinkTitle"];
+        };
+        /** @description A link to an outside page about a change request, as given. */
+        ChangeRequestLinkInput: {
+            /** @description The id of a link the change request has, to keep it; a new link has none. */
+            id?: string;
+            /** @description Where the link leads. */
+            ref: components["schemas"]["ContentRefURL"];
+            /** @description Its title. */
+            title?: components["schemas"]["ChangeRequestLinkTitle"];
+        };
+        /** @description A title of a link of a change request. */
+        ChangeRequestLinkTitle: string;
         /** @description A change request was merged. */
         ChangeRequestMergedEvent: {
             /**
@@ -10714,6 +10738,13 @@ export interface components {
         UpdateChangeRequestRequest: {
             /** @description Subject of the change request. */
             subject?: components["schemas"]["ChangeRequestSubject"];
+            /** @description What the change request is about, as GitBook's JSON document; null removes it. */
+            description?: components["schemas"]["JSONDocument"] | null;
+            /**
+             * @description Its links, all of them: a link given with the id of one it has keeps that id, one without gets
+             *     a new one, and those left out are removed.
+             */
+            links?: components["schemas"]["ChangeRequestLinkInput"][];
             /** @description New status. */
             status?: components["schemas"]["ChangeRequestUpdateStatus"];
         };

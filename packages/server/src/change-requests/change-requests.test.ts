@@ -234,6 +234,54 @@ describe("GET /v1/spaces/{spaceId}/change-requests/{changeRequestId}", () => {
 });
 
 describe("PATCH /v1/spaces/{spaceId}/change-requests/{changeRequestId}", () => {
+  it("keeps GitBook's description and links: links keep the ids given back, the others are new", async () => {
+    const space = await newSpaceContent(s);
+    const cr = await space.createChangeRequest();
+    const patch = (body: object, status = 200) =>
+      s.t.request
+        .patch(`/v1/spaces/${space.spaceId}/change-requests/${cr.number}`)
+        .set(s.editor.auth)
+        .send(body)
+        .expect(status);
+    const description = {
+      object: "document",
+      data: {},
+      nodes: [
+        {
+          object: "block",
+          type: "paragraph",
+          data: {},
+          nodes: [
+            { object: "text", leaves: [{ object: "leaf", text: "Fixes the install page.", marks: [] }] },
+          ],
+        },
+      ],
+    };
+    const issue = { ref: { kind: "url", url: "https://issues.example.com/42" }, title: "Issue 42" };
+    const first = (await patch({ description, links: [issue] })).body;
+    expect(first.description).toEqual(description);
+    expect(first.links).toEqual([{ id: expect.any(String), ...issue }]);
+    const [kept] = first.links;
+    const pr = { ref: { kind: "url", url: "https://git.example.com/pulls/7" } };
+    const second = (await patch({ links: [{ ...kept, title: "The issue" }, pr] })).body;
+    expect(second.links).toEqual([
+      { id: kept.id, ref: issue.ref, title: "The issue" },
+      { id: expect.any(String), ...pr },
+    ]);
+    expect(second.description).toEqual(description);
+    expect((await space.getChangeRequest(cr.number)).links).toEqual(second.links);
+    const cleared = (await patch({ description: null, links: [] })).body;
+    expect(cleared.description).toBeUndefined();
+    expect(cleared.links).toEqual([]);
+
+    // An id the change request does not have, too many links, a link that is no URL: 400, nothing changed.
+    await patch({ links: [{ id: "nope", ...pr }] }, 400);
+    await patch({ links: Array.from({ length: 11 }, () => pr) }, 400);
+    await patch({ links: [{ ref: { kind: "page", page: "p" } }] }, 400);
+    await patch({ description: { object: "document", nodes: "x" } }, 400);
+    expect((await space.getChangeRequest(cr.number)).links).toEqual([]);
+  });
+
   it("moves the status as the table allows, with the space's counters, and changes the subject", async () => {
     const space = await newSpaceContent(s);
     const cr = await space.createChangeRequest();

@@ -3,6 +3,8 @@ import type { AccessMap, AreaHandlers } from "../area.js";
 import { changeRequestContributors } from "../commands/contributors.js";
 import { mergeChangeRequest, updateChangeRequestFromMain } from "../commands/merge.js";
 import { changeRequestChanges, DEFAULT_CHANGES } from "../commands/semantic-changes.js";
+import type { IdGenerator } from "../context.js";
+import { fromJson, toJson } from "../db/codecs.js";
 import { recordEvent } from "../events/record.js";
 import { badRequest, conflict } from "../http/errors.js";
 import { presentPage } from "../http/paging.js";
@@ -18,6 +20,7 @@ import { canEditChangeRequests, canMergeChangeRequests } from "./policy.js";
 import { presentChangeRequest } from "./presenter.js";
 import {
   type ChangeRequestFilter,
+  type ChangeRequestRow,
   changeRequestOf,
   insertChangeRequest,
   listOrganizationChangeRequestsByCreation,
@@ -66,6 +69,35 @@ const scopeOf = ({ space, changeRequest }: MemberChangeRequest) => ({
   spaceId: space.id,
   changeRequestId: changeRequest.id,
 });
+
+/**
+ * The description and links an update gives the change request, as stored; only those that differ.
+ * A link keeps its id when given one the change request has (400 for any other), and a new link gets
+ * one.
+ */
+function describedChanges(
+  current: ChangeRequestRow,
+  body: Schema<"UpdateChangeRequestRequest">,
+  ids: IdGenerator,
+): Partial<Pick<ChangeRequestRow, "description" | "links">> {
+  const description =
+    body.description === undefined ? undefined : body.description === null ? null : toJson(body.description);
+  let links: ChangeRequestRow["links"] | undefined;
+  if (body.links !== undefined) {
+    const known = new Set((current.links === null ? [] : fromJson(current.links)).map((link) => link.id));
+    links = toJson(
+      body.links.map(({ id, ref, title }) => {
+        if (id !== undefined && !known.has(id))
+          throw badRequest(`links: the change request has no link "${id}"; leave its id out to add it.`);
+        return { id: id ?? ids.next(), ref, ...(title !== undefined && { title }) };
+      }),
+    );
+  }
+  return {
+    ...(description !== undefined && description !== current.description && { description }),
+    ...(links !== undefined && links !== current.links && { links }),
+  };
+}
 
 /** The filters both lists of change requests take, from their query: these statuses, and each optional filter. */
 function listFilter(
@@ -159,22 +191,31 @@ export function changeRequestHandlers(services: Services): AreaHandlers<typeof c
       const { space, changeRequest } = await transaction(async (tx) => {
         const space = await lockSpace(tx, member.space.id);
         const current = await changeRequestOf(tx, space.id, member.changeRequest.id);
+        const described = describedChanges(current, body, ids);
         const changes = {
           ...(body.subject !== undefined && body.subject !== current.subject && { subject: body.subject }),
           ...(body.status !== undefined && body.status !== current.status && { status: body.status }),
+          ...described,
         };
-        if (body.subject === undefined && body.status === undefined) return { space, changeRequest: current };
+        if (
+          body.subject === undefined &&
+          body.status === undefined &&
+          body.description === undefined &&
+          body.links === undefined
+        )
+          return { space, changeRequest: current };
         assertSpaceNotDeleted(space);
         if (current.status === "merged")
           throw conflict("A merged change request cannot change.", "change_request_closed");
         if (Object.keys(changes).length === 0) return { space, changeRequest: current };
         const updated = await updateChangeRequest(tx, current, changes, now());
         const event = { organizationId: space.organization_id, actorId: caller.user.id, spaceId: space.id };
-        if (changes.subject !== undefined)
+        const fields = (["subject", "description", "links"] as const).filter((field) => field in changes);
+        if (fields.length > 0)
           await recordEvent(tx, services, {
             ...event,
             type: "change_request_updated",
-            data: { ...changeRequestEventData(updated), changes: ["subject"] },
+            data: { ...changeRequestEventData(updated), changes: fields },
           });
         if (changes.status !== undefined)
           await recordEvent(tx, services, {

@@ -1,4 +1,5 @@
 import type { Schema } from "@quire/api-types";
+import { fromJson } from "../db/codecs.js";
 import type { Urls } from "../urls.js";
 import { presentUser } from "../users/index.js";
 import { baseRevisionOf, type ChangeRequestRow } from "./store.js";
@@ -36,6 +37,8 @@ export function presentChangeRequest(
     ...(row.revision_merged_id !== null && { revisionMerged: row.revision_merged_id }),
     comments: Number(row.open_comments),
     outdated: row.status !== "merged" && spaceRevision !== baseRevisionOf(row),
+    ...(row.description !== null && { description: fromJson(row.description) }),
+    ...(row.links !== null && { links: fromJson(row.links) }),
     urls: {
       app: urls.app(`spaces/${row.space_id}/change-requests/${row.number}`),
       location: urls.api(`spaces/${row.space_id}/change-requests/${row.id}`),

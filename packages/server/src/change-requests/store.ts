@@ -327,7 +327,13 @@ export async function updateChangeRequest(
   changes: Partial<
     Pick<
       ChangeRequestTable,
-      "subject" | "status" | "revision_id" | "revision_merged_ancestor_id" | "revision_merged_id"
+      | "subject"
+      | "status"
+      | "description"
+      | "links"
+      | "revision_id"
+      | "revision_merged_ancestor_id"
+      | "revision_merged_id"
     >
   >,
   now: string,

@@ -17,6 +17,8 @@ export const changeRequestsColumns: ColumnsOf<ChangeRequestsTables> = {
     revision_initial_id: "not null",
     revision_merged_ancestor_id: "null",
     revision_merged_id: "null",
+    description: "null",
+    links: "null",
   },
   change_request_contributors: {
     change_request_id: "not null",

@@ -1,3 +1,6 @@
+import type { Schema } from "@quire/api-types";
+import type { JsonText } from "../db/codecs.js";
+
 /**
  * Row types of the tables of this area, joined into `Database` (src/db/schema.ts). Booleans are 0/1
  * integers and timestamps ISO 8601 text, as everywhere.
@@ -28,6 +31,10 @@ export interface ChangeRequestTable {
   revision_initial_id: string;
   revision_merged_ancestor_id: string | null;
   revision_merged_id: string | null;
+  /** GitBook's JSON document describing it, as given; null: none. */
+  description: JsonText<Schema<"JSONDocument">> | null;
+  /** Its links to outside pages; null: none. */
+  links: JsonText<Schema<"ChangeRequestLink">[]> | null;
 }
 
 /** Who created or edited a change request's content (the `contributor` filter). */
