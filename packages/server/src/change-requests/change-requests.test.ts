@@ -9,7 +9,9 @@ import {
   createContentScenario,
   expectError,
   insertPage,
+  jsonDocument,
   newSpaceContent,
+  textBlock,
 } from "./testing.js";
 
 let s: ContentScenario;
@@ -234,29 +236,21 @@ describe("GET /v1/spaces/{spaceId}/change-requests/{changeRequestId}", () => {
 });
 
 describe("PATCH /v1/spaces/{spaceId}/change-requests/{changeRequestId}", () => {
-  it("keeps GitBook's description and links: links keep the ids given back, the others are new", async () => {
-    const space = await newSpaceContent(s);
-    const cr = await space.createChangeRequest();
-    const patch = (body: object, status = 200) =>
+  /** PATCHes the change request as its editor, expecting `status`. */
+  const patcher =
+    (spaceId: string, number: number) =>
+    (body: object, status = 200) =>
       s.t.request
-        .patch(`/v1/spaces/${space.spaceId}/change-requests/${cr.number}`)
+        .patch(`/v1/spaces/${spaceId}/change-requests/${number}`)
         .set(s.editor.auth)
         .send(body)
         .expect(status);
-    const description = {
-      object: "document",
-      data: {},
-      nodes: [
-        {
-          object: "block",
-          type: "paragraph",
-          data: {},
-          nodes: [
-            { object: "text", leaves: [{ object: "leaf", text: "Fixes the install page.", marks: [] }] },
-          ],
-        },
-      ],
-    };
+
+  it("keeps GitBook's description and links: links keep the ids given back, the others are new", async () => {
+    const space = await newSpaceContent(s);
+    const cr = await space.createChangeRequest();
+    const patch = patcher(space.spaceId, cr.number);
+    const description = jsonDocument(textBlock("paragraph", "Fixes the install page."));
     const issue = { ref: { kind: "url", url: "https://issues.example.com/42" }, title: "Issue 42" };
     const first = (await patch({ description, links: [issue] })).body;
     expect(first.description).toEqual(description);
@@ -285,12 +279,7 @@ describe("PATCH /v1/spaces/{spaceId}/change-requests/{changeRequestId}", () => {
   it("moves the status as the table allows, with the space's counters, and changes the subject", async () => {
     const space = await newSpaceContent(s);
     const cr = await space.createChangeRequest();
-    const patch = (body: object, status = 200) =>
-      s.t.request
-        .patch(`/v1/spaces/${space.spaceId}/change-requests/${cr.number}`)
-        .set(s.editor.auth)
-        .send(body)
-        .expect(status);
+    const patch = patcher(space.spaceId, cr.number);
     s.t.clock.advance(MINUTE);
     const opened = (await patch({ status: "open", subject: "Ready" })).body;
     expect(opened).toMatchObject({ status: "open", subject: "Ready" });

@@ -4,7 +4,9 @@ import {
   type ContentScenario,
   createContentScenario,
   insertPage,
+  jsonDocument,
   newSpaceContent,
+  textBlock,
 } from "../change-requests/testing.js";
 import type { TestUser } from "../testing/harness.js";
 
@@ -127,18 +129,7 @@ describe("reviews of a change request", () => {
 
   it("posts the comment of a review as a thread of the change request, in GitBook's document form or Markdown", async () => {
     const { as } = await changeRequest();
-    const document = {
-      object: "document",
-      data: {},
-      nodes: [
-        {
-          object: "block",
-          type: "paragraph",
-          data: {},
-          nodes: [{ object: "text", leaves: [{ object: "leaf", text: "Looks good", marks: [] }] }],
-        },
-      ],
-    };
+    const document = jsonDocument(textBlock("paragraph", "Looks good"));
     const approved: Review = (
       await as(s.reviewer).post("/reviews", { status: "approved", comment: document }, 201)
     ).body;
