@@ -5522,7 +5522,7 @@ export interface components {
             /** @description Role given to this user; null: they join as a guest. */
             role: components["schemas"]["MemberRole"] | null;
         };
-        /** @description A space as embedded in a site space or a site structure, with a smaller permission set. */
+        /** @description A space as embedded in a site space or a site structure, with the caller's permissions on it. */
         EmbeddedSpace: {
             /**
              * @description Always `space`.
@@ -5588,12 +5588,12 @@ export interface components {
              * @description Number of draft change requests.
              */
             changeRequestsDraft: number;
+            /** @description What the caller may do on the space. */
+            permissions: components["schemas"]["SpacePermissions"];
             /** @description What a change request must meet to be merged: the space's own rules, or its organization's. */
             mergeRules: components["schemas"]["MergeRulesSpaceConfiguration"];
             /** @description The language of the content, when set. */
             language?: components["schemas"]["SpaceLanguage"];
-            /** @description What the caller may do on the space. */
-            permissions: components["schemas"]["SpaceContentPermissions"];
         };
         /** @description An emoji, as a Unicode character or codepoint. */
         Emoji: string;
@@ -9566,21 +9566,6 @@ export interface components {
             /** @description The language of the content, when set. */
             language?: components["schemas"]["SpaceLanguage"];
         };
-        /** @description What the caller may do on a space, as embedded in sites. */
-        SpaceContentPermissions: {
-            /** @description Access the space in the application. */
-            access: boolean;
-            /** @description Manage the space: title, settings, deletion. */
-            admin: boolean;
-            /** @description Edit the content, live or through change requests. */
-            edit: boolean;
-            /** @description Comment on the content. */
-            comment: boolean;
-            /** @description Merge change requests. */
-            merge: boolean;
-            /** @description Review change requests. */
-            review: boolean;
-        };
         /** @description A space's main content changed: a merge, an import, a direct edit. */
         SpaceContentUpdatedEvent: {
             /**
@@ -9973,6 +9958,8 @@ export interface components {
             viewInviteLinks: boolean;
             /** @description Trigger a Git synchronization. */
             triggerGitSync: boolean;
+            /** @description Install integrations in the space. */
+            installIntegration: boolean;
         };
         /** @description Points at a space. */
         SpacePointer: {

@@ -14,6 +14,8 @@ export const spacePermissions = perRole(
     comment: atLeast(role, "comment"),
     merge: atLeast(role, "review"),
     review: atLeast(role, "review"),
+    // Integrations are installed by the organization's admins, onto its spaces among others.
+    installIntegration: atLeast(role, "admin"),
   }),
 );
 

@@ -135,6 +135,10 @@ describe("GET /v1/spaces/{spaceId}", () => {
     const res = await t.request.get(`/v1/spaces/${space.id}`).set(reader.auth).expect(200);
     expect(res.body).toMatchObject({ id: space.id, title: "Read me", revision: space.revision_id });
     expect(res.body.permissions).toMatchObject({ view: true, admin: false, edit: false, comment: false });
+    // Only the organization's admins install integrations, in spaces as elsewhere.
+    expect(res.body.permissions.installIntegration).toBe(false);
+    const asAdmin = await t.request.get(`/v1/spaces/${space.id}`).set(admin.auth).expect(200);
+    expect(asAdmin.body.permissions).toMatchObject({ admin: true, installIntegration: true });
   });
 
   it("gives the space's defaultLevel to members whose role is lower", async () => {

@@ -13,11 +13,9 @@ export interface SitePresentation {
   published: PublishedUrls;
 }
 
-/** The space as a site space embeds it: the caller's permissions on it, without the app-only ones. */
+/** The space as a site space embeds it, with the caller's permissions on it. */
 function embeddedSpace(entry: SiteSpaceEntry, { role, urls }: SitePresentation): Schema<"EmbeddedSpace"> {
-  const space = presentSpace(entry.space, roleOnContent(role, entry.space.default_level), urls);
-  const { access, admin, edit, comment, merge, review } = space.permissions;
-  return { ...space, permissions: { access, admin, edit, comment, merge, review } };
+  return presentSpace(entry.space, roleOnContent(role, entry.space.default_level), urls);
 }
 
 /**

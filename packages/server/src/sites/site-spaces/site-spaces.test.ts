@@ -52,13 +52,18 @@ describe("GET /v1/orgs/{organizationId}/sites/{siteId}/site-spaces", () => {
     const first = await s.t.request.get(path("/site-spaces?limit=2")).set(s.reader.auth).expect(200);
     expect(first.body.count).toBe(3);
     expect(first.body.items.map((l: SiteSpace) => l.title)).toEqual(["Root one", "Root two"]);
+    // The embedded space carries the reader's permissions on it, as GitBook's Space does.
     expect(first.body.items[0].space.permissions).toEqual({
+      view: true,
       access: true,
       admin: false,
+      viewInviteLinks: false,
       edit: false,
+      triggerGitSync: false,
       comment: false,
       merge: false,
       review: false,
+      installIntegration: false,
     });
     const second = await s.t.request
       .get(path(`/site-spaces?limit=2&page=${first.body.next.page}`))
