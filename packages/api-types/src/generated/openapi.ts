@@ -7346,21 +7346,27 @@ export interface components {
             /** @description Create spaces and collections. */
             createContent: boolean;
             /** @description View the organization. */
-            view?: boolean;
+            view: boolean;
+            /** @description Open the organization in the application. */
+            access: boolean;
             /** @description The caller owns a team of the organization. */
             ownTeam?: boolean;
             /** @description Create OpenAPI specifications. */
-            createOpenAPISpec?: boolean;
+            createOpenAPISpec: boolean;
             /** @description Ingest conversations. */
             ingestConversations?: boolean;
             /** @description View billing details. */
-            viewBilling?: boolean;
+            viewBilling: boolean;
             /** @description List members. */
-            listMembers?: boolean;
+            listMembers: boolean;
             /** @description List teams. */
-            listTeams?: boolean;
+            listTeams: boolean;
             /** @description List integrations. */
-            listIntegrations?: boolean;
+            listIntegrations: boolean;
+            /** @description List the organization's installations of integrations. */
+            listInstallations: boolean;
+            /** @description Install integrations in the organization. */
+            installIntegration: boolean;
         };
         /** @description The title of an organization. */
         OrganizationTitle: string;

@@ -20,7 +20,12 @@ describe("GET /v1/orgs", () => {
     expect(res.body.items[0]).toMatchObject({
       object: "organization",
       id: organizationId,
-      permissions: { admin: false, createContent: false, view: true },
+      permissions: { admin: false, createContent: false, view: true, access: true },
+    });
+    // GitBook's installation flags: only admins list and install integrations' installations.
+    expect(res.body.items[0].permissions).toMatchObject({
+      listInstallations: false,
+      installIntegration: false,
     });
   });
 
@@ -67,7 +72,7 @@ describe("POST /v1/orgs", () => {
       plan: "free_2024",
       inviteLinks: true,
       trial: { status: "notapplicable" },
-      permissions: { admin: true, createContent: true },
+      permissions: { admin: true, createContent: true, listInstallations: true, installIntegration: true },
     });
     expect(res.headers.location).toBe(res.body.urls.location);
     await t.request.get(`/v1/orgs/${res.body.id}`).set(creator.auth).expect(200);

@@ -9,6 +9,7 @@ export const organizationPermissions = perRole(
       admin,
       createContent: atLeast(role, "create"),
       view: true,
+      access: true,
       ownTeam: false,
       createOpenAPISpec: atLeast(role, "create"),
       ingestConversations: admin,
@@ -17,6 +18,8 @@ export const organizationPermissions = perRole(
       listMembers: role !== null,
       listTeams: role !== null,
       listIntegrations: true,
+      listInstallations: admin,
+      installIntegration: admin,
     };
   },
 );
