@@ -4844,6 +4844,8 @@ export interface components {
         CreateChangeRequestRequest: {
             /** @description Subject of the change request. */
             subject?: components["schemas"]["ChangeRequestSubject"];
+            /** @description GitBook's template to apply: Quire has no templates, so one is refused (400). */
+            template?: unknown;
         };
         /** @description Creates an invite link to a collection. */
         CreateCollectionInviteRequest: {
@@ -5034,6 +5036,15 @@ export interface components {
             editMode?: components["schemas"]["SpaceEditMode"];
             /** @description The language of the content. */
             language?: components["schemas"]["SpaceLanguage"];
+            /**
+             * @description GitBook's "create a completely empty space": every new space is, so only `true` is taken.
+             * @enum {boolean}
+             */
+            empty?: true;
+            /** @description GitBook's template to apply: Quire has no templates, so one is refused (400). */
+            template?: unknown;
+            /** @description GitBook's computed content source: Quire computes no spaces, so one is refused (400). */
+            computedSource?: unknown;
         };
         /** @description Creates a team. */
         CreateTeamRequest: {
@@ -15360,7 +15371,7 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody: {
+        requestBody?: {
             content: {
                 "application/json": components["schemas"]["CreateCollectionRequest"];
             };
@@ -19255,7 +19266,7 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody: {
+        requestBody?: {
             content: {
                 "application/json": components["schemas"]["CreateSiteRequest"];
             };
@@ -27872,7 +27883,7 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody: {
+        requestBody?: {
             content: {
                 "application/json": components["schemas"]["CreateChangeRequestRequest"];
             };

@@ -27,6 +27,19 @@ afterAll(async () => {
 const MINUTE = 60_000;
 
 describe("POST /v1/spaces/{spaceId}/change-requests", () => {
+  it("takes no body, as GitBook's client may send none, and refuses a template it cannot apply", async () => {
+    const space = await newSpaceContent(s);
+    const url = `/v1/spaces/${space.spaceId}/change-requests`;
+    const bare = await s.t.request.post(url).set(s.editor.auth).expect(201);
+    expect(bare.body).toMatchObject({ number: 1, subject: "", status: "draft" });
+    await s.t.request
+      .post(url)
+      .set(s.editor.auth)
+      .send({ template: { id: "rfc" } })
+      .expect(400);
+    expect((await space.space()).changeRequests).toBe(1);
+  });
+
   it("creates draft change requests numbered 1, 2, 3 on the space's current content", async () => {
     const space = await newSpaceContent(s);
     const before = await space.space();

@@ -169,7 +169,9 @@ export function changeRequestHandlers(services: Services): AreaHandlers<typeof c
       return ok(presentPage(page, (row) => presentChangeRequest(row, space.revision_id, urls)));
     },
 
-    async createChangeRequest({ body, caller }, member) {
+    async createChangeRequest({ body = {}, caller }, member) {
+      if (body.template !== undefined)
+        throw badRequest("template: Quire has no change request templates; leave it out.");
       const { space, changeRequest } = await transaction(async (tx) => {
         const space = await lockSpace(tx, member.space.id);
         assertSpaceNotDeleted(space);

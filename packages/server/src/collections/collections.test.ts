@@ -56,6 +56,9 @@ describe("POST /v1/orgs/{organizationId}/collections", () => {
       .send({ title: "Backend", parent: parent.body.id })
       .expect(201);
     expect(child.body.parent).toBe(parent.body.id);
+    // GitBook's client may send no body: a collection with the default title.
+    const bare = await t.request.post(`/v1/orgs/${organizationId}/collections`).set(admin.auth).expect(201);
+    expect(bare.body).toMatchObject({ object: "collection", organization: organizationId });
   });
 
   it("answers 403, 404 and 400", async () => {

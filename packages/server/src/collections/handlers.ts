@@ -83,7 +83,7 @@ export function collectionHandlers(services: Services): AreaHandlers<typeof coll
       return ok(presentPage(page, (c) => presentCollection(c, roleOnRow(role, c), urls)));
     },
 
-    async createCollection({ body, caller }, { organization, role }) {
+    async createCollection({ body = {}, caller }, { organization, role }) {
       const parentId = body.parent ?? null;
       const collection = await transaction(async (tx) => {
         await lockContentTree(tx, [organization.id]);

@@ -62,7 +62,7 @@ export function siteHandlers(services: Services): AreaHandlers<typeof siteAccess
       return ok(presentPage(page, presentSiteFor(urls, role)));
     },
 
-    async createSite({ body }, { organization, role }) {
+    async createSite({ body = {} }, { organization, role }) {
       const now = sites.now();
       const title = body.title ?? "Untitled site";
       const id = ids.next();

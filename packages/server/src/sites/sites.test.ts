@@ -60,7 +60,7 @@ describe("GET /v1/orgs/{organizationId}/sites", () => {
 
 describe("POST /v1/orgs/{organizationId}/sites", () => {
   it("creates an unpublished basic public site with defaults", async () => {
-    const res = await s.t.request.post(sitesPath()).set(s.creator.auth).send({}).expect(201);
+    const res = await s.t.request.post(sitesPath()).set(s.creator.auth).expect(201);
     expect(res.body).toMatchObject({
       object: "site",
       type: "basic",

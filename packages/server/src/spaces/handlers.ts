@@ -83,6 +83,10 @@ export function spaceHandlers(services: Services): AreaHandlers<typeof spaceAcce
     },
 
     async createSpace({ body = {}, caller }, { organization, role }) {
+      if (body.template !== undefined)
+        throw badRequest("template: Quire has no space templates; leave it out.");
+      if (body.computedSource !== undefined)
+        throw badRequest("computedSource: Quire computes no spaces from a source; leave it out.");
       const parentId = body.parent ?? null;
       const space = await transaction(async (tx) => {
         await lockContentTree(tx, [organization.id]);

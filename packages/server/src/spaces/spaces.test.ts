@@ -55,6 +55,19 @@ describe("POST /v1/orgs/{organizationId}/spaces", () => {
       .set(admin.auth)
       .send({ language: "klingon" })
       .expect(400);
+    // GitBook's ways to fill a new space: empty is what every new space is; the others Quire lacks.
+    await t.request
+      .post(`/v1/orgs/${organizationId}/spaces`)
+      .set(admin.auth)
+      .send({ empty: true })
+      .expect(201);
+    const count = async () =>
+      (await t.request.get(`/v1/orgs/${organizationId}/spaces?limit=0`).set(admin.auth).expect(200)).body
+        .count;
+    const before = await count();
+    for (const body of [{ template: { id: "blank" } }, { computedSource: { type: "x" } }, { empty: false }])
+      await t.request.post(`/v1/orgs/${organizationId}/spaces`).set(admin.auth).send(body).expect(400);
+    expect(await count()).toBe(before);
   });
 
   it("creates inside a collection of the organization", async () => {
