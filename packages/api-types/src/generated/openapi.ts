@@ -13037,6 +13037,10 @@ export interface operations {
                 contentSources?: boolean;
                 /** @description Only integrations owned by the organization with this id. */
                 owner?: string;
+                /** @description Only integrations that ask for this scope. */
+                scope?: components["schemas"]["IntegrationScope"];
+                /** @description Only integrations that can be installed on this kind of target (those for `all` included). */
+                target?: components["schemas"]["IntegrationTarget"];
             };
             header?: never;
             path?: never;

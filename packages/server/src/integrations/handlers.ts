@@ -110,6 +110,9 @@ export function integrationHandlers(services: Services): AreaHandlers<typeof int
         blocks: booleanFilter(query.blocks),
         contentSources: booleanFilter(query.contentSources),
         owner: query.owner ?? null,
+        // Scopes are stored as a JSON array of enum values, none a part of another.
+        scope: query.scope === undefined ? null : containing(toJson(query.scope)),
+        target: query.target ?? null,
       };
       const page = await listIntegrations(db, filters, query);
       const owners = await organizationsById(

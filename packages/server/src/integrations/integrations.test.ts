@@ -340,6 +340,37 @@ describe("GET /v1/integrations", () => {
     expect(await list({ blockDomain: "file" })).toEqual([]);
   });
 
+  it("filters by GitBook's scope and target, an integration for every target matching any", async () => {
+    const { organizationId, admin } = await t.organization();
+    const writer = await published(
+      { scopes: ["space:content:read", "space:content:write"], target: "space" },
+      organizationId,
+      admin,
+    );
+    const everywhere = await published(
+      { scopes: ["space:views:read"], target: "all" },
+      organizationId,
+      admin,
+    );
+    const forSites = await published({ target: "site" }, organizationId, admin);
+    const list = async (filters: Record<string, string>) =>
+      namesIn(
+        await t.request
+          .get("/v1/integrations")
+          .query({ owner: organizationId, ...filters })
+          .set(admin.auth)
+          .expect(200),
+      ).sort();
+    expect(await list({ scope: "space:content:write" })).toEqual([writer.name]);
+    expect(await list({ scope: "space:content:read" })).toEqual([writer.name, forSites.name].sort());
+    expect(await list({ scope: "space:metadata:read" })).toEqual([]);
+    expect(await list({ target: "space" })).toEqual([writer.name, everywhere.name].sort());
+    expect(await list({ target: "site" })).toEqual([everywhere.name, forSites.name].sort());
+    expect(await list({ target: "organization", scope: "space:views:read" })).toEqual([everywhere.name]);
+    await t.request.get("/v1/integrations").query({ scope: "everything" }).set(admin.auth).expect(400);
+    await t.request.get("/v1/integrations").query({ target: "planet" }).set(admin.auth).expect(400);
+  });
+
   it("pages by name", async () => {
     const { organizationId, admin } = await t.organization();
     for (let i = 0; i < 3; i++) await published({}, organizationId, admin);

@@ -85,6 +85,9 @@ export type IntegrationFilters = {
   blocks: "true" | "false" | null;
   contentSources: "true" | "false" | null;
   owner: string | null;
+  /** A LIKE pattern matching the scope's JSON string in `scopes`. */
+  scope: string | null;
+  target: string | null;
 };
 
 /**
@@ -117,7 +120,9 @@ export const listIntegrations = keysetList(
       )
       .where(hasItems("blocks", args.blocks))
       .where(hasItems("content_sources", args.contentSources))
-      .where(optional(args.owner, (owner) => sql<SqlBool>`owner_organization_id = ${owner}`)),
+      .where(optional(args.owner, (owner) => sql<SqlBool>`owner_organization_id = ${owner}`))
+      .where(optional(args.scope, (pattern) => sql<SqlBool>`scopes like ${pattern}`))
+      .where(optional(args.target, (target) => sql<SqlBool>`(target = ${target} or target = 'all')`)),
   { name: "string" },
 );
 
