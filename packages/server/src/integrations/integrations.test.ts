@@ -51,6 +51,16 @@ const install = (user: TestUser, name: string, organization: string) =>
 
 const namesIn = (res: { body: { items: { name: string }[] } }) => res.body.items.map((i) => i.name);
 
+/** The names of the integrations `organizationId` owns that `user` lists with these filters. */
+const listedBy = (organizationId: string, user: TestUser) => async (filters: Record<string, string>) =>
+  namesIn(
+    await t.request
+      .get("/v1/integrations")
+      .query({ owner: organizationId, ...filters })
+      .set(user.auth)
+      .expect(200),
+  );
+
 /** A new user who reads in A and administers a new organization of their own. */
 async function readerOfAAdminElsewhere() {
   const { organizationId, admin } = await t.organization();
@@ -319,14 +329,7 @@ describe("GET /v1/integrations", () => {
       organizationId,
       admin,
     );
-    const list = async (filters: Record<string, string>) =>
-      namesIn(
-        await t.request
-          .get("/v1/integrations")
-          .query({ owner: organizationId, ...filters })
-          .set(admin.auth)
-          .expect(200),
-      );
+    const list = listedBy(organizationId, admin);
     expect(await list({ category: "visitor-auth" })).toEqual([withBlocks.name]);
     expect(await list({ category: "content" })).toEqual([withSources.name]);
     expect(await list({ category: "marketing" })).toEqual([]);
@@ -354,13 +357,7 @@ describe("GET /v1/integrations", () => {
     );
     const forSites = await published({ target: "site" }, organizationId, admin);
     const list = async (filters: Record<string, string>) =>
-      namesIn(
-        await t.request
-          .get("/v1/integrations")
-          .query({ owner: organizationId, ...filters })
-          .set(admin.auth)
-          .expect(200),
-      ).sort();
+      (await listedBy(organizationId, admin)(filters)).sort();
     expect(await list({ scope: "space:content:write" })).toEqual([writer.name]);
     expect(await list({ scope: "space:content:read" })).toEqual([writer.name, forSites.name].sort());
     expect(await list({ scope: "space:metadata:read" })).toEqual([]);
