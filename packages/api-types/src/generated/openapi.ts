@@ -11423,6 +11423,8 @@ export interface components {
         "ContentReadParameters.metadata": boolean;
         /** @description Name of the custom field. */
         "CustomFieldPath.fieldName": string;
+        /** @description Accepted for GitBook's clients; changes nothing. */
+        CustomizationReadParameters: boolean;
         /**
          * @description GitBook expands references to other content (reusable contents) with it; Quire's content has no
          *     reusable contents, so every value gives the document as stored.
@@ -19968,7 +19970,10 @@ export interface operations {
     };
     getSiteCustomizationById: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description Accepted for GitBook's clients; changes nothing. */
+                unmasked?: components["parameters"]["CustomizationReadParameters"];
+            };
             header?: never;
             path: {
                 /** @description Id of the organization. */
@@ -24021,7 +24026,10 @@ export interface operations {
     };
     getSiteSpaceCustomizationById: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description Accepted for GitBook's clients; changes nothing. */
+                unmasked?: components["parameters"]["CustomizationReadParameters"];
+            };
             header?: never;
             path: {
                 /** @description Id of the organization. */

@@ -59,6 +59,8 @@ describe("GET and PUT /v1/orgs/{organizationId}/sites/{siteId}/customization", (
     const expected = { ...branded(), updatedAt: s.t.clock.now().toISOString() };
     expect(put.body).toEqual(expected);
     expect(await read(path("/customization"))).toEqual(expected);
+    // GitBook's deprecated `unmasked`: Quire masks nothing, so it reads the same.
+    expect(await read(path("/customization?unmasked=true"))).toEqual(expected);
 
     // A full replacement: what is omitted goes; fields the contract does not name are not kept.
     const { announcement: _gone, ...rest } = branded();
@@ -136,6 +138,7 @@ describe("/v1/orgs/{organizationId}/sites/{siteId}/site-spaces/{siteSpaceId}/cus
     const site = (await s.t.request.put(path("/customization")).set(s.admin.auth).send(branded()).expect(200))
       .body as Settings;
     expect(await read(at(first))).toEqual(site);
+    expect(await read(`${at(first)}?unmasked=true`)).toEqual(site);
 
     s.t.clock.advance(1000);
     const patched = await s.t.request
