@@ -30,12 +30,7 @@ const subjects = (page: { items: Schema<"ChangeRequest">[] }) => page.items.map(
 async function threeOpen() {
   const space = await newSpaceContent(s);
   const open = async (subject: string, author = s.admin) => {
-    const cr = await space.createChangeRequest(author, subject);
-    await s.t.request
-      .patch(`/v1/spaces/${space.spaceId}/change-requests/${cr.number}`)
-      .set(author.auth)
-      .send({ status: "open" })
-      .expect(200);
+    const cr = await space.openChangeRequest(author, subject);
     s.t.clock.advance(1000);
     return cr;
   };

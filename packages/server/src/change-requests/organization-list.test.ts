@@ -23,12 +23,7 @@ describe("GET /orgs/{organizationId}/change-requests", () => {
     const second = await newSpaceContent(s);
     const gone = await newSpaceContent(s);
     const open = async (space: typeof first, subject: string, author = s.admin) => {
-      const cr = await space.createChangeRequest(author, subject);
-      await s.t.request
-        .patch(`/v1/spaces/${space.spaceId}/change-requests/${cr.number}`)
-        .set(author.auth)
-        .send({ status: "open" })
-        .expect(200);
+      const cr = await space.openChangeRequest(author, subject);
       s.t.clock.advance(1000);
       return cr;
     };

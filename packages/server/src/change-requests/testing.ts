@@ -43,6 +43,16 @@ export function spaceContent({ t, organizationId, admin }: ContentScenario, spac
         .expect(201);
       return res.body;
     },
+    /** A change request `user` creates and opens at once. */
+    async openChangeRequest(user: TestUser, subject: string): Promise<Schema<"ChangeRequest">> {
+      const cr = await client.createChangeRequest(user, subject);
+      await t.request
+        .patch(`${space}/change-requests/${cr.number}`)
+        .set(user.auth)
+        .send({ status: "open" })
+        .expect(200);
+      return cr;
+    },
     async getChangeRequest(cr: number | string, user: TestUser = admin): Promise<Schema<"ChangeRequest">> {
       return (await t.request.get(`${space}/change-requests/${cr}`).set(user.auth).expect(200)).body;
     },
