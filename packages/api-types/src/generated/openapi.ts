@@ -7778,6 +7778,10 @@ export interface components {
         RequestReviewersRequest: {
             /** @description Ids of the users asked, members of the organization who may review the space. */
             users: string[];
+            /** @description A new subject for the change request, saved with the request. */
+            subject?: components["schemas"]["ChangeRequestSubject"];
+            /** @description A new description of the change request (GitBook's JSON document), saved with the request. */
+            description?: components["schemas"]["JSONDocument"];
         };
         /** @description The users asked for a review by a request. */
         RequestReviewersResult: {

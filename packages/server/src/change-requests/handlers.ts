@@ -3,10 +3,7 @@ import type { AccessMap, AreaHandlers } from "../area.js";
 import { changeRequestContributors } from "../commands/contributors.js";
 import { mergeChangeRequest, updateChangeRequestFromMain } from "../commands/merge.js";
 import { changeRequestChanges, DEFAULT_CHANGES } from "../commands/semantic-changes.js";
-import type { IdGenerator } from "../context.js";
-import { fromJson, toJson } from "../db/codecs.js";
-import { recordEvent } from "../events/record.js";
-import { badRequest, conflict } from "../http/errors.js";
+import { badRequest } from "../http/errors.js";
 import { presentPage } from "../http/paging.js";
 import { created, ok } from "../http/results.js";
 import { onOrganization } from "../organizations/index.js";
@@ -15,21 +12,18 @@ import { contentReads } from "../space-content/index.js";
 import { assertSpaceNotDeleted, onSpace } from "../spaces/index.js";
 import { type MemberChangeRequest, onChangeRequest } from "./access.js";
 import { editChangeRequestContent, prepareContentEdit, prepareMerge, revisionBodies } from "./edits.js";
-import { changeRequestEventData } from "./events.js";
 import { canEditChangeRequests, canMergeChangeRequests } from "./policy.js";
 import { presentChangeRequest } from "./presenter.js";
 import {
   type ChangeRequestFilter,
-  type ChangeRequestRow,
-  changeRequestOf,
   insertChangeRequest,
   listOrganizationChangeRequestsByCreation,
   listOrganizationChangeRequestsByUpdate,
   listSpaceChangeRequestsByCreation,
   listSpaceChangeRequestsByUpdate,
   lockSpace,
-  updateChangeRequest,
 } from "./store.js";
+import { changeChangeRequest } from "./update.js";
 
 const reads = onChangeRequest("read this change request");
 const edits = (action: string) => onChangeRequest(action, ({ role }) => canEditChangeRequests(role));
@@ -69,35 +63,6 @@ const scopeOf = ({ space, changeRequest }: MemberChangeRequest) => ({
   spaceId: space.id,
   changeRequestId: changeRequest.id,
 });
-
-/**
- * The description and links an update gives the change request, as stored; only those that differ.
- * A link keeps its id when given one the change request has (400 for any other), and a new link gets
- * one.
- */
-function describedChanges(
-  current: ChangeRequestRow,
-  body: Schema<"UpdateChangeRequestRequest">,
-  ids: IdGenerator,
-): Partial<Pick<ChangeRequestRow, "description" | "links">> {
-  const description =
-    body.description === undefined ? undefined : body.description === null ? null : toJson(body.description);
-  let links: ChangeRequestRow["links"] | undefined;
-  if (body.links !== undefined) {
-    const known = new Set((current.links === null ? [] : fromJson(current.links)).map((link) => link.id));
-    links = toJson(
-      body.links.map(({ id, ref, title }) => {
-        if (id !== undefined && !known.has(id))
-          throw badRequest(`links: the change request has no link "${id}"; leave its id out to add it.`);
-        return { id: id ?? ids.next(), ref, ...(title !== undefined && { title }) };
-      }),
-    );
-  }
-  return {
-    ...(description !== undefined && description !== current.description && { description }),
-    ...(links !== undefined && links !== current.links && { links }),
-  };
-}
 
 /** The filters both lists of change requests take, from their query: these statuses, and each optional filter. */
 function listFilter(
@@ -190,43 +155,9 @@ export function changeRequestHandlers(services: Services): AreaHandlers<typeof c
     },
 
     async updateChangeRequestById({ body, caller }, member) {
-      const { space, changeRequest } = await transaction(async (tx) => {
-        const space = await lockSpace(tx, member.space.id);
-        const current = await changeRequestOf(tx, space.id, member.changeRequest.id);
-        const described = describedChanges(current, body, ids);
-        const changes = {
-          ...(body.subject !== undefined && body.subject !== current.subject && { subject: body.subject }),
-          ...(body.status !== undefined && body.status !== current.status && { status: body.status }),
-          ...described,
-        };
-        if (
-          body.subject === undefined &&
-          body.status === undefined &&
-          body.description === undefined &&
-          body.links === undefined
-        )
-          return { space, changeRequest: current };
-        assertSpaceNotDeleted(space);
-        if (current.status === "merged")
-          throw conflict("A merged change request cannot change.", "change_request_closed");
-        if (Object.keys(changes).length === 0) return { space, changeRequest: current };
-        const updated = await updateChangeRequest(tx, current, changes, now());
-        const event = { organizationId: space.organization_id, actorId: caller.user.id, spaceId: space.id };
-        const fields = (["subject", "description", "links"] as const).filter((field) => field in changes);
-        if (fields.length > 0)
-          await recordEvent(tx, services, {
-            ...event,
-            type: "change_request_updated",
-            data: { ...changeRequestEventData(updated), changes: fields },
-          });
-        if (changes.status !== undefined)
-          await recordEvent(tx, services, {
-            ...event,
-            type: "change_request_status_updated",
-            data: { ...changeRequestEventData(updated), previousStatus: current.status },
-          });
-        return { space, changeRequest: updated };
-      });
+      const { space, changeRequest } = await transaction((tx) =>
+        changeChangeRequest(tx, services, member, body, caller.user.id),
+      );
       return ok(presentChangeRequest(changeRequest, space.revision_id, urls));
     },
 

@@ -27,3 +27,4 @@ export {
   updateChangeRequest,
 } from "./store.js";
 export type { ChangeRequestTable } from "./tables.js";
+export { changeChangeRequest } from "./update.js";

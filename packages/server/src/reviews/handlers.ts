@@ -5,6 +5,7 @@ import {
   type MemberChangeRequest,
   onChangeRequest,
 } from "../change-requests/index.js";
+import { requestReviewers } from "../commands/request-reviewers.js";
 import { submitReview } from "../commands/submit-review.js";
 import { commentParentOf, presentedComments } from "../comments/index.js";
 import { ApiError, badRequest, conflict, forbidden } from "../http/errors.js";
@@ -15,14 +16,7 @@ import { spaceForCaller } from "../spaces/index.js";
 import { usersByIds } from "../users/index.js";
 import { canReview } from "./policy.js";
 import { presentReview, presentReviewRequest } from "./presenter.js";
-import {
-  deleteReviewRequest,
-  listReviewRequests,
-  listReviews,
-  type ReviewRow,
-  reviewOf,
-  upsertReviewRequests,
-} from "./store.js";
+import { deleteReviewRequest, listReviewRequests, listReviews, type ReviewRow, reviewOf } from "./store.js";
 
 const reads = onChangeRequest("read its reviews");
 const asks = onChangeRequest("ask for reviews of change requests in this space", ({ role }) =>
@@ -54,7 +48,7 @@ const usersNamedBy = (review: { reviewer_id: string; requested_by: string | null
   review.requested_by === null ? [review.reviewer_id] : [review.reviewer_id, review.requested_by];
 
 export function reviewHandlers(services: Services): AreaHandlers<typeof reviewAccess> {
-  const { db, urls, now, transaction, clock } = services;
+  const { db, urls, transaction, clock } = services;
   const target = ({ changeRequest }: MemberChangeRequest) => ({
     changeRequestId: changeRequest.id,
     currentRevision: changeRequest.revision_id,
@@ -113,15 +107,11 @@ export function reviewHandlers(services: Services): AreaHandlers<typeof reviewAc
         if (role === undefined || !canReview(role))
           throw badRequest(`users: ${userId} is not a member who may review this space.`);
       }
-      const at = now();
-      const requests = userIds.map((userId) => ({
-        change_request_id: changeRequest.id,
-        user_id: userId,
-        requested_by: caller.user.id,
-        revision_id: changeRequest.revision_id,
-        created_at: at,
-      }));
-      await transaction((tx) => upsertReviewRequests(tx, requests));
+      const { subject, description } = body;
+      const requests = await requestReviewers(services, member, caller.user.id, userIds, {
+        subject,
+        description,
+      });
       const users = await usersByIds(db, [...userIds, caller.user.id]);
       return ok({ users: requests.map((row) => presentReviewRequest(row, users, urls)) });
     },

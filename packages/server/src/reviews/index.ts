@@ -4,5 +4,5 @@
  * private: the root `biome.json` fails the lint on an import of one from another area.
  */
 export { assertMergeRulesMet, effectiveMergeRules, storedMergeRules } from "./merge-rules.js";
-export { insertReview, latestReviews, reviewRequested } from "./store.js";
-export type { ChangeRequestReviewTable } from "./tables.js";
+export { insertReview, latestReviews, reviewRequested, upsertReviewRequests } from "./store.js";
+export type { ChangeRequestReviewRequestTable, ChangeRequestReviewTable } from "./tables.js";

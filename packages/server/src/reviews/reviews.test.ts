@@ -108,6 +108,24 @@ describe("reviews of a change request", () => {
     ]);
   });
 
+  it("saves the subject and description a request for reviewers carries, with the request", async () => {
+    const { space, cr, as } = await changeRequest();
+    const description = jsonDocument(textBlock("paragraph", "Please check the new page."));
+    await as(s.editor).post(
+      "/requested-reviewers",
+      { users: [s.reviewer.user.id], subject: "Ready for review", description },
+      200,
+    );
+    const read = await space.getChangeRequest(cr.number);
+    expect(read).toMatchObject({ subject: "Ready for review", description });
+    expect((await as(s.reader).get("/requested-reviewers")).body.count).toBe(1);
+
+    // A user who may not review refuses the whole request: the subject stays as it was.
+    await as(s.editor).post("/requested-reviewers", { users: [s.reader.user.id], subject: "Not saved" }, 400);
+    expect((await space.getChangeRequest(cr.number)).subject).toBe("Ready for review");
+    expect((await as(s.reader).get("/requested-reviewers")).body.count).toBe(1);
+  });
+
   it("answers 403 to who may not review or ask, and to the author reviewing their own change request", async () => {
     const { as } = await changeRequest();
     await as(s.reader).post("/reviews", { status: "approved" }, 403);
