@@ -64,6 +64,28 @@ export function holdsAnyGrant(userId: Expression<string>) {
 }
 
 /**
+ * Which of `organizationIds` the user owns a team in: GitBook's `Organization.permissions.ownTeam`,
+ * since a team's owners manage its members (teams/policy.ts). One statement for a page of them.
+ */
+export async function organizationsWithOwnedTeam(
+  db: Db,
+  userId: string,
+  organizationIds: readonly string[],
+): Promise<ReadonlySet<string>> {
+  if (organizationIds.length === 0) return new Set();
+  const rows = await db
+    .selectFrom("teams as t")
+    .innerJoin("team_members as tm", "tm.team_id", "t.id")
+    .select("t.organization_id")
+    .distinct()
+    .where("tm.user_id", "=", userId)
+    .where("tm.role", "=", "owner")
+    .where("t.organization_id", "in", [...new Set(organizationIds)])
+    .execute();
+  return new Set(rows.map((row) => row.organization_id));
+}
+
+/**
  * The caller's membership of the organization whose id is in `organizationColumn`, as a scalar
  * subquery to select beside a resource, so that the resource and the caller's role come back in
  * one statement: the role, `'guest'` for a guest, or null for a non-member. Read it with `membershipOf`.

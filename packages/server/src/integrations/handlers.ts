@@ -1,3 +1,4 @@
+import { organizationsWithOwnedTeam } from "../access.js";
 import { type AccessMap, type AreaHandlers, anyCaller } from "../area.js";
 import type { Caller } from "../auth/caller.js";
 import { toJson } from "../db/codecs.js";
@@ -27,7 +28,7 @@ import {
   canViewInstallation,
   installableInto,
 } from "./policy.js";
-import { presentInstallationOf, presentIntegration } from "./presenter.js";
+import { type IntegrationOwner, presentInstallationOf, presentIntegration } from "./presenter.js";
 import { publicationOf } from "./publication.js";
 import { encryptSecrets } from "./secrets.js";
 import {
@@ -45,7 +46,7 @@ import {
   storePublication,
   updateInstallation,
 } from "./store.js";
-import type { InstallationTable } from "./tables.js";
+import type { InstallationTable, IntegrationTable } from "./tables.js";
 
 /** `text` as a LIKE pattern matching it anywhere, with `\` escaping LIKE's own characters. */
 const containing = (text: string) => `%${text.replace(/[\\%_]/g, "\\$&")}%`;
@@ -83,6 +84,20 @@ export const integrationAccess = {
 
 export function integrationHandlers(services: Services): AreaHandlers<typeof integrationAccess> {
   const { db, urls, ids, now, secretKey, transaction } = services;
+  /** The owners of integrations, each with whether the caller owns one of its teams. */
+  const ownersOf = async (organizationIds: readonly string[], callerId: string) => {
+    const [rows, owning] = await Promise.all([
+      organizationsById(db, organizationIds),
+      organizationsWithOwnedTeam(db, callerId, organizationIds),
+    ]);
+    return ({
+      owner_organization_id: id,
+    }: Pick<IntegrationTable, "owner_organization_id">): IntegrationOwner => ({
+      // The foreign key keeps every owner.
+      row: rows.get(id) as OrganizationRow,
+      callerOwnsTeam: owning.has(id),
+    });
+  };
 
   /** Records that `caller` installed, configured or uninstalled the integration `name` in an organization. */
   const recordInstallationEvent = (
@@ -115,22 +130,16 @@ export function integrationHandlers(services: Services): AreaHandlers<typeof int
         target: query.target ?? null,
       };
       const page = await listIntegrations(db, filters, query);
-      const owners = await organizationsById(
-        db,
+      const owners = await ownersOf(
         page.rows.map((row) => row.owner_organization_id),
+        caller.user.id,
       );
-      return ok(
-        presentPage(page, (row) =>
-          // The foreign key keeps every owner.
-          presentIntegration(accessOf(row), owners.get(row.owner_organization_id) as OrganizationRow, urls),
-        ),
-      );
+      return ok(presentPage(page, (row) => presentIntegration(accessOf(row), owners(row), urls)));
     },
 
-    async getIntegrationByName(_input, access) {
-      const owners = await organizationsById(db, [access.integration.owner_organization_id]);
-      const owner = owners.get(access.integration.owner_organization_id) as OrganizationRow;
-      return ok(presentIntegration(access, owner, urls));
+    async getIntegrationByName({ caller }, access) {
+      const owners = await ownersOf([access.integration.owner_organization_id], caller.user.id);
+      return ok(presentIntegration(access, owners(access.integration), urls));
     },
 
     async publishIntegration({ path, body, caller }) {
@@ -162,7 +171,8 @@ export function integrationHandlers(services: Services): AreaHandlers<typeof int
         integration.id,
         integration.signing_secret as string,
       );
-      return ok(presentIntegration(access, organization, urls, signingSecret));
+      const owners = await ownersOf([organization.id], caller.user.id);
+      return ok(presentIntegration(access, owners(integration), urls, signingSecret));
     },
 
     async unpublishIntegration(_input, { integration }) {

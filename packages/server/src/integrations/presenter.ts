@@ -14,9 +14,16 @@ function integrationUrls(name: string, urls: Urls) {
  * The owner as the caller sees it. Anyone may read a public integration; its owner's email domains
  * (who joins it automatically) are shown to members only.
  */
-function presentOwner(owner: OrganizationRow, { ownerMembership }: IntegrationAccess, urls: Urls) {
-  const organization = presentOrganization(owner, ownerMembership ?? null, urls);
+function presentOwner(owner: IntegrationOwner, { ownerMembership }: IntegrationAccess, urls: Urls) {
+  const caller = { role: ownerMembership ?? null, ownsTeam: owner.callerOwnsTeam };
+  const organization = presentOrganization(owner.row, caller, urls);
   return ownerMembership === undefined ? { ...organization, emailDomains: [] } : organization;
+}
+
+/** The organization that owns an integration, and whether the caller owns one of its teams. */
+export interface IntegrationOwner {
+  row: OrganizationRow;
+  callerOwnsTeam: boolean;
 }
 
 /**
@@ -25,7 +32,7 @@ function presentOwner(owner: OrganizationRow, { ownerMembership }: IntegrationAc
  */
 export function presentIntegration(
   access: IntegrationAccess,
-  owner: OrganizationRow,
+  owner: IntegrationOwner,
   urls: Urls,
   signingSecret?: string,
 ): Schema<"Integration"> {

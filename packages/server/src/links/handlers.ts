@@ -1,3 +1,4 @@
+import { organizationsWithOwnedTeam } from "../access.js";
 import type { AccessMap, AreaHandlers } from "../area.js";
 import { type MemberChangeRequest, onChangeRequest } from "../change-requests/index.js";
 import { revisionOf, treeOf } from "../content/revisions.js";
@@ -49,14 +50,16 @@ export function linksHandlers(services: Services): AreaHandlers<typeof linksAcce
   };
 
   /** How the space's references are presented to the caller. */
-  const referencesOf = async ({ space, role, organizationRole }: Member) => {
+  const referencesOf = async ({ space, role, organizationRole }: Member, callerId: string) => {
     const organization = await db
       .selectFrom("organizations")
       .selectAll()
       .where("id", "=", space.organization_id)
       .executeTakeFirstOrThrow();
+    const owning = await organizationsWithOwnedTeam(db, callerId, [organization.id]);
+    const caller = { role: organizationRole, ownsTeam: owning.has(organization.id) };
     return (tree: ReferenceContext["tree"], view: ContentView): ReferenceContext => ({
-      organization: presentOrganization(organization, organizationRole, urls),
+      organization: presentOrganization(organization, caller, urls),
       space: presentSpace(space, role, urls),
       tree,
       view,
@@ -66,9 +69,9 @@ export function linksHandlers(services: Services): AreaHandlers<typeof linksAcce
   };
 
   return {
-    async listSpaceLinks({ query }, member) {
+    async listSpaceLinks({ query, caller }, member) {
       const { space } = member;
-      const context = await referencesOf(member);
+      const context = await referencesOf(member, caller.user.id);
       const { index, pages, links } = await open(space.id, space.revision_id, {
         spaceId: space.id,
         changeRequestId: null,
@@ -84,9 +87,9 @@ export function linksHandlers(services: Services): AreaHandlers<typeof linksAcce
       });
     },
 
-    async listPageLinksInChangeRequest({ path, query }, member) {
+    async listPageLinksInChangeRequest({ path, query, caller }, member) {
       const { changeRequest } = member;
-      const context = await referencesOf(member);
+      const context = await referencesOf(member, caller.user.id);
       const { view, scope } = changeRequestContent(member);
       const { index, links } = await open(view.spaceId, changeRequest.revision_id, scope);
       const entry = index.tree.get(path.pageId);
@@ -118,9 +121,9 @@ export function linksHandlers(services: Services): AreaHandlers<typeof linksAcce
       });
     },
 
-    async listChangeRequestFileBacklinks({ path, query }, member) {
+    async listChangeRequestFileBacklinks({ path, query, caller }, member) {
       const { changeRequest } = member;
-      const context = await referencesOf(member);
+      const context = await referencesOf(member, caller.user.id);
       const { view, scope } = changeRequestContent(member);
       const { index, pages, links } = await open(view.spaceId, changeRequest.revision_id, scope);
       if (!index.files.has(path.fileId)) throw notFound("File");

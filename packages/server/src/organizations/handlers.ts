@@ -1,3 +1,4 @@
+import { organizationsWithOwnedTeam } from "../access.js";
 import { type AccessMap, type AreaHandlers, anyCaller } from "../area.js";
 import { createOrganization } from "../commands/create-organization.js";
 import { flag, toJson } from "../db/codecs.js";
@@ -21,26 +22,37 @@ export const organizationAccess = {
 
 export function organizationHandlers(services: Services): AreaHandlers<typeof organizationAccess> {
   const { db, urls } = services;
+  const ownsTeamIn = async (organizationId: string, userId: string) =>
+    (await organizationsWithOwnedTeam(db, userId, [organizationId])).has(organizationId);
   return {
     async listOrganizationsForAuthenticatedUser({ query, caller }) {
       const page = await listOrganizationsOfUser(db, { userId: caller.user.id }, query);
+      const owning = await organizationsWithOwnedTeam(
+        db,
+        caller.user.id,
+        page.rows.map((row) => row.id),
+      );
       return {
         status: 200,
-        body: presentPage(page, ({ role, ...org }) => presentOrganization(org, role, urls)),
+        body: presentPage(page, ({ role, ...org }) =>
+          presentOrganization(org, { role, ownsTeam: owning.has(org.id) }, urls),
+        ),
       };
     },
 
     async createOrganization({ body, caller }) {
       const organization = await createOrganization(db, services, caller.user.id, body);
-      const presented = presentOrganization(organization, "admin", urls);
+      // A new organization has no team yet.
+      const presented = presentOrganization(organization, { role: "admin", ownsTeam: false }, urls);
       return { status: 201, headers: { location: presented.urls.location }, body: presented };
     },
 
-    async getOrganizationById(_input, { organization, role }) {
-      return { status: 200, body: presentOrganization(organization, role, urls) };
+    async getOrganizationById({ caller }, { organization, role }) {
+      const ownsTeam = await ownsTeamIn(organization.id, caller.user.id);
+      return { status: 200, body: presentOrganization(organization, { role, ownsTeam }, urls) };
     },
 
-    async updateOrganizationById({ body }, { organization, role }) {
+    async updateOrganizationById({ body, caller }, { organization, role }) {
       if (body.hostname !== undefined && (await hostnameTaken(db, body.hostname, organization.id))) {
         throw conflict(
           `The hostname "${body.hostname}" is already used by another organization.`,
@@ -68,7 +80,8 @@ export function organizationHandlers(services: Services): AreaHandlers<typeof or
         ...(mergeRules !== undefined && { merge_rules: mergeRules }),
       };
       const updated = await updateOrganization(db, organization, changes, services.now());
-      return { status: 200, body: presentOrganization(updated, role, urls) };
+      const ownsTeam = await ownsTeamIn(organization.id, caller.user.id);
+      return { status: 200, body: presentOrganization(updated, { role, ownsTeam }, urls) };
     },
   };
 }

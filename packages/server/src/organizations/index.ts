@@ -5,7 +5,7 @@
  */
 export { onOrganization } from "./access.js";
 export { canTransferOut } from "./policy.js";
-export { presentOrganization } from "./presenter.js";
+export { type OrganizationCaller, presentOrganization } from "./presenter.js";
 export {
   forgetDefaultContentSite,
   insertOrganization,

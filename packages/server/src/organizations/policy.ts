@@ -2,15 +2,14 @@ import type { Schema } from "@quire/api-types";
 import { atLeast, type OrganizationRole, perRole } from "../policy.js";
 
 /** What a member with `role` may do on the organization (the fuller variant of the contract). */
-export const organizationPermissions = perRole(
-  (role: OrganizationRole): Schema<"OrganizationPermissions"> => {
+const permissionsOfRole = perRole(
+  (role: OrganizationRole): Omit<Schema<"OrganizationPermissions">, "ownTeam"> => {
     const admin = atLeast(role, "admin");
     return {
       admin,
       createContent: atLeast(role, "create"),
       view: true,
       access: true,
-      ownTeam: false,
       createOpenAPISpec: atLeast(role, "create"),
       ingestConversations: admin,
       viewBilling: admin,
@@ -23,6 +22,12 @@ export const organizationPermissions = perRole(
     };
   },
 );
+
+/** What the caller may do on the organization, with their role and whether they own one of its teams. */
+export const organizationPermissions = (
+  role: OrganizationRole,
+  ownsTeam: boolean,
+): Schema<"OrganizationPermissions"> => ({ ...permissionsOfRole(role), ownTeam: ownsTeam });
 
 export const canUpdateOrganization = (role: OrganizationRole | undefined) => atLeast(role, "admin");
 /**

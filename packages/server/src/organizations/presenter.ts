@@ -5,9 +5,15 @@ import type { Urls } from "../urls.js";
 import { organizationPermissions } from "./policy.js";
 import type { OrganizationRow } from "./store.js";
 
+/** How the caller stands in an organization: their role (null for a guest) and whether they own a team. */
+export interface OrganizationCaller {
+  role: OrganizationRole;
+  ownsTeam: boolean;
+}
+
 export function presentOrganization(
   row: OrganizationRow,
-  role: OrganizationRole,
+  { role, ownsTeam }: OrganizationCaller,
   urls: Urls,
 ): Schema<"Organization"> {
   return {
@@ -36,7 +42,7 @@ export function presentOrganization(
       ...(row.logo_url !== null && { logo: row.logo_url }),
     },
     trial: { status: row.trial_status as Schema<"TrialStatus"> },
-    permissions: organizationPermissions(role),
+    permissions: organizationPermissions(role, ownsTeam),
     mergeRules: row.merge_rules === null ? { type: "none" } : fromJson(row.merge_rules),
   };
 }

@@ -94,6 +94,31 @@ describe("GET /v1/orgs/{organizationId}/teams", () => {
     expect(asOwner.body.items[0].permissions).toEqual({ admin: true, view: true });
   });
 
+  it("shows a team's owner, and only them, that they own a team in the organization (GitBook's ownTeam)", async () => {
+    const s = await scenario();
+    const ownTeam = async (user: TestUser) => {
+      const got = await t.request.get(`/v1/orgs/${s.organizationId}`).set(user.auth).expect(200);
+      const listed = await t.request.get("/v1/orgs").set(user.auth).expect(200);
+      const inList = listed.body.items.find((org: { id: string }) => org.id === s.organizationId);
+      expect(inList.permissions.ownTeam).toBe(got.body.permissions.ownTeam);
+      return got.body.permissions.ownTeam;
+    };
+    const team = await createTeam(s.teamsUrl, s.admin, { title: "Writers" });
+    await t.request
+      .put(`${s.teamsUrl}/${team.id}/members/${s.bob.user.id}`)
+      .set(s.admin.auth)
+      .send({})
+      .expect(204);
+    expect(await ownTeam(s.ada)).toBe(false);
+    await t.request
+      .put(`${s.teamsUrl}/${team.id}/members/${s.ada.user.id}`)
+      .set(s.admin.auth)
+      .send({ role: "owner" })
+      .expect(204);
+    expect(await ownTeam(s.ada)).toBe(true);
+    expect(await ownTeam(s.bob)).toBe(false);
+  });
+
   it("answers 400 for an owner who is not a member, 403 to a guest and 404", async () => {
     const s = await scenario();
     const outsider = await t.user();
