@@ -14417,7 +14417,18 @@ export interface operations {
     };
     createOrganization: {
         parameters: {
-            query?: never;
+            query?: {
+                /**
+                 * @description Also create a site of the organization's title, with a new empty space, as its default
+                 *     content (GitBook's onboarding site).
+                 */
+                withDefaultSite?: boolean;
+                /**
+                 * @description GitBook's OpenAPI specification to attach to the default site as an API reference: Quire's
+                 *     sites show none, so it is refused with `withDefaultSite`, and ignored without it, as GitBook does.
+                 */
+                openapiUrl?: string;
+            };
             header?: never;
             path?: never;
             cookie?: never;

@@ -7,6 +7,25 @@ import {
   newOrganization,
   type OrganizationRow,
 } from "../organizations/index.js";
+import type { Services } from "../services.js";
+import { createSiteIn } from "../sites/index.js";
+
+const SITE_TITLE_MAX = 128;
+
+/** Inserts the organization and makes `ownerId` its admin (members), in `tx`. */
+async function insertWithOwner(
+  tx: Db,
+  services: { clock: Clock; ids: IdGenerator },
+  ownerId: string,
+  organization: OrganizationRow,
+): Promise<void> {
+  await insertOrganization(tx, organization);
+  await addMembership(
+    tx,
+    { ...services, actorId: ownerId },
+    { organizationId: organization.id, userId: ownerId, role: "admin", joinedAt: organization.created_at },
+  );
+}
 
 /**
  * Creates an organization (organizations) and makes `ownerId` its admin (members), in one transaction,
@@ -21,18 +40,25 @@ export async function createOrganization(
   input: NewOrganization,
 ): Promise<OrganizationRow> {
   const organization = newOrganization(services, input);
-  await db.transaction().execute(async (tx) => {
-    await insertOrganization(tx, organization);
-    await addMembership(
-      tx,
-      { ...services, actorId: ownerId },
-      {
-        organizationId: organization.id,
-        userId: ownerId,
-        role: "admin",
-        joinedAt: organization.created_at,
-      },
-    );
+  await db.transaction().execute((tx) => insertWithOwner(tx, services, ownerId, organization));
+  return organization;
+}
+
+/**
+ * createOrganization with GitBook's `withDefaultSite`: also a site of the organization's title with a
+ * new empty space, as the organization's default content; all in one transaction.
+ */
+export async function createOrganizationWithSite(
+  services: Services,
+  ownerId: string,
+  input: NewOrganization,
+): Promise<OrganizationRow> {
+  const siteId = services.ids.next();
+  const organization = { ...newOrganization(services, input), default_content_site: siteId };
+  const title = [...organization.title].slice(0, SITE_TITLE_MAX).join("");
+  await services.transaction(async (tx) => {
+    await insertWithOwner(tx, services, ownerId, organization);
+    await createSiteIn(tx, services, organization.id, "admin", { title, spaces: "empty" }, siteId);
   });
   return organization;
 }

@@ -1,11 +1,12 @@
 import { organizationsWithOwnedTeam } from "../access.js";
 import { type AccessMap, type AreaHandlers, anyCaller } from "../area.js";
-import { createOrganization } from "../commands/create-organization.js";
+import { createOrganization, createOrganizationWithSite } from "../commands/create-organization.js";
 import { flag, toJson } from "../db/codecs.js";
 import { badRequest, conflict } from "../http/errors.js";
 import { presentPage } from "../http/paging.js";
 import { storedMergeRules } from "../reviews/index.js";
 import type { Services } from "../services.js";
+import { lockSiteOf } from "../sites/index.js";
 import { onOrganization } from "./access.js";
 import { canUpdateOrganization } from "./policy.js";
 import { presentOrganization } from "./presenter.js";
@@ -40,8 +41,14 @@ export function organizationHandlers(services: Services): AreaHandlers<typeof or
       };
     },
 
-    async createOrganization({ body, caller }) {
-      const organization = await createOrganization(db, services, caller.user.id, body);
+    async createOrganization({ body, query, caller }) {
+      if (query.withDefaultSite && query.openapiUrl !== undefined)
+        throw badRequest(
+          "openapiUrl: Quire's sites show no API reference to attach a specification to; create it with createOpenAPISpec.",
+        );
+      const organization = query.withDefaultSite
+        ? await createOrganizationWithSite(services, caller.user.id, body)
+        : await createOrganization(db, services, caller.user.id, body);
       // A new organization has no team yet.
       const presented = presentOrganization(organization, { role: "admin", ownsTeam: false }, urls);
       return { status: 201, headers: { location: presented.urls.location }, body: presented };
@@ -59,10 +66,6 @@ export function organizationHandlers(services: Services): AreaHandlers<typeof or
           "hostname_taken",
         );
       }
-      if (body.defaultContent) {
-        // No site can exist yet: sites arrive with their own area.
-        throw badRequest(`Site "${body.defaultContent.site}" does not exist in this organization.`);
-      }
       const mergeRules =
         body.mergeRules === undefined
           ? undefined
@@ -72,14 +75,19 @@ export function organizationHandlers(services: Services): AreaHandlers<typeof or
         ...(body.emailDomains !== undefined && { email_domains: toJson(body.emailDomains) }),
         ...(body.hostname !== undefined && { hostname: body.hostname }),
         ...(body.defaultRole !== undefined && { default_role: body.defaultRole }),
-        ...(body.defaultContent === null && { default_content_site: null }),
+        ...(body.defaultContent !== undefined && { default_content_site: body.defaultContent?.site ?? null }),
         ...(body.logo !== undefined && { logo_url: body.logo }),
         ...(body.sso !== undefined && { sso: flag(body.sso) }),
         ...(body.ai !== undefined && { ai: flag(body.ai) }),
         ...(body.inviteLinks !== undefined && { invite_links: flag(body.inviteLinks) }),
         ...(mergeRules !== undefined && { merge_rules: mergeRules }),
       };
-      const updated = await updateOrganization(db, organization, changes, services.now());
+      const updated = await services.transaction(async (tx) => {
+        const site = body.defaultContent?.site;
+        if (site !== undefined && !(await lockSiteOf(tx, organization.id, site)))
+          throw badRequest(`defaultContent: site "${site}" is not one of this organization's.`);
+        return updateOrganization(tx, organization, changes, services.now());
+      });
       const ownsTeam = await ownsTeamIn(organization.id, caller.user.id);
       return { status: 200, body: presentOrganization(updated, { role, ownsTeam }, urls) };
     },

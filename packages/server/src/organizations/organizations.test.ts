@@ -84,6 +84,98 @@ describe("POST /v1/orgs", () => {
   });
 });
 
+describe("GitBook's default site and default content", () => {
+  it("creates the organization with a default site of its title and a new space (withDefaultSite)", async () => {
+    const creator = await t.user();
+    const res = await t.request
+      .post("/v1/orgs?withDefaultSite=true")
+      .set(creator.auth)
+      .send({ title: "Docs With Site" })
+      .expect(201);
+    const siteId = res.body.defaultContent?.site;
+    expect(res.body.defaultContent).toEqual({ type: "site", site: expect.any(String) });
+    const orgUrl = `/v1/orgs/${res.body.id}`;
+    expect((await t.request.get(orgUrl).set(creator.auth).expect(200)).body.defaultContent).toEqual(
+      res.body.defaultContent,
+    );
+    const site = await t.request.get(`${orgUrl}/sites/${siteId}`).set(creator.auth).expect(200);
+    expect(site.body).toMatchObject({ title: "Docs With Site", published: false });
+    const siteSpaces = await t.request
+      .get(`${orgUrl}/sites/${siteId}/site-spaces`)
+      .set(creator.auth)
+      .expect(200);
+    expect(siteSpaces.body.items).toHaveLength(1);
+    expect(siteSpaces.body.items[0].space).toMatchObject({ title: "Docs With Site" });
+
+    // GitBook's openapiUrl is only read with withDefaultSite, where Quire cannot attach it: 400, nothing made.
+    const before = (await t.request.get("/v1/orgs").set(creator.auth).expect(200)).body.count;
+    const refused = await t.request
+      .post("/v1/orgs?withDefaultSite=true&openapiUrl=https%3A%2F%2Fapi.test%2Fopenapi.json")
+      .set(creator.auth)
+      .send({ title: "Refused" })
+      .expect(400);
+    expect(refused.body.error.message).toMatch(/openapiUrl/);
+    expect((await t.request.get("/v1/orgs").set(creator.auth).expect(200)).body.count).toBe(before);
+    const plain = await t.request
+      .post("/v1/orgs?openapiUrl=https%3A%2F%2Fapi.test%2Fopenapi.json")
+      .set(creator.auth)
+      .send({ title: "No Site" })
+      .expect(201);
+    expect(plain.body.defaultContent).toBeUndefined();
+  });
+
+  it("sets the default content to one of the organization's sites, refuses another's, clears it", async () => {
+    const creator = await t.user();
+    const org = (await t.request.post("/v1/orgs").set(creator.auth).send({ title: "Pointing" }).expect(201))
+      .body;
+    const other = (
+      await t.request
+        .post("/v1/orgs?withDefaultSite=true")
+        .set(creator.auth)
+        .send({ title: "Other" })
+        .expect(201)
+    ).body;
+    const orgUrl = `/v1/orgs/${org.id}`;
+    const site = (
+      await t.request.post(`${orgUrl}/sites`).set(creator.auth).send({ title: "Main" }).expect(201)
+    ).body;
+    const set = await t.request
+      .patch(orgUrl)
+      .set(creator.auth)
+      .send({ defaultContent: { type: "site", site: site.id } })
+      .expect(200);
+    expect(set.body.defaultContent).toEqual({ type: "site", site: site.id });
+    const refused = await t.request
+      .patch(orgUrl)
+      .set(creator.auth)
+      .send({ title: "Renamed", defaultContent: { type: "site", site: other.defaultContent.site } })
+      .expect(400);
+    expect(refused.body.error.message).toMatch(/defaultContent/);
+    const read = (await t.request.get(orgUrl).set(creator.auth).expect(200)).body;
+    expect(read).toMatchObject({ title: "Pointing", defaultContent: { type: "site", site: site.id } });
+    // Deleting the site clears the default content that named it.
+    await t.request.delete(`${orgUrl}/sites/${site.id}`).set(creator.auth).expect(204);
+    expect((await t.request.get(orgUrl).set(creator.auth).expect(200)).body.defaultContent).toBeUndefined();
+    await t.request
+      .patch(orgUrl)
+      .set(creator.auth)
+      .send({ defaultContent: { type: "site", site: site.id } })
+      .expect(400);
+    const second = (await t.request.post(`${orgUrl}/sites`).set(creator.auth).send({}).expect(201)).body;
+    await t.request
+      .patch(orgUrl)
+      .set(creator.auth)
+      .send({ defaultContent: { type: "site", site: second.id } })
+      .expect(200);
+    const cleared = await t.request
+      .patch(orgUrl)
+      .set(creator.auth)
+      .send({ defaultContent: null })
+      .expect(200);
+    expect(cleared.body.defaultContent).toBeUndefined();
+  });
+});
+
 describe("GET /v1/orgs/{organizationId}", () => {
   it("returns the organization", async () => {
     const res = await t.request.get(`/v1/orgs/${organizationId}`).set(admin.auth).expect(200);

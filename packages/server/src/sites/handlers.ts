@@ -1,6 +1,5 @@
 import type { AccessMap, AreaHandlers } from "../area.js";
 import { flag, isSet, toJson } from "../db/codecs.js";
-import type { SpaceTable } from "../db/schema.js";
 import { badRequest, conflict } from "../http/errors.js";
 import { presentPage } from "../http/paging.js";
 import { created, noContent, ok } from "../http/results.js";
@@ -10,18 +9,16 @@ import type { Services } from "../services.js";
 import { administersSite, onSite, readsSite } from "./access.js";
 import { checkAdaptiveSchema } from "./adaptive-schema.js";
 import { siteHandling } from "./context.js";
+import { createSiteIn } from "./create.js";
 import { recordSiteEvent } from "./events.js";
-import { newSpaceFor } from "./new-space.js";
 import { canCreateSite, canReadSites } from "./policy.js";
 import { presentAdaptiveSchema, presentSiteFor } from "./presenter.js";
 import { publishedContentSite } from "./published.js";
 import { searchedSpaceIds } from "./search.js";
 import { setDefaultSection } from "./sections/store.js";
-import { linkableSpace, linkSpace, setDefaultSiteSpace } from "./site-spaces/store.js";
-import { getSite, insertSite, listSites, type MemberSite, updateRow } from "./store.js";
+import { setDefaultSiteSpace } from "./site-spaces/store.js";
+import { getSite, listSites, type MemberSite, updateRow } from "./store.js";
 import { assertPathSegment, loadSiteStructure, siteSpacesIn } from "./structure.js";
-import type { SiteTable } from "./tables.js";
-import { newVisitorAuthKey, sealVisitorAuthKey } from "./visitor-auth.js";
 
 const settings = administersSite("change the settings of this site");
 const publishing = administersSite("publish or unpublish this site");
@@ -42,7 +39,7 @@ export const siteAccess = {
 } satisfies AccessMap;
 
 export function siteHandlers(services: Services): AreaHandlers<typeof siteAccess> {
-  const { db, urls, ids, secretKey, transaction } = services;
+  const { db, urls, transaction } = services;
   const sites = siteHandling(services);
 
   /** Sets a site's published flag. */
@@ -63,41 +60,7 @@ export function siteHandlers(services: Services): AreaHandlers<typeof siteAccess
     },
 
     async createSite({ body = {} }, { organization, role }) {
-      const now = sites.now();
-      const title = body.title ?? "Untitled site";
-      const id = ids.next();
-      const site: SiteTable = {
-        id,
-        organization_id: organization.id,
-        type: body.type ?? "basic",
-        title,
-        basename: null,
-        proxy_origin: null,
-        visibility: body.visibility ?? "public",
-        published: flag(false),
-        adaptive_content: flag(false),
-        adaptive_schema: null,
-        adaptive_schema_updated_at: null,
-        auth_backend: "custom",
-        auth_key: sealVisitorAuthKey(secretKey, id, newVisitorAuthKey()),
-        auth_fallback_url: null,
-        auth_logout_url: null,
-        created_at: now,
-        updated_at: now,
-      };
-      await transaction(async (tx) => {
-        let spaces: SpaceTable[] = [];
-        if (Array.isArray(body.spaces)) {
-          for (const spaceId of new Set(body.spaces))
-            spaces.push(await linkableSpace(tx, organization.id, role, spaceId));
-        } else if (body.spaces !== undefined) {
-          // `sample` would bring starter pages; pages belong to the content area, so both start empty.
-          spaces = [await newSpaceFor(tx, services, organization.id, role, title)];
-        }
-        await insertSite(tx, site);
-        for (const space of spaces)
-          await linkSpace(tx, { id: ids.next(), siteId: site.id, sectionId: null, space, now });
-      });
+      const site = await transaction((tx) => createSiteIn(tx, services, organization.id, role, body));
       return created(presentSiteFor(urls, role)(await getSite(db, site.id)));
     },
 

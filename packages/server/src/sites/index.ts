@@ -6,6 +6,7 @@
  */
 export { readsSite } from "./access.js";
 export { assetNamed, sendAsset } from "./assets.js";
+export { createSiteIn } from "./create.js";
 export { type RenderedPage, renderPage, siteLinkContext } from "./page-links.js";
 export {
   CONTENT_SECURITY_POLICY,
@@ -15,4 +16,5 @@ export {
   type SiteChrome,
 } from "./render.js";
 export { unlinkSpaces } from "./site-spaces/store.js";
+export { lockSiteOf } from "./store.js";
 export { spacesPublishedBy } from "./structure.js";

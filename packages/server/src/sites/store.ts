@@ -170,6 +170,20 @@ export async function lockSite(tx: Db, siteId: string): Promise<void> {
   await tx.selectFrom("sites").select("id").where("id", "=", siteId).forUpdate().execute();
 }
 
+/**
+ * Whether the site is one of the organization's, holding its row until the transaction ends (on
+ * PostgreSQL), so that it cannot be deleted before what points to it is written.
+ */
+export async function lockSiteOf(tx: Db, organizationId: string, siteId: string): Promise<boolean> {
+  let query = tx
+    .selectFrom("sites")
+    .select("id")
+    .where("id", "=", siteId)
+    .where("organization_id", "=", organizationId);
+  if (!(tx.getExecutor().adapter instanceof SqliteAdapter)) query = query.forUpdate();
+  return (await query.executeTakeFirst()) !== undefined;
+}
+
 /** Share links of a site, oldest first; `search` matches a name's text or a whole key. */
 export const listShareLinks = keysetList(
   (db, args: { siteId: string }) =>
