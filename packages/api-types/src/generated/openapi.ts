@@ -7974,8 +7974,17 @@ export interface components {
             document?: components["schemas"]["JSONDocument"];
             /** @description The kind of page. */
             type: components["schemas"]["RevisionPageType"];
+            /**
+             * @description GitBook's older name of `type`, for its clients: `sheet` for a document, `group`, `link`;
+             *     absent for a computed page.
+             */
+            kind?: components["schemas"]["RevisionPageKind"];
             /** @description Where a link page leads. */
             href?: string;
+            /** @description Where a link page leads, as GitBook's reference: its `href` when that is an absolute URL. */
+            target?: components["schemas"]["ContentRefURL"];
+            /** @description GitBook's page tags: Quire's pages have none, so a document's list is empty. */
+            tags?: components["schemas"]["RevisionPageTag"][];
             /** @description URLs of the page. */
             urls?: components["schemas"]["RevisionPageUrls"];
             /** @description Slug of the page within its parent. */
@@ -8016,6 +8025,11 @@ export interface components {
             /** @description Where a link page leads. */
             href?: components["schemas"]["ChangeAttributeString"];
         };
+        /**
+         * @description GitBook's deprecated kind of a page (`type` says the same).
+         * @enum {string}
+         */
+        RevisionPageKind: "sheet" | "group" | "link";
         /** @description The page tree of some content. */
         RevisionPageList: {
             /** @description Top-level pages, with their children nested. */
@@ -8032,6 +8046,21 @@ export interface components {
             canonical?: components["schemas"]["RevisionPageMetaLinkTarget"];
             /** @description The page's other versions (its translations, say). */
             alternates?: components["schemas"]["RevisionPageMetaLinkTarget"][];
+        };
+        /** @description A tag of a page (GitBook's); Quire's pages have none. */
+        RevisionPageTag: {
+            /** @description The tag. */
+            tag: {
+                /**
+                 * @description Always `tag`.
+                 * @enum {string}
+                 */
+                kind: "tag";
+                /** @description Id of the tag. */
+                tag: string;
+            };
+            /** @description The tag shown first. */
+            primary?: boolean;
         };
         /**
          * @description The kind of a page.

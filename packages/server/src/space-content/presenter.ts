@@ -24,11 +24,15 @@ export function presentPage(
   options: { children: boolean; markdown?: string; document?: JSONDocument },
 ): Schema<"RevisionPage"> {
   const path = tree.path(entry);
+  const { href } = entry;
   return {
     id: entry.id,
     title: entry.title,
     type: entry.kind ?? "document",
-    ...(entry.href !== undefined && { href: entry.href }),
+    kind: entry.kind ?? "sheet",
+    ...(entry.kind === undefined && { tags: [] }),
+    ...(href !== undefined && { href }),
+    ...(href !== undefined && URL.canParse(href) && { target: { kind: "url", url: href } }),
     slug: entry.slug,
     path,
     urls: { app: urls.app(`${view.appPath}/${path}`) },

@@ -318,10 +318,19 @@ describe("group and link pages", () => {
       ).body;
     const link = await read("lnk", "?format=markdown");
     expect(link).toMatchObject({ id: "lnk", type: "link", href: "https://example.com/" });
+    // GitBook's older `kind` and a link's `target`, which its typings require.
+    expect(link).toMatchObject({ kind: "link", target: { kind: "url", url: "https://example.com/" } });
     expect(link).not.toHaveProperty("markdown");
+    expect(link).not.toHaveProperty("tags");
     const groupRead = await read("grp");
     expect(groupRead).toMatchObject({ type: "group", pages: [{ id: "doc" }, { id: "lnk", type: "link" }] });
     expect(groupRead).not.toHaveProperty("document");
-    expect(await read("doc", "?format=markdown")).toMatchObject({ type: "document", markdown: "Set up." });
+    expect(groupRead).toMatchObject({ kind: "group" });
+    expect(await read("doc", "?format=markdown")).toMatchObject({
+      type: "document",
+      kind: "sheet",
+      tags: [],
+      markdown: "Set up.",
+    });
   });
 });
