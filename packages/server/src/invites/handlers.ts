@@ -1,5 +1,6 @@
 import type { Schema } from "@quire/api-types";
 import { type AccessMap, type AreaHandlers, anyCaller } from "../area.js";
+import { joinWithInvite } from "../commands/join-with-invite.js";
 import { isSet } from "../db/codecs.js";
 import type { Db } from "../db/database.js";
 import type { Role } from "../db/schema.js";
@@ -8,12 +9,11 @@ import { presentPage } from "../http/paging.js";
 import { noContent, ok } from "../http/results.js";
 import { lockMemberships } from "../members/index.js";
 import { onOrganization } from "../organizations/index.js";
-import { type GrantedContent, setGrants } from "../permissions/index.js";
 import { ROLE_ORDER } from "../policy.js";
 import type { Services } from "../services.js";
 import { assertSpaceNotDeleted } from "../spaces/index.js";
 import { onInvite } from "./access.js";
-import { canManageInvites, isRedundant } from "./policy.js";
+import { canManageInvites } from "./policy.js";
 import { presentInviteFor, presentInviteLink } from "./presenter.js";
 import {
   contentInOrganization,
@@ -24,7 +24,6 @@ import {
   inviteByEmail,
   inviteForCaller,
   inviteTarget,
-  joinWithRole,
   listInvites,
   setInviteRole,
 } from "./store.js";
@@ -98,15 +97,6 @@ function requestedTarget(body: Schema<"CreateInviteRequest">, defaultRole: Role 
 
 const isRole = (value: unknown): value is Role => ROLE_ORDER.includes(value as Role);
 
-/** The content a grant is changed on, as the permissions area takes it. */
-const grantedContent = ({ kind, row }: InvitedContent): GrantedContent => ({
-  kind,
-  id: row.id,
-  organizationId: row.organization_id,
-  parentId: row.parent_id,
-  defaultLevel: row.default_level,
-});
-
 /**
  * The space or collection an invite is to, with `userId`'s role on it; undefined for an invite to
  * the organization; 404 once the content has left the organization.
@@ -149,22 +139,7 @@ export function inviteHandlers(services: Services): AreaHandlers<typeof inviteAc
       if (!inviteLinks) throw preconditionFailed(LINKS_OFF, "invite_links_disabled");
       const content = await contentOfInvite(db, invite, userId);
       if (content?.kind === "space") assertSpaceNotDeleted(content.row);
-      const change = { ...services, actorId: userId };
-      await transaction(async (tx) => {
-        await lockMemberships(tx, invite.organization_id);
-        // An invite to content makes a non-member a guest, who gets the level there by a grant.
-        const role = content ? null : invite.role;
-        await joinWithRole(tx, change, { organizationId: invite.organization_id, userId, role }, callerRole);
-        if (content && invite.role !== null && !isRedundant(content.role, invite.role))
-          await setGrants(
-            tx,
-            services,
-            userId,
-            grantedContent(content),
-            { users: [userId], teams: [] },
-            invite.role,
-          );
-      });
+      await joinWithInvite(services, invite, content, userId, callerRole);
       return { status: 200 as const, body: {} };
     },
 
