@@ -16,6 +16,14 @@ export function loadApiSpec(): OpenApiSpec {
   return JSON.parse(readFileSync(require.resolve("@quire/spec/openapi.json"), "utf8")) as OpenApiSpec;
 }
 
+/** The values of one of the contract's enums (`components.schemas[name].enum`), for checks the schema cannot say. */
+export function contractEnum(name: string): ReadonlySet<string> {
+  const schemas = (servedApiSpec().components as { schemas: Record<string, { enum?: string[] }> }).schemas;
+  const values = schemas[name]?.enum;
+  if (!values) throw new Error(`The contract has no enum ${name}.`);
+  return new Set(values);
+}
+
 export interface OpenApiSpec {
   openapi: string;
   paths: Record<string, Record<string, { operationId?: string }>>;

@@ -5155,17 +5155,49 @@ export interface components {
             /** @description The value to set, in the shape of the field's type; null clears the value. */
             value: components["schemas"]["CustomFieldValueData"] | null;
         };
-        /** @description AI settings of a site. */
+        /** @description AI settings of a site; Quire has no AI, so its mode is `none`. */
         CustomizationAI: {
+            /** @description Which AI features the site has. */
+            mode: components["schemas"]["CustomizationAIMode"];
+            /** @description The assistant's first words. */
+            greeting?: string;
+            /** @description Translations of the greeting. */
+            localizedGreeting?: components["schemas"]["CustomizationLocalizedText128"];
+            /** @description Questions suggested to visitors. */
+            suggestions?: components["schemas"]["CustomizationSuggestedQuestion"][];
+            /** @description Instructions for the assistant. */
+            instructions?: string;
             /** @description Summaries of linked pages. */
             pageLinkSummaries: components["schemas"]["CustomizationToggle"];
         };
+        /** @description AI settings of a site, as set. */
+        CustomizationAIInput: {
+            /** @description The assistant's first words. */
+            greeting?: string;
+            /** @description Translations of the greeting. */
+            localizedGreeting?: components["schemas"]["CustomizationLocalizedText128"];
+            /** @description Questions suggested to visitors. */
+            suggestions?: components["schemas"]["CustomizationSuggestedQuestion"][];
+            /** @description Instructions for the assistant. */
+            instructions?: string;
+            /** @description Which AI features the site has; `none` when omitted, the one mode Quire takes. */
+            mode?: components["schemas"]["CustomizationAIMode"];
+            /** @description Summaries of linked pages; off when omitted. */
+            pageLinkSummaries?: components["schemas"]["CustomizationToggle"];
+        };
+        /**
+         * @description AI features of a site.
+         * @enum {string}
+         */
+        CustomizationAIMode: "none" | "search" | "assistant";
         /** @description An announcement banner shown on a site. */
         CustomizationAnnouncement: {
             /** @description The banner is shown. */
             enabled: boolean;
             /** @description Text of the banner. */
             message: string;
+            /** @description Translations of the text. */
+            localizedMessage?: components["schemas"]["CustomizationLocalizedText128"];
             /** @description Link opened from the banner. */
             link?: components["schemas"]["CustomizationLink"];
             /** @description Look of the banner. */
@@ -5177,20 +5209,102 @@ export interface components {
          */
         CustomizationAnnouncementStyle: "info" | "warning" | "danger" | "success";
         /**
+         * @description Background of a site (GitBook's deprecated setting; the tint replaces it).
+         * @enum {string}
+         */
+        CustomizationBackground: "plain" | "match";
+        /**
+         * @description A theme of highlighted code, by GitBook's name.
+         * @enum {string}
+         */
+        CustomizationCodeTheme: "default-light" | "default-dark" | "monochrome-light" | "monochrome-dark" | "andromeeda" | "aurora-x" | "ayu-dark" | "catppuccin-frappe" | "catppuccin-latte" | "catppuccin-macchiato" | "catppuccin-mocha" | "dark-plus" | "dracula" | "dracula-soft" | "everforest-dark" | "everforest-light" | "github-dark" | "github-dark-default" | "github-dark-dimmed" | "github-dark-high-contrast" | "github-light" | "github-light-default" | "github-light-high-contrast" | "gruvbox-dark-hard" | "gruvbox-dark-medium" | "gruvbox-dark-soft" | "gruvbox-light-hard" | "gruvbox-light-medium" | "gruvbox-light-soft" | "houston" | "kanagawa-dragon" | "kanagawa-lotus" | "kanagawa-wave" | "laserwave" | "light-plus" | "material-theme" | "material-theme-darker" | "material-theme-lighter" | "material-theme-ocean" | "material-theme-palenight" | "min-dark" | "min-light" | "monokai" | "night-owl" | "nord" | "one-dark-pro" | "one-light" | "plastic" | "poimandres" | "red" | "rose-pine" | "rose-pine-dawn" | "rose-pine-moon" | "slack-dark" | "slack-ochin" | "snazzy-light" | "solarized-dark" | "solarized-light" | "synthwave-84" | "tokyo-night" | "vesper" | "vitesse-black" | "vitesse-dark" | "vitesse-light";
+        /** @description Themes of highlighted code. */
+        CustomizationCodeThemes: {
+            /** @description Of code blocks. */
+            default: components["schemas"]["CustomizationThemedCodeTheme"];
+            /** @description Of OpenAPI blocks. */
+            openapi: components["schemas"]["CustomizationThemedCodeTheme"];
+        };
+        /** @description Overrides of the themes of highlighted code; null clears one. */
+        CustomizationCodeThemesOverride: {
+            /** @description Of code blocks. */
+            default?: components["schemas"]["CustomizationThemedCodeTheme"] | null;
+            /** @description Of OpenAPI blocks. */
+            openapi?: components["schemas"]["CustomizationThemedCodeTheme"] | null;
+        };
+        /**
          * @description Shape of the corners of elements.
          * @enum {string}
          */
         CustomizationCorners: "straight" | "rounded" | "circular";
-        /** @description Favicon of a site. */
-        CustomizationFavicon: {
-            /** @description Icon URLs; the default favicon is used when absent. */
-            icon?: components["schemas"]["ThemedUrl"];
-        };
         /**
          * @description A font offered for the text of a site.
          * @enum {string}
          */
-        CustomizationFont: "ABCFavorit" | "Inter" | "Roboto" | "RobotoSlab" | "OpenSans" | "SourceSansPro" | "Lato" | "Ubuntu" | "Raleway" | "Merriweather" | "Overpass" | "NotoSans" | "IBMPlexSerif" | "Poppins" | "FiraSans";
+        CustomizationDefaultFont: "ABCFavorit" | "Inter" | "Roboto" | "RobotoSlab" | "OpenSans" | "SourceSansPro" | "Lato" | "Ubuntu" | "Raleway" | "Merriweather" | "Overpass" | "NotoSans" | "IBMPlexSerif" | "Poppins" | "FiraSans";
+        /**
+         * @description A font offered for the code of a site.
+         * @enum {string}
+         */
+        CustomizationDefaultMonospaceFont: "FiraCode" | "IBMPlexMono" | "JetBrainsMono" | "SourceCodePro" | "RobotoMono" | "SpaceMono" | "DMMono" | "Inconsolata";
+        /**
+         * @description Depth of elements: shadows and elevation.
+         * @enum {string}
+         */
+        CustomizationDepth: "subtle" | "flat";
+        /** @description How links to other sites open. */
+        CustomizationExternalLinks: {
+            /** @description Where they open. */
+            target: components["schemas"]["SiteExternalLinksTarget"];
+        };
+        /** @description Override of where links to other sites open; null clears it. */
+        CustomizationExternalLinksOverride: {
+            /** @description Where they open. */
+            target: components["schemas"]["SiteExternalLinksTarget"] | null;
+        };
+        /** @description Favicon of a site: an icon or an emoji (not both); the default favicon when neither. */
+        CustomizationFavicon: {
+            /** @description Icon URLs. */
+            icon?: components["schemas"]["ThemedUrl"];
+            /** @description An emoji drawn as the icon: its characters, or its code points in hexadecimal joined by `-` (`1f389`). */
+            emoji?: components["schemas"]["Emoji"];
+        };
+        /** @description A font for the text of a site: one offered, or a custom one. */
+        CustomizationFont: components["schemas"]["CustomizationDefaultFont"] | components["schemas"]["CustomizationFontDefinition"];
+        /** @description A custom font, as GitBook defines one (Quire refuses it: it serves only its offered fonts). */
+        CustomizationFontDefinition: {
+            /** @description Id of the definition. */
+            id: string;
+            /** @description The font is the organization's own, not one offered. */
+            custom: boolean;
+            /** @description Name of the font family. */
+            fontFamily: string;
+            /** @description Its weights. */
+            fontFaces: components["schemas"]["CustomizationFontFace"][];
+        };
+        /** @description One weight of a custom font. */
+        CustomizationFontFace: {
+            /**
+             * Format: int32
+             * @description The weight (400 regular, 700 bold).
+             */
+            weight: number;
+            /** @description Its files. */
+            sources: components["schemas"]["CustomizationFontSource"][];
+        };
+        /** @description A font file of a custom font. */
+        CustomizationFontSource: {
+            /**
+             * Format: uri
+             * @description Where the file is.
+             */
+            url: string;
+            /**
+             * @description Format of the file.
+             * @enum {string}
+             */
+            format?: "woff2" | "woff";
+        };
         /** @description Footer of a site. */
         CustomizationFooter: {
             /** @description Logo shown in the footer. */
@@ -5204,6 +5318,8 @@ export interface components {
         CustomizationFooterGroup: {
             /** @description Title of the group. */
             title: string;
+            /** @description Translations of the title. */
+            localizedTitle?: components["schemas"]["CustomizationLocalizedText"];
             /** @description Links of the group. */
             links: components["schemas"]["CustomizationLink"][];
         };
@@ -5218,21 +5334,51 @@ export interface components {
         };
         /** @description Header of a site. */
         CustomizationHeader: {
+            /** @description Look of the header. */
+            preset: components["schemas"]["CustomizationHeaderPreset"];
             /** @description Logo shown in the header. */
             logo?: components["schemas"]["ThemedUrl"];
+            /** @description A button in the header, to the site's main destination. */
+            primaryLink?: components["schemas"]["SiteLinkTarget"];
+            /** @description Background of the header, with the `custom` preset. */
+            backgroundColor?: components["schemas"]["ThemedColor"];
+            /** @description Color of the header's links, with the `custom` preset. */
+            linkColor?: components["schemas"]["ThemedColor"];
             /** @description Links of the header. */
             links: components["schemas"]["CustomizationHeaderLink"][];
+        };
+        /** @description Header of a site, as set. */
+        CustomizationHeaderInput: {
+            /** @description Logo shown in the header. */
+            logo?: components["schemas"]["ThemedUrl"];
+            /** @description A button in the header, to the site's main destination. */
+            primaryLink?: components["schemas"]["SiteLinkTarget"];
+            /** @description Background of the header, with the `custom` preset. */
+            backgroundColor?: components["schemas"]["ThemedColor"];
+            /** @description Color of the header's links, with the `custom` preset. */
+            linkColor?: components["schemas"]["ThemedColor"];
+            /** @description Links of the header. */
+            links: components["schemas"]["CustomizationHeaderLink"][];
+            /** @description Look of the header; `default` when omitted. */
+            preset?: components["schemas"]["CustomizationHeaderPreset"];
         };
         /** @description A link of the header, possibly with sub-links. */
         CustomizationHeaderLink: {
             /** @description Text of the link. */
             title: string;
+            /** @description Translations of the text. */
+            localizedTitle?: components["schemas"]["CustomizationLocalizedText"];
             /** @description Look of the link. */
             style?: components["schemas"]["CustomizationHeaderLinkStyle"];
             /** @description Where the link points to, or null when it only opens its sub-links. */
             to: components["schemas"]["SiteLinkTarget"] | null;
             /** @description Sub-links shown under the link. */
             links: components["schemas"]["CustomizationLink"][];
+            /**
+             * @description Which visitors see the link, as a condition of adaptive content; Quire refuses one that is not
+             *     empty (an empty one is no condition, and is not kept).
+             */
+            condition?: string;
         };
         /**
          * @description Style of a header link.
@@ -5241,16 +5387,34 @@ export interface components {
         CustomizationHeaderLinkStyle: "link" | "button-primary" | "button-secondary";
         /** @description Overrides of the header; null clears one. */
         CustomizationHeaderOverride: {
+            /** @description Look of the header. */
+            preset?: components["schemas"]["CustomizationHeaderPreset"] | null;
             /** @description Logo shown in the header. */
             logo?: components["schemas"]["ThemedUrl"] | null;
+            /** @description A button in the header, to the site's main destination. */
+            primaryLink?: components["schemas"]["SiteLinkTarget"] | null;
+            /** @description Background of the header, with the `custom` preset. */
+            backgroundColor?: components["schemas"]["ThemedColor"] | null;
+            /** @description Color of the header's links, with the `custom` preset. */
+            linkColor?: components["schemas"]["ThemedColor"] | null;
             /** @description Links of the header. */
             links?: components["schemas"]["CustomizationHeaderLink"][] | null;
         };
+        /**
+         * @description Look of the header (GitBook's deprecated presets; the theme replaces them).
+         * @enum {string}
+         */
+        CustomizationHeaderPreset: "default" | "bold" | "contrast" | "custom" | "none";
         /**
          * @description Style of icons.
          * @enum {string}
          */
         CustomizationIconsStyle: "regular" | "solid" | "duotone" | "light" | "thin";
+        /** @description Analytics of visitors. */
+        CustomizationInsights: {
+            /** @description Visitors are identified by a cookie; Quire sets none, so it is false. */
+            trackingCookie: boolean;
+        };
         /** @description Language settings of a site. */
         CustomizationInternationalization: {
             /** @description Language of the interface. */
@@ -5265,6 +5429,8 @@ export interface components {
         CustomizationLink: {
             /** @description Text of the link. */
             title: string;
+            /** @description Translations of the text. */
+            localizedTitle?: components["schemas"]["CustomizationLocalizedText64"];
             /** @description Where the link points to. */
             to: components["schemas"]["SiteLinkTarget"];
         };
@@ -5278,6 +5444,27 @@ export interface components {
          * @enum {string}
          */
         CustomizationLocale: "en" | "fr" | "es" | "zh" | "ja" | "de" | "nl" | "no" | "pt-br" | "ru";
+        /**
+         * @description Translations of a text, keyed by a language of GitBook's translations (`en`, `fr`, `pt-br`,
+         *     `zh-tw`...): shown instead of the text on site spaces in that language.
+         */
+        CustomizationLocalizedText: Record<string, never>;
+        /** @description Translations of a text of at most 128 characters, keyed by language. */
+        CustomizationLocalizedText128: Record<string, never>;
+        /** @description Translations of a text of at most 64 characters, keyed by language. */
+        CustomizationLocalizedText64: Record<string, never>;
+        /** @description A font for the code of a site: one offered, or a custom one. */
+        CustomizationMonospaceFont: components["schemas"]["CustomizationDefaultMonospaceFont"] | components["schemas"]["CustomizationFontDefinition"];
+        /**
+         * @description A page action offered on published pages.
+         * @enum {string}
+         */
+        CustomizationPageActionType: "assistant" | "external-ai" | "markdown" | "mcp" | "git" | "pdf";
+        /** @description The actions offered on each published page. */
+        CustomizationPageActions: {
+            /** @description The actions in their order; none when empty. */
+            items: components["schemas"]["CustomizationPageActionType"][];
+        };
         /**
          * @description Style of the search button.
          * @enum {string}
@@ -5327,6 +5514,45 @@ export interface components {
             corners: components["schemas"]["CustomizationCorners"];
             /** @description Style of links. */
             links: components["schemas"]["CustomizationLinksStyle"];
+            /** @description Depth of elements. */
+            depth: components["schemas"]["CustomizationDepth"];
+            /** @description Font of the text. */
+            font: components["schemas"]["CustomizationFont"];
+            /** @description Font of headings; the text's when absent. */
+            headingFont?: components["schemas"]["CustomizationFont"];
+            /** @description Font of code. */
+            monospaceFont: components["schemas"]["CustomizationMonospaceFont"];
+            /** @description Background (deprecated by GitBook for the tint). */
+            background: components["schemas"]["CustomizationBackground"];
+            /** @description Themes of highlighted code. */
+            codeTheme: components["schemas"]["CustomizationCodeThemes"];
+            /** @description Style of icons. */
+            icons: components["schemas"]["CustomizationIconsStyle"];
+            /** @description Look of the sidebar. */
+            sidebar: components["schemas"]["CustomizationSidebarStyling"];
+            /** @description Style of the search button. */
+            search: components["schemas"]["CustomizationSearchStyle"];
+        };
+        /** @description Look of a site, as set: what is omitted takes GitBook's default. */
+        CustomizationStylingInput: {
+            /** @description The visual theme. */
+            theme: components["schemas"]["CustomizationTheme"];
+            /** @description Main color. */
+            primaryColor: components["schemas"]["ThemedColor"];
+            /** @description Tint applied to the site. */
+            tint?: components["schemas"]["CustomizationTint"];
+            /** @description Color of informative elements. */
+            infoColor: components["schemas"]["ThemedColor"];
+            /** @description Color of success elements. */
+            successColor: components["schemas"]["ThemedColor"];
+            /** @description Color of warning elements. */
+            warningColor: components["schemas"]["ThemedColor"];
+            /** @description Color of danger elements. */
+            dangerColor: components["schemas"]["ThemedColor"];
+            /** @description Shape of corners. */
+            corners: components["schemas"]["CustomizationCorners"];
+            /** @description Style of links. */
+            links: components["schemas"]["CustomizationLinksStyle"];
             /** @description Font of the text. */
             font: components["schemas"]["CustomizationFont"];
             /** @description Style of icons. */
@@ -5335,6 +5561,16 @@ export interface components {
             sidebar: components["schemas"]["CustomizationSidebarStyling"];
             /** @description Style of the search button. */
             search: components["schemas"]["CustomizationSearchStyle"];
+            /** @description Font of headings; the text's when omitted or null. */
+            headingFont?: components["schemas"]["CustomizationFont"] | null;
+            /** @description Depth of elements; `subtle` when omitted. */
+            depth?: components["schemas"]["CustomizationDepth"];
+            /** @description Font of code; `IBMPlexMono` when omitted. */
+            monospaceFont?: components["schemas"]["CustomizationMonospaceFont"];
+            /** @description Background (deprecated by GitBook for the tint); `plain` when omitted. */
+            background?: components["schemas"]["CustomizationBackground"];
+            /** @description Themes of highlighted code; the site's own (`default-light` and `default-dark`) when omitted. */
+            codeTheme?: components["schemas"]["CustomizationCodeThemes"];
         };
         /** @description Overrides of the look of a site; null clears one. */
         CustomizationStylingOverride: {
@@ -5354,6 +5590,12 @@ export interface components {
             tint?: components["schemas"]["CustomizationTint"] | null;
             /** @description Shape of corners. */
             corners?: components["schemas"]["CustomizationCorners"] | null;
+            /** @description Depth of elements. */
+            depth?: components["schemas"]["CustomizationDepth"] | null;
+            /** @description Background (deprecated by GitBook for the tint). */
+            background?: components["schemas"]["CustomizationBackground"] | null;
+            /** @description Themes of highlighted code. */
+            codeTheme?: components["schemas"]["CustomizationCodeThemesOverride"];
             /** @description Style of links. */
             links?: components["schemas"]["CustomizationLinksStyle"] | null;
             /** @description Style of icons. */
@@ -5363,6 +5605,12 @@ export interface components {
             /** @description Style of the search button. */
             search?: components["schemas"]["CustomizationSearchStyle"] | null;
         };
+        /** @description A question suggested to a visitor. */
+        CustomizationSuggestedQuestion: string;
+        /** @description A text of at most 128 characters. */
+        CustomizationText128: string;
+        /** @description A text of at most 64 characters. */
+        CustomizationText64: string;
         /**
          * @description The visual theme of a site.
          * @enum {string}
@@ -5373,6 +5621,13 @@ export interface components {
          * @enum {string}
          */
         CustomizationThemeMode: "light" | "dark" | "system";
+        /** @description A code theme for each color mode. */
+        CustomizationThemedCodeTheme: {
+            /** @description Theme in the light mode. */
+            light: components["schemas"]["CustomizationCodeTheme"];
+            /** @description Theme in the dark mode. */
+            dark: components["schemas"]["CustomizationCodeTheme"];
+        };
         /** @description Color modes of a site. */
         CustomizationThemes: {
             /** @description The mode shown by default. */
@@ -5401,6 +5656,19 @@ export interface components {
         CustomizationToggleOverride: {
             /** @description The setting is on. */
             enabled: boolean | null;
+        };
+        /** @description A link to an optional address. */
+        CustomizationUrl: {
+            /**
+             * Format: uri
+             * @description The address; none when absent.
+             */
+            url?: string;
+        };
+        /** @description Override of an optional address; null clears it. */
+        CustomizationUrlOverride: {
+            /** @description The address. */
+            url?: string | null;
         };
         /** @description Removes a page and its child pages. */
         DeletePageChange: {
@@ -8684,6 +8952,8 @@ export interface components {
         SiteCustomizationSettings: {
             /** @description Title of the published site; the content's title when absent. */
             title?: components["schemas"]["SiteTitle"];
+            /** @description Translations of the title. */
+            localizedTitle?: components["schemas"]["CustomizationLocalizedText128"];
             /** @description Look of the site. */
             styling: components["schemas"]["CustomizationStyling"];
             /** @description Language settings. */
@@ -8705,9 +8975,25 @@ export interface components {
             /** @description AI-powered search. */
             aiSearch?: components["schemas"]["CustomizationToggle"];
             /** @description AI features. */
-            ai?: components["schemas"]["CustomizationAI"];
+            ai: components["schemas"]["CustomizationAI"];
             /** @description Advanced customization. */
             advancedCustomization: components["schemas"]["CustomizationToggle"];
+            /** @description How links to other sites open. */
+            externalLinks: components["schemas"]["CustomizationExternalLinks"];
+            /** @description Links to the previous and next pages. */
+            pagination: components["schemas"]["CustomizationToggle"];
+            /** @description The actions offered on each page. */
+            pageActions: components["schemas"]["CustomizationPageActions"];
+            /** @description A "Powered by Quire" line in the footer. */
+            trademark: components["schemas"]["CustomizationToggle"];
+            /** @description A link to the privacy policy, in the footer. */
+            privacyPolicy: components["schemas"]["CustomizationUrl"];
+            /** @description The image of link previews. */
+            socialPreview: components["schemas"]["CustomizationUrl"];
+            /** @description Accounts on social platforms, linked from the header or footer. */
+            socialAccounts: components["schemas"]["SiteSocialAccount"][];
+            /** @description Analytics of visitors. */
+            insights: components["schemas"]["CustomizationInsights"];
             /**
              * Format: date-time
              * @description When the settings were last changed; absent while they are the defaults, never set.
@@ -8718,14 +9004,12 @@ export interface components {
         SiteCustomizationSettingsInput: {
             /** @description Title of the published site; the content's title when absent. */
             title?: components["schemas"]["SiteTitle"];
-            /** @description Look of the site. */
-            styling: components["schemas"]["CustomizationStyling"];
+            /** @description Translations of the title. */
+            localizedTitle?: components["schemas"]["CustomizationLocalizedText128"];
             /** @description Language settings. */
             internationalization: components["schemas"]["CustomizationInternationalization"];
             /** @description Favicon. */
             favicon: components["schemas"]["CustomizationFavicon"];
-            /** @description Header. */
-            header: components["schemas"]["CustomizationHeader"];
             /** @description Footer. */
             footer: components["schemas"]["CustomizationFooter"];
             /** @description Announcement banner. */
@@ -8736,12 +9020,32 @@ export interface components {
             feedback: components["schemas"]["CustomizationToggle"];
             /** @description AI-powered search. */
             aiSearch?: components["schemas"]["CustomizationToggle"];
-            /** @description AI features. */
-            ai?: components["schemas"]["CustomizationAI"];
             /** @description Advanced customization. */
             advancedCustomization: components["schemas"]["CustomizationToggle"];
+            /** @description Look of the site. */
+            styling: components["schemas"]["CustomizationStylingInput"];
+            /** @description Header. */
+            header: components["schemas"]["CustomizationHeaderInput"];
             /** @description PDF export of pages; off when omitted. */
             pdf?: components["schemas"]["CustomizationToggle"];
+            /** @description AI features; none when omitted. */
+            ai?: components["schemas"]["CustomizationAIInput"];
+            /** @description How links to other sites open; in the same tab when omitted. */
+            externalLinks?: components["schemas"]["CustomizationExternalLinks"];
+            /** @description Links to the previous and next pages; on when omitted. */
+            pagination?: components["schemas"]["CustomizationToggle"];
+            /** @description The actions offered on each page; the page's Markdown when omitted. */
+            pageActions?: components["schemas"]["CustomizationPageActions"];
+            /** @description A "Powered by Quire" line in the footer; on when omitted. */
+            trademark?: components["schemas"]["CustomizationToggle"];
+            /** @description A link to the privacy policy; none when omitted. */
+            privacyPolicy?: components["schemas"]["CustomizationUrl"];
+            /** @description The image of link previews; none when omitted. */
+            socialPreview?: components["schemas"]["CustomizationUrl"];
+            /** @description Accounts on social platforms; none when omitted. */
+            socialAccounts?: components["schemas"]["SiteSocialAccount"][];
+            /** @description Analytics of visitors; no tracking cookie when omitted. */
+            insights?: components["schemas"]["CustomizationInsights"];
         };
         /** @description A site. */
         SiteEventData: {
@@ -8750,6 +9054,11 @@ export interface components {
             /** @description Title of the site. */
             title: string;
         };
+        /**
+         * @description Where links to other sites open.
+         * @enum {string}
+         */
+        SiteExternalLinksTarget: "self" | "blank";
         /** @description A feature of a site and the plan it comes from. */
         SiteFeature: {
             /** @description Which feature. */
@@ -8767,7 +9076,7 @@ export interface components {
         /** @description A custom hostname of a site, with at least three labels. */
         SiteHostname: string;
         /** @description Where a customization link points to. */
-        SiteLinkTarget: components["schemas"]["SiteLinkToFile"] | components["schemas"]["SiteLinkToUrl"] | components["schemas"]["SiteLinkToPage"] | components["schemas"]["SiteLinkToAnchor"] | components["schemas"]["SiteLinkToUser"] | components["schemas"]["SiteLinkToCollection"] | components["schemas"]["SiteLinkToSpace"] | components["schemas"]["SiteLinkToReusableContent"] | components["schemas"]["SiteLinkToOpenAPISpec"];
+        SiteLinkTarget: components["schemas"]["SiteLinkToFile"] | components["schemas"]["SiteLinkToUrl"] | components["schemas"]["SiteLinkToPage"] | components["schemas"]["SiteLinkToAnchor"] | components["schemas"]["SiteLinkToUser"] | components["schemas"]["SiteLinkToCollection"] | components["schemas"]["SiteLinkToSpace"] | components["schemas"]["SiteLinkToReusableContent"] | components["schemas"]["SiteLinkToTag"] | components["schemas"]["SiteLinkToOpenAPISpec"];
         /** @description Links to an anchor in a page. */
         SiteLinkToAnchor: {
             /**
@@ -8847,6 +9156,18 @@ export interface components {
             kind: "space";
             /** @description Id of the space. */
             space: string;
+        };
+        /** @description Links to a tag. */
+        SiteLinkToTag: {
+            /**
+             * @description The kind of target.
+             * @enum {string}
+             */
+            kind: "tag";
+            /** @description Slug of the tag. */
+            tag: string;
+            /** @description Id of the space defining the tag, when not the current one. */
+            space?: string;
         };
         /** @description Links to an absolute URL. */
         SiteLinkToUrl: {
@@ -9338,6 +9659,27 @@ export interface components {
             /** @description The sections, in order. */
             structure: components["schemas"]["SiteSection"][];
         };
+        /** @description An account of the site's owner on a social platform. */
+        SiteSocialAccount: {
+            /** @description The platform. */
+            platform: components["schemas"]["SiteSocialAccountPlatform"];
+            /** @description The handle, without a prefix such as `@`. */
+            handle: string;
+            /** @description Where it is shown. */
+            display: components["schemas"]["SiteSocialAccountDisplay"];
+        };
+        /** @description Where a social account is shown. */
+        SiteSocialAccountDisplay: {
+            /** @description In the footer. */
+            footer: boolean;
+            /** @description In the header. */
+            header: boolean;
+        };
+        /**
+         * @description Platforms of social accounts.
+         * @enum {string}
+         */
+        SiteSocialAccountPlatform: "twitter" | "instagram" | "facebook" | "linkedin" | "github" | "discord" | "slack" | "youtube" | "tiktok" | "reddit" | "bluesky" | "mastodon" | "threads" | "medium";
         /** @description A site space links a space into a site. */
         SiteSpace: {
             /**
@@ -9373,6 +9715,8 @@ export interface components {
         SiteSpaceCustomizationOverride: {
             /** @description Title of the published site in this site space. */
             title?: components["schemas"]["SiteTitle"] | null;
+            /** @description Translations of the title. */
+            localizedTitle?: components["schemas"]["CustomizationLocalizedText128"] | null;
             /** @description Look of the site. */
             styling?: components["schemas"]["CustomizationStylingOverride"];
             /** @description Language settings. */
@@ -9389,6 +9733,16 @@ export interface components {
             themes?: components["schemas"]["CustomizationThemesOverride"];
             /** @description Page feedback from visitors. */
             feedback?: components["schemas"]["CustomizationToggleOverride"];
+            /** @description How links to other sites open. */
+            externalLinks?: components["schemas"]["CustomizationExternalLinksOverride"];
+            /** @description Links to the previous and next pages. */
+            pagination?: components["schemas"]["CustomizationToggleOverride"];
+            /** @description A "Powered by Quire" line in the footer. */
+            trademark?: components["schemas"]["CustomizationToggleOverride"];
+            /** @description A link to the privacy policy. */
+            privacyPolicy?: components["schemas"]["CustomizationUrlOverride"];
+            /** @description The image of link previews. */
+            socialPreview?: components["schemas"]["CustomizationUrlOverride"];
         };
         /** @description One page of a list. */
         SiteSpacePage: {

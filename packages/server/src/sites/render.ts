@@ -8,14 +8,19 @@ import type { PageEntry } from "../content/trie.js";
 import { SITE_SCRIPT, STYLESHEET } from "./assets.js";
 import {
   announcement,
+  type BrandContext,
   faviconLinks,
   footer,
   headerLinks,
+  homeLink,
+  httpUrl,
   logo,
   type ResolveLink,
   safeHref,
+  translated,
 } from "./customization/render.js";
 import type { CustomizationSettings } from "./customization/settings.js";
+import { markdownUrl } from "./discovery.js";
 import { type SiteSpaceEntry, siteSpaceTitle } from "./structure.js";
 import type { SiteSectionTable } from "./tables.js";
 
@@ -84,9 +89,9 @@ export interface PublishedPage extends SiteChrome {
  * The policy of every HTML answer of a published site. Their style sheet and script are the site's
  * assets, from its own origin, as is what the script fetches (the search page), and where their one
  * form, the search box, goes (the sanitizer lets no script, style or form into a body); images come
- * from the page's origin or any HTTPS host, as editors link them (the sanitizer has removed `data:`
- * sources). Nothing may frame them: they have no use inside another site's page, which could pass
- * them off as its own.
+ * from the page's origin or any HTTPS host, as editors link them, and `data:` for the emoji favicon
+ * the site's customization draws (the sanitizer has removed `data:` sources from bodies). Nothing
+ * may frame them: they have no use inside another site's page, which could pass them off as its own.
  */
 export const contentSecurityPolicy = (brandStyle = "") =>
   [
@@ -97,7 +102,7 @@ export const contentSecurityPolicy = (brandStyle = "") =>
       : "style-src 'self'",
     "script-src 'self'",
     "connect-src 'self'",
-    "img-src 'self' https:",
+    "img-src 'self' https: data:",
     "base-uri 'none'",
     "form-action 'self'",
     "frame-ancestors 'none'",
@@ -105,6 +110,14 @@ export const contentSecurityPolicy = (brandStyle = "") =>
 
 /** The policy of a page without branding. */
 export const CONTENT_SECURITY_POLICY = contentSecurityPolicy();
+
+/** What the site's branding draws with, for the visitor's language; none without branding. */
+const brandOf = (chrome: SiteChrome): BrandContext | undefined =>
+  chrome.brand && { ...chrome.brand, language: chrome.language };
+
+/** The site's title as shown: translated into the visitor's language when the settings say so. */
+const titleOf = (chrome: SiteChrome) =>
+  translated(chrome.siteTitle, chrome.brand?.settings.localizedTitle, chrome.language);
 
 function link({ title, href, current }: NavigationLink): Element {
   return h("a", { href, ...(current && { "aria-current": "page" }) }, title);
@@ -194,17 +207,18 @@ function siteBody(
   toc?: Element,
 ): ElementContent[] {
   const open = new Set(current ? [...ancestorsOf(chrome.tree, current), current].map((page) => page.id) : []);
-  const { brand } = chrome;
+  const brand = brandOf(chrome);
+  const title = titleOf(chrome);
   return [
     h("a", { class: "skip", href: "#quire-content" }, "Skip to content"),
-    brand && announcement(brand.settings, brand.resolve),
+    brand && announcement(brand),
     h("header", [
       h("input", { type: "checkbox", id: "quire-menu", class: "toggle" }),
       h("label", { for: "quire-menu", class: "button" }, "Menu"),
-      (brand && logo(brand.settings, chrome.homeHref, chrome.siteTitle)) ??
-        h("a", { class: "home", href: chrome.homeHref }, chrome.siteTitle),
+      (brand && logo(brand, chrome.homeHref, title)) ??
+        h("a", { class: "home", ...homeLink(brand, chrome.homeHref) }, title),
       linkList("Sections", chrome.sections, "tabs"),
-      brand && headerLinks(brand.settings, brand.resolve),
+      brand && headerLinks(brand),
       searchForm(chrome),
       h("input", { type: "checkbox", id: "quire-theme", class: "toggle" }),
       h("label", { for: "quire-theme", class: "button theme" }, "Switch theme"),
@@ -217,7 +231,7 @@ function siteBody(
       h("div", { class: "column" }, content),
       toc,
     ]),
-    brand && footer(brand.settings, brand.resolve),
+    brand && footer(brand),
   ].filter((element) => element !== undefined);
 }
 
@@ -243,7 +257,7 @@ function searchForm(chrome: SiteChrome): Element {
 /** The site's search page: what was searched, and the results (see `searchResultsContent`). */
 export function renderSearchPage(chrome: SiteChrome, results: ElementContent[]): string {
   const main = h("main", { id: "quire-content" }, [h("h1", "Search"), ...results]);
-  return document(`Search | ${chrome.siteTitle}`, false, chrome.assetsHref, siteBody(chrome, [main]), {
+  return document(`Search | ${titleOf(chrome)}`, false, chrome.assetsHref, siteBody(chrome, [main]), {
     brand: chrome.brand,
     ...(chrome.language && { language: chrome.language }),
   });
@@ -282,9 +296,10 @@ function breadcrumbs(view: PublishedPage): Element | undefined {
 
 /**
  * Links to the documents before and after this one in the tree's order (each page, then its
- * children): groups and links are no pages to read.
+ * children): groups and links are no pages to read. None when the customization turns pagination off.
  */
 function pager(view: PublishedPage): Element | undefined {
+  if (view.brand?.settings.pagination.enabled === false) return undefined;
   const ordered = view.tree.inOrder().filter((page) => page.kind === undefined);
   const index = ordered.findIndex((page) => page.id === view.page.id);
   const neighbour = (page: PageEntry | undefined, rel: "prev" | "next", label: string) =>
@@ -298,19 +313,31 @@ function pager(view: PublishedPage): Element | undefined {
     : h("nav", { class: "pager", "aria-label": "Previous and next pages" }, links);
 }
 
-/** What a page's `<head>` says of it beyond its title: its description, canonical URL and Open Graph tags. */
+/**
+ * What a page's `<head>` says of it beyond its title: its description, canonical URL and Open Graph
+ * tags, with the customization's image of link previews (an absolute http(s) URL).
+ */
 function pageMeta(view: PublishedPage): Element[] {
   const og = (property: string, content: string) => h("meta", { property: `og:${property}`, content });
   const { description } = view;
+  const previewUrl = view.brand?.settings.socialPreview.url;
+  const image = previewUrl === undefined ? undefined : httpUrl(previewUrl);
   return [
     ...(description ? [h("meta", { name: "description", content: description })] : []),
     h("link", { rel: "canonical", href: view.canonicalUrl }),
     ...(view.alternateUrls ?? []).map((href) => h("link", { rel: "alternate", href })),
     og("type", "website"),
-    og("site_name", view.siteTitle),
+    og("site_name", titleOf(view)),
     og("title", view.page.title),
     ...(description ? [og("description", description)] : []),
     og("url", view.canonicalUrl),
+    ...(image
+      ? [
+          og("image", image),
+          h("meta", { name: "twitter:card", content: "summary_large_image" }),
+          h("meta", { name: "twitter:image", content: image }),
+        ]
+      : []),
   ];
 }
 
@@ -358,12 +385,31 @@ function bodyOf(view: PublishedPage): ElementContent {
   return { type: "raw", value: view.body.html } as unknown as ElementContent;
 }
 
+/**
+ * The page actions the customization offers (the one the site has: the page's Markdown), once it is
+ * set: a site never customized keeps Quire's own look (as `brandStyle`).
+ */
+function pageActions(view: PublishedPage): Element | undefined {
+  const settings = view.brand?.settings;
+  if (settings?.updatedAt === undefined || !settings.pageActions.items.includes("markdown")) return undefined;
+  const markdown = new URL(markdownUrl(new URL(view.pageHref(view.page), "http://site.invalid").href));
+  return h(
+    "p",
+    { class: "page-actions" },
+    h("a", { href: `${markdown.pathname}${markdown.search}`, type: "text/markdown" }, "View as Markdown"),
+  );
+}
+
 /** The HTML of a page of a published site, with the site's navigation. */
 export function renderPublishedPage(view: PublishedPage): string {
   // Breadcrumbs and pager stay out of `<main>`, which holds the page itself.
-  const main = h("main", [h("h1", view.page.title), h("div", { id: "quire-content" }, bodyOf(view))]);
+  const main = h("main", [
+    h("h1", view.page.title),
+    pageActions(view),
+    h("div", { id: "quire-content" }, bodyOf(view)),
+  ]);
   return document(
-    `${view.page.title} | ${view.siteTitle}`,
+    `${view.page.title} | ${titleOf(view)}`,
     view.indexable,
     view.assetsHref,
     siteBody(view, [breadcrumbs(view), main, pager(view)], view.page, tableOfContents(view)),
@@ -375,15 +421,12 @@ export function renderPublishedPage(view: PublishedPage): string {
 export function renderSiteNotFound(chrome: SiteChrome): string {
   const main = h("main", { id: "quire-content" }, [
     h("h1", "Page not found"),
-    h("p", ["There is no page here. ", h("a", { href: chrome.homeHref }, `Back to ${chrome.siteTitle}`)]),
+    h("p", ["There is no page here. ", h("a", { href: chrome.homeHref }, `Back to ${titleOf(chrome)}`)]),
   ]);
-  return document(
-    `Page not found | ${chrome.siteTitle}`,
-    false,
-    chrome.assetsHref,
-    siteBody(chrome, [main]),
-    { brand: chrome.brand, ...(chrome.language && { language: chrome.language }) },
-  );
+  return document(`Page not found | ${titleOf(chrome)}`, false, chrome.assetsHref, siteBody(chrome, [main]), {
+    brand: chrome.brand,
+    ...(chrome.language && { language: chrome.language }),
+  });
 }
 
 /** A page that says why there is nothing to show (not found, sign-in needed, no content). */

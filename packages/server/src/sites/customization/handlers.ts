@@ -13,6 +13,7 @@ import {
   siteCustomization,
   siteSpaceOverride,
 } from "./store.js";
+import { assertSupported } from "./unsupported.js";
 
 // The branding is one of the site's settings: read as the site is, changed as its settings are.
 const customizes = administersSite("change the customization of this site");
@@ -34,6 +35,7 @@ export function customizationHandlers(services: Services): AreaHandlers<typeof c
     },
 
     async updateSiteCustomizationById({ body }, { site }) {
+      assertSupported(body);
       await replaceSiteCustomization(db, site.id, settingsOf(body), now());
       return ok(await siteCustomization(db, site.id));
     },
@@ -49,6 +51,7 @@ export function customizationHandlers(services: Services): AreaHandlers<typeof c
       await transaction(async (tx) => {
         await lockSite(tx, site.id);
         await assertSiteSpace(tx, site.id, path.siteSpaceId);
+        assertSupported(body);
         const override = patchedOverride(await siteSpaceOverride(tx, path.siteSpaceId), body);
         await saveSiteSpaceOverride(tx, ids, override, now());
       });

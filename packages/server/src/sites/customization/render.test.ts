@@ -5,13 +5,16 @@ import {
   announcement,
   brandStyle,
   CUSTOMIZATION_STYLE,
+  emojiText,
   faviconLinks,
   footer,
   headerLinks,
   type LinkTarget,
+  linkProps,
   logo,
   type ResolveLink,
   siteTitleOf,
+  translated,
 } from "./render.js";
 import { type CustomizationSettings, DEFAULT_CUSTOMIZATION } from "./settings.js";
 
@@ -35,6 +38,18 @@ const html = (element: Element | Element[] | undefined) =>
 
 const url = (to: string): LinkTarget => ({ kind: "url", url: to });
 
+/** The branding of `changes` over GitBook's defaults, as drawn for a visitor in `language`. */
+const brand = (changes: Partial<CustomizationSettings> = {}, language?: string) => ({
+  settings: settings(changes),
+  resolve,
+  language,
+});
+
+/** A header with `changes` over GitBook's default one. */
+const header = (changes: Partial<CustomizationSettings["header"]>) => ({
+  header: { ...DEFAULT_CUSTOMIZATION.header, ...changes },
+});
+
 /** The value of a custom property of `css`'s `:root` block. */
 const property = (css: string, name: string) => new RegExp(`${name}:([^;}]+)`).exec(css)?.[1];
 
@@ -53,11 +68,12 @@ const contrast = (a: string, b: string) => {
 describe("settings never set", () => {
   it("give nothing: no style, logo, favicon, links, footer or announcement", () => {
     expect(brandStyle(DEFAULT_CUSTOMIZATION)).toBe("");
-    expect(logo(DEFAULT_CUSTOMIZATION, "/", "Docs")).toBeUndefined();
+    const brand = { settings: DEFAULT_CUSTOMIZATION, resolve };
+    expect(logo(brand, "/", "Docs")).toBeUndefined();
     expect(faviconLinks(DEFAULT_CUSTOMIZATION)).toEqual([]);
-    expect(headerLinks(DEFAULT_CUSTOMIZATION, resolve)).toBeUndefined();
-    expect(footer(DEFAULT_CUSTOMIZATION, resolve)).toBeUndefined();
-    expect(announcement(DEFAULT_CUSTOMIZATION, resolve)).toBeUndefined();
+    expect(headerLinks(brand)).toBeUndefined();
+    expect(footer(brand)).toBeUndefined();
+    expect(announcement(brand)).toBeUndefined();
     expect(siteTitleOf(DEFAULT_CUSTOMIZATION, "Docs")).toBe("Docs");
     expect(siteTitleOf(settings({ title: "Handbook" }), "Docs")).toBe("Handbook");
   });
@@ -124,20 +140,20 @@ describe("logo and favicon", () => {
   const logoUrls = { light: "https://cdn.test/light.png", dark: "https://cdn.test/dark.png" };
 
   it("links home with an image per mode, named by the escaped site title", () => {
-    const out = html(logo(settings({ header: { links: [], logo: logoUrls } }), "/s/x/", 'A "B" <C>'));
+    const out = html(logo(brand(header({ logo: logoUrls })), "/s/x/", 'A "B" <C>'));
     expect(out).toBe(
       '<a class="home brand-logo" href="/s/x/"><img class="brand-light" src="https://cdn.test/light.png" alt="A &#x22;B&#x22; <C>">' +
         '<img class="brand-dark" src="https://cdn.test/dark.png" alt="A &#x22;B&#x22; <C>"></a>',
     );
     const one = { light: logoUrls.light, dark: logoUrls.light };
-    expect(html(logo(settings({ header: { links: [], logo: one } }), "/", "Docs"))).toBe(
+    expect(html(logo(brand(header({ logo: one })), "/", "Docs"))).toBe(
       '<a class="home brand-logo" href="/"><img src="https://cdn.test/light.png" alt="Docs"></a>',
     );
   });
 
   it("shows no image from a URL that is not http(s)", () => {
     const script = { light: "javascript:alert(1)", dark: "https://cdn.test/dark.png" };
-    expect(logo(settings({ header: { links: [], logo: script } }), "/", "Docs")).toBeUndefined();
+    expect(logo(brand(header({ logo: script })), "/", "Docs")).toBeUndefined();
     expect(
       faviconLinks(settings({ favicon: { icon: { light: "data:image/png,x", dark: "data:x" } } })),
     ).toEqual([]);
@@ -159,8 +175,8 @@ describe("headerLinks, footer and announcement", () => {
   it("links URLs and resolved targets, leaves out what leads nowhere, menus for sub-links", () => {
     const out = html(
       headerLinks(
-        settings({
-          header: {
+        brand({
+          ...header({
             links: [
               { title: "Blog <new>", to: url("https://example.com/blog?a=1&b=2"), links: [] },
               { title: "Bad", to: url("javascript:alert(1)"), links: [] },
@@ -177,9 +193,8 @@ describe("headerLinks, footer and announcement", () => {
                 ],
               },
             ],
-          },
+          }),
         }),
-        resolve,
       ),
     );
     expect(out).toBe(
@@ -194,7 +209,7 @@ describe("headerLinks, footer and announcement", () => {
   it("gives the footer's groups with links and its copyright, escaped", () => {
     const out = html(
       footer(
-        settings({
+        brand({
           footer: {
             groups: [
               { title: "Docs", links: [{ title: "Guide", to: { kind: "page", page: "p2" } }] },
@@ -202,8 +217,8 @@ describe("headerLinks, footer and announcement", () => {
             ],
             copyright: "© 2026 <Example>",
           },
+          trademark: { enabled: false },
         }),
-        resolve,
       ),
     );
     expect(out).toBe(
@@ -212,7 +227,7 @@ describe("headerLinks, footer and announcement", () => {
         '<p class="copyright">© 2026 &#x3C;Example></p></footer>',
     );
     const images = { light: "https://cdn.test/l.png", dark: "https://cdn.test/d.png" };
-    expect(html(footer(settings({ footer: { groups: [], logo: images } }), resolve))).toContain(
+    expect(html(footer(brand({ footer: { groups: [], logo: images } })))).toContain(
       '<img class="brand-light" src="https://cdn.test/l.png" alt="">',
     );
   });
@@ -221,7 +236,7 @@ describe("headerLinks, footer and announcement", () => {
     const banner = (link?: LinkTarget, style: "info" | "danger" = "danger", enabled = true) =>
       html(
         announcement(
-          settings({
+          brand({
             announcement: {
               enabled,
               message: "Read <this>",
@@ -229,7 +244,6 @@ describe("headerLinks, footer and announcement", () => {
               ...(link && { link: { title: "Details", to: link } }),
             },
           }),
-          resolve,
         ),
       );
     expect(banner(undefined, "info", false)).toBeUndefined();
@@ -242,5 +256,76 @@ describe("headerLinks, footer and announcement", () => {
     expect(banner(undefined, '"><script>' as "info")).toBe(
       '<div class="announcement announcement-info"><p>Read &#x3C;this></p></div>',
     );
+  });
+});
+
+describe("GitBook's newer settings", () => {
+  it("reads an emoji from its characters or code points, and nothing else", () => {
+    expect(emojiText("🎉")).toBe("🎉");
+    expect(emojiText("1f389")).toBe("🎉");
+    expect(emojiText("1f468-200d-1f4bb")).toBe("👨‍💻");
+    for (const bad of ["abc", "123", "<svg>", "🎉<", "110000", ""])
+      expect(emojiText(bad), bad).toBeUndefined();
+  });
+
+  it("shows translations in the visitor's language, the text in any other", () => {
+    const translatedBrand = (language?: string) =>
+      brand(
+        {
+          ...header({
+            links: [
+              {
+                title: "Blog",
+                localizedTitle: { fr: "Journal" } as Record<string, string> as Record<string, never>,
+                to: url("https://example.com/blog"),
+                links: [],
+              },
+            ],
+          }),
+          announcement: {
+            enabled: true,
+            message: "Hello",
+            localizedMessage: { fr: "Bonjour" } as Record<string, string> as Record<string, never>,
+            style: "info",
+          },
+        },
+        language,
+      );
+    expect(html(headerLinks(translatedBrand("fr")))).toContain(">Journal</a>");
+    expect(html(announcement(translatedBrand("fr")))).toContain("Bonjour");
+    expect(html(headerLinks(translatedBrand("de")))).toContain(">Blog</a>");
+    expect(html(announcement(translatedBrand()))).toContain("Hello");
+    expect(translated("Docs", { constructor: "x" }, "constructor")).toBe("x");
+    expect(translated("Docs", {}, "toString")).toBe("Docs");
+  });
+
+  it("opens only http(s) links out in a new tab, when asked", () => {
+    const blank = settings({ externalLinks: { target: "blank" } });
+    expect(linkProps(blank, "https://example.com/")).toEqual({
+      href: "https://example.com/",
+      target: "_blank",
+      rel: "noopener noreferrer",
+    });
+    expect(linkProps(blank, "/s/x/page")).toEqual({ href: "/s/x/page" });
+    expect(linkProps(blank, "mailto:a@example.com")).toEqual({ href: "mailto:a@example.com" });
+    expect(linkProps(settings(), "https://example.com/")).toEqual({ href: "https://example.com/" });
+  });
+
+  it("colours the header by preset, hex only, and tints a `match` background with the primary colour", () => {
+    const preset = (changes: Partial<CustomizationSettings["header"]>) =>
+      brandStyle(settings(header(changes)));
+    expect(preset({ preset: "bold" })).toContain("body>header{background:var(--accent);color:var(--bg)");
+    expect(preset({ preset: "contrast" })).toContain("body>header{background:var(--fg);color:var(--bg)");
+    expect(preset({ preset: "none" })).toContain("body>header{border-bottom-color:transparent}");
+    expect(preset({ preset: "default" })).not.toContain("body>header");
+    const evil = preset({
+      preset: "custom",
+      backgroundColor: { light: "red;}body{display:none", dark: "#000" },
+      linkColor: { light: "#fff", dark: "#000" },
+    });
+    expect(evil).not.toMatch(/red|body\{|body>header\{/);
+    expect(evil).toContain("body>header a{color:light-dark(#ffffff,#000000)}");
+    const match = brandStyle(styling({ background: "match", primaryColor: { light: "#f00", dark: "#00f" } }));
+    expect(property(match, "--bg")).toBe("light-dark(#fff5f5,#0c1025)");
   });
 });

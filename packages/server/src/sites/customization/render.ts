@@ -132,7 +132,8 @@ export const CUSTOMIZATION_STYLE = `${schemeStyle({ default: "system", toggeable
 .announcement-warning{--announcement:var(--warning,#fe9a00)}.announcement-danger{--announcement:var(--danger,#fb2c36)}
 .site-footer{display:flex;flex-wrap:wrap;gap:24px 48px;padding:24px;border-top:1px solid var(--line);font-size:.875em;color:var(--muted)}
 .site-footer ul{margin:0;padding:0;list-style:none}.site-footer li{margin:4px 0}.site-footer a{color:inherit}
-.footer-title{margin:0 0 8px;font-weight:600;color:var(--fg)}.copyright{flex-basis:100%;margin:0}`;
+.footer-title{margin:0 0 8px;font-weight:600;color:var(--fg)}.copyright{flex-basis:100%;margin:0}
+.site-footer .social-accounts{display:flex;flex-wrap:wrap;gap:4px 16px}.privacy,.trademark{margin:0}.page-actions{margin:0 0 16px;font-size:.875em}`;
 
 /**
  * The custom properties and modes of a site's stylesheet for its settings, to follow the page's
@@ -144,7 +145,10 @@ export const CUSTOMIZATION_STYLE = `${schemeStyle({ default: "system", toggeable
 export function brandStyle(settings: CustomizationSettings): string {
   if (settings.updatedAt === undefined) return "";
   const { styling } = settings;
-  const tint = themed(styling.tint?.color);
+  // GitBook's deprecated `match` background is the tint of the primary colour.
+  const tint = themed(
+    styling.tint?.color ?? (styling.background === "match" ? styling.primaryColor : undefined),
+  );
   const bg = (scheme: Scheme) =>
     tint ? mix(tint[scheme], BASE[scheme].bg, TINT[scheme].bg) : BASE[scheme].bg;
   const properties: string[] = [];
@@ -172,15 +176,45 @@ export function brandStyle(settings: CustomizationSettings): string {
     if (both) properties.push(`--${name}:${lightDark(both.light, both.dark)}`);
   }
   const root = properties.length > 0 ? `:root{${properties.join(";")}}` : "";
-  return root + schemeStyle(settings.themes);
+  // Quire's one shadow is the instant search's panel.
+  const depth = styling.depth === "flat" ? ".instant{box-shadow:none}" : "";
+  return root + headerStyle(settings.header) + depth + schemeStyle(settings.themes);
+}
+
+/**
+ * The header's colours by GitBook's presets: `bold` in the primary colour, `contrast` in the text
+ * colour (the page's colours swapped), `custom` in its own (each when hex), `none` without its
+ * border; `default` as the page.
+ */
+function headerStyle(header: Schema<"CustomizationHeader">): string {
+  const declarations = (background: string, color: string) =>
+    `body>header{background:${background};color:${color};border-bottom-color:transparent}`;
+  switch (header.preset) {
+    case "bold":
+      return declarations("var(--accent)", "var(--bg)");
+    case "contrast":
+      return declarations("var(--fg)", "var(--bg)");
+    case "none":
+      return "body>header{border-bottom-color:transparent}";
+    case "custom": {
+      const background = themed(header.backgroundColor);
+      const link = themed(header.linkColor);
+      return (
+        (background ? `body>header{background:${lightDark(background.light, background.dark)}}` : "") +
+        (link ? `body>header a{color:${lightDark(link.light, link.dark)}}` : "")
+      );
+    }
+    default:
+      return "";
+  }
 }
 
 /** The site's title: the settings' when they set one, else the site's own. */
 export const siteTitleOf = (settings: CustomizationSettings, siteTitle: string) =>
   settings.title ?? siteTitle;
 
-/** An image URL fit for `src`/`href`: absolute, http(s). */
-function imageUrl(url: string): string | undefined {
+/** A URL fit for an image's `src` or a link out of the site: absolute, http(s). */
+export function httpUrl(url: string): string | undefined {
   if (!URL.canParse(url)) return undefined;
   const { protocol } = new URL(url);
   return protocol === "https:" || protocol === "http:" ? url : undefined;
@@ -196,10 +230,34 @@ export function safeHref(href: string | undefined): string | undefined {
 
 const hrefOf = (to: LinkTarget, resolve: ResolveLink) => safeHref(to.kind === "url" ? to.url : resolve(to));
 
+/**
+ * A link's attributes: one to another site (absolute, http(s)) opens in a new tab when the settings
+ * say so, with no hold on this page and no referrer.
+ */
+export function linkProps(settings: CustomizationSettings, href: string): Record<string, string> {
+  const external =
+    settings.externalLinks.target === "blank" &&
+    URL.canParse(href) &&
+    ["http:", "https:"].includes(new URL(href).protocol);
+  return external ? { href, target: "_blank", rel: "noopener noreferrer" } : { href };
+}
+
+/** A text in the visitor's language when the settings translate it into that language. */
+export const translated = (
+  text: string,
+  translations: Readonly<Record<string, string>> | undefined,
+  language: string | undefined,
+) =>
+  (language !== undefined &&
+    translations !== undefined &&
+    Object.hasOwn(translations, language) &&
+    translations[language]) ||
+  text;
+
 /** A logo's images: one, or one per mode (shown by `CUSTOMIZATION_STYLE` and `brandStyle`). */
 function logoImages(urls: Schema<"ThemedUrl"> | undefined, alt: string): Element[] {
-  const light = urls && imageUrl(urls.light);
-  const dark = urls && imageUrl(urls.dark);
+  const light = urls && httpUrl(urls.light);
+  const dark = urls && httpUrl(urls.dark);
   if (!light || !dark) return [];
   if (light === dark) return [h("img", { src: light, alt })];
   return [
@@ -208,21 +266,50 @@ function logoImages(urls: Schema<"ThemedUrl"> | undefined, alt: string): Element
   ];
 }
 
-/** The header's logo, linking home and named by the site's title; undefined without a logo. */
-export function logo(
-  settings: CustomizationSettings,
-  homeHref: string,
-  siteTitle: string,
-): Element | undefined {
-  const images = logoImages(settings.header.logo, siteTitle);
-  return images.length > 0 ? h("a", { class: "home brand-logo", href: homeHref }, images) : undefined;
+/**
+ * Where the site's title or logo leads: the header's primary link (GitBook's "destination to open when
+ * visitors click the site title/logo") when it leads somewhere, else `homeHref`.
+ */
+export function homeLink(brand: BrandContext | undefined, homeHref: string): Record<string, string> {
+  const primary = brand?.settings.header.primaryLink;
+  const href = brand && primary && hrefOf(primary, brand.resolve);
+  return brand && href !== undefined ? linkProps(brand.settings, href) : { href: homeHref };
+}
+
+/** The header's logo, linking home (see `homeLink`) and named by the site's title; undefined without a logo. */
+export function logo(brand: BrandContext, homeHref: string, siteTitle: string): Element | undefined {
+  const images = logoImages(brand.settings.header.logo, siteTitle);
+  return images.length > 0
+    ? h("a", { class: "home brand-logo", ...homeLink(brand, homeHref) }, images)
+    : undefined;
+}
+
+const CODE_POINTS = /^[0-9a-f]{2,6}(?:-[0-9a-f]{2,6})*$/i;
+const EMOJI_CHARACTERS =
+  /^(?:\p{Extended_Pictographic}|\p{Regional_Indicator}|\p{Emoji_Modifier}|[\u200d\ufe0f\u20e3#*0-9])+$/u;
+const EMOJI_BASE = /\p{Extended_Pictographic}|\p{Regional_Indicator}|\u20e3/u;
+
+/**
+ * The characters of an emoji given as GitBook gives them (its characters, or its code points in
+ * hexadecimal joined by `-`), or undefined when it is no emoji: nothing else (no markup) can pass.
+ */
+export function emojiText(emoji: string): string | undefined {
+  const points = CODE_POINTS.test(emoji) ? emoji.split("-").map((hex) => Number.parseInt(hex, 16)) : [];
+  if (points.some((point) => point > 0x10ffff)) return undefined;
+  const text = points.length > 0 ? String.fromCodePoint(...points) : emoji;
+  return EMOJI_CHARACTERS.test(text) && EMOJI_BASE.test(text) ? text : undefined;
 }
 
 /** The favicon's `<link>`s: one per mode, as the visitor's system is (a tab shows no page state). */
 export function faviconLinks(settings: CustomizationSettings): Element[] {
+  const emoji = settings.favicon.emoji === undefined ? undefined : emojiText(settings.favicon.emoji);
+  if (emoji !== undefined) {
+    const svg = `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 100 100"><text y=".9em" font-size="90">${emoji}</text></svg>`;
+    return [h("link", { rel: "icon", href: `data:image/svg+xml,${encodeURIComponent(svg)}` })];
+  }
   const icon = settings.favicon.icon;
-  const light = icon && imageUrl(icon.light);
-  const dark = icon && imageUrl(icon.dark);
+  const light = icon && httpUrl(icon.light);
+  const dark = icon && httpUrl(icon.dark);
   if (!light || !dark) return [];
   if (light === dark) return [h("link", { rel: "icon", href: light })];
   return [
@@ -231,11 +318,73 @@ export function faviconLinks(settings: CustomizationSettings): Element[] {
   ];
 }
 
+/** What the branding's elements are drawn for: the settings, where links lead, the visitor's language. */
+export interface BrandContext {
+  settings: CustomizationSettings;
+  resolve: ResolveLink;
+  /** The language of the visitor's site space, which translations are picked by. */
+  language?: string | undefined;
+}
+
 /** The links that lead somewhere, as list items. */
-function linkItems(links: readonly Schema<"CustomizationLink">[], resolve: ResolveLink): Element[] {
+function linkItems(links: readonly Schema<"CustomizationLink">[], brand: BrandContext): Element[] {
   return links.flatMap((link) => {
-    const href = hrefOf(link.to, resolve);
-    return href === undefined ? [] : [h("li", h("a", { href }, link.title))];
+    const href = hrefOf(link.to, brand.resolve);
+    if (href === undefined) return [];
+    const title = translated(link.title, link.localizedTitle, brand.language);
+    return [h("li", h("a", linkProps(brand.settings, href), title))];
+  });
+}
+
+/**
+ * Where each platform shows an account: its profile URL followed by the handle, or a function of the
+ * handle (undefined when the handle cannot be one on that platform).
+ */
+const SOCIAL_PLATFORMS: Record<
+  Schema<"SiteSocialAccountPlatform">,
+  { name: string; url: string | ((handle: string) => string | undefined) }
+> = {
+  twitter: { name: "X", url: "https://x.com/" },
+  instagram: { name: "Instagram", url: "https://www.instagram.com/" },
+  facebook: { name: "Facebook", url: "https://www.facebook.com/" },
+  linkedin: { name: "LinkedIn", url: "https://www.linkedin.com/in/" },
+  github: { name: "GitHub", url: "https://github.com/" },
+  discord: { name: "Discord", url: "https://discord.gg/" },
+  // A Slack handle is a workspace: its own host name.
+  slack: {
+    name: "Slack",
+    url: (handle) => (HOST_LABEL.test(handle) ? `https://${handle}.slack.com` : undefined),
+  },
+  youtube: { name: "YouTube", url: "https://www.youtube.com/@" },
+  tiktok: { name: "TikTok", url: "https://www.tiktok.com/@" },
+  reddit: { name: "Reddit", url: "https://www.reddit.com/user/" },
+  bluesky: { name: "Bluesky", url: "https://bsky.app/profile/" },
+  mastodon: { name: "Mastodon", url: mastodonUrl },
+  threads: { name: "Threads", url: "https://www.threads.net/@" },
+  medium: { name: "Medium", url: "https://medium.com/@" },
+};
+
+const HOST_LABEL = /^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/i;
+
+/** A Mastodon handle names its server (`user@server`): the profile is on that server. */
+function mastodonUrl(handle: string): string | undefined {
+  const [user, server, ...rest] = handle.split("@");
+  if (!user || !server || rest.length > 0 || !server.split(".").every((label) => HOST_LABEL.test(label)))
+    return undefined;
+  return `https://${server}/@${encodeURIComponent(user)}`;
+}
+
+/** The social accounts shown `where`, as list items linking to each account. */
+function socialItems(settings: CustomizationSettings, where: "header" | "footer"): Element[] {
+  return settings.socialAccounts.flatMap((account) => {
+    if (!account.display[where]) return [];
+    const platform = SOCIAL_PLATFORMS[account.platform];
+    // GitBook's handles have no `@` before them; one given anyway is no part of the handle.
+    const handle = account.handle.replace(/^@/, "");
+    const url =
+      typeof platform.url === "string" ? platform.url + encodeURIComponent(handle) : platform.url(handle);
+    const href = url && httpUrl(url);
+    return href === undefined ? [] : [h("li", h("a", linkProps(settings, href), platform.name))];
   });
 }
 
@@ -244,35 +393,54 @@ function linkItems(links: readonly Schema<"CustomizationLink">[], resolve: Resol
  * script; the item's own link comes first in it). Items leading nowhere are left out; undefined when
  * none is left.
  */
-export function headerLinks(settings: CustomizationSettings, resolve: ResolveLink): Element | undefined {
+export function headerLinks(brand: BrandContext): Element | undefined {
+  const { settings, resolve, language } = brand;
   const items = settings.header.links.flatMap((item) => {
     const href = item.to === null ? undefined : hrefOf(item.to, resolve);
     const style =
       item.style === "button-primary" || item.style === "button-secondary" ? item.style : undefined;
-    const own = href === undefined ? [] : [h("li", h("a", { href, class: style }, item.title))];
-    const subLinks = linkItems(item.links, resolve);
+    const title = translated(item.title, item.localizedTitle, language);
+    const own =
+      href === undefined ? [] : [h("li", h("a", { ...linkProps(settings, href), class: style }, title))];
+    const subLinks = linkItems(item.links, brand);
     if (subLinks.length === 0) return own;
-    return [h("li", h("details", [h("summary", item.title), h("ul", [...own, ...subLinks])]))];
+    return [h("li", h("details", [h("summary", title), h("ul", [...own, ...subLinks])]))];
   });
+  items.push(...socialItems(settings, "header"));
   if (items.length === 0) return undefined;
   return h("nav", { class: "site-links", "aria-label": "Site links" }, h("ul", items));
 }
 
-/** The footer: its logo, its groups of links (a group without a link left out) and the copyright. */
-export function footer(settings: CustomizationSettings, resolve: ResolveLink): Element | undefined {
+/**
+ * The footer: its logo, its groups of links (a group without a link left out), the social accounts,
+ * the privacy policy, the copyright and, once the settings are set, the trademark (GitBook's default
+ * shows it, but a site never customized keeps Quire's own look, as `brandStyle`).
+ */
+export function footer(brand: BrandContext): Element | undefined {
+  const { settings, language } = brand;
   const { logo: footerLogo, groups, copyright } = settings.footer;
   // The footer's logo repeats the site's name, which the header gives: it is decoration.
   const images = logoImages(footerLogo, "");
   const columns = groups.flatMap((group) => {
-    const links = linkItems(group.links, resolve);
-    return links.length === 0
-      ? []
-      : [h("div", [h("p", { class: "footer-title" }, group.title), h("ul", links)])];
+    const links = linkItems(group.links, brand);
+    const title = translated(group.title, group.localizedTitle, language);
+    return links.length === 0 ? [] : [h("div", [h("p", { class: "footer-title" }, title), h("ul", links)])];
   });
+  const social = socialItems(settings, "footer");
+  const privacy = settings.privacyPolicy.url && httpUrl(settings.privacyPolicy.url);
   const parts = [
     ...(images.length > 0 ? [h("div", { class: "brand-logo" }, images)] : []),
     ...(columns.length > 0 ? [h("nav", { "aria-label": "Footer" }, columns)] : []),
+    ...(social.length > 0
+      ? [h("ul", { class: "social-accounts", "aria-label": "Social accounts" }, social)]
+      : []),
+    ...(privacy
+      ? [h("p", { class: "privacy" }, h("a", linkProps(settings, privacy), "Privacy policy"))]
+      : []),
     ...(copyright ? [h("p", { class: "copyright" }, copyright)] : []),
+    ...(settings.trademark.enabled && settings.updatedAt !== undefined
+      ? [h("p", { class: "trademark" }, "Powered by Quire")]
+      : []),
   ];
   return parts.length > 0 ? h("footer", { class: "site-footer" }, parts) : undefined;
 }
@@ -280,11 +448,23 @@ export function footer(settings: CustomizationSettings, resolve: ResolveLink): E
 const ANNOUNCEMENT_STYLES = new Set(["info", "warning", "danger", "success"]);
 
 /** The announcement banner, while it is enabled; its link, when it leads somewhere, after the message. */
-export function announcement(settings: CustomizationSettings, resolve: ResolveLink): Element | undefined {
+export function announcement(brand: BrandContext): Element | undefined {
+  const { settings, resolve, language } = brand;
   const banner = settings.announcement;
   if (!banner?.enabled) return undefined;
   const style = ANNOUNCEMENT_STYLES.has(banner.style) ? banner.style : "info";
   const href = banner.link && hrefOf(banner.link.to, resolve);
-  const link = banner.link && href !== undefined ? [" ", h("a", { href }, banner.link.title)] : [];
-  return h("div", { class: `announcement announcement-${style}` }, h("p", [banner.message, ...link]));
+  const link =
+    banner.link && href !== undefined
+      ? [
+          " ",
+          h(
+            "a",
+            linkProps(settings, href),
+            translated(banner.link.title, banner.link.localizedTitle, language),
+          ),
+        ]
+      : [];
+  const message = translated(banner.message, banner.localizedMessage, language);
+  return h("div", { class: `announcement announcement-${style}` }, h("p", [message, ...link]));
 }

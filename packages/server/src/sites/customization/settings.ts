@@ -12,6 +12,12 @@ type ThemedUrl = Schema<"ThemedUrl">;
 type LinkTarget = Schema<"SiteLinkTarget">;
 type Link = Schema<"CustomizationLink">;
 
+/** GitBook's name for a site's own code theme: the one the site's highlighter applies. */
+const SITE_CODE_THEME: Schema<"CustomizationThemedCodeTheme"> = {
+  light: "default-light",
+  dark: "default-dark",
+};
+
 /** What a site shows when it has no customization of its own: GitBook's defaults (behaviour §4.3). */
 export const DEFAULT_CUSTOMIZATION: CustomizationSettings = {
   styling: {
@@ -23,19 +29,34 @@ export const DEFAULT_CUSTOMIZATION: CustomizationSettings = {
     dangerColor: { light: "#FB2C36", dark: "#FB2C36" },
     corners: "rounded",
     links: "default",
+    depth: "subtle",
     font: "Inter",
+    monospaceFont: "IBMPlexMono",
+    background: "plain",
+    codeTheme: { default: SITE_CODE_THEME, openapi: SITE_CODE_THEME },
     icons: "regular",
     sidebar: { background: "default", list: "default" },
     search: "subtle",
   },
   internationalization: { locale: "en" },
   favicon: {},
-  header: { links: [] },
+  header: { preset: "default", links: [] },
   footer: { groups: [] },
   themes: { default: "light", toggeable: true },
   pdf: { enabled: false },
   feedback: { enabled: false },
+  ai: { mode: "none", pageLinkSummaries: { enabled: false } },
   advancedCustomization: { enabled: true },
+  externalLinks: { target: "self" },
+  pagination: { enabled: true },
+  // What the site offers of GitBook's page actions: the page's Markdown (`<page>.md`).
+  pageActions: { items: ["markdown"] },
+  trademark: { enabled: true },
+  privacyPolicy: {},
+  socialPreview: {},
+  socialAccounts: [],
+  // GitBook's default is true; Quire sets no visitor cookie.
+  insights: { trackingCookie: false },
 };
 
 const color = ({ light, dark }: ThemedColor): ThemedColor => ({ light, dark });
@@ -65,33 +86,82 @@ function target(to: LinkTarget): LinkTarget {
       return { kind: to.kind, space: to.space };
     case "reusable-content":
       return defined({ kind: to.kind, reusableContent: to.reusableContent, space: to.space });
+    case "tag":
+      return defined({ kind: to.kind, tag: to.tag, space: to.space });
     case "openapi":
       return { kind: to.kind, spec: to.spec };
   }
 }
 
-const link = (l: Link): Link => ({ title: l.title, to: target(l.to) });
+/** Translations as given: their languages are checked (`assertSupported` in ./unsupported.ts). */
+const localized = <T extends object>(text: T | undefined): T | undefined => text && { ...text };
+
+const link = (l: Link): Link =>
+  defined({ title: l.title, localizedTitle: localized(l.localizedTitle), to: target(l.to) });
 
 const headerLinks = (links: Schema<"CustomizationHeaderLink">[]) =>
   links.map((l) =>
-    defined({ title: l.title, style: l.style, to: l.to && target(l.to), links: l.links.map(link) }),
+    defined({
+      title: l.title,
+      localizedTitle: localized(l.localizedTitle),
+      style: l.style,
+      to: l.to && target(l.to),
+      links: l.links.map(link),
+      // GitBook's empty condition is no condition.
+      condition: l.condition || undefined,
+    }),
   );
 
 const footerGroups = (groups: Schema<"CustomizationFooterGroup">[]) =>
-  groups.map((g) => ({ title: g.title, links: g.links.map(link) }));
+  groups.map((g) =>
+    defined({ title: g.title, localizedTitle: localized(g.localizedTitle), links: g.links.map(link) }),
+  );
 
-const favicon = (f: Schema<"CustomizationFavicon">) => (f.icon ? { icon: themedUrl(f.icon) } : {});
+const favicon = (f: Schema<"CustomizationFavicon">) =>
+  defined({ icon: f.icon && themedUrl(f.icon), emoji: f.emoji });
 
 const announcement = (a: Schema<"CustomizationAnnouncement">) =>
-  defined({ enabled: a.enabled, message: a.message, link: a.link && link(a.link), style: a.style });
+  defined({
+    enabled: a.enabled,
+    message: a.message,
+    localizedMessage: localized(a.localizedMessage),
+    link: a.link && link(a.link),
+    style: a.style,
+  });
+
+const codeTheme = ({ light, dark }: Schema<"CustomizationThemedCodeTheme">) => ({ light, dark });
+
+const url = ({ url }: Schema<"CustomizationUrl">) => defined({ url });
+
+const socialAccount = ({ platform, handle, display }: Schema<"SiteSocialAccount">) => ({
+  platform,
+  handle,
+  display: { footer: display.footer, header: display.header },
+});
+
+const ai = (a: Schema<"CustomizationAIInput">): Schema<"CustomizationAI"> =>
+  defined({
+    mode: a.mode ?? "none",
+    greeting: a.greeting,
+    localizedGreeting: localized(a.localizedGreeting),
+    suggestions: a.suggestions && [...a.suggestions],
+    instructions: a.instructions,
+    pageLinkSummaries: toggle(a.pageLinkSummaries ?? { enabled: false }),
+  });
 
 const tint = (t: Schema<"CustomizationTint">) => ({ color: color(t.color) });
 
-/** The settings of a replacement, as stored: the contract's fields only; `pdf` off when omitted. */
+/**
+ * The settings of a replacement, as stored: the contract's fields only, GitBook's defaults for those
+ * omitted (`pdf` off). Also what stored settings are read through, so that settings stored before a
+ * field existed answer its default.
+ */
 export function settingsOf(input: Schema<"SiteCustomizationSettingsInput">): CustomizationSettings {
   const { styling: s, header, footer, themes } = input;
+  const defaults = DEFAULT_CUSTOMIZATION;
   return defined({
     title: input.title,
+    localizedTitle: localized(input.localizedTitle),
     styling: defined({
       theme: s.theme,
       primaryColor: color(s.primaryColor),
@@ -101,15 +171,30 @@ export function settingsOf(input: Schema<"SiteCustomizationSettingsInput">): Cus
       warningColor: color(s.warningColor),
       dangerColor: color(s.dangerColor),
       corners: s.corners,
+      depth: s.depth ?? defaults.styling.depth,
       links: s.links,
+      // Fonts are names: `assertSupported` turns custom definitions away.
       font: s.font,
+      headingFont: s.headingFont ?? undefined,
+      monospaceFont: s.monospaceFont ?? defaults.styling.monospaceFont,
+      background: s.background ?? defaults.styling.background,
+      codeTheme: s.codeTheme
+        ? { default: codeTheme(s.codeTheme.default), openapi: codeTheme(s.codeTheme.openapi) }
+        : defaults.styling.codeTheme,
       icons: s.icons,
       sidebar: { background: s.sidebar.background, list: s.sidebar.list },
       search: s.search,
     }),
     internationalization: { locale: input.internationalization.locale },
     favicon: favicon(input.favicon),
-    header: defined({ logo: header.logo && themedUrl(header.logo), links: headerLinks(header.links) }),
+    header: defined({
+      preset: header.preset ?? defaults.header.preset,
+      logo: header.logo && themedUrl(header.logo),
+      primaryLink: header.primaryLink && target(header.primaryLink),
+      backgroundColor: header.backgroundColor && color(header.backgroundColor),
+      linkColor: header.linkColor && color(header.linkColor),
+      links: headerLinks(header.links),
+    }),
     footer: defined({
       logo: footer.logo && themedUrl(footer.logo),
       groups: footerGroups(footer.groups),
@@ -120,8 +205,16 @@ export function settingsOf(input: Schema<"SiteCustomizationSettingsInput">): Cus
     pdf: toggle(input.pdf ?? { enabled: false }),
     feedback: toggle(input.feedback),
     aiSearch: input.aiSearch && toggle(input.aiSearch),
-    ai: input.ai && { pageLinkSummaries: toggle(input.ai.pageLinkSummaries) },
+    ai: ai(input.ai ?? {}),
     advancedCustomization: toggle(input.advancedCustomization),
+    externalLinks: { target: input.externalLinks?.target ?? defaults.externalLinks.target },
+    pagination: toggle(input.pagination ?? defaults.pagination),
+    pageActions: { items: [...(input.pageActions ?? defaults.pageActions).items] },
+    trademark: toggle(input.trademark ?? defaults.trademark),
+    privacyPolicy: url(input.privacyPolicy ?? {}),
+    socialPreview: url(input.socialPreview ?? {}),
+    socialAccounts: (input.socialAccounts ?? []).map(socialAccount),
+    insights: { trackingCookie: input.insights?.trackingCookie ?? defaults.insights.trackingCookie },
   });
 }
 
@@ -137,6 +230,7 @@ interface Shape {
 
 const OVERRIDABLE: Shape = {
   title: same,
+  localizedTitle: localized,
   styling: {
     theme: same,
     primaryColor: color,
@@ -146,6 +240,9 @@ const OVERRIDABLE: Shape = {
     dangerColor: color,
     tint,
     corners: same,
+    depth: same,
+    background: same,
+    codeTheme: { default: codeTheme, openapi: codeTheme },
     links: same,
     icons: same,
     sidebar: { background: same, list: same },
@@ -154,10 +251,22 @@ const OVERRIDABLE: Shape = {
   internationalization: { locale: same },
   favicon,
   announcement,
-  header: { logo: themedUrl, links: headerLinks },
+  header: {
+    preset: same,
+    logo: themedUrl,
+    primaryLink: target,
+    backgroundColor: color,
+    linkColor: color,
+    links: headerLinks,
+  },
   footer: { logo: themedUrl, groups: footerGroups, copyright: same },
   themes: { default: same, toggeable: same },
   feedback: { enabled: same },
+  externalLinks: { target: same },
+  pagination: { enabled: same },
+  trademark: { enabled: same },
+  privacyPolicy: { url: same },
+  socialPreview: { url: same },
 };
 
 type Fields = Record<string, unknown>;

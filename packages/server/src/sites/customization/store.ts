@@ -8,6 +8,7 @@ import {
   type CustomizationOverride,
   type CustomizationSettings,
   DEFAULT_CUSTOMIZATION,
+  settingsOf,
   withOverride,
 } from "./settings.js";
 
@@ -25,7 +26,8 @@ export async function siteCustomization(db: Db, siteId: string): Promise<Customi
     .select(["settings", "updated_at"])
     .where("site_id", "=", siteId)
     .executeTakeFirst();
-  return row ? dated(fromJson(row.settings), row.updated_at) : DEFAULT_CUSTOMIZATION;
+  // Read through `settingsOf`: settings stored before a field existed answer its default.
+  return row ? dated(settingsOf(fromJson(row.settings)), row.updated_at) : DEFAULT_CUSTOMIZATION;
 }
 
 /** Sets a site's customization, replacing the one it had. */
