@@ -64,25 +64,13 @@ export function holdsAnyGrant(userId: Expression<string>) {
 }
 
 /**
- * Which of `organizationIds` the user owns a team in: GitBook's `Organization.permissions.ownTeam`,
- * since a team's owners manage its members (teams/policy.ts). One statement for a page of them.
+ * SQL: whether the user owns a team of the organization whose id is in `organizationId` (GitBook's
+ * `Organization.permissions.ownTeam`: a team's owners manage its members, teams/policy.ts), to select
+ * beside the organization in the statement that reads it. Read it with `Boolean`.
  */
-export async function organizationsWithOwnedTeam(
-  db: Db,
-  userId: string,
-  organizationIds: readonly string[],
-): Promise<ReadonlySet<string>> {
-  if (organizationIds.length === 0) return new Set();
-  const rows = await db
-    .selectFrom("teams as t")
-    .innerJoin("team_members as tm", "tm.team_id", "t.id")
-    .select("t.organization_id")
-    .distinct()
-    .where("tm.user_id", "=", userId)
-    .where("tm.role", "=", "owner")
-    .where("t.organization_id", "in", [...new Set(organizationIds)])
-    .execute();
-  return new Set(rows.map((row) => row.organization_id));
+export function callerOwnsTeam(userId: string, organizationId: Expression<string>) {
+  return sql<SqlBool>`exists (select 1 from team_members tm inner join teams t on t.id = tm.team_id
+    where tm.user_id = ${userId} and tm.role = 'owner' and t.organization_id = ${organizationId})`;
 }
 
 /**

@@ -1,4 +1,3 @@
-import { organizationsWithOwnedTeam } from "../access.js";
 import { type AccessMap, type AreaHandlers, anyCaller } from "../area.js";
 import type { Caller } from "../auth/caller.js";
 import { toJson } from "../db/codecs.js";
@@ -7,7 +6,7 @@ import { recordEvent } from "../events/record.js";
 import { badRequest, conflict, forbidden, notFound } from "../http/errors.js";
 import { presentPage } from "../http/paging.js";
 import { created, noContent, ok } from "../http/results.js";
-import { type OrganizationRow, organizationForCaller } from "../organizations/index.js";
+import { organizationForCaller } from "../organizations/index.js";
 import { authorize } from "../policy.js";
 import type { Services } from "../services.js";
 import { onInstallation, onIntegration } from "./access.js";
@@ -86,17 +85,10 @@ export function integrationHandlers(services: Services): AreaHandlers<typeof int
   const { db, urls, ids, now, secretKey, transaction } = services;
   /** The owners of integrations, each with whether the caller owns one of its teams. */
   const ownersOf = async (organizationIds: readonly string[], callerId: string) => {
-    const [rows, owning] = await Promise.all([
-      organizationsById(db, organizationIds),
-      organizationsWithOwnedTeam(db, callerId, organizationIds),
-    ]);
-    return ({
-      owner_organization_id: id,
-    }: Pick<IntegrationTable, "owner_organization_id">): IntegrationOwner => ({
-      // The foreign key keeps every owner.
-      row: rows.get(id) as OrganizationRow,
-      callerOwnsTeam: owning.has(id),
-    });
+    const owners = await organizationsById(db, organizationIds, callerId);
+    // The foreign key keeps every owner.
+    return ({ owner_organization_id: id }: Pick<IntegrationTable, "owner_organization_id">) =>
+      owners.get(id) as IntegrationOwner;
   };
 
   /** Records that `caller` installed, configured or uninstalled the integration `name` in an organization. */
@@ -144,7 +136,11 @@ export function integrationHandlers(services: Services): AreaHandlers<typeof int
 
     async publishIntegration({ path, body, caller }) {
       // Declared for any caller: they must administer the organization the body names.
-      const { organization, role } = await publisherForCaller(db, body.organization, caller.user.id);
+      const { organization, role, ownsTeam } = await publisherForCaller(
+        db,
+        body.organization,
+        caller.user.id,
+      );
       authorize(canManageIntegration(role), "publish integrations for this organization");
       const publication = publicationOf(body);
       const integration = await transaction(async (tx) => {
@@ -171,8 +167,8 @@ export function integrationHandlers(services: Services): AreaHandlers<typeof int
         integration.id,
         integration.signing_secret as string,
       );
-      const owners = await ownersOf([organization.id], caller.user.id);
-      return ok(presentIntegration(access, owners(integration), urls, signingSecret));
+      const owner = { row: organization, callerOwnsTeam: ownsTeam };
+      return ok(presentIntegration(access, owner, urls, signingSecret));
     },
 
     async unpublishIntegration(_input, { integration }) {

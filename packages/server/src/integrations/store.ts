@@ -1,5 +1,5 @@
 import { type Expression, type SqlBool, sql } from "kysely";
-import { callerMembership, membershipOf } from "../access.js";
+import { callerMembership, callerOwnsTeam, membershipOf } from "../access.js";
 import { type Flag, isSet, toJson } from "../db/codecs.js";
 import type { Db } from "../db/database.js";
 import { memberLookup } from "../db/member-lookup.js";
@@ -130,14 +130,18 @@ export const listIntegrations = keysetList(
 export async function organizationsById(
   db: Db,
   ids: readonly string[],
-): Promise<Map<string, OrganizationRow>> {
+  callerId: string,
+): Promise<Map<string, { row: OrganizationRow; callerOwnsTeam: boolean }>> {
   if (ids.length === 0) return new Map();
   const rows = await db
     .selectFrom("organizations")
     .selectAll()
+    .select(callerOwnsTeam(callerId, sql.ref("organizations.id")).as("caller_owns_team"))
     .where("id", "in", [...new Set(ids)])
     .execute();
-  return new Map(rows.map((row) => [row.id, row]));
+  return new Map(
+    rows.map(({ caller_owns_team, ...row }) => [row.id, { row, callerOwnsTeam: Boolean(caller_owns_team) }]),
+  );
 }
 
 /**
@@ -149,11 +153,13 @@ export async function publisherForCaller(db: Db, idOrHostname: string, userId: s
     .selectFrom("organizations")
     .selectAll()
     .select(callerMembership(userId, sql.ref("organizations.id")).as("caller_membership"))
+    .select(callerOwnsTeam(userId, sql.ref("organizations.id")).as("caller_owns_team"))
     .where((eb) => eb.or([eb("id", "=", idOrHostname), eb("hostname", "=", idOrHostname)]))
     .execute();
   const found = rows.find((row) => row.id === idOrHostname) ?? rows[0];
-  const { row: organization, role } = memberLookup(found, "Organization");
-  return { organization, role };
+  const { row, role } = memberLookup(found, "Organization");
+  const { caller_owns_team, ...organization } = row;
+  return { organization, role, ownsTeam: Boolean(caller_owns_team) };
 }
 
 /** The integration of this name, whatever its visibility, to publish over it. */

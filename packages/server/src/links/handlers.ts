@@ -1,4 +1,5 @@
-import { organizationsWithOwnedTeam } from "../access.js";
+import { sql } from "kysely";
+import { callerOwnsTeam } from "../access.js";
 import type { AccessMap, AreaHandlers } from "../area.js";
 import { type MemberChangeRequest, onChangeRequest } from "../change-requests/index.js";
 import { revisionOf, treeOf } from "../content/revisions.js";
@@ -51,13 +52,13 @@ export function linksHandlers(services: Services): AreaHandlers<typeof linksAcce
 
   /** How the space's references are presented to the caller. */
   const referencesOf = async ({ space, role, organizationRole }: Member, callerId: string) => {
-    const organization = await db
+    const { caller_owns_team, ...organization } = await db
       .selectFrom("organizations")
       .selectAll()
+      .select(callerOwnsTeam(callerId, sql.ref("organizations.id")).as("caller_owns_team"))
       .where("id", "=", space.organization_id)
       .executeTakeFirstOrThrow();
-    const owning = await organizationsWithOwnedTeam(db, callerId, [organization.id]);
-    const caller = { role: organizationRole, ownsTeam: owning.has(organization.id) };
+    const caller = { role: organizationRole, ownsTeam: Boolean(caller_owns_team) };
     return (tree: ReferenceContext["tree"], view: ContentView): ReferenceContext => ({
       organization: presentOrganization(organization, caller, urls),
       space: presentSpace(space, role, urls),

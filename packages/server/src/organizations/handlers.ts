@@ -1,4 +1,3 @@
-import { organizationsWithOwnedTeam } from "../access.js";
 import { type AccessMap, type AreaHandlers, anyCaller } from "../area.js";
 import { createOrganization, createOrganizationWithSite } from "../commands/create-organization.js";
 import { flag, toJson } from "../db/codecs.js";
@@ -23,20 +22,13 @@ export const organizationAccess = {
 
 export function organizationHandlers(services: Services): AreaHandlers<typeof organizationAccess> {
   const { db, urls } = services;
-  const ownsTeamIn = async (organizationId: string, userId: string) =>
-    (await organizationsWithOwnedTeam(db, userId, [organizationId])).has(organizationId);
   return {
     async listOrganizationsForAuthenticatedUser({ query, caller }) {
       const page = await listOrganizationsOfUser(db, { userId: caller.user.id }, query);
-      const owning = await organizationsWithOwnedTeam(
-        db,
-        caller.user.id,
-        page.rows.map((row) => row.id),
-      );
       return {
         status: 200,
-        body: presentPage(page, ({ role, ...org }) =>
-          presentOrganization(org, { role, ownsTeam: owning.has(org.id) }, urls),
+        body: presentPage(page, ({ role, caller_owns_team, ...org }) =>
+          presentOrganization(org, { role, ownsTeam: Boolean(caller_owns_team) }, urls),
         ),
       };
     },
@@ -54,12 +46,11 @@ export function organizationHandlers(services: Services): AreaHandlers<typeof or
       return { status: 201, headers: { location: presented.urls.location }, body: presented };
     },
 
-    async getOrganizationById({ caller }, { organization, role }) {
-      const ownsTeam = await ownsTeamIn(organization.id, caller.user.id);
+    async getOrganizationById(_input, { organization, role, ownsTeam }) {
       return { status: 200, body: presentOrganization(organization, { role, ownsTeam }, urls) };
     },
 
-    async updateOrganizationById({ body, caller }, { organization, role }) {
+    async updateOrganizationById({ body }, { organization, role, ownsTeam }) {
       if (body.hostname !== undefined && (await hostnameTaken(db, body.hostname, organization.id))) {
         throw conflict(
           `The hostname "${body.hostname}" is already used by another organization.`,
@@ -88,7 +79,6 @@ export function organizationHandlers(services: Services): AreaHandlers<typeof or
           throw badRequest(`defaultContent: site "${site}" is not one of this organization's.`);
         return updateOrganization(tx, organization, changes, services.now());
       });
-      const ownsTeam = await ownsTeamIn(organization.id, caller.user.id);
       return { status: 200, body: presentOrganization(updated, { role, ownsTeam }, urls) };
     },
   };

@@ -1,5 +1,5 @@
 import { sql } from "kysely";
-import { callerMembership } from "../access.js";
+import { callerMembership, callerOwnsTeam } from "../access.js";
 import type { Clock, IdGenerator } from "../context.js";
 import { timestamp, toJson } from "../db/codecs.js";
 import type { Db } from "../db/database.js";
@@ -15,6 +15,8 @@ export type OrganizationRow = OrganizationTable;
 export interface MemberOrganization {
   organization: OrganizationRow;
   role: OrganizationRole;
+  /** The caller owns one of its teams. */
+  ownsTeam: boolean;
 }
 
 const organizationWithMembership = preparedRead((db, args: { organizationId: string; userId: string }) =>
@@ -22,6 +24,7 @@ const organizationWithMembership = preparedRead((db, args: { organizationId: str
     .selectFrom("organizations")
     .selectAll()
     .select(callerMembership(args.userId, sql.ref("organizations.id")).as("caller_membership"))
+    .select(callerOwnsTeam(args.userId, sql.ref("organizations.id")).as("caller_owns_team"))
     .where("id", "=", args.organizationId),
 );
 
@@ -35,8 +38,9 @@ export async function organizationForCaller(
   userId: string,
 ): Promise<MemberOrganization> {
   const [found] = await organizationWithMembership(db, { organizationId, userId });
-  const { row: organization, role } = memberLookup(found, "Organization");
-  return { organization, role };
+  const { row, role } = memberLookup(found, "Organization");
+  const { caller_owns_team, ...organization } = row;
+  return { organization, role, ownsTeam: Boolean(caller_owns_team) };
 }
 
 /** What the caller is in an organization (see `Membership`). */
@@ -71,6 +75,7 @@ export const listOrganizationsOfUser = keysetList(
       .innerJoin("memberships", "memberships.organization_id", "organizations.id")
       .selectAll("organizations")
       .select("memberships.role")
+      .select(callerOwnsTeam(args.userId, sql.ref("organizations.id")).as("caller_owns_team"))
       .where("memberships.user_id", "=", args.userId),
   { id: "string" },
 );

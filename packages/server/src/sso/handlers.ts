@@ -1,6 +1,6 @@
 import { X509Certificate } from "node:crypto";
 import type { Schema } from "@quire/api-types";
-import { membershipOf, organizationsWithOwnedTeam } from "../access.js";
+import { membershipOf } from "../access.js";
 import { type AccessMap, type AreaHandlers, anyCaller } from "../area.js";
 import type { Db } from "../db/database.js";
 import { recordEvent } from "../events/record.js";
@@ -101,17 +101,12 @@ export function ssoHandlers(services: Services): AreaHandlers<typeof ssoAccess> 
       // Other domains list only the caller's own organizations, so that names of others stay hidden;
       // a domain that shows none answers an empty list, as GitBook's contract has only 200.
       const rows = await organizationsForDomain(db, domain, caller.user.id, domain === own);
-      const owning = await organizationsWithOwnedTeam(
-        db,
-        caller.user.id,
-        rows.map((row) => row.id),
-      );
       return ok({
-        organizations: rows.map(({ caller_membership, ...row }) =>
+        organizations: rows.map(({ caller_membership, caller_owns_team, ...row }) =>
           // A non-member is shown what a guest would be: no power in the organization.
           presentOrganization(
             row,
-            { role: membershipOf(caller_membership) ?? null, ownsTeam: owning.has(row.id) },
+            { role: membershipOf(caller_membership) ?? null, ownsTeam: Boolean(caller_owns_team) },
             urls,
           ),
         ),

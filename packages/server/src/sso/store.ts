@@ -1,5 +1,5 @@
 import { sql } from "kysely";
-import { callerMembership } from "../access.js";
+import { callerMembership, callerOwnsTeam } from "../access.js";
 import { fromJson, toJson } from "../db/codecs.js";
 import type { Db } from "../db/database.js";
 import { memberLookup } from "../db/member-lookup.js";
@@ -114,6 +114,7 @@ export async function organizationsForDomain(db: Db, domain: string, callerId: s
     .selectFrom("organizations")
     .selectAll()
     .select(callerMembership(callerId, sql.ref("organizations.id")).as("caller_membership"))
+    .select(callerOwnsTeam(callerId, sql.ref("organizations.id")).as("caller_owns_team"))
     .where(sql<boolean>`lower(email_domains) like ${pattern} escape '\\'`);
   if (!everywhere)
     query = query.where(
