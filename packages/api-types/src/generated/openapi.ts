@@ -4127,7 +4127,7 @@ export interface components {
             /** @description Id of the parent collection, when nested. */
             parent?: string;
             /** @description Level that every organization member has at least on the collection. */
-            defaultLevel: components["schemas"]["MemberRole"];
+            defaultLevel: components["schemas"]["DefaultLevel"];
             /** @description URLs of the collection. */
             urls: components["schemas"]["CollectionUrls"];
             /** @description What the caller may do on the collection. */
@@ -4989,7 +4989,10 @@ export interface components {
         CreateSiteSectionRequest: {
             /** @description Id of the space to show in the section, or null to create a new space for it (titled as the section). */
             spaceId: string | null;
-            /** @description Template of GitBook's for the new space: accepted and ignored, Quire has no space templates. */
+            /**
+             * @description GitBook's template for the new space (`spaceId: null`): Quire has no space templates, so one
+             *     is refused (400) there; with an existing space it is ignored, as GitBook does.
+             */
             template?: unknown;
             /** @description Title of the section; the space's title when omitted or null. */
             title?: components["schemas"]["SiteSectionTitle"] | null;
@@ -5006,7 +5009,10 @@ export interface components {
         CreateSiteSpaceRequest: {
             /** @description Id of the space to add, or null to create a new space (titled as `title`, else "Untitled"). */
             spaceId: string | null;
-            /** @description Template of GitBook's for the new space: accepted and ignored, Quire has no space templates. */
+            /**
+             * @description GitBook's template for the new space (`spaceId: null`): Quire has no space templates, so one
+             *     is refused (400) there; with an existing space it is ignored, as GitBook does.
+             */
             template?: unknown;
             /** @description Creates the site space as a draft, left out of the published site until it is made live. */
             draft?: boolean;
@@ -5670,6 +5676,12 @@ export interface components {
             /** @description The address. */
             url?: string | null;
         };
+        /**
+         * @description The least level every member of the organization has on a collection or space: a role, or
+         *     `inherit`, its parent collection's level (`read`, the least a member holds, at the top level),
+         *     which follows the parent's as it changes and as the content moves.
+         */
+        DefaultLevel: components["schemas"]["MemberRole"] | "inherit";
         /** @description Removes a page and its child pages. */
         DeletePageChange: {
             /**
@@ -5846,7 +5858,7 @@ export interface components {
             /** @description Id of the active revision. */
             revision: string;
             /** @description Level that every organization member has at least on the space. */
-            defaultLevel: components["schemas"]["MemberRole"];
+            defaultLevel: components["schemas"]["DefaultLevel"];
             /**
              * Format: int32
              * @description Number of open comments.
@@ -5876,6 +5888,8 @@ export interface components {
         };
         /** @description An emoji, as a Unicode character or codepoint. */
         Emoji: string;
+        /** @description GitBook's empty document: the review carries no comment. */
+        EmptyReviewComment: Record<string, never>;
         /** @description The body of every error response. */
         Error: {
             /** @description What went wrong. */
@@ -8725,8 +8739,16 @@ export interface components {
             query: string;
             /** @description The site spaces searched; every site space of the site when omitted. */
             scope?: components["schemas"]["SiteSearchScope"];
+            /**
+             * @description GitBook's earlier form of a scope, used when `scope` is not given: `specific` (the
+             *     `siteSpaceIds`), `current` (the default scope from `siteSpaceId`) or `all`.
+             * @enum {string}
+             */
+            mode?: "specific" | "current" | "all";
             /** @description Only these site spaces (GitBook's earlier form of a scope); ignored when `scope` is given. */
             siteSpaceIds?: string[];
+            /** @description The reader's site space, with `mode: current` (GitBook's earlier form of a default scope). */
+            siteSpaceId?: string;
         };
         /** @description A space with pages that match a search. */
         SearchSpaceResult: {
@@ -9504,16 +9526,47 @@ export interface components {
             /** @description Id of the redirect. */
             id: string;
         };
-        /** @description Which site spaces a search of a site covers. */
-        SiteSearchScope: {
+        /** @description Every site space of the site. */
+        SiteSearchAllScope: {
             /**
-             * @description `default`: the default site space of each section (of the site, when it has no sections);
-             *     `all`: every site space of the site.
+             * @description Always `all`. (enum property replaced by openapi-typescript)
              * @enum {string}
              */
-            mode: "default" | "all";
-            /** @description Id of a site space searched besides the defaults: the one the reader is in. */
+            mode: "all";
+        };
+        /**
+         * @description GitBook's default scope: the default site space of each section (of the site, when it has no
+         *     sections), or the one in the reader's language where the section has one.
+         */
+        SiteSearchDefaultScope: {
+            /**
+             * @description Always `default`. (enum property replaced by openapi-typescript)
+             * @enum {string}
+             */
+            mode: "default";
+            /**
+             * @description The site space the reader is in: always searched, and its space's language picks, in each
+             *     section, the site space in that language over the section's default.
+             */
             currentSiteSpace?: string;
+            /**
+             * @description Only part of that scope: the current site space alone, or the others; needs
+             *     `currentSiteSpace`.
+             * @enum {string}
+             */
+            restrictTo?: "currentSiteSpace" | "otherSiteSpaces";
+        };
+        /** @description Which site spaces a search of a site covers. */
+        SiteSearchScope: components["schemas"]["SiteSearchDefaultScope"] | components["schemas"]["SiteSearchSpecificScope"] | components["schemas"]["SiteSearchAllScope"];
+        /** @description Only the site spaces listed. */
+        SiteSearchSpecificScope: {
+            /**
+             * @description Always `specific`. (enum property replaced by openapi-typescript)
+             * @enum {string}
+             */
+            mode: "specific";
+            /** @description Ids of the site spaces searched. */
+            siteSpaceIds: string[];
         };
         /** @description A section of a site: a top-level part grouping site spaces. */
         SiteSection: {
@@ -9942,7 +9995,7 @@ export interface components {
             /** @description Id of the active revision. */
             revision: string;
             /** @description Level that every organization member has at least on the space. */
-            defaultLevel: components["schemas"]["MemberRole"];
+            defaultLevel: components["schemas"]["DefaultLevel"];
             /**
              * Format: int32
              * @description Number of open comments.
@@ -10654,10 +10707,11 @@ export interface components {
             /** @description What the reviewer concludes. */
             status: components["schemas"]["ChangeRequestReviewStatus"];
             /**
-             * @description A comment along with the review, as GitBook's JSON document or Markdown in its envelope: posted
-             *     as a thread of the change request, by the reviewer, with the review.
+             * @description A comment along with the review, as Markdown, GitBook's JSON document (bare or in its
+             *     `document` envelope), or GitBook's empty document (no comment): posted as a thread of the change
+             *     request, by the reviewer, with the review.
              */
-            comment?: components["schemas"]["CommentBody"] | components["schemas"]["JSONDocument"];
+            comment?: components["schemas"]["CommentBody"] | components["schemas"]["JSONDocument"] | components["schemas"]["CommentDocumentBody"] | components["schemas"]["EmptyReviewComment"];
         };
         /** @description A team groups members of an organization. */
         Team: {
@@ -11156,7 +11210,7 @@ export interface components {
             /** @description Description of the collection; `null` removes it. */
             description?: components["schemas"]["CollectionDescription"] | null;
             /** @description Level that every organization member has at least on the collection. */
-            defaultLevel?: components["schemas"]["MemberRole"];
+            defaultLevel?: components["schemas"]["DefaultLevel"];
         };
         /** @description Changes to a reply; omitted fields stay as they are. */
         UpdateCommentReplyRequest: {
@@ -11408,7 +11462,7 @@ export interface components {
             /** @description Title of the space. */
             title?: components["schemas"]["SpaceTitle"];
             /** @description Level that every organization member has at least on the space. */
-            defaultLevel?: components["schemas"]["MemberRole"];
+            defaultLevel?: components["schemas"]["DefaultLevel"];
             /** @description Emoji of the space; null removes it, as GitBook's "remove icon or emoji". */
             emoji?: components["schemas"]["Emoji"] | null;
             /**

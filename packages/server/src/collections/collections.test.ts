@@ -351,3 +351,81 @@ describe("corrections", () => {
     expect(res.body.title).toBe(collection.title);
   });
 });
+
+describe("GitBook's defaultLevel: inherit", () => {
+  it("follows the parent collection's level as it changes and as content moves; read at the top level", async () => {
+    const { organizationId: org, admin: owner } = await t.organization();
+    const member = await t.user();
+    await joinOrganization(t, org, member, "read");
+    const patch = (path: string, body: object, status = 200) =>
+      t.request.patch(path).set(owner.auth).send(body).expect(status);
+    /** The member's standing on a space: the level they hold through its default level. */
+    const standing = async (spaceId: string) => {
+      const { permissions } = (await t.request.get(`/v1/spaces/${spaceId}`).set(member.auth).expect(200))
+        .body;
+      return permissions.edit ? "edit" : permissions.comment ? "comment" : "read";
+    };
+    const outer = await buildCollection(t, { organization_id: org });
+    const inner = await buildCollection(t, { organization_id: org, parent_id: outer.id });
+    const space = await buildSpace(t, { organization_id: org, parent_id: inner.id });
+
+    await patch(`/v1/collections/${outer.id}`, { defaultLevel: "edit" });
+    expect((await patch(`/v1/collections/${inner.id}`, { defaultLevel: "inherit" })).body.defaultLevel).toBe(
+      "inherit",
+    );
+    expect((await patch(`/v1/spaces/${space.id}`, { defaultLevel: "inherit" })).body.defaultLevel).toBe(
+      "inherit",
+    );
+    expect(
+      (await t.request.get(`/v1/spaces/${space.id}`).set(owner.auth).expect(200)).body.defaultLevel,
+    ).toBe("inherit");
+    expect(await standing(space.id)).toBe("edit");
+
+    // The outer collection's level flows down through the inheriting one.
+    await patch(`/v1/collections/${outer.id}`, { defaultLevel: "comment" });
+    expect(await standing(space.id)).toBe("comment");
+
+    // Moved to the top level, the space inherits the organization's floor.
+    await t.request.post(`/v1/spaces/${space.id}/move`).set(owner.auth).send({ parent: null }).expect(200);
+    expect(await standing(space.id)).toBe("read");
+    await t.request
+      .post(`/v1/spaces/${space.id}/move`)
+      .set(owner.auth)
+      .send({ parent: inner.id })
+      .expect(200);
+    expect(await standing(space.id)).toBe("comment");
+
+    // Deleting the outer collection brings the inner one to the top level, where it inherits `read`.
+    await t.request.delete(`/v1/collections/${outer.id}`).set(owner.auth).expect(204);
+    expect(await standing(space.id)).toBe("read");
+
+    // A role set on the space stops the inheritance.
+    expect((await patch(`/v1/spaces/${space.id}`, { defaultLevel: "edit" })).body.defaultLevel).toBe("edit");
+    await patch(`/v1/collections/${inner.id}`, { defaultLevel: "comment" });
+    expect(await standing(space.id)).toBe("edit");
+  });
+
+  it("refuses a level that is neither a role nor inherit, changing nothing", async () => {
+    const { organizationId: org, admin: owner } = await t.organization();
+    const collection = await buildCollection(t, { organization_id: org });
+    const space = await buildSpace(t, { organization_id: org });
+    for (const level of [null, "guest", "owner"]) {
+      await t.request
+        .patch(`/v1/collections/${collection.id}`)
+        .set(owner.auth)
+        .send({ defaultLevel: level })
+        .expect(400);
+      await t.request
+        .patch(`/v1/spaces/${space.id}`)
+        .set(owner.auth)
+        .send({ defaultLevel: level })
+        .expect(400);
+    }
+    expect(
+      (await t.request.get(`/v1/spaces/${space.id}`).set(owner.auth).expect(200)).body.defaultLevel,
+    ).toBe("read");
+    expect(
+      (await t.request.get(`/v1/collections/${collection.id}`).set(owner.auth).expect(200)).body.defaultLevel,
+    ).toBe("read");
+  });
+});

@@ -6,9 +6,11 @@ import {
   assertMoveChangesSomething,
   assertNotIntoItself,
   authorizeCreateUnder,
+  defaultLevelColumns,
   endPosition,
   lockContentTree,
   placeAmongSiblings,
+  settleInheritedLevels,
 } from "../content/tree.js";
 import type { Transaction } from "../db/database.js";
 import type { CollectionTable } from "../db/schema.js";
@@ -95,6 +97,7 @@ export function collectionHandlers(services: Services): AreaHandlers<typeof coll
           title: body.title ?? "Untitled",
           description: null,
           default_level: "read",
+          default_level_inherited: 0,
           position: await endPosition(tx, organization.id, parentId),
           created_at: now(),
           updated_at: now(),
@@ -113,10 +116,17 @@ export function collectionHandlers(services: Services): AreaHandlers<typeof coll
       const changes = {
         ...(body.title !== undefined && { title: body.title }),
         ...(body.description !== undefined && { description: body.description }),
-        ...(body.defaultLevel !== undefined && { default_level: body.defaultLevel }),
+        ...defaultLevelColumns(body.defaultLevel),
       };
       const updated = await transaction(async (tx) => {
-        const row = await updateCollection(tx, collection, changes, now());
+        const levelChanges = body.defaultLevel !== undefined;
+        if (levelChanges) await lockContentTree(tx, [collection.organization_id]);
+        let row = await updateCollection(tx, collection, changes, now());
+        if (levelChanges) {
+          // The collection's own level, and those of the content inheriting it.
+          await settleInheritedLevels(tx, collection.organization_id);
+          row = await getCollection(tx, collection.id);
+        }
         const fields = changedCollectionFields(collection, row);
         if (fields.length > 0)
           await recordCollectionEvent(tx, caller, "collection_updated", row, { changes: fields });
@@ -155,6 +165,7 @@ export function collectionHandlers(services: Services): AreaHandlers<typeof coll
           .where("id", "=", collection.id)
           .execute();
         await placeAmongSiblings(tx, org, parentId, { kind: "collection", id: collection.id }, body.position);
+        await settleInheritedLevels(tx, org);
         await recordCollectionEvent(
           tx,
           caller,

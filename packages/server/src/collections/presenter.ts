@@ -1,4 +1,5 @@
 import type { Schema } from "@quire/api-types";
+import { presentedDefaultLevel } from "../content/tree.js";
 import type { CollectionTable, Role } from "../db/schema.js";
 import type { Urls } from "../urls.js";
 import { collectionPermissions } from "./policy.js";
@@ -15,7 +16,7 @@ export function presentCollection(
     ...(row.description !== null && { description: row.description }),
     organization: row.organization_id,
     ...(row.parent_id !== null && { parent: row.parent_id }),
-    defaultLevel: row.default_level,
+    defaultLevel: presentedDefaultLevel(row),
     urls: { location: urls.api(`collections/${row.id}`), app: urls.app(`collections/${row.id}`) },
     permissions: collectionPermissions(role),
   };

@@ -6,6 +6,17 @@ import { type ChangeRequestReviewTable, insertReview } from "../reviews/index.js
 import type { Services } from "../services.js";
 import { assertSpaceNotDeleted } from "../spaces/index.js";
 
+const isEmpty = (comment: object): comment is Schema<"EmptyReviewComment"> =>
+  Object.keys(comment).length === 0;
+
+/** The Markdown of a review's comment in any of its forms; undefined for none (absent or empty). */
+async function commentMarkdown(
+  comment: Schema<"SubmitChangeRequestReviewRequest">["comment"],
+): Promise<string | undefined> {
+  if (comment === undefined || isEmpty(comment)) return undefined;
+  return documentMarkdown("document" in comment ? comment.document : comment);
+}
+
 /**
  * Records `userId`'s review of the member's change request at its current revision, with the comment
  * it carries, if any, posted as a thread of the change request by the reviewer in the same
@@ -19,7 +30,7 @@ export async function submitReview(
 ): Promise<ChangeRequestReviewTable> {
   const { changeRequest } = member;
   // A JSON document converts in the content engine's workers, before the transaction opens.
-  const markdown = body.comment === undefined ? undefined : await documentMarkdown(body.comment);
+  const markdown = await commentMarkdown(body.comment);
   if (markdown !== undefined) {
     if (markdown.trim() === "") throw badRequest("body/comment has no text: give one, or leave it out.");
     assertSpaceNotDeleted(member.space);

@@ -1,10 +1,16 @@
 import { updateCollection } from "../collections/index.js";
-import { endPosition, lockContentTree, moveToOrganization, subtreeCollectionIds } from "../content/tree.js";
+import {
+  endPosition,
+  lockContentTree,
+  moveToOrganization,
+  settleInheritedLevels,
+  subtreeCollectionIds,
+} from "../content/tree.js";
 import { dropSpaceFieldValues } from "../custom-fields/index.js";
 import type { Transaction } from "../db/database.js";
 import type { CollectionTable, SpaceTable } from "../db/schema.js";
 import { unlinkSpaces } from "../sites/index.js";
-import { updateSpace } from "../spaces/index.js";
+import { getSpace, updateSpace } from "../spaces/index.js";
 
 /**
  * Custom fields and sites belong to an organization: a space that leaves it leaves their values and
@@ -31,6 +37,7 @@ export async function transferCollection(
   const position = await endPosition(tx, targetOrganizationId, null);
   await dropOrganizationSettings(tx, await moveToOrganization(tx, subtree, targetOrganizationId));
   await updateCollection(tx, collection, { parent_id: null, position }, now);
+  await settleInheritedLevels(tx, targetOrganizationId);
 }
 
 /** Moves a space to the top level of another organization. */
@@ -43,5 +50,12 @@ export async function transferSpace(
   await lockContentTree(tx, [space.organization_id, targetOrganizationId]);
   await dropOrganizationSettings(tx, [space.id]);
   const position = await endPosition(tx, targetOrganizationId, null);
-  return updateSpace(tx, space, { organization_id: targetOrganizationId, parent_id: null, position }, now);
+  const moved = await updateSpace(
+    tx,
+    space,
+    { organization_id: targetOrganizationId, parent_id: null, position },
+    now,
+  );
+  await settleInheritedLevels(tx, targetOrganizationId);
+  return moved.default_level_inherited === 1 ? getSpace(tx, space.id) : moved;
 }

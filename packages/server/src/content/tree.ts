@@ -1,7 +1,7 @@
 import type { Schema } from "@quire/api-types";
 import { SqliteAdapter, sql } from "kysely";
 import type { Db, Transaction } from "../db/database.js";
-import type { CollectionTable } from "../db/schema.js";
+import type { CollectionTable, Role } from "../db/schema.js";
 import { badRequest, conflict } from "../http/errors.js";
 import {
   authorize,
@@ -118,6 +118,48 @@ export async function lockContentTree(tx: Db, organizationIds: readonly string[]
 }
 
 /**
+ * The columns a requested `defaultLevel` sets: a role, or GitBook's `inherit`, whose level
+ * `settleInheritedLevels` then sets.
+ */
+export function defaultLevelColumns(
+  level: Role | "inherit" | undefined,
+): Partial<Pick<CollectionTable, "default_level" | "default_level_inherited">> {
+  if (level === undefined) return {};
+  return level === "inherit"
+    ? { default_level_inherited: 1 }
+    : { default_level: level, default_level_inherited: 0 };
+}
+
+/** A collection's or space's `defaultLevel` as the contract shows it: `inherit` when it follows its parent. */
+export const presentedDefaultLevel = (
+  row: Pick<CollectionTable, "default_level" | "default_level_inherited">,
+) => (row.default_level_inherited === 1 ? ("inherit" as const) : row.default_level);
+
+/**
+ * Brings the levels of the organization's content that inherits its level (GitBook's `inherit`,
+ * `default_level_inherited`) up to date: each takes its parent collection's `default_level`, and
+ * at the top level `read`, the least a member holds anyway. Two statements, whatever the tree's
+ * size: collections from the top down, then spaces. After any change of a level or of the tree,
+ * under `lockContentTree`, so that no concurrent change is missed.
+ */
+export async function settleInheritedLevels(tx: Db, organizationId: string): Promise<void> {
+  await sql`with recursive levels(id, level) as (
+      select id, case when default_level_inherited = 1 then 'read' else default_level end
+      from collections where organization_id = ${organizationId} and parent_id is null
+      union all
+      select c.id, case when c.default_level_inherited = 1 then l.level else c.default_level end
+      from collections c inner join levels l on c.parent_id = l.id
+    )
+    update collections set default_level = (select level from levels where levels.id = collections.id)
+    where organization_id = ${organizationId} and default_level_inherited = 1
+      and default_level <> (select level from levels where levels.id = collections.id)`.execute(tx);
+  const parentLevel = sql`coalesce((select c.default_level from collections c where c.id = spaces.parent_id), 'read')`;
+  await sql`update spaces set default_level = ${parentLevel}
+    where organization_id = ${organizationId} and default_level_inherited = 1
+      and default_level <> ${parentLevel}`.execute(tx);
+}
+
+/**
  * Checks that the caller may create content under `parentId` (a collection of the organization, or
  * its top level when null): 400 for a parent that does not exist there, 403 for a role too low.
  * Inside a transaction, after `lockContentTree`, so the parent cannot vanish before the insert.
@@ -219,6 +261,7 @@ export async function promoteChildren(tx: Transaction, collection: CollectionTab
         .execute();
     }
   }
+  await settleInheritedLevels(tx, organizationId);
 }
 
 /**

@@ -77,6 +77,8 @@ export interface CollectionTable {
   title: string;
   description: string | null;
   default_level: Role;
+  /** `default_level` follows the parent's (GitBook's `inherit`); see `settleInheritedLevels`. */
+  default_level_inherited: Flag;
   position: number;
   created_at: string;
   updated_at: string;
@@ -91,6 +93,8 @@ export interface SpaceTable {
   visibility: string;
   edit_mode: "live" | "locked";
   default_level: Role;
+  /** `default_level` follows the parent collection's (GitBook's `inherit`); see `settleInheritedLevels`. */
+  default_level_inherited: Flag;
   revision_id: string;
   position: number;
   created_at: string;

@@ -68,6 +68,7 @@ describe(`storage on ${testDatabaseKind}`, () => {
           parent_id: null,
           title: `C${i}`,
           description: null,
+          default_level_inherited: 0,
           default_level: "read",
           position,
           created_at: now,

@@ -188,6 +188,20 @@ describe("reviews of a change request", () => {
     const left = (await as(s.reader).get(`/reviews/${second.id}`)).body;
     expect(left).toMatchObject({ id: second.id, status: "changes-requested" });
     expect(left.comment).toBeUndefined();
+
+    // GitBook's client sends its document in an envelope, and an empty document for no comment.
+    const enveloped: Review = (
+      await as(s.reviewer).post(
+        "/reviews",
+        { status: "approved", comment: { document: jsonDocument(textBlock("paragraph", "Fine now")) } },
+        201,
+      )
+    ).body;
+    expect(enveloped.comment?.body).toMatchObject({ markdown: "Fine now\n" });
+    const bare: Review = (await as(s.reviewer).post("/reviews", { status: "approved", comment: {} }, 201))
+      .body;
+    expect(bare.comment).toBeUndefined();
+    expect((await as(s.reader).get("/comments")).body.count).toBe(2);
   });
 
   it("answers 400 for a bad status, a bad or empty comment, no user, or users who cannot review", async () => {

@@ -1,5 +1,6 @@
 import { authorizeCreateUnder, endPosition, lockContentTree } from "../content/tree.js";
 import type { Db } from "../db/database.js";
+import { badRequest } from "../http/errors.js";
 import type { OrganizationRole } from "../policy.js";
 import type { Services } from "../services.js";
 import { insertSpace } from "../spaces/index.js";
@@ -31,4 +32,9 @@ export async function newSpaceFor(
     default_level: "read",
     position: await endPosition(tx, organizationId, null),
   });
+}
+
+/** 400 for GitBook's template of a new space: Quire has none, and would otherwise create an empty space. */
+export function refuseTemplate(template: unknown): void {
+  if (template !== undefined) throw badRequest("template: Quire has no space templates; leave it out.");
 }

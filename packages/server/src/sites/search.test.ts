@@ -73,6 +73,30 @@ describe("POST /v1/orgs/{organizationId}/sites/{siteId}/search", () => {
     expect(found(await search({ query: term, siteSpaceIds: [second.id] }))).toEqual([
       ["Guide v2", ["Birds v2"]],
     ]);
+    // Part of the default scope: the current site space alone, or the others.
+    const restricted = async (restrictTo: string) =>
+      found(
+        await search({ query: term, scope: { mode: "default", currentSiteSpace: second.id, restrictTo } }),
+      );
+    expect(await restricted("currentSiteSpace")).toEqual([["Guide v2", ["Birds v2"]]]);
+    expect(await restricted("otherSiteSpaces")).toEqual([["Guide", ["Birds"]]]);
+    expect((await search({ query: term, scope: { mode: "all" } })).count).toBe(2);
+    expect(
+      found(await search({ query: term, scope: { mode: "specific", siteSpaceIds: [second.id] } })),
+    ).toEqual([["Guide v2", ["Birds v2"]]]);
+    // GitBook's earlier forms of the same scopes.
+    expect((await search({ query: term, mode: "current", siteSpaceId: second.id })).count).toBe(2);
+    expect(found(await search({ query: term, mode: "specific", siteSpaceIds: [second.id] }))).toEqual([
+      ["Guide v2", ["Birds v2"]],
+    ]);
+    expect((await search({ query: term, mode: "all" })).count).toBe(2);
+    // The current site space's language picks, in its container, the site space in that language.
+    await siteApi("patch", `/v1/spaces/${guide}`, { language: "en" });
+    await siteApi("patch", `/v1/spaces/${v2}`, { language: "fr" });
+    expect(
+      found(await search({ query: term, scope: { mode: "default", currentSiteSpace: second.id } })),
+    ).toEqual([["Guide v2", ["Birds v2"]]]);
+    expect(found(await search({ query: term, scope: { mode: "default" } }))).toEqual([["Guide", ["Birds"]]]);
     expect((await search({ query: "" })).count).toBe(0);
     // The organization's search still finds the space the site does not publish.
     const org = await s.t.request
@@ -106,6 +130,19 @@ describe("POST /v1/orgs/{organizationId}/sites/{siteId}/search", () => {
       .send({ query: "x", siteSpaceIds: ["nope"] })
       .expect(400);
     expectError(unknown.body, 400, 'Site space "nope" is not in this site.');
+    const refused = async (body: object, message: RegExp) => {
+      const res = await s.t.request
+        .post(path)
+        .set(s.reader.auth)
+        .send({ query: "x", ...body })
+        .expect(400);
+      expect(res.body.error.message).toMatch(message);
+    };
+    await refused({ mode: "current" }, /siteSpaceId/);
+    await refused({ mode: "specific" }, /siteSpaceIds/);
+    await refused({ scope: { mode: "default", restrictTo: "otherSiteSpaces" } }, /currentSiteSpace/);
+    await refused({ scope: { mode: "specific", siteSpaceIds: [] } }, /scope/);
+    await refused({ scope: { mode: "nearby" } }, /mode/);
   });
 });
 

@@ -5,29 +5,69 @@ import { isSet } from "../db/codecs.js";
 import { badRequest } from "../http/errors.js";
 import type { SiteSpaceEntry, SiteStructure } from "./structure.js";
 
+type SearchRequest = Schema<"SearchSiteContentRequest">;
+type DefaultScope = Schema<"SiteSearchDefaultScope">;
+
+/** The scope a request names: its `scope`, else GitBook's earlier `mode`/`siteSpaceIds`/`siteSpaceId`. */
+function scopeOf(body: SearchRequest): Schema<"SiteSearchScope"> {
+  if (body.scope !== undefined) return body.scope;
+  const { mode, siteSpaceIds, siteSpaceId } = body;
+  if (mode === "current") {
+    if (siteSpaceId === undefined) throw badRequest("mode current searches from a `siteSpaceId`: give one.");
+    return { mode: "default", currentSiteSpace: siteSpaceId };
+  }
+  if (mode === "specific" || (mode === undefined && siteSpaceIds !== undefined)) {
+    if (siteSpaceIds === undefined) throw badRequest("mode specific searches the `siteSpaceIds`: list them.");
+    return { mode: "specific", siteSpaceIds };
+  }
+  return { mode: "all" };
+}
+
 /**
- * The spaces a search of the site covers, by its request: its `scope` (each container's default
- * site space and the reader's current one, or all), else the `siteSpaceIds` listed, else every
- * site space. A site space the site does not have is a 400.
+ * GitBook's default scope: in each container (a section, or the site's root), the site space in the
+ * current one's language when there is one, else the container's default; the current site space
+ * always; `restrictTo` keeps only it, or only the others.
  */
-export function searchedSpaceIds(
+function defaultScope(
   structure: SiteStructure,
-  { scope, siteSpaceIds }: Schema<"SearchSiteContentRequest">,
-): string[] {
+  scope: DefaultScope,
+  named: (id: string) => SiteSpaceEntry,
+): SiteSpaceEntry[] {
+  if (scope.restrictTo !== undefined && scope.currentSiteSpace === undefined)
+    throw badRequest("scope.restrictTo is relative to the `currentSiteSpace`: give one.");
+  const current = scope.currentSiteSpace === undefined ? undefined : named(scope.currentSiteSpace);
+  if (current && scope.restrictTo === "currentSiteSpace") return [current];
+  const language = current?.space.language ?? null;
+  const containers = new Map<string | null, SiteSpaceEntry[]>();
+  for (const entry of structure.siteSpaces)
+    containers.set(entry.row.section_id, [...(containers.get(entry.row.section_id) ?? []), entry]);
+  const picked = [...containers.values()].flatMap((entries) => {
+    const inLanguage = language === null ? undefined : entries.find((e) => e.space.language === language);
+    const chosen = inLanguage ?? entries.find((entry) => isSet(entry.row.is_default));
+    return chosen ? [chosen] : [];
+  });
+  const withCurrent = current && !picked.includes(current) ? [...picked, current] : picked;
+  return scope.restrictTo === "otherSiteSpaces" ? withCurrent.filter((e) => e !== current) : withCurrent;
+}
+
+/**
+ * The spaces a search of the site covers, by its request's scope (see `SiteSearchScope`); every
+ * site space when it names none. A site space the site does not have is a 400.
+ */
+export function searchedSpaceIds(structure: SiteStructure, body: SearchRequest): string[] {
   const byId = new Map(structure.siteSpaces.map((entry) => [entry.row.id, entry]));
   const named = (id: string): SiteSpaceEntry => {
     const entry = byId.get(id);
     if (!entry) throw badRequest(`Site space "${id}" is not in this site.`);
     return entry;
   };
-  let entries: SiteSpaceEntry[];
-  if (scope?.mode === "default")
-    entries = [
-      ...structure.siteSpaces.filter((entry) => isSet(entry.row.is_default)),
-      ...(scope.currentSiteSpace === undefined ? [] : [named(scope.currentSiteSpace)]),
-    ];
-  else if (scope === undefined && siteSpaceIds !== undefined) entries = siteSpaceIds.map(named);
-  else entries = structure.siteSpaces;
+  const scope = scopeOf(body);
+  const entries =
+    scope.mode === "default"
+      ? defaultScope(structure, scope, named)
+      : scope.mode === "specific"
+        ? scope.siteSpaceIds.map(named)
+        : structure.siteSpaces;
   return [...new Set(entries.map((entry) => entry.space.id))];
 }
 

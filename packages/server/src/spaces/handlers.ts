@@ -4,9 +4,11 @@ import { transferSpace } from "../commands/transfer-content.js";
 import {
   assertMoveChangesSomething,
   authorizeCreateUnder,
+  defaultLevelColumns,
   endPosition,
   lockContentTree,
   placeAmongSiblings,
+  settleInheritedLevels,
 } from "../content/tree.js";
 import type { Transaction } from "../db/database.js";
 import type { SpaceTable } from "../db/schema.js";
@@ -128,10 +130,17 @@ export function spaceHandlers(services: Services): AreaHandlers<typeof spaceAcce
         ...(body.emoji !== undefined && { emoji: body.emoji ?? "" }),
         ...(body.language !== undefined && { language: body.language }),
         ...(body.editMode !== undefined && { edit_mode: body.editMode }),
-        ...(body.defaultLevel !== undefined && { default_level: body.defaultLevel }),
+        ...defaultLevelColumns(body.defaultLevel),
       };
       const updated = await transaction(async (tx) => {
-        const row = await updateSpace(tx, member.space, changes, now());
+        const organizationId = member.space.organization_id;
+        const levelChanges = body.defaultLevel !== undefined;
+        if (levelChanges) await lockContentTree(tx, [organizationId]);
+        let row = await updateSpace(tx, member.space, changes, now());
+        if (levelChanges) {
+          await settleInheritedLevels(tx, organizationId);
+          row = await getSpace(tx, row.id);
+        }
         const fields = changedSpaceFields(member.space, row);
         if (fields.length > 0) await recordSpaceEvent(tx, caller, "space_updated", row, { changes: fields });
         return row;
@@ -205,6 +214,7 @@ export function spaceHandlers(services: Services): AreaHandlers<typeof spaceAcce
           { kind: "space", id: space.id },
           body.position,
         );
+        await settleInheritedLevels(tx, space.organization_id);
         const row = await getSpace(tx, space.id);
         await recordSpaceEvent(tx, caller, "space_moved", row, {
           ...(space.parent_id !== null && { previousParent: space.parent_id }),

@@ -8,6 +8,7 @@ export { adjustSpaceActivity, changeRequestStatusActivity } from "./activity.js"
 export { assertSpaceNotDeleted, canManageSpace } from "./policy.js";
 export { presentSpace, presentSpaceFor } from "./presenter.js";
 export {
+  getSpace,
   insertSpace,
   listSpacesInCollection,
   listSpacesInOrganization,

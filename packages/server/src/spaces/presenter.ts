@@ -1,5 +1,6 @@
 import type { Schema } from "@quire/api-types";
 import { roleOnRow } from "../access.js";
+import { presentedDefaultLevel } from "../content/tree.js";
 import { fromJson } from "../db/codecs.js";
 import type { Role, SpaceTable } from "../db/schema.js";
 import type { OrganizationRole } from "../policy.js";
@@ -21,7 +22,7 @@ export function presentSpace(row: SpaceTable, role: Role | undefined, urls: Urls
     organization: row.organization_id,
     ...(row.parent_id !== null && { parent: row.parent_id }),
     revision: row.revision_id,
-    defaultLevel: row.default_level,
+    defaultLevel: presentedDefaultLevel(row),
     comments: row.open_comments,
     changeRequests: row.change_requests,
     changeRequestsOpen: row.open_change_requests,

@@ -115,6 +115,7 @@ export async function insertSpace(
     | "git_sync"
     | "merge_rules"
     | "language"
+    | "default_level_inherited"
     | ActivityColumn
   > & { language?: string | null },
 ): Promise<SpaceTable> {
@@ -129,6 +130,7 @@ export async function insertSpace(
     git_sync: null,
     merge_rules: null,
     language: fields.language ?? null,
+    default_level_inherited: 0,
     ...noActivity,
   };
   await db.insertInto("spaces").values(space).execute();

@@ -41,6 +41,7 @@ export async function buildCollection(
     title: "A collection",
     description: null,
     default_level: "read",
+    default_level_inherited: 0,
     position: await endPosition(t.db, organizationId, parentId),
     created_at: now,
     updated_at: now,

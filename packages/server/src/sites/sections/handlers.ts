@@ -7,7 +7,7 @@ import { noContent, ok } from "../../http/results.js";
 import type { Services } from "../../services.js";
 import { arrangesSite, readsSite } from "../access.js";
 import { type SitePath, siteHandling } from "../context.js";
-import { newSpaceFor } from "../new-space.js";
+import { newSpaceFor, refuseTemplate } from "../new-space.js";
 import { linkableSpace, setDefaultSiteSpace } from "../site-spaces/store.js";
 import { type MemberSite, updateRow } from "../store.js";
 import {
@@ -122,6 +122,7 @@ export function siteSectionHandlers(services: Services): AreaHandlers<typeof sec
     },
 
     async addSectionToSite({ path, body }, member) {
+      if (body.spaceId === null) refuseTemplate(body.template);
       if (body.pageId !== undefined)
         throw badRequest(
           "pageId cannot be set: Quire has no custom home pages, a section opens on its space's first page.",

@@ -533,6 +533,12 @@ describe("GitBook's section and group fields", () => {
     expect(untitled.body).toMatchObject({ title: "Other", draft: false });
     expect(untitled.body.icon).toBeUndefined();
     expect(untitled.body.sectionGroup).toBeUndefined();
+    // A template would fill the new space: Quire has none, and says so rather than make it empty.
+    await s.t.request
+      .post(path("/sections"))
+      .set(s.admin.auth)
+      .send({ spaceId: null, title: "Templated", template: { id: "api-docs" } })
+      .expect(400);
     const fresh = await s.t.request
       .post(path("/sections"))
       .set(s.admin.auth)

@@ -5,7 +5,7 @@ import { noContent, ok } from "../../http/results.js";
 import type { Services } from "../../services.js";
 import { arrangesSite, readsSite } from "../access.js";
 import { siteHandling } from "../context.js";
-import { newSpaceFor } from "../new-space.js";
+import { newSpaceFor, refuseTemplate } from "../new-space.js";
 import { updateRow } from "../store.js";
 import { anchorOf, pathAndCondition, placeInOrder, renumber, type SiteStructure } from "../structure.js";
 import { presentSiteSpace, type SitePresentation } from "./presenter.js";
@@ -66,6 +66,7 @@ export function siteSpaceHandlers(services: Services): AreaHandlers<typeof siteS
 
     async addSpaceToSite({ path, body }, member) {
       refusePageId(body.pageId);
+      if (body.spaceId === null) refuseTemplate(body.template);
       const { spaceId } = body;
       const { result: id, structure } = await sites.changeStructure(
         member,

@@ -297,6 +297,11 @@ describe("GitBook's site space fields", () => {
       .expect(201);
     expect(created.body).toMatchObject({ title: "Own title", draft: true, path: "own-title" });
     expect(created.body.space.title).toBe("Space");
+    await s.t.request
+      .post(path("/site-spaces"))
+      .set(s.admin.auth)
+      .send({ spaceId: null, title: "Templated", template: { id: "api-docs" } })
+      .expect(400);
     const fresh = await s.t.request
       .post(path("/site-spaces"))
       .set(s.admin.auth)
