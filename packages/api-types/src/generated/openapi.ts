@@ -7457,6 +7457,13 @@ export interface components {
             lastProcessedAt?: string;
             /** @description Why the last processing failed, when it did. */
             lastProcessErrorCode?: components["schemas"]["OpenAPISpecProcessingErrorCode"];
+            /**
+             * Format: int32
+             * @description How many errors the last processing found: the parser's errors in the document for a
+             *     `PARSE_ERROR`, 1 for a fetch that failed (`FETCH_ERROR`, `FETCH_TIMEOUT`), 0 when it succeeded
+             *     or has not ended yet. (Quire keeps the count only, not GitBook's list of the errors.)
+             */
+            lastProcessedErrorCount: number;
             /** @description What the caller may do on the specification. */
             permissions: components["schemas"]["ViewEditPermissions"];
             /** @description URLs of the specification. */
@@ -7667,6 +7674,11 @@ export interface components {
         OrganizationTrial: {
             /** @description Where the organization stands with its trial. */
             status: components["schemas"]["TrialStatus"];
+            /**
+             * Format: int32
+             * @description How many trials the organization has used: always 0, since Quire has no trials.
+             */
+            count: number;
             /**
              * Format: date-time
              * @description When the trial ends or ended.
@@ -8125,6 +8137,10 @@ export interface components {
             urls: components["schemas"]["RevisionUrls"];
             /** @description How the revision came to be. */
             type: components["schemas"]["RevisionType"];
+            /** @description The change request whose merge made the revision: on a `merge` revision of the main content. */
+            mergedFrom?: components["schemas"]["ChangeRequest"];
+            /** @description GitBook's tags of the content: Quire's content has none, so the list is empty. */
+            tags: components["schemas"]["RevisionTag"][];
         };
         /** @description Who made a revision of a space's history. */
         RevisionAuthor: {
@@ -8432,6 +8448,17 @@ export interface components {
              * @description How many changes past `limit` were left out.
              */
             more?: number;
+        };
+        /** @description A tag of GitBook's content; Quire's content has none. */
+        RevisionTag: {
+            /** @description The tag's fixed identifier. */
+            slug: string;
+            /** @description The tag's shown name. */
+            label: string;
+            /** @description The tag's colour. */
+            color: string;
+            /** @description The tag's emoji. */
+            emoji?: components["schemas"]["Emoji"];
         };
         /**
          * @description How a revision came to be.
@@ -9702,16 +9729,21 @@ export interface components {
              */
             published?: string;
         };
-        /** @description A site's structure made of sections. */
+        /**
+         * @description A site's structure made of sections. Quire has no external links in a site's structure (GitBook's
+         *     `site-external-link` items).
+         */
         SiteSectionsStructure: {
             /**
              * @description The site is organized in sections.
              * @enum {string}
              */
             type: "sections";
-            /** @description The sections, in order. */
-            structure: components["schemas"]["SiteSection"][];
+            /** @description The top level, in order: the sections outside any group and the section groups, each with its sections. */
+            structure: components["schemas"]["SiteSectionsStructureItem"][];
         };
+        /** @description An item of the top level of a site organized in sections. */
+        SiteSectionsStructureItem: components["schemas"]["SiteSection"] | components["schemas"]["SiteSectionGroup"];
         /** @description An account of the site's owner on a social platform. */
         SiteSocialAccount: {
             /** @description The platform. */
@@ -9944,6 +9976,13 @@ export interface components {
              * @description The published site, when it is published.
              */
             published?: string;
+            /**
+             * Format: uri
+             * @description Where members preview the site, published or not: the application's page of the site (`app`),
+             *     Quire's preview of every resource. Quire has no preview deployment of a site's content apart
+             *     from the published site.
+             */
+            preview: string;
         };
         /**
          * @description Who can access a published site.

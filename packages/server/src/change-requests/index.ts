@@ -19,6 +19,7 @@ export { presentChangeRequest } from "./presenter.js";
 export {
   baseRevisionOf,
   type ChangeRequestRow,
+  changeRequestMergedAs,
   changeRequestOf,
   changeRequestsMergedAs,
   contributorsOf,

@@ -94,6 +94,18 @@ export async function changeRequestsMergedAs(db: Db, spaceId: string, revisionId
     .execute();
 }
 
+/** The change request whose merge made `revisionId` of the space's main content, if one did. */
+export function changeRequestMergedAs(
+  db: Db,
+  spaceId: string,
+  revisionId: string,
+): Promise<ChangeRequestRow | undefined> {
+  return selectChangeRequests(db)
+    .where("change_requests.space_id", "=", spaceId)
+    .where("change_requests.revision_merged_id", "=", revisionId)
+    .executeTakeFirst();
+}
+
 /** SQL: whether the optional `value` is unset, typed for PostgreSQL (which cannot tell a bare parameter's). */
 const unset = (value: string | null) => sql<boolean>`cast(${value} as text) is null`;
 

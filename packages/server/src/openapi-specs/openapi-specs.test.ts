@@ -94,6 +94,7 @@ describe("POST /v1/orgs/{organizationId}/openapi", () => {
       updatedAt: t.clock.now().toISOString(),
       slug: "pets",
       processingState: "pending",
+      lastProcessedErrorCount: 0,
       permissions: { view: true, edit: true },
       urls: {
         location: `http://quire.test/v1/orgs/${organizationId}/openapi/pets`,
@@ -104,7 +105,11 @@ describe("POST /v1/orgs/{organizationId}/openapi", () => {
 
     expect(await jobs.runUntilIdle()).toBeGreaterThanOrEqual(1);
     const spec = await read("pets");
-    expect(spec).toMatchObject({ processingState: "complete", lastProcessedAt: t.clock.now().toISOString() });
+    expect(spec).toMatchObject({
+      processingState: "complete",
+      lastProcessedAt: t.clock.now().toISOString(),
+      lastProcessedErrorCount: 0,
+    });
     expect(spec).not.toHaveProperty("lastProcessErrorCode");
     const versions = await versionsOf(spec.id);
     expect(versions).toMatchObject([{ id: spec.lastVersion, url: null, content: openapi("3.1.0") }]);
@@ -139,19 +144,48 @@ describe("POST /v1/orgs/{organizationId}/openapi", () => {
     for (const text of ["{ not: json, nor yaml ]", "just words", invalid, unknownVersion]) {
       const spec = await processed({ text });
       expect(spec).toMatchObject({ processingState: "complete", lastProcessErrorCode: "PARSE_ERROR" });
+      expect(spec.lastProcessedErrorCount).toBeGreaterThanOrEqual(1);
       expect(spec).not.toHaveProperty("lastVersion");
       expect(await versionsOf(spec.id)).toEqual([]);
     }
   });
 
+  it("counts the errors of the last processing (lastProcessedErrorCount), back to 0 once one succeeds", async () => {
+    // No title, and responses that are not an object: two errors.
+    const twoErrors = JSON.stringify({
+      openapi: "3.1.0",
+      info: { version: "1" },
+      paths: { "/pets": { get: { responses: 5 } } },
+    });
+    const spec = await processed({ text: twoErrors });
+    expect(spec).toMatchObject({ lastProcessErrorCode: "PARSE_ERROR", lastProcessedErrorCount: 2 });
+    const list = await t.request.get(base()).set(admin.auth).expect(200);
+    expect(list.body.items.find((item: { id: string }) => item.id === spec.id)).toMatchObject({
+      lastProcessedErrorCount: 2,
+    });
+
+    await t.request
+      .put(`${base()}/${spec.slug}`)
+      .set(admin.auth)
+      .send({ source: { text: openapi("3.1.0") } })
+      .expect(200);
+    await jobs.runUntilIdle();
+    const fixed = await read(spec.slug);
+    expect(fixed).toMatchObject({ processingState: "complete", lastProcessedErrorCount: 0 });
+    expect(fixed).not.toHaveProperty("lastProcessErrorCode");
+  });
+
   it("ends a URL that answers an error with FETCH_ERROR, and one that answers too late with FETCH_TIMEOUT", async () => {
+    // The failed fetch is the one error of the processing.
     expect(await processed({ url: `${server.origin}/missing.json` })).toMatchObject({
       processingState: "complete",
       lastProcessErrorCode: "FETCH_ERROR",
+      lastProcessedErrorCount: 1,
     });
     expect(await processed({ url: `${server.origin}/slow` })).toMatchObject({
       processingState: "complete",
       lastProcessErrorCode: "FETCH_TIMEOUT",
+      lastProcessedErrorCount: 1,
     });
   });
 

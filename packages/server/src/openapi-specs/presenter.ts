@@ -21,6 +21,7 @@ export function presentSpec(
     ...(row.last_version_id !== null && { lastVersion: row.last_version_id }),
     ...(row.last_processed_at !== null && { lastProcessedAt: row.last_processed_at }),
     ...(row.last_process_error_code !== null && { lastProcessErrorCode: row.last_process_error_code }),
+    lastProcessedErrorCount: row.last_processed_error_count,
     permissions: specPermissions(role),
     urls: { location: urls.api(path), app: urls.app(path) },
   };

@@ -45,11 +45,18 @@ export function openApiSpecTasks({ fetcher, fetchTimeoutMs = 30_000 }: Processin
         }));
       } catch (err) {
         if (!(err instanceof FetchError)) throw err;
-        return { ok: false, errorCode: err.timedOut ? "FETCH_TIMEOUT" : "FETCH_ERROR", reason: err.message };
+        // The one error that stopped the processing.
+        return {
+          ok: false,
+          errorCode: err.timedOut ? "FETCH_TIMEOUT" : "FETCH_ERROR",
+          reason: err.message,
+          errorCount: 1,
+        };
       }
     }
     const check = await checkOpenApiDocument(content);
-    if (!check.valid) return { ok: false, errorCode: "PARSE_ERROR", reason: check.reason };
+    if (!check.valid)
+      return { ok: false, errorCode: "PARSE_ERROR", reason: check.reason, errorCount: check.errorCount };
     return { ok: true, content, url, version: check.version };
   }
 

@@ -75,6 +75,7 @@ export async function insertSpec(
       last_version_id: null,
       last_processed_at: null,
       last_process_error_code: null,
+      last_processed_error_count: 0,
       created_at: now,
       updated_at: now,
     })
@@ -127,10 +128,15 @@ export function startProcessing(db: Db, specId: string, revision: number): Promi
     .executeTakeFirst();
 }
 
-/** How processing a source ended: a valid document, or why not. */
+/** How processing a source ended: a valid document, or why not and with how many errors. */
 export type ProcessingOutcome =
   | { ok: true; content: string; url: string | null; version: string }
-  | { ok: false; errorCode: NonNullable<OpenApiSpecTable["last_process_error_code"]>; reason: string };
+  | {
+      ok: false;
+      errorCode: NonNullable<OpenApiSpecTable["last_process_error_code"]>;
+      reason: string;
+      errorCount: number;
+    };
 
 /**
  * Completes the processing of `revision`: a new version when the document differs from the latest
@@ -185,6 +191,7 @@ export async function recordOutcome(
       last_version_id: lastVersion,
       last_processed_at: now,
       last_process_error_code: outcome.ok ? null : outcome.errorCode,
+      last_processed_error_count: outcome.ok ? 0 : outcome.errorCount,
     })
     .where("id", "=", specId)
     .execute();

@@ -14,6 +14,7 @@ export const openApiSpecsColumns: ColumnsOf<OpenApiSpecsTables> = {
     last_version_id: "null",
     last_processed_at: "null",
     last_process_error_code: "null",
+    last_processed_error_count: "not null",
     created_at: "not null",
     updated_at: "not null",
   },

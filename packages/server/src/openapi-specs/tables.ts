@@ -29,6 +29,11 @@ export interface OpenApiSpecTable {
   last_processed_at: string | null;
   /** Why the last processing failed; null when it succeeded or none ended yet. */
   last_process_error_code: Schema<"OpenAPISpecProcessingErrorCode"> | null;
+  /**
+   * How many errors the last processing found: the parser's errors in the document, 1 for a fetch
+   * that failed, 0 when it succeeded or none ended yet.
+   */
+  last_processed_error_count: number;
   created_at: string;
   updated_at: string;
 }

@@ -41,7 +41,8 @@ export function presentOrganization(
       app: urls.app(`orgs/${row.id}`),
       ...(row.logo_url !== null && { logo: row.logo_url }),
     },
-    trial: { status: row.trial_status as Schema<"TrialStatus"> },
+    // Quire has no trials: none was ever used.
+    trial: { status: row.trial_status as Schema<"TrialStatus">, count: 0 },
     permissions: organizationPermissions(role, ownsTeam),
     mergeRules: row.merge_rules === null ? { type: "none" } : fromJson(row.merge_rules),
   };

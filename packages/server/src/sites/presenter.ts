@@ -68,8 +68,8 @@ function featuresOf(type: SiteType): Schema<"SiteFeature">[] {
 }
 
 /**
- * A site as `role` sees it. `urls.preview` (required by GitBook) is left out: Quire serves a site only
- * once published, at `urls.published`.
+ * A site as `role` sees it. Its preview is the application's page of it: Quire serves a site's content
+ * only once published, at `urls.published`.
  */
 export function presentSite(
   row: SiteRow,
@@ -78,6 +78,7 @@ export function presentSite(
   role: OrganizationRole,
 ): Schema<"Site"> {
   const at = published.at([]);
+  const app = urls.app(`orgs/${row.organization_id}/sites/${row.id}`);
   return {
     object: "site",
     id: row.id,
@@ -97,8 +98,9 @@ export function presentSite(
     features: featuresOf(row.type),
     urls: {
       location: urls.api(`orgs/${row.organization_id}/sites/${row.id}`),
-      app: urls.app(`orgs/${row.organization_id}/sites/${row.id}`),
+      app,
       ...(at !== undefined && { published: at }),
+      preview: app,
     },
   };
 }

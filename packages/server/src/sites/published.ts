@@ -4,7 +4,7 @@ import type { Db } from "../db/database.js";
 import { type Claims, conditionHolds } from "./conditions.js";
 import { siteCustomizations } from "./customization/store.js";
 import { presentSite } from "./presenter.js";
-import { presentSection } from "./sections/presenter.js";
+import { presentSection, presentSectionGroup } from "./sections/presenter.js";
 import { presentSiteSpace, type SitePresentation } from "./site-spaces/presenter.js";
 import type { SiteRow } from "./store.js";
 import { loadSiteStructure, type SiteStructure } from "./structure.js";
@@ -23,28 +23,29 @@ function withDefault<T>(items: T[], isDefault: (item: T) => boolean, markDefault
 
 /**
  * The structure as published: drafts (site spaces, sections, section groups with their sections)
- * are left out, and so are sections without a shown site space. With a visitor,
- * conditions are evaluated against their claims (an empty claim set when the site's adaptive content
- * is off, so claim-based conditions hide): a hidden section hides its site spaces, and a hidden
- * default falls back to the first item left in its container. Without one (the API's preview),
- * conditions are kept as data.
+ * are left out, and so are sections without a shown site space and groups without a shown section.
+ * With a visitor, conditions are evaluated against their claims (an empty claim set when the site's
+ * adaptive content is off, so claim-based conditions hide): a hidden section hides its site spaces,
+ * and a hidden default falls back to the first item left in its container. Without one (the API's
+ * preview), conditions are kept as data.
  */
 export function publishedStructure(structure: SiteStructure, visitor?: Visitor): SiteStructure {
   const claims = isSet(structure.site.adaptive_content) ? (visitor?.claims ?? {}) : {};
   const shown = (item: { condition: string | null; draft: Flag }) =>
     !isSet(item.draft) && (visitor === undefined || conditionHolds(item.condition, claims));
-  const groups = new Map([...structure.groups].filter(([, group]) => !isSet(group.draft)));
+  const liveGroups = new Map([...structure.groups].filter(([, group]) => !isSet(group.draft)));
   const siteSpaces = structure.siteSpaces.filter((entry) => shown(entry.row));
   const sections = withDefault(
     structure.sections.filter(
       (section) =>
         shown(section) &&
-        (section.group_id === null || groups.has(section.group_id)) &&
+        (section.group_id === null || liveGroups.has(section.group_id)) &&
         siteSpaces.some((e) => e.row.section_id === section.id),
     ),
     (section) => isSet(section.is_default),
     (section) => ({ ...section, is_default: flag(true) }),
   );
+  const groups = new Map([...liveGroups].filter(([id]) => sections.some((s) => s.group_id === id)));
   const containers = [null, ...sections.map((s) => s.id)];
   return {
     ...structure,
@@ -63,7 +64,10 @@ export function publishedStructure(structure: SiteStructure, visitor?: Visitor):
   };
 }
 
-/** `SiteStructure` of the contract: sections when the site has any, else its root site spaces. */
+/**
+ * `SiteStructure` of the contract: when the site has sections, its top level (the sections outside
+ * groups and the groups with theirs), else its root site spaces.
+ */
 export function presentStructure(
   structure: SiteStructure,
   presentation: SitePresentation,
@@ -72,7 +76,14 @@ export function presentStructure(
   if (hasSections)
     return {
       type: "sections",
-      structure: structure.sections.map((section) => presentSection(section, structure, presentation)),
+      structure: structure.top.flatMap((item): Schema<"SiteSectionsStructureItem">[] => {
+        if (item.kind === "site-section-group") {
+          const group = structure.groups.get(item.id);
+          return group ? [presentSectionGroup(group, structure, presentation)] : [];
+        }
+        const section = structure.sections.find((s) => s.id === item.id);
+        return section ? [presentSection(section, structure, presentation)] : [];
+      }),
     };
   return {
     type: "siteSpaces",

@@ -81,13 +81,18 @@ describe("POST /v1/orgs/{organizationId}/sites", () => {
     expect({ ...read.body, permissions: undefined }).toEqual({ ...res.body, permissions: undefined });
   });
 
-  it("answers GitBook's appliedType, defaultLevel and the caller's permissions, and no preview URL", async () => {
+  it("answers GitBook's appliedType, defaultLevel and the caller's permissions, and the app's page as preview", async () => {
     const site = await createSite(s, { type: "premium" });
     const as = async (user: { auth: { Authorization: string } }) =>
       (await s.t.request.get(sitePath(s.organizationId, site.id)).set(user.auth).expect(200)).body;
     const forAdmin = await as(s.admin);
     expect(forAdmin).toMatchObject({ type: "premium", appliedType: "premium", defaultLevel: "inherit" });
-    expect(forAdmin.urls.preview).toBeUndefined();
+    // Quire previews a site to its members, published or not, at its page in the application.
+    expect(forAdmin.urls).toEqual({
+      location: `http://quire.test/v1/orgs/${s.organizationId}/sites/${site.id}`,
+      app: `http://quire.test/app/orgs/${s.organizationId}/sites/${site.id}`,
+      preview: `http://quire.test/app/orgs/${s.organizationId}/sites/${site.id}`,
+    });
     const all = { view: true, access: true, viewAdaptiveSchema: true };
     expect(forAdmin.permissions).toEqual({
       ...all,
@@ -116,6 +121,7 @@ describe("POST /v1/orgs/{organizationId}/sites", () => {
     const listed = await s.t.request.get(sitesPath()).set(s.reader.auth).expect(200);
     const mine = listed.body.items.find((x: { id: string }) => x.id === site.id);
     expect(mine.permissions.create).toBe(false);
+    expect(mine.urls).toEqual(forAdmin.urls);
   });
 
   it("links the given spaces at the root, in order, without duplicates, the first as default", async () => {
@@ -509,7 +515,8 @@ describe("publishing", () => {
       .expect(201);
     const published = await s.t.request.post(path("/publish")).set(s.admin.auth).expect(200);
     const root = `http://quire.test/s/${site.id}/`;
-    expect(published.body).toMatchObject({ published: true, urls: { published: root } });
+    const preview = `http://quire.test/app/orgs/${s.organizationId}/sites/${site.id}`;
+    expect(published.body).toMatchObject({ published: true, urls: { published: root, preview } });
     const sections = (await s.t.request.get(path("/sections")).set(s.reader.auth).expect(200)).body.items;
     expect(sections.map((x: { urls: { published?: string } }) => x.urls.published)).toEqual([
       root,
@@ -521,6 +528,7 @@ describe("publishing", () => {
     const unpublished = await s.t.request.post(path("/unpublish")).set(s.admin.auth).expect(200);
     expect(unpublished.body.published).toBe(false);
     expect(unpublished.body.urls.published).toBeUndefined();
+    expect(unpublished.body.urls.preview).toBe(preview);
     const after = (await s.t.request.get(path("/site-spaces")).set(s.admin.auth)).body.items;
     expect(after.every((x: { urls: object }) => Object.keys(x.urls).length === 0)).toBe(true);
   });
@@ -594,15 +602,32 @@ describe("GET /v1/orgs/{organizationId}/sites/{siteId}/published", () => {
 
     const sectioned = await s.t.request.get(path("/published")).set(s.reader.auth).expect(200);
     expect(sectioned.body.structure.type).toBe("sections");
-    expect(
-      sectioned.body.structure.structure.map((x: { title: string; condition?: string }) => [
-        x.title,
-        x.condition,
-      ]),
-    ).toEqual([
-      ["Three", "visitor.claims.beta == true"],
-      [site.title, undefined],
+    // GitBook's top level: the group holds its sections, in `sections` and `children` alike.
+    type Item = { object: string; title: string; condition?: string; children?: Item[]; sections?: Item[] };
+    const shape = (x: Item): unknown[] => [x.object, x.title, x.condition, x.children?.map(shape)];
+    const top: Item[] = sectioned.body.structure.structure;
+    expect(top.map(shape)).toEqual([
+      [
+        "site-section-group",
+        "Group",
+        undefined,
+        [["site-section", "Three", "visitor.claims.beta == true", undefined]],
+      ],
+      ["site-section", site.title, undefined, undefined],
     ]);
+    expect(top[0]).toMatchObject({ id: group.body.id, draft: false });
+    expect(top[0]?.sections).toEqual(top[0]?.children);
+    expect(sectioned.body.site.urls.preview).toBe(
+      `http://quire.test/app/orgs/${s.organizationId}/sites/${site.id}`,
+    );
+    // A group whose sections all stay out (here one without site spaces) stays out too.
+    await s.t.request
+      .post(path("/section-groups"))
+      .set(s.admin.auth)
+      .send({ title: "Nothing shown", sections: [empty.body.id] })
+      .expect(201);
+    const again = await s.t.request.get(path("/published")).set(s.reader.auth).expect(200);
+    expect(again.body.structure.structure.map(shape)).toEqual(top.map(shape));
     const listed = await s.t.request.get(path("/sections")).set(s.reader.auth).expect(200);
     expect(listed.body.items.map((x: { title: string }) => x.title)).toEqual(["Three", site.title, "Empty"]);
   });

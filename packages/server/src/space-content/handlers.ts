@@ -1,4 +1,5 @@
 import type { AccessMap, AreaHandlers } from "../area.js";
+import { mainRevision } from "../commands/main-revision.js";
 import { revisionHistory } from "../commands/revision-history.js";
 import { DEFAULT_CHANGES, revisionChanges } from "../commands/semantic-changes.js";
 import type { SpaceTable } from "../db/schema.js";
@@ -39,11 +40,11 @@ export function spaceContentHandlers(services: Services): AreaHandlers<typeof sp
   const content = contentReads(services);
   return {
     async getCurrentRevision(_input, { space }) {
-      return content.revision(viewOf(space), space.revision_id, scopeOf(space));
+      return mainRevision(services, space, space.revision_id);
     },
 
     async getRevisionById({ path }, { space }) {
-      return content.revision(viewOf(space), path.revisionId, scopeOf(space));
+      return mainRevision(services, space, path.revisionId);
     },
 
     async listPages(_input, { space }) {

@@ -92,6 +92,24 @@ describe("GET /spaces/{spaceId}/revisions: the main content's history", () => {
     expect(next.body.next).toBeUndefined();
   });
 
+  it("reads a merge revision with the change request it merged (GitBook's mergedFrom), and no tags", async () => {
+    const { space, cr, revisions } = await history();
+    const current = (await get(`/spaces/${space.spaceId}/content`)).body;
+    expect(current).toMatchObject({
+      id: revisions.after,
+      type: "merge",
+      tags: [],
+      mergedFrom: { object: "change-request", id: cr.id, number: cr.number, status: "merged" },
+    });
+    expect((await get(`/spaces/${space.spaceId}/revisions/${revisions.after}`)).body.mergedFrom.id).toBe(
+      cr.id,
+    );
+    // The first revision was made by edits: it merged nothing.
+    const first = (await get(`/spaces/${space.spaceId}/revisions/${revisions.first}`)).body;
+    expect(first).toMatchObject({ type: "edits", tags: [] });
+    expect(first).not.toHaveProperty("mergedFrom");
+  });
+
   it("answers 401 without a token, 404 for another organization or space, 400 for a bad limit", async () => {
     const { space } = await history();
     await s.t.request.get(`/v1/spaces/${space.spaceId}/revisions`).expect(401);

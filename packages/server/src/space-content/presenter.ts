@@ -72,5 +72,6 @@ export function presentRevision(
     createdAt: revision.created_at,
     urls: { app: urls.app(`spaces/${view.spaceId}/revisions/${revision.id}`) },
     type: revision.type,
+    tags: [],
   };
 }
