@@ -8704,14 +8704,36 @@ export interface components {
          * @description The sign-in URL of an identity provider.
          */
         SamlSsoUrl: string;
+        /** @description A page above a page found by a search. */
+        SearchPageAncestor: {
+            /** @description Title of the page. */
+            title: string;
+        };
         /** @description A page that matches a search. */
         SearchPageResult: {
             /** @description Id of the page. */
             id: string;
             /** @description Title of the page. */
             title: string;
+            /** @description Description of the page (its front matter's `description`); "" when it has none. */
+            description: string;
             /** @description Path of the page in its space. */
             path: string;
+            /** @description The pages above the page (groups included), from the top level down to its parent; empty at the top level. */
+            ancestors: components["schemas"]["SearchPageAncestor"][];
+            /**
+             * Format: int32
+             * @description One-based position of the page among all the pages of the search's results, best first: counted
+             *     across the pages of results and, for an organization or a site, across the spaces they are grouped by.
+             */
+            rank: number;
+            /**
+             * @description How the page matched: `page` when its title holds every word searched, `section` when the words
+             *     are found in the text of its sections only. Quire does not search pages' descriptions, so a
+             *     description never makes a `page` match.
+             * @enum {string}
+             */
+            resultType: "page" | "section";
             /** @description Sections of the page that match. */
             sections?: components["schemas"]["SearchSectionResult"][];
             /**
@@ -8779,6 +8801,11 @@ export interface components {
         };
         /** @description A space with pages that match a search. */
         SearchSpaceResult: {
+            /**
+             * @description The kind of result: Quire's results are spaces (GitBook's site search also has `record`s, which Quire does not have).
+             * @enum {string}
+             */
+            type: "space";
             /** @description Id of the space. */
             id: string;
             /** @description Title of the space. */

@@ -9,13 +9,15 @@ export function isSqlite(db: Kysely<any>): boolean {
 /** Most words of a query that are searched; the rest are ignored. */
 const MAX_TERMS = 32;
 
+/** The words of a text: runs of letters and digits, lower-cased, as both engines split text. */
+const wordsOf = (text: string): string[] => text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
+
 /**
- * The words of a query: runs of letters and digits, lower-cased. Both engines split text the same
- * way, so a user's quotes, operators (`AND`, `-`, `:*`) and punctuation never reach the engine's
- * query language: only words do.
+ * The words of a query (`MAX_TERMS` at most), so that a user's quotes, operators (`AND`, `-`, `:*`)
+ * and punctuation never reach the engine's query language: only words do.
  */
 export function termsOf(query: string): string[] {
-  return (query.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []).slice(0, MAX_TERMS);
+  return wordsOf(query).slice(0, MAX_TERMS);
 }
 
 /**
@@ -24,15 +26,31 @@ export function termsOf(query: string): string[] {
  */
 export const MIN_PREFIX = 3;
 
+/** Whether the engine's query matches the `i`th of `terms` as a prefix: the last one, if long enough. */
+const asPrefix = (terms: readonly string[], i: number) =>
+  i === terms.length - 1 && (terms[i] as string).length >= MIN_PREFIX;
+
 /**
  * The engine's query for `terms` (not empty): every term must occur, the last one as a prefix (from
  * `MIN_PREFIX` characters) so that a query typed so far already finds its word.
  */
 export function engineQuery(sqlite: boolean, terms: readonly string[]): string {
-  const prefix = (i: number) => i === terms.length - 1 && (terms[i] as string).length >= MIN_PREFIX;
   return sqlite
-    ? terms.map((term, i) => `"${term}"${prefix(i) ? "*" : ""}`).join(" ")
-    : terms.map((term, i) => `${term}${prefix(i) ? ":*" : ""}`).join(" & ");
+    ? terms.map((term, i) => `"${term}"${asPrefix(terms, i) ? "*" : ""}`).join(" ")
+    : terms.map((term, i) => `${term}${asPrefix(terms, i) ? ":*" : ""}`).join(" & ");
+}
+
+/**
+ * Whether `text` holds every one of `terms` (not empty) as `engineQuery` matches them: each a word of
+ * it, the last one the start of a word (from `MIN_PREFIX` characters). SQLite's tokenizer drops
+ * diacritics (`remove_diacritics 2`), so there they are dropped on both sides; PostgreSQL keeps them.
+ */
+export function holdsTerms(sqlite: boolean, text: string, terms: readonly string[]): boolean {
+  const fold = (word: string) => (sqlite ? word.normalize("NFD").replace(/\p{M}/gu, "") : word);
+  const words = wordsOf(text).map(fold);
+  return terms.every((term, i) =>
+    asPrefix(terms, i) ? words.some((word) => word.startsWith(fold(term))) : words.includes(fold(term)),
+  );
 }
 
 /**

@@ -4,6 +4,8 @@ import type { PageTree } from "../content/pages.js";
 import { revisionOf, treeOf } from "../content/revisions.js";
 import { ContentStorage } from "../content/storage.js";
 import type { RevisionTable } from "../content/tables.js";
+import type { PageEntry } from "../content/trie.js";
+import { type JsonText, toJson } from "../db/codecs.js";
 import type { Db } from "../db/database.js";
 import type { SearchSectionTable } from "./tables.js";
 
@@ -11,7 +13,16 @@ import type { SearchSectionTable } from "./tables.js";
 interface Indexed {
   title: string;
   path: string;
+  /** The titles of the pages above it, from the top level down. */
+  ancestors: JsonText<string[]>;
   document: string | null;
+}
+
+function ancestorTitles(tree: PageTree, entry: PageEntry): JsonText<string[]> {
+  const parentOf = (page: PageEntry) => (page.parent === null ? undefined : tree.get(page.parent));
+  const titles: string[] = [];
+  for (let up = parentOf(entry); up; up = parentOf(up)) titles.unshift(up.title);
+  return toJson(titles);
 }
 
 /** The documents of the tree: groups and links have nothing to find, and no page to find it on. */
@@ -19,14 +30,23 @@ function indexedPages(tree: PageTree): Map<string, Indexed> {
   const pages = new Map<string, Indexed>();
   for (const entry of tree.entries())
     if (entry.kind === undefined)
-      pages.set(entry.id, { title: entry.title, path: tree.path(entry), document: entry.document });
+      pages.set(entry.id, {
+        title: entry.title,
+        path: tree.path(entry),
+        ancestors: ancestorTitles(tree, entry),
+        document: entry.document,
+      });
   return pages;
 }
 
 const same = (a: Indexed | undefined, b: Indexed) =>
-  a !== undefined && a.title === b.title && a.path === b.path && a.document === b.document;
+  a !== undefined &&
+  a.title === b.title &&
+  a.path === b.path &&
+  a.document === b.document &&
+  a.ancestors === b.ancestors;
 
-/** Rows per statement: 8 columns each, well under both engines' parameter limits. */
+/** Rows per statement: 10 columns each, well under both engines' parameter limits. */
 const CHUNK = 250;
 
 function chunks<T>(items: readonly T[]): T[][] {
@@ -37,8 +57,8 @@ function chunks<T>(items: readonly T[]): T[][] {
 
 /**
  * Makes the search index of a space hold its main content at `revision`. Only the pages whose
- * title, path or body differ from the revision indexed before are parsed and written again (a
- * moved page changes the paths of the pages under it). Call inside the transaction that makes
+ * title, path, ancestors' titles or body differ from the revision indexed before are parsed and
+ * written again (a moved page changes the paths of the pages under it, a renamed one their ancestors). Call inside the transaction that makes
  * `revision` the space's, so that search and content never disagree once it commits.
  */
 export async function indexMainContent(
@@ -83,6 +103,7 @@ export async function indexMainContent(
   for (const [i, [pageId, page]] of changed.entries()) {
     // A page whose front matter says `noIndex` is left out of search, as GitBook leaves it.
     if (analyses[i]?.frontMatter?.noIndex) continue;
+    const description = analyses[i]?.frontMatter?.description ?? "";
     for (const [position, section] of (analyses[i]?.sections ?? []).entries())
       rows.push({
         space_id: spaceId,
@@ -90,6 +111,8 @@ export async function indexMainContent(
         position,
         page_title: page.title,
         page_path: page.path,
+        page_description: description,
+        page_ancestors: page.ancestors,
         anchor: section.anchor,
         heading: section.heading,
         body: section.text,

@@ -1,6 +1,14 @@
 import type { Schema } from "@quire/api-types";
+import { fromJson } from "../db/codecs.js";
 import type { Urls } from "../urls.js";
+import { holdsTerms } from "./engine.js";
 import { SECTIONS_PER_PAGE, type SectionHit, type SpaceHit } from "./store.js";
+
+/** What was searched: the words, and the engine that matched them (see `holdsTerms`). */
+export interface Searched {
+  terms: readonly string[];
+  sqlite: boolean;
+}
 
 /** Longest text shown of a section. */
 const EXCERPT_MAX = 300;
@@ -40,7 +48,7 @@ function presentSection(
  */
 export function presentPages(
   sections: readonly SectionHit[],
-  terms: readonly string[],
+  searched: Searched,
   urls: Urls,
 ): Schema<"SearchPageResult">[] {
   const pages = new Map<string, Schema<"SearchPageResult">>();
@@ -50,7 +58,11 @@ export function presentPages(
       page = {
         id: hit.page_id,
         title: hit.page_title,
+        description: hit.page_description,
         path: hit.page_path,
+        ancestors: fromJson(hit.page_ancestors).map((title) => ({ title })),
+        rank: hit.rank,
+        resultType: holdsTerms(searched.sqlite, hit.page_title, searched.terms) ? "page" : "section",
         sections: [],
         score: hit.score,
         urls: { app: urls.app(`spaces/${hit.space_id}/${hit.page_path}`) },
@@ -59,7 +71,7 @@ export function presentPages(
     }
     const shown = page.sections as Schema<"SearchSectionResult">[];
     if (shown.length < SECTIONS_PER_PAGE && (hit.position > 0 || hit.body !== ""))
-      shown.push(presentSection(hit, terms, urls));
+      shown.push(presentSection(hit, searched.terms, urls));
   }
   return [...pages.values()];
 }
@@ -67,13 +79,14 @@ export function presentPages(
 /** The spaces of a page of results with their pages and sections (from `searchSpaces`). */
 export function presentSearchResults(
   spaces: readonly SpaceHit[],
-  terms: readonly string[],
+  searched: Searched,
   urls: Urls,
 ): Schema<"SearchSpaceResult">[] {
   return spaces.map((space) => ({
+    type: "space",
     id: space.id,
     title: space.title,
-    pages: presentPages(space.sections, terms, urls),
+    pages: presentPages(space.sections, searched, urls),
     score: space.score,
   }));
 }

@@ -59,7 +59,7 @@ describe("GET /v1/orgs/{organizationId}/search", () => {
     const results = await search(term.toUpperCase());
     expect(results.count).toBe(1);
     const [zoo] = results.items;
-    expect(zoo?.id).toBe(space.spaceId);
+    expect(zoo).toMatchObject({ type: "space", id: space.spaceId });
     expect(titles(results)).toEqual([["Zoo", [`The ${term}`, "Care", "Animals"]]]);
     const [title, care, animals] = zoo?.pages ?? [];
     // A title match shows the page, with the text before its first heading.
@@ -109,6 +109,60 @@ describe("GET /v1/orgs/{organizationId}/search", () => {
     const second = await search(term, s.reader, `&limit=1&page=${first.next?.page}`);
     expect(titles(second)).toEqual([["Weak", ["Plain"]]]);
     expect(second.next).toBeUndefined();
+    // Ranks count on from one page of results to the next.
+    expect([first, second].map((results) => results.items[0]?.pages[0]?.rank)).toEqual([1, 2]);
+  });
+
+  it("ranks pages across the spaces they are grouped by, and shows their description, ancestors and how they matched", async () => {
+    const term = word("tapir");
+    const first = await titled("Ranked first");
+    const top = await first.seed([insertPage("Guide", "Start here.")]);
+    const under = await first.seed([
+      insertPage(
+        "Setup",
+        `---\ndescription: Getting ready.\n---\n\nInstall it.\n\n## Steps\n\nThen ${term}, at length, among many other words.`,
+        top.Guide,
+      ),
+    ]);
+    await first.seed([insertPage(`The ${term}`, "Nothing else.", under.Setup)]);
+    const second = await titled("Ranked second");
+    await second.seed([insertPage("Notes", `Intro.\n\n## ${term}\n\nShort.`)]);
+
+    const results = await search(term);
+    expect(titles(results)).toEqual([
+      ["Ranked first", [`The ${term}`, "Setup"]],
+      ["Ranked second", ["Notes"]],
+    ]);
+    const [deep, setup] = results.items[0]?.pages ?? [];
+    const notes = results.items[1]?.pages[0];
+    // The title match first, then the heading, then the text: ranks interleave across the spaces.
+    expect([deep?.rank, notes?.rank, setup?.rank]).toEqual([1, 2, 3]);
+    expect(deep).toMatchObject({
+      description: "",
+      ancestors: [{ title: "Guide" }, { title: "Setup" }],
+      resultType: "page",
+    });
+    expect(setup).toMatchObject({
+      description: "Getting ready.",
+      ancestors: [{ title: "Guide" }],
+      resultType: "section",
+    });
+    expect(notes).toMatchObject({ description: "", ancestors: [], resultType: "section" });
+    // The last word matches as a prefix, as the engine matched it.
+    const prefix = await search(`the ${term.slice(0, -1)}`);
+    expect(prefix.items[0]?.pages.map((page) => [page.title, page.resultType])).toEqual([
+      [`The ${term}`, "page"],
+    ]);
+
+    // Renaming a page shows in the ancestors of the pages under it, once merged.
+    const cr = await first.createChangeRequest();
+    await first.edit(cr.number, [updatePage(top.Guide as string, { title: "Handbook" })]);
+    await first.merge(cr.number);
+    const renamed = (await search(term)).items[0]?.pages ?? [];
+    expect(renamed.map((page) => page.ancestors)).toEqual([
+      [{ title: "Handbook" }, { title: "Setup" }],
+      [{ title: "Handbook" }],
+    ]);
   });
 
   it("follows merges: old text gone, new text found, moved and deleted pages", async () => {
@@ -270,8 +324,13 @@ describe("GET /v1/spaces/{spaceId}/search", () => {
     expect(best?.score).toBeGreaterThan(weaker?.score ?? Number.POSITIVE_INFINITY);
     expect(best).toMatchObject({
       path: `the-${term}`,
+      description: "",
+      ancestors: [],
+      rank: 1,
+      resultType: "page",
       urls: { app: `http://quire.test/app/spaces/${space.spaceId}/the-${term}` },
     });
+    expect(weaker).toMatchObject({ rank: 2, resultType: "section" });
     expect(best?.sections?.map((section) => section.path).sort()).toEqual([
       `the-${term}`,
       `the-${term}#habitat`,
@@ -284,7 +343,7 @@ describe("GET /v1/spaces/{spaceId}/search", () => {
     expect(first.count).toBe(2);
     expect(first.items.map((page) => page.title)).toEqual([`The ${term}`]);
     const second = await searchSpace(space.spaceId, term, `&limit=1&page=${first.next?.page}`);
-    expect(second.items.map((page) => page.title)).toEqual(["Mentions"]);
+    expect(second.items.map((page) => [page.title, page.rank])).toEqual([["Mentions", 2]]);
     expect(second.next).toBeUndefined();
     expect(await searchSpace(space.spaceId, " ?! ")).toEqual({ count: 0, items: [] });
   });

@@ -4,27 +4,33 @@ import type { PageQuery } from "../http/paging.js";
 import type { Urls } from "../urls.js";
 import { engineQuery, isSqlite, termsOf } from "./engine.js";
 import { indexStaleSpaces } from "./indexer.js";
-import { presentPages, presentSearchResults } from "./presenter.js";
+import { presentPages, presentSearchResults, type Searched } from "./presenter.js";
 import { type SearchCursor, type SearchedSpaces, searchCursor, searchPages, searchSpaces } from "./store.js";
 
 /**
- * What a search asks of the engine: the words of `text`, the engine's query and where the page of
- * results starts; none when `text` has no word. The index of the spaces searched is brought up to
- * date first, for spaces whose content changed outside a merge.
+ * What a search asks of the engine: the words of `text` (and the engine), the engine's query and
+ * where the page of results starts; none when `text` has no word. The index of the spaces searched
+ * is brought up to date first, for spaces whose content changed outside a merge.
  */
 async function prepareSearch(
   db: Db,
   text: string,
   query: PageQuery,
   indexed: { organizationId: string; spaceId?: string },
-): Promise<{ terms: string[]; match: string; limit?: number; cursor: SearchCursor } | undefined> {
+): Promise<{ searched: Searched; match: string; limit?: number; cursor: SearchCursor } | undefined> {
   const terms = termsOf(text);
   // A forged cursor is a 400 before the index is brought up to date: a refused request writes nothing.
   const cursor = searchCursor(query);
   if (terms.length === 0) return undefined;
   await indexStaleSpaces(db, indexed);
-  const match = engineQuery(isSqlite(db), terms);
-  return { terms, match, cursor, ...(query.limit !== undefined && { limit: query.limit }) };
+  const sqlite = isSqlite(db);
+  const match = engineQuery(sqlite, terms);
+  return {
+    searched: { terms, sqlite },
+    match,
+    cursor,
+    ...(query.limit !== undefined && { limit: query.limit }),
+  };
 }
 
 /**
@@ -42,7 +48,7 @@ export async function searchContent(
   const page = await searchSpaces(db, { spaces: args.spaces, match: search.match }, search);
   return {
     count: page.count,
-    items: presentSearchResults(page.spaces, search.terms, urls),
+    items: presentSearchResults(page.spaces, search.searched, urls),
     ...(page.next && { next: page.next }),
   };
 }
@@ -64,7 +70,7 @@ export async function searchSpaceContent(
   const page = await searchPages(db, { spaceId: space.id, match: search.match }, search);
   return {
     count: page.count,
-    items: presentPages(page.sections, search.terms, urls),
+    items: presentPages(page.sections, search.searched, urls),
     ...(page.next && { next: page.next }),
   };
 }

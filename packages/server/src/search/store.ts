@@ -1,5 +1,6 @@
 import { type RawBuilder, sql } from "kysely";
 import { callerGrant, grantAware, listsContent } from "../access.js";
+import { toJson } from "../db/codecs.js";
 import type { Db } from "../db/database.js";
 import { DEFAULT_PAGE_SIZE, decodeCursor, encodeCursor, type PageQuery } from "../http/paging.js";
 import { bestSections, isSqlite } from "./engine.js";
@@ -24,7 +25,8 @@ export interface SpaceHit {
   sections: SectionHit[];
 }
 
-export type SectionHit = SearchSectionTable & { score: number };
+/** A matching section, its score, and its page's one-based rank among the pages of every page of results. */
+export type SectionHit = SearchSectionTable & { score: number; rank: number };
 
 /** A row of `searchStatement`: a shown section, or a shown space without one, or only the count. */
 interface SearchRow extends Partial<SearchSectionTable> {
@@ -33,13 +35,21 @@ interface SearchRow extends Partial<SearchSectionTable> {
   shown_title: string | null;
   best: number | string | null;
   score: number | string | null;
+  rank: number | string | null;
 }
+
+/** The columns of `search_sections` (as `s`) that a result row shows. */
+const sectionColumns = sql.raw(
+  "s.space_id, s.page_id, s.position, s.page_title, s.page_path, s.page_description, s.page_ancestors, s.anchor, s.heading, s.body",
+);
 
 /**
  * One statement for a page of results, so that matching and ranking (most of a query's time) run
  * once: the best `MAX_SECTIONS` matching sections of the `readable` spaces (SQL selecting their
  * `id` and `title`); their spaces by best section, paged by `(best, id)` descending; the count of
- * such spaces; and the sections of the best pages of the spaces shown.
+ * such spaces; and the sections of the best pages of the spaces shown, with the rank of each page
+ * among the best pages of every space (those any page of results shows), by best section, ties
+ * broken as the spaces and their pages are ordered.
  */
 function searchStatement(
   db: Db,
@@ -62,17 +72,19 @@ function searchStatement(
         dense_rank() over (partition by h.space_id order by h.page_best desc, h.page_id) as page_rank,
         max(h.score) over (partition by h.space_id) as space_best
       from hits h),
+    kept_hits as (
+      select h.*, dense_rank() over (order by h.page_best desc, h.space_id desc, h.page_rank) as rank
+      from ranked_hits h where h.page_rank <= ${sql.lit(PAGES_PER_SPACE)}),
     ranked as (select distinct space_id, space_best as best from ranked_hits),
     shown as (
       select r.space_id, r.best from ranked r ${afterCursor}
       order by r.best desc, r.space_id desc limit ${limit})
     select t.total, shown.space_id as shown_id, readable.title as shown_title, shown.best,
-      s.space_id, s.page_id, s.position, s.page_title, s.page_path, s.anchor, s.heading, s.body, h.score
+      ${sectionColumns}, h.score, h.rank
     from (select count(*) as total from ranked) t
     left join shown on true
     left join readable on readable.id = shown.space_id
-    left join ranked_hits h
-      on h.space_id = shown.space_id and h.page_rank <= ${sql.lit(PAGES_PER_SPACE)}
+    left join kept_hits h on h.space_id = shown.space_id
     left join search_sections s
       on s.space_id = h.space_id and s.page_id = h.page_id and s.position = h.position
     order by shown.best desc, shown.space_id desc, h.page_rank, h.score desc, h.position`.execute(db);
@@ -115,7 +127,7 @@ export function searchCursor(query: PageQuery): SearchCursor {
  * page without a matching section, or of the count alone, has none).
  */
 function sectionOf(row: SearchRow): SectionHit | undefined {
-  const { space_id, page_id, position, page_title, page_path, anchor, heading, body } = row;
+  const { space_id, page_id, position, page_title, page_path, page_description, page_ancestors } = row;
   if (!space_id || !page_id || position === undefined || page_title === undefined) return undefined;
   return {
     space_id,
@@ -123,10 +135,13 @@ function sectionOf(row: SearchRow): SectionHit | undefined {
     position,
     page_title,
     page_path: page_path ?? "",
-    anchor: anchor ?? "",
-    heading: heading ?? "",
-    body: body ?? "",
+    page_description: page_description ?? "",
+    page_ancestors: page_ancestors ?? toJson([]),
+    anchor: row.anchor ?? "",
+    heading: row.heading ?? "",
+    body: row.body ?? "",
     score: Number(row.score),
+    rank: Number(row.rank),
   };
 }
 
@@ -167,7 +182,7 @@ export async function searchSpaces(
 /**
  * One statement for a page of results inside one space, as `searchStatement` for an organization:
  * the best `MAX_SECTIONS` matching sections; their pages by best section, paged by `(best, page_id)`
- * descending; the count of such pages; and the best sections of the pages shown.
+ * descending and ranked in that order; the count of such pages; and the best sections of the pages shown.
  */
 function spaceSearchStatement(
   db: Db,
@@ -181,15 +196,16 @@ function spaceSearchStatement(
     ? sql`where p.best < ${best} or (p.best = ${best} and p.page_id < ${id})`
     : sql``;
   return sql<SearchRow>`with best as (${bestSections(isSqlite(db), match, sql`select cast(${spaceId} as text)`, MAX_SECTIONS)}),
-    pages as (select page_id, max(score) as best from best group by page_id),
+    pages as (
+      select page_id, max(score) as best, row_number() over (order by max(score) desc, page_id desc) as rank
+      from best group by page_id),
     shown as (
-      select p.page_id, p.best from pages p ${afterCursor}
+      select p.page_id, p.best, p.rank from pages p ${afterCursor}
       order by p.best desc, p.page_id desc limit ${limit}),
     ranked as (
       select b.*, row_number() over (partition by b.page_id order by b.score desc, b.position) as n
       from best b join shown on shown.page_id = b.page_id)
-    select t.total, shown.page_id as shown_id, shown.best,
-      s.space_id, s.page_id, s.position, s.page_title, s.page_path, s.anchor, s.heading, s.body, r.score
+    select t.total, shown.page_id as shown_id, shown.best, ${sectionColumns}, r.score, shown.rank
     from (select count(*) as total from pages) t
     left join shown on true
     left join ranked r on r.page_id = shown.page_id and r.n <= ${sql.lit(SECTIONS_PER_PAGE + 1)}

@@ -9,6 +9,8 @@ export const searchColumns: ColumnsOf<SearchTables> = {
     position: "not null",
     page_title: "not null",
     page_path: "not null",
+    page_description: "not null",
+    page_ancestors: "not null",
     anchor: "not null",
     heading: "not null",
     body: "not null",

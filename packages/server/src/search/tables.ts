@@ -1,3 +1,5 @@
+import type { JsonText } from "../db/codecs.js";
+
 /**
  * Row types of the tables of this area, joined into `Database` (src/db/schema.ts). Booleans are 0/1
  * integers and timestamps ISO 8601 text, as everywhere.
@@ -23,6 +25,10 @@ export interface SearchSectionTable {
   page_title: string;
   /** The page's path in its space (slugs joined by `/`). */
   page_path: string;
+  /** The page's description: its front matter's `description`, "" when none. Not in the full-text index. */
+  page_description: string;
+  /** The titles of the pages above the page, from the top level down to its parent. */
+  page_ancestors: JsonText<string[]>;
   /** The heading's anchor (github-slugger, one per page); "" for section 0. */
   anchor: string;
   /** The heading's text; "" for section 0. */

@@ -62,6 +62,9 @@ describe("POST /v1/orgs/{organizationId}/sites/{siteId}/search", () => {
     expect(found(all).flat(2)).not.toContain("Internal");
     const [first] = all.items[0]?.pages ?? [];
     expect(first?.sections?.[0]?.body).toContain(term);
+    // GitBook tells a site's results apart by `type`: Quire's are spaces; ranks run across them.
+    expect(all.items.map((space) => space.type)).toEqual(["space", "space"]);
+    expect(all.items.map((space) => space.pages[0]?.rank)).toEqual([1, 2]);
 
     // The default scope: each container's default site space, and the reader's current one.
     expect(found(await search({ query: term, scope: { mode: "default" } }))).toEqual([["Guide", ["Birds"]]]);
