@@ -6635,6 +6635,11 @@ export interface components {
             properties: Record<string, never>;
             /** @description Names of the properties that must be given. */
             required?: string[];
+            /**
+             * @description GitBook's UI component of the integration that renders this configuration, kept as published;
+             *     Quire shows no integration UI, so its installations are configured by `properties`.
+             */
+            componentId?: string;
         };
         /** @description The schema of one configuration, as published: `properties` may be left out (none). */
         IntegrationConfigurationSchemaInput: {
@@ -6642,6 +6647,11 @@ export interface components {
             properties?: Record<string, never>;
             /** @description Names of the properties that must be given. */
             required?: string[];
+            /**
+             * @description GitBook's UI component of the integration that renders this configuration, kept as published;
+             *     Quire shows no integration UI, so its installations are configured by `properties`.
+             */
+            componentId?: string;
         };
         /** @description The configurations an integration expects, per installation level. */
         IntegrationConfigurations: {
@@ -7969,6 +7979,12 @@ export interface components {
             description: components["schemas"]["IntegrationDescription"];
             /** @description Permissions granted to the integration. */
             scopes: components["schemas"]["IntegrationScope"][];
+            /**
+             * @description GitBook's runtime of the script, which its CLI sends: Quire runs no integration script (it keeps
+             *     it for GitBook's tooling), so either runtime is taken and changes nothing.
+             * @enum {string}
+             */
+            runtime?: "v1" | "v2";
             /** @description Source code of the integration's script. */
             script: string;
             /** @description Id or subdomain of the organization that publishes the integration. */

@@ -416,12 +416,13 @@ describe("GET /v1/integrations/{integrationName}", () => {
         "img-src": "* data:",
         "upgrade-insecure-requests": "",
       },
-      configurations: { account: {}, space: { required: [] } },
+      configurations: { account: {}, space: { required: [] }, site: { componentId: "configure-site" } },
     });
     const res = await t.request.get(`/v1/integrations/${name}`).set(reader.auth).expect(200);
     expect(res.body).toMatchObject({
       contentSecurityPolicy: "default-src 'self'; img-src * data:; upgrade-insecure-requests",
-      configurations: { account: {}, space: { required: [] } },
+      // GitBook's component of a configuration is kept as published.
+      configurations: { account: {}, space: { required: [] }, site: { componentId: "configure-site" } },
     });
     // An installation configures no property of an empty schema.
     const installed = await install(adminA, name, orgA).expect(201);
