@@ -56,10 +56,11 @@ function chunks<T>(items: readonly T[]): T[][] {
 }
 
 /**
- * Makes the search index of a space hold its main content at `revision`. Only the pages whose
- * title, path, ancestors' titles or body differ from the revision indexed before are parsed and
- * written again (a moved page changes the paths of the pages under it, a renamed one their ancestors). Call inside the transaction that makes
- * `revision` the space's, so that search and content never disagree once it commits.
+ * Makes the search index of a space hold its main content at `revision`. Only the pages whose body
+ * differs from the revision indexed before are parsed and written again; a page that only shows
+ * another title, path or ancestors (a moved or renamed page, and the pages under it) keeps its
+ * sections, which get the new values. Call inside the transaction that makes `revision` the
+ * space's, so that search and content never disagree once it commits.
  */
 export async function indexMainContent(
   tx: Db,
@@ -79,16 +80,30 @@ export async function indexMainContent(
     : new Map<string, Indexed>();
 
   if (!indexed) await tx.deleteFrom("search_sections").where("space_id", "=", spaceId).execute();
-  const changed = [...next].filter(([id, page]) => !same(previous.get(id), page));
+  // A page whose body is the same keeps its sections: only what it shows of its place changes.
+  const changed: [string, Indexed][] = [];
+  const moved: [string, Indexed][] = [];
+  for (const [id, page] of next) {
+    const before = previous.get(id);
+    if (same(before, page)) continue;
+    (before?.document === page.document ? moved : changed).push([id, page]);
+  }
   const stale = [...previous.keys()].filter((id) => {
     const page = next.get(id);
-    return page === undefined || !same(previous.get(id), page);
+    return page === undefined || page.document !== previous.get(id)?.document;
   });
   for (const part of chunks(stale))
     await tx
       .deleteFrom("search_sections")
       .where("space_id", "=", spaceId)
       .where("page_id", "in", part)
+      .execute();
+  for (const [pageId, page] of moved)
+    await tx
+      .updateTable("search_sections")
+      .set({ page_title: page.title, page_path: page.path, page_ancestors: page.ancestors })
+      .where("space_id", "=", spaceId)
+      .where("page_id", "=", pageId)
       .execute();
 
   const bodies = await storage.documents(
