@@ -1,3 +1,4 @@
+import { truncateTitle } from "../content/titles.js";
 import type { Clock, IdGenerator } from "../context.js";
 import type { Db } from "../db/database.js";
 import { addMembership } from "../members/index.js";
@@ -55,7 +56,7 @@ export async function createOrganizationWithSite(
 ): Promise<OrganizationRow> {
   const siteId = services.ids.next();
   const organization = { ...newOrganization(services, input), default_content_site: siteId };
-  const title = [...organization.title].slice(0, SITE_TITLE_MAX).join("");
+  const title = truncateTitle(organization.title, SITE_TITLE_MAX);
   await services.transaction(async (tx) => {
     await insertWithOwner(tx, services, ownerId, organization);
     await createSiteIn(tx, services, organization.id, "admin", { title, spaces: "empty" }, siteId);

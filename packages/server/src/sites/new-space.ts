@@ -1,3 +1,4 @@
+import { truncateTitle } from "../content/titles.js";
 import { authorizeCreateUnder, endPosition, lockContentTree } from "../content/tree.js";
 import type { Db } from "../db/database.js";
 import { badRequest } from "../http/errors.js";
@@ -25,7 +26,7 @@ export async function newSpaceFor(
   return insertSpace(tx, services, {
     organization_id: organizationId,
     parent_id: null,
-    title: [...title].slice(0, SPACE_TITLE_MAX).join(""),
+    title: truncateTitle(title, SPACE_TITLE_MAX),
     emoji: "",
     visibility: "private",
     edit_mode: "live",

@@ -1,6 +1,7 @@
 import type { AccessMap, AreaHandlers } from "../area.js";
 import type { Caller } from "../auth/caller.js";
 import { transferSpace } from "../commands/transfer-content.js";
+import { truncateTitle } from "../content/titles.js";
 import {
   assertMoveChangesSomething,
   authorizeCreateUnder,
@@ -27,17 +28,6 @@ import { presentSpace, presentSpaceFor } from "./presenter.js";
 import { getSpace, insertSpace, listSpacesInOrganization, updateSpace } from "./store.js";
 
 const SPACE_TITLE_MAX = 50;
-
-/** Cuts a title to `max` characters without splitting an emoji or another multi-unit character. */
-function truncateTitle(title: string, max: number): string {
-  const characters = [...new Intl.Segmenter().segment(title)].map((s) => s.segment);
-  let result = "";
-  for (const character of characters) {
-    if (result.length + character.length > max) break;
-    result += character;
-  }
-  return result;
-}
 
 const manages = (action: string) => onSpace(action, ({ role }) => canManageSpace(role));
 
