@@ -25,11 +25,14 @@ export type Db = Kysely<Database>;
 /** An open transaction (`db.transaction().execute(async (tx) => ...)`): what a command in `commands/` takes. */
 export type Transaction = KyselyTransaction<Database>;
 
+/** Told of a statement's SQL and parameters as it is sent. */
+export type StatementObserver = (sql: string, parameters: readonly unknown[]) => void;
+
 export interface DatabaseOptions {
   /** A `postgres://` URL selects PostgreSQL; anything else is a directory for the SQLite file. */
   location: string;
-  /** Called with the SQL of every statement sent to the database (tests count them). */
-  onStatement?: (sql: string) => void;
+  /** Called with every statement sent to the database (tests count them, the bench replays them). */
+  onStatement?: StatementObserver;
   /** Told of faults no query sees, such as PostgreSQL closing an idle pooled connection. */
   logger?: Pick<Logger, "warn">;
   /** PostgreSQL: how long a query waits for a connection before failing. */
@@ -55,7 +58,7 @@ export function openDatabase({
   busyTimeoutMs = 5_000,
   create = true,
 }: DatabaseOptions): Db {
-  const log = onStatement && ((event: LogEvent) => onStatement(event.query.sql));
+  const log = onStatement && ((event: LogEvent) => onStatement(event.query.sql, event.query.parameters));
   if (isPostgresLocation(location)) {
     const pool = new pg.Pool({
       connectionString: location,
@@ -168,7 +171,7 @@ export function sqliteReaderOf(db: Db): SqliteDatabase | undefined {
 }
 
 /** The read connection, telling `onStatement` of each statement it runs. */
-function observed(database: SqliteDatabase, onStatement?: (sql: string) => void): SqliteDatabase {
+function observed(database: SqliteDatabase, onStatement?: StatementObserver): SqliteDatabase {
   if (!onStatement) return database;
   return {
     close: () => database.close(),
@@ -177,15 +180,15 @@ function observed(database: SqliteDatabase, onStatement?: (sql: string) => void)
       return {
         reader: statement.reader,
         all: (parameters) => {
-          onStatement(sql);
+          onStatement(sql, parameters);
           return statement.all(parameters);
         },
         run: (parameters) => {
-          onStatement(sql);
+          onStatement(sql, parameters);
           return statement.run(parameters);
         },
         iterate: (parameters) => {
-          onStatement(sql);
+          onStatement(sql, parameters);
           return statement.iterate(parameters);
         },
       };

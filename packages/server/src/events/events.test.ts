@@ -8,7 +8,7 @@ import {
   updatePage,
 } from "../change-requests/testing.js";
 import { joinOrganization } from "../testing/fixtures.js";
-import { presentEvent, recordEvent } from "./record.js";
+import { presentEvent, recordEvent, withoutEvents } from "./record.js";
 
 let s: ContentScenario;
 beforeAll(async () => {
@@ -307,6 +307,24 @@ describe("the event stream", () => {
       { type: "space_created", data: { ...data, title: "Kept" } },
     ]);
     expect(await lastSequence()).toBe(before + 1);
+  });
+
+  it("records nothing inside withoutEvents (the bench's events-off side), and again after it", async () => {
+    const before = await lastSequence();
+    const record = (title: string) =>
+      s.t.db.transaction().execute((tx) =>
+        recordEvent(tx, s.t, {
+          organizationId: s.organizationId,
+          type: "space_created",
+          data: { space: "x", title, visibility: "private" },
+        }),
+      );
+    await withoutEvents(() => record("Not recorded"));
+    expect(await lastSequence()).toBe(before);
+    await record("Recorded");
+    expect(shape(await eventsAfter(before)).map(({ data }) => data)).toEqual([
+      { space: "x", title: "Recorded", visibility: "private" },
+    ]);
   });
 
   it("numbers the events of concurrent writes in the order they commit", async () => {

@@ -7,7 +7,9 @@
  *    by concurrent writers of one organization, without the event and with it (`recordEvent`),
  *    alternated; medians of writes a second and their ratio. The events of one organization are
  *    numbered under its counter row's lock, so this is the worst case: every writer in one
- *    organization.
+ *    organization. Then the same two through the API (`updateSpaceById`, `createSpace`): the same
+ *    server and requests, alternating rounds whose requests run `withoutEvents` with rounds that
+ *    record them; what the target is about, since no event is written but by a request's change.
  * 2. How fast a webhook receives them: events recorded in advance, one webhook to a receiver on
  *    loopback (node:http, answering 204), the job runner started; the time from its start to the last
  *    delivery, each delivery's signature verified and the order checked.
@@ -15,7 +17,7 @@
  * Targets (issue 26): 1,000 events a second recorded with writes slowed by at most 10%, and 200
  * deliveries a second with the order per webhook kept.
  */
-import { createServer } from "node:http";
+import { Agent, createServer, request } from "node:http";
 import type { AddressInfo } from "node:net";
 import { loadavg } from "node:os";
 import { join } from "node:path";
@@ -32,7 +34,7 @@ import { systemClock, timeOrderedIds } from "../context.js";
 import { type Db, migrate, type Transaction } from "../db/database.js";
 import type { SpaceTable } from "../db/schema.js";
 import { defaultEventDelivery } from "../events/delivery-settings.js";
-import { recordEvent } from "../events/record.js";
+import { recordEvent, withoutEvents } from "../events/record.js";
 import { createJobRunner } from "../jobs/runner.js";
 import type { NetworkPolicy } from "../net/fetch.js";
 import { gitSettingsFrom } from "../net/git.js";
@@ -46,6 +48,19 @@ const DELIVERIES = 2000;
 const API_WRITES = 400;
 const loopback: NetworkPolicy = { allowedPrivateAddresses: ["127.0.0.1"] };
 
+/** Medians of rounds alternating without and with events, after one of each to warm up. */
+async function compare(rate: (withEvents: boolean) => Promise<number>): Promise<SideBySide> {
+  await rate(false);
+  await rate(true);
+  const without: number[] = [];
+  const withEvents: number[] = [];
+  for (let round = 0; round < ROUNDS; round++) {
+    without.push(await rate(false));
+    withEvents.push(await rate(true));
+  }
+  return { without: median(without), with: median(withEvents) };
+}
+
 const median = (values: readonly number[]) => {
   const sorted = [...values].sort((a, b) => a - b);
   return sorted[Math.floor(sorted.length / 2)] as number;
@@ -55,12 +70,19 @@ function check(condition: unknown, what: string): asserts condition {
   if (!condition) throw new Error(`Check failed: ${what}`);
 }
 
+/** Writes a second without their events and with them. */
+interface SideBySide {
+  without: number;
+  with: number;
+}
+
 interface Figures {
-  updates: { without: number; with: number };
-  creations: { without: number; with: number };
+  updates: SideBySide;
+  creations: SideBySide;
+  /** The same two through the API: `updateSpaceById` and `createSpace` requests. */
+  apiUpdates: SideBySide;
+  apiCreations: SideBySide;
   deliveriesPerSecond: number;
-  /** Spaces created a second through the API (`createSpace`, its event included), for scale. */
-  apiCreations: number;
 }
 
 async function run(db: Db, directory: string): Promise<Figures> {
@@ -130,20 +152,8 @@ async function run(db: Db, directory: string): Promise<Figures> {
     );
     return WRITES_PER_ROUND / ((performance.now() - started) / 1000);
   };
-  /** Medians of rounds alternating without and with events, after one of each to warm up. */
-  const compare = async (cause: Cause) => {
-    await writes(cause, false);
-    await writes(cause, true);
-    const without: number[] = [];
-    const withEvents: number[] = [];
-    for (let round = 0; round < ROUNDS; round++) {
-      without.push(await writes(cause, false));
-      withEvents.push(await writes(cause, true));
-    }
-    return { without: median(without), with: median(withEvents) };
-  };
-  const updates = await compare(update);
-  const creations = await compare(creation);
+  const updates = await compare((withEvents) => writes(update, withEvents));
+  const creations = await compare((withEvents) => writes(creation, withEvents));
 
   // Deliveries: a receiver checking each signature and the order, one webhook, the runner.
   const secretKey = generateSecretKey();
@@ -162,7 +172,11 @@ async function run(db: Db, directory: string): Promise<Figures> {
     network: loopback,
     git,
   });
-  const api = createServer(app);
+  // The API's "events off" side: the same app, its requests run `withoutEvents`.
+  let eventsRecorded = true;
+  const api = createServer((req, res) =>
+    eventsRecorded ? app(req, res) : withoutEvents(() => app(req, res)),
+  );
   await new Promise<void>((resolve) => api.listen(0, "127.0.0.1", resolve));
   const received: number[] = [];
   let verifier: Webhook | undefined;
@@ -178,29 +192,54 @@ async function run(db: Db, directory: string): Promise<Figures> {
   await new Promise<void>((resolve) => receiver.listen(0, "127.0.0.1", resolve));
   try {
     const token = await issueToken(db, context, user.id, "bench");
-    // What a space's creation costs through the API, its event included: the scale the event's cost
-    // above is to be read against.
     const origin = `http://127.0.0.1:${(api.address() as AddressInfo).port}`;
-    const createSpaces = async () => {
+    const agent = new Agent({ keepAlive: true, maxSockets: WRITERS });
+    /** One API request by a light keep-alive client (fetch's own cost would hide the server's). */
+    const send = (method: string, path: string, body: unknown) =>
+      new Promise<number>((resolve, reject) => {
+        const payload = JSON.stringify(body);
+        const req = request(
+          `${origin}${path}`,
+          {
+            method,
+            agent,
+            headers: {
+              Authorization: `Bearer ${token}`,
+              "content-type": "application/json",
+              "content-length": Buffer.byteLength(payload),
+            },
+          },
+          (res) => res.resume().on("end", () => resolve(res.statusCode ?? 0)),
+        );
+        req.on("error", reject).end(payload);
+      });
+    type ApiCause = (writer: number, i: number) => Promise<void>;
+    const apiCreation: ApiCause = async (writer, i) => {
+      const status = await send("POST", `/v1/orgs/${organization.id}/spaces`, {
+        title: `API ${writer} ${i}`,
+      });
+      check(status === 201, `a space is created through the API (${status})`);
+    };
+    const apiUpdate: ApiCause = async (writer, i) => {
+      const space = spaces[writer] as SpaceTable;
+      const status = await send("PATCH", `/v1/spaces/${space.id}`, { title: `API ${writer} ${i}` });
+      check(status === 200, `a space is renamed through the API (${status})`);
+    };
+    /** Requests a second through the API, recording their events or not (`withoutEvents`). */
+    const apiWrites = async (cause: ApiCause, withEvents: boolean) => {
+      eventsRecorded = withEvents;
       const started = performance.now();
       await Promise.all(
         Array.from({ length: WRITERS }, async (_, writer) => {
-          for (let i = 0; i < API_WRITES / WRITERS; i++) {
-            const res = await fetch(`${origin}/v1/orgs/${organization.id}/spaces`, {
-              method: "POST",
-              headers: { Authorization: `Bearer ${token}`, "content-type": "application/json" },
-              body: JSON.stringify({ title: `API ${writer} ${i}` }),
-            });
-            check(res.status === 201, `a space is created through the API (${res.status})`);
-            await res.arrayBuffer();
-          }
+          for (let i = 0; i < API_WRITES / WRITERS; i++) await cause(writer, i);
         }),
       );
       return API_WRITES / ((performance.now() - started) / 1000);
     };
-    await createSpaces();
-    const apiRounds: number[] = [];
-    for (let round = 0; round < ROUNDS; round++) apiRounds.push(await createSpaces());
+    const apiUpdates = await compare((withEvents) => apiWrites(apiUpdate, withEvents));
+    const apiCreations = await compare((withEvents) => apiWrites(apiCreation, withEvents));
+    eventsRecorded = true;
+    agent.destroy();
     const created = await fetch(
       `http://127.0.0.1:${(api.address() as AddressInfo).port}/v1/orgs/${organization.id}/webhooks`,
       {
@@ -253,8 +292,9 @@ async function run(db: Db, directory: string): Promise<Figures> {
     return {
       updates,
       creations,
+      apiUpdates,
+      apiCreations,
       deliveriesPerSecond: DELIVERIES / ((lastAt - started) / 1000),
-      apiCreations: median(apiRounds),
     };
   } finally {
     await new Promise((resolve) => api.close(resolve));
@@ -279,16 +319,13 @@ console.log(
 for (const [label, of] of [
   ["space row changed", (f: Figures) => f.updates],
   ["space created", (f: Figures) => f.creations],
+  ["API: space renamed (PATCH)", (f: Figures) => f.apiUpdates],
+  ["API: space created (POST)", (f: Figures) => f.apiCreations],
 ] as const) {
   console.log(row(`${label}: writes/s without events (median)`, (f) => of(f).without.toFixed(0)));
   console.log(row(`${label}: writes/s with their events (median)`, (f) => of(f).with.toFixed(0)));
   console.log(row(`${label}: with / without`, (f) => (of(f).with / of(f).without).toFixed(2)));
 }
-console.log(
-  row("spaces created through the API, events included: requests/s (median)", (f) =>
-    f.apiCreations.toFixed(0),
-  ),
-);
 console.log(
   row("one event's cost in µs (space created, with − without)", (f) =>
     ((1 / f.creations.with - 1 / f.creations.without) * 1e6).toFixed(0),
