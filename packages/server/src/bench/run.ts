@@ -1,15 +1,19 @@
 import { type ChildProcess, execFileSync } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
 import { availableParallelism, tmpdir } from "node:os";
 import { join } from "node:path";
 import autocannon from "autocannon";
+import { createApp } from "../app.js";
+import { generateSecretKey } from "../auth/secret-key.js";
 import { bootstrapOwner } from "../bootstrap.js";
 import { createOrganization } from "../commands/create-organization.js";
 import { systemClock, timeOrderedIds } from "../context.js";
 import { isPostgresLocation, migrate, openDatabase } from "../db/database.js";
 import { insertSpace } from "../spaces/index.js";
 import { freshPostgresDatabase, startTarget } from "./server.js";
-import type { Target, TargetReply } from "./targets.js";
+import type { PostgresDriver, ReplayedRoute, Statement, Target, TargetReply } from "./targets.js";
 
 const DURATION_S = Number(process.env.BENCH_DURATION ?? 5);
 /**
@@ -23,11 +27,19 @@ const CONNECTIONS = 10;
 const WARMUP_REQUESTS = 2000;
 const postgresUrl = process.env.QUIRE_TEST_DATABASE_URL;
 
-const ENDPOINTS = [
-  { label: "GET /v1/spaces/{spaceId}", path: (f: Fixture) => `/v1/spaces/${f.spaceId}` },
+interface Endpoint {
+  label: string;
+  path: (f: Fixture) => string;
+  /** An API read, whose statements the PostgreSQL ceilings replay. */
+  api?: true;
+}
+
+const ENDPOINTS: Endpoint[] = [
+  { label: "GET /v1/spaces/{spaceId}", path: (f: Fixture) => `/v1/spaces/${f.spaceId}`, api: true },
   {
     label: "GET /v1/orgs/{organizationId}/spaces?limit=50",
     path: (f: Fixture) => `/v1/orgs/${f.organizationId}/spaces?limit=50`,
+    api: true,
   },
   // A reader's visit: the HTML of a published page, anonymous (its Authorization header is ignored).
   { label: "GET a published page (HTML)", path: (f: Fixture) => f.publishedPage },
@@ -49,8 +61,10 @@ interface Running {
   url: string;
   fixture: Fixture;
   kind: Target["kind"];
-  /** All of its work runs on the servers' CPU: not so for Quire on PostgreSQL, whose server runs elsewhere. */
+  /** All of its work runs on the servers' CPU: not so on PostgreSQL, whose server runs elsewhere. */
   cpuBound: boolean;
+  /** Whether it answers the endpoint (the PostgreSQL ceilings answer the API's only). */
+  serves: (endpoint: Endpoint) => boolean;
 }
 
 /**
@@ -80,8 +94,76 @@ async function start(label: string, target: Target, fixture: Fixture): Promise<R
   const { child, next, url } = await startTarget(target);
   children.push(child);
   if (child.pid !== undefined) pinning?.(child.pid, SERVER_CPU);
-  const cpuBound = target.kind !== "quire" || !isPostgresLocation(target.database);
-  return { label, child, next, url, fixture, kind: target.kind, cpuBound };
+  const onPostgres =
+    target.kind === "postgres" || (target.kind === "quire" && isPostgresLocation(target.database));
+  const serves = (endpoint: Endpoint) => target.kind !== "postgres" || endpoint.api === true;
+  return { label, child, next, url, fixture, kind: target.kind, cpuBound: !onPostgres, serves };
+}
+
+/**
+ * Moves PostgreSQL's processes (the server and its backends, whose children inherit it) to the load
+ * generator's CPU, so that the servers' CPU is theirs alone as on SQLite; undone by the returned
+ * function. Without the rights to (another user's server), PostgreSQL runs where it likes, as said.
+ */
+function pinPostgres(): (() => void) | undefined {
+  if (!pinning) return undefined;
+  let pids: number[];
+  try {
+    pids = execFileSync("pgrep", ["-x", "postgres"], { encoding: "utf8" }).trim().split("\n").map(Number);
+    for (const pid of pids) pinning(pid, LOAD_CPU);
+  } catch {
+    return undefined;
+  }
+  return () => {
+    for (const pid of pids)
+      try {
+        execFileSync(
+          "taskset",
+          ["--all-tasks", "--cpu-list", "--pid", `0-${availableParallelism() - 1}`, String(pid)],
+          {
+            stdio: "ignore",
+          },
+        );
+      } catch {
+        // A backend that ended meanwhile.
+      }
+  };
+}
+
+/**
+ * What Quire does on PostgreSQL for each API endpoint: the statements of one request (the second
+ * one, its token already known as in steady traffic), seen by an app in this process on the same
+ * database, and the JSON the bench's Quire answers.
+ */
+async function replayedRoutes(target: Running, database: string): Promise<Record<string, ReplayedRoute>> {
+  let seen: Statement[] | undefined;
+  const db = openDatabase({
+    location: database,
+    onStatement: (sql, parameters) => seen?.push({ sql, parameters: [...parameters] }),
+  });
+  const server = createServer(createApp({ db, secretKey: generateSecretKey() }));
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const local = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const routes: Record<string, ReplayedRoute> = {};
+  try {
+    for (const endpoint of ENDPOINTS.filter((e) => e.api)) {
+      const path = endpoint.path(target.fixture);
+      const get = async (origin: string) => {
+        const response = await fetch(origin + path, { headers: headersFor(target) });
+        if (!response.ok) throw new Error(`${path}: ${response.status}`);
+        return response.json();
+      };
+      await get(local);
+      seen = [];
+      await get(local);
+      routes[path] = { statements: seen, response: await get(target.url) };
+      seen = undefined;
+    }
+  } finally {
+    server.close();
+    await db.destroy();
+  }
+  return routes;
 }
 
 const quireOn = (database: string, validateResponses: boolean): Target => ({
@@ -119,6 +201,12 @@ async function measureTogether(first: Load, second: Load) {
   await Promise.all([warmUp(first), warmUp(second)]);
   return Promise.all([count(first), count(second)]);
 }
+
+const resultOf = <R>(results: Map<Running, R>, target: Running): R => {
+  const result = results.get(target);
+  if (result === undefined) throw new Error(`${target.label} was not measured`);
+  return result;
+};
 
 const median = (values: number[]) => {
   const sorted = [...values].sort((a, b) => a - b);
@@ -197,6 +285,7 @@ async function main() {
   pinning?.(process.pid, LOAD_CPU);
   const postgres = postgresUrl ? await freshPostgresDatabase(postgresUrl) : undefined;
   const dir = mkdtempSync(join(tmpdir(), "quire-bench-"));
+  let unpinPostgres: (() => void) | undefined;
   try {
     const sqlite = await seed(dir);
     const quire = await start("Quire SQLite", quireOn(dir, false), sqlite);
@@ -220,56 +309,77 @@ async function main() {
       const fixture = await seed(postgres.location);
       const onPostgres = await start("Quire PostgreSQL", quireOn(postgres.location, false), fixture);
       fixture.publishedPage = await publish(onPostgres.url, fixture);
+      const routes = await replayedRoutes(onPostgres, postgres.location);
+      const ceiling = (driver: PostgresDriver) =>
+        start(
+          `PostgreSQL ceiling, ${driver}`,
+          { kind: "postgres", driver, database: postgres.location, routes },
+          fixture,
+        );
       targets.push(
+        await ceiling("pg"),
+        await ceiling("postgres"),
         onPostgres,
         await start("Quire PostgreSQL, responses checked", quireOn(postgres.location, true), fixture),
       );
     }
+    unpinPostgres = postgres && pinPostgres();
 
     console.log(
       `Requests per second, ${CONNECTIONS} connections, ${DURATION_S} s per row, median of ${ROUNDS} rounds;` +
         ` Quire logs at level info (to /dev/null). Quire's rows end with its rate over Express's` +
         " serving the same JSON: measured one after the other in each round, then with both servers" +
-        " loaded at once on one CPU, where a drift in the machine's speed slows both alike (not on" +
-        " PostgreSQL, whose server does part of the work on another CPU)." +
+        " loaded at once on one CPU, where a drift in the machine's speed slows both alike. On" +
+        " PostgreSQL, whose server does part of the work on another CPU, the second ratio is to the" +
+        " PostgreSQL ceilings instead: node:http running the statements Quire runs for the URL with" +
+        " Quire's driver (pg) or with postgres, then answering the same JSON." +
         (pinning
-          ? ` Servers run on CPU ${SERVER_CPU}, the load generator on CPU ${LOAD_CPU}.`
+          ? ` Servers run on CPU ${SERVER_CPU}, the load generator on CPU ${LOAD_CPU}` +
+            (unpinPostgres ? ", and PostgreSQL's processes too." : "; PostgreSQL's processes on either.")
           : " Servers and load generator share the CPUs (no taskset, or one CPU).") +
         (postgres ? "" : "\nSet QUIRE_TEST_DATABASE_URL to add the PostgreSQL rows."),
     );
     const express = targets.find((target) => target.kind === "express");
     if (!express) throw new Error("the bench needs its Express target");
+    const ceilings = targets.filter((target) => target.kind === "postgres");
+    type Result = { rps: number; p99: number; atOnce?: number };
     for (const endpoint of ENDPOINTS) {
       console.log(`\n${endpoint.label}`);
       const loadOf = (target: Running): Load => ({
         url: target.url + endpoint.path(target.fixture),
         headers: headersFor(target),
       });
-      type Result = { rps: number; p99: number; ratio: number; atOnce: number };
-      const rounds: Result[][] = [];
+      const measured = targets.filter((target) => target.serves(endpoint));
+      const rounds: Map<Running, Result>[] = [];
       for (let round = 0; round < ROUNDS; round++) {
-        let expressRps = 0;
-        const results: Result[] = [];
-        for (const target of targets) {
-          const result = await measure(loadOf(target));
-          if (target === express) expressRps = result.rps;
-          results.push({ ...result, ratio: result.rps / expressRps, atOnce: Number.NaN });
-        }
-        for (const [i, target] of targets.entries()) {
+        const results = new Map<Running, Result>();
+        for (const target of measured) results.set(target, await measure(loadOf(target)));
+        for (const target of measured) {
           if (target.kind !== "quire" || !target.cpuBound) continue;
           const [quire, beside] = await measureTogether(loadOf(target), loadOf(express));
-          (results[i] as Result).atOnce = quire.rps / beside.rps;
+          results.set(target, { ...resultOf(results, target), atOnce: quire.rps / beside.rps });
         }
         rounds.push(results);
       }
-      for (const [i, target] of targets.entries()) {
-        const of = (pick: (r: Result) => number) =>
-          median(rounds.map((results) => pick(results[i] as Result)));
-        const ratios =
-          target.kind === "quire"
-            ? `   ${of((r) => r.ratio).toFixed(2)}${target.cpuBound ? `   ${of((r) => r.atOnce).toFixed(2)}` : ""}`
-            : "";
-        console.log(row(target.label, { rps: of((r) => r.rps), p99: of((r) => r.p99) }) + ratios);
+      /** The median over the rounds of what `pick` takes from each round's results. */
+      const of = (pick: (results: Map<Running, Result>) => number) => median(rounds.map(pick));
+      /** The median of `target`'s rate over `other`'s, taken within each round. */
+      const over = (target: Running, other: Running) =>
+        of((results) => resultOf(results, target).rps / resultOf(results, other).rps).toFixed(2);
+      for (const target of measured) {
+        let ratios = "";
+        if (target.kind === "quire") {
+          ratios = `   ${over(target, express)}`;
+          if (target.cpuBound)
+            ratios += `   ${of((results) => resultOf(results, target).atOnce ?? Number.NaN).toFixed(2)}`;
+          else if (endpoint.api)
+            ratios += ceilings
+              .map((ceiling) => `   ${over(target, ceiling)} of ${ceiling.label.split(", ")[1]}`)
+              .join("");
+        }
+        const rps = of((results) => resultOf(results, target).rps);
+        const p99 = of((results) => resultOf(results, target).p99);
+        console.log(row(target.label, { rps, p99 }) + ratios);
       }
     }
 
@@ -283,6 +393,7 @@ async function main() {
         );
     }
   } finally {
+    unpinPostgres?.();
     for (const child of children) child.kill();
     rmSync(dir, { recursive: true, force: true });
     await postgres?.drop();

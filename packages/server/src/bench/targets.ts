@@ -15,7 +15,23 @@ import { generateSecretKey } from "../auth/secret-key.js";
  */
 export type Target =
   | { kind: "quire"; database: string; validateResponses: boolean }
-  | { kind: "raw" | "express"; responses: Record<string, unknown> };
+  | { kind: "raw" | "express"; responses: Record<string, unknown> }
+  | { kind: "postgres"; driver: PostgresDriver; database: string; routes: Record<string, ReplayedRoute> };
+
+/** The PostgreSQL ceiling's drivers: Quire's own (`pg`, as Quire sets it up) and `postgres`. */
+export type PostgresDriver = "pg" | "postgres";
+
+/** A statement as Quire sent it. */
+export interface Statement {
+  sql: string;
+  parameters: unknown[];
+}
+
+/** What Quire does for a URL on PostgreSQL: the statements it runs, and the JSON it answers. */
+export interface ReplayedRoute {
+  statements: Statement[];
+  response: unknown;
+}
 
 export type TargetReply = { port: number } | { rss: number };
 
@@ -54,6 +70,27 @@ async function handler(target: Target): Promise<RequestListener> {
       });
       return app;
     }
+    case "postgres": {
+      // The ceiling for Quire on PostgreSQL: node:http running the statements Quire runs for the URL
+      // (one, for the bench's URLs), one after the other, then sending the JSON Quire answers.
+      const run = await statementRunner(target.driver, target.database);
+      return (req, res) => {
+        const route = target.routes[req.url ?? ""];
+        if (!route) {
+          res.writeHead(404).end();
+          return;
+        }
+        (async () => {
+          for (const { sql, parameters } of route.statements) await run(sql, parameters);
+          const body = JSON.stringify(route.response);
+          res.writeHead(200, {
+            "content-type": "application/json; charset=utf-8",
+            "content-length": Buffer.byteLength(body),
+          });
+          res.end(body);
+        })().catch(() => res.writeHead(500).end());
+      };
+    }
     case "raw":
       // And the ceiling for Node itself.
       return (req, res) => {
@@ -67,6 +104,39 @@ async function handler(target: Target): Promise<RequestListener> {
         res.end(body);
       };
   }
+}
+
+/** Runs a statement with `driver`, connected to `database` as Quire connects (`openDatabase`). */
+async function statementRunner(
+  driver: PostgresDriver,
+  database: string,
+): Promise<(sql: string, parameters: unknown[]) => Promise<unknown>> {
+  const { DEFAULT_CONNECT_TIMEOUT_MS, DEFAULT_STATEMENT_TIMEOUT_MS } = await import("../db/database.js");
+  if (driver === "pg") {
+    const { default: pg } = await import("pg");
+    const pool = new pg.Pool({
+      connectionString: database,
+      connectionTimeoutMillis: DEFAULT_CONNECT_TIMEOUT_MS,
+      statement_timeout: DEFAULT_STATEMENT_TIMEOUT_MS,
+    });
+    // As Kysely runs a statement: a client taken from the pool, the query, the client given back.
+    return async (sql, parameters) => {
+      const client = await pool.connect();
+      try {
+        return (await client.query(sql, parameters)).rows;
+      } finally {
+        client.release();
+      }
+    };
+  }
+  const { default: postgres } = await import("postgres");
+  // Its defaults: 10 connections as pg's pool, statements prepared (named) once per connection.
+  const sql = postgres(database, {
+    connect_timeout: DEFAULT_CONNECT_TIMEOUT_MS / 1000,
+    connection: { statement_timeout: DEFAULT_STATEMENT_TIMEOUT_MS },
+    onnotice: () => {},
+  });
+  return (text, parameters) => sql.unsafe(text, parameters as never[], { prepare: true });
 }
 
 const reply = (message: TargetReply) => process.stdout.write(`${JSON.stringify(message)}\n`);

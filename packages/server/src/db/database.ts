@@ -45,6 +45,10 @@ export interface DatabaseOptions {
   create?: boolean;
 }
 
+/** PostgreSQL's defaults: how long to wait for a connection, and for a statement. */
+export const DEFAULT_CONNECT_TIMEOUT_MS = 5_000;
+export const DEFAULT_STATEMENT_TIMEOUT_MS = 15_000;
+
 /** Whether a database location is a PostgreSQL URL; anything else is a SQLite directory. */
 export const isPostgresLocation = (location: string) => /^postgres(ql)?:\/\//.test(location);
 
@@ -53,8 +57,8 @@ export function openDatabase({
   location,
   onStatement,
   logger,
-  connectTimeoutMs = 5_000,
-  statementTimeoutMs = 15_000,
+  connectTimeoutMs = DEFAULT_CONNECT_TIMEOUT_MS,
+  statementTimeoutMs = DEFAULT_STATEMENT_TIMEOUT_MS,
   busyTimeoutMs = 5_000,
   create = true,
 }: DatabaseOptions): Db {
