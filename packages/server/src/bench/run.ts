@@ -12,7 +12,7 @@ import { createOrganization } from "../commands/create-organization.js";
 import { systemClock, timeOrderedIds } from "../context.js";
 import { isPostgresLocation, migrate, openDatabase } from "../db/database.js";
 import { insertSpace } from "../spaces/index.js";
-import { freshPostgresDatabase, startTarget } from "./server.js";
+import { freshPostgresDatabase, type StartedTarget, startTarget } from "./server.js";
 import type { PostgresDriver, ReplayedRoute, Statement, Target, TargetReply } from "./targets.js";
 
 const DURATION_S = Number(process.env.BENCH_DURATION ?? 5);
@@ -55,9 +55,8 @@ interface Fixture {
 
 interface Running {
   label: string;
-  child: ChildProcess;
-  /** The target's next reply. */
-  next: () => Promise<TargetReply>;
+  /** Its processes (one, or several sharing a port) and their next replies. */
+  processes: { child: ChildProcess; next: () => Promise<TargetReply> }[];
   url: string;
   fixture: Fixture;
   kind: Target["kind"];
@@ -65,6 +64,8 @@ interface Running {
   cpuBound: boolean;
   /** Whether it answers the endpoint (the PostgreSQL ceilings answer the API's only). */
   serves: (endpoint: Endpoint) => boolean;
+  /** The same server in one process, for a target of several. */
+  single?: Running;
 }
 
 /**
@@ -90,14 +91,22 @@ const LOAD_CPU = 1;
 /** Every target started, to be stopped at the end whatever happens. */
 const children: ChildProcess[] = [];
 
-async function start(label: string, target: Target, fixture: Fixture): Promise<Running> {
-  const { child, next, url } = await startTarget(target);
-  children.push(child);
-  if (child.pid !== undefined) pinning?.(child.pid, SERVER_CPU);
+async function start(label: string, target: Target, fixture: Fixture, processes = 1): Promise<Running> {
+  const sharing = (port: number): Target => {
+    if (target.kind !== "quire") throw new Error("only Quire runs in several processes here");
+    return { ...target, sharedPort: port };
+  };
+  const started = [await startTarget(processes > 1 ? sharing(0) : target)];
+  const url = (started[0] as StartedTarget).url;
+  while (started.length < processes) started.push(await startTarget(sharing(Number(new URL(url).port))));
+  for (const { child } of started) {
+    children.push(child);
+    if (child.pid !== undefined) pinning?.(child.pid, SERVER_CPU);
+  }
   const onPostgres =
     target.kind === "postgres" || (target.kind === "quire" && isPostgresLocation(target.database));
   const serves = (endpoint: Endpoint) => target.kind !== "postgres" || endpoint.api === true;
-  return { label, child, next, url, fixture, kind: target.kind, cpuBound: !onPostgres, serves };
+  return { label, processes: started, url, fixture, kind: target.kind, cpuBound: !onPostgres, serves };
 }
 
 /**
@@ -321,6 +330,10 @@ async function main() {
         await ceiling("postgres"),
         onPostgres,
         await start("Quire PostgreSQL, responses checked", quireOn(postgres.location, true), fixture),
+        {
+          ...(await start("Quire PostgreSQL, 2 processes", quireOn(postgres.location, false), fixture, 2)),
+          single: onPostgres,
+        },
       );
     }
     unpinPostgres = postgres && pinPostgres();
@@ -332,7 +345,8 @@ async function main() {
         " loaded at once on one CPU, where a drift in the machine's speed slows both alike. On" +
         " PostgreSQL, whose server does part of the work on another CPU, the second ratio is to the" +
         " PostgreSQL ceilings instead: node:http running the statements Quire runs for the URL with" +
-        " Quire's driver (pg) or with postgres, then answering the same JSON." +
+        " Quire's driver (pg) or with postgres, then answering the same JSON. The last PostgreSQL row is" +
+        " two Quire processes sharing the port (SO_REUSEPORT) on the servers' CPU, over one process." +
         (pinning
           ? ` Servers run on CPU ${SERVER_CPU}, the load generator on CPU ${LOAD_CPU}` +
             (unpinPostgres ? ", and PostgreSQL's processes too." : "; PostgreSQL's processes on either.")
@@ -372,7 +386,8 @@ async function main() {
           ratios = `   ${over(target, express)}`;
           if (target.cpuBound)
             ratios += `   ${of((results) => resultOf(results, target).atOnce ?? Number.NaN).toFixed(2)}`;
-          else if (endpoint.api)
+          if (target.single) ratios += `   ${over(target, target.single)} of one process`;
+          else if (!target.cpuBound && endpoint.api)
             ratios += ceilings
               .map((ceiling) => `   ${over(target, ceiling)} of ${ceiling.label.split(", ")[1]}`)
               .join("");
@@ -385,12 +400,13 @@ async function main() {
 
     console.log("\nResident memory after the run");
     for (const target of targets) {
-      target.child.kill("SIGUSR2");
-      const reply = await target.next();
-      if ("rss" in reply)
-        console.log(
-          `  ${target.label.padEnd(LABEL_WIDTH)} ${(reply.rss / 2 ** 20).toFixed(0).padStart(7)} MiB`,
-        );
+      let rss = 0;
+      for (const { child, next } of target.processes) {
+        child.kill("SIGUSR2");
+        const reply = await next();
+        if ("rss" in reply) rss += reply.rss;
+      }
+      console.log(`  ${target.label.padEnd(LABEL_WIDTH)} ${(rss / 2 ** 20).toFixed(0).padStart(7)} MiB`);
     }
   } finally {
     unpinPostgres?.();

@@ -14,7 +14,13 @@ import { generateSecretKey } from "../auth/secret-key.js";
  * node:http, and a small server with Quire's async shape, answered as many. We did not find why.
  */
 export type Target =
-  | { kind: "quire"; database: string; validateResponses: boolean }
+  | {
+      kind: "quire";
+      database: string;
+      validateResponses: boolean;
+      /** Listens with SO_REUSEPORT on this port (0: any), which other processes may then share. */
+      sharedPort?: number;
+    }
   | { kind: "raw" | "express"; responses: Record<string, unknown> }
   | { kind: "postgres"; driver: PostgresDriver; database: string; routes: Record<string, ReplayedRoute> };
 
@@ -143,6 +149,10 @@ const reply = (message: TargetReply) => process.stdout.write(`${JSON.stringify(m
 
 let input = "";
 for await (const chunk of process.stdin) input += chunk;
-const server = createServer(await handler(JSON.parse(input) as Target));
+const target = JSON.parse(input) as Target;
+const server = createServer(await handler(target));
 process.on("SIGUSR2", () => reply({ rss: process.memoryUsage().rss }));
-server.listen(0, "127.0.0.1", () => reply({ port: (server.address() as AddressInfo).port }));
+const sharedPort = target.kind === "quire" ? target.sharedPort : undefined;
+server.listen({ port: sharedPort ?? 0, host: "127.0.0.1", reusePort: sharedPort !== undefined }, () =>
+  reply({ port: (server.address() as AddressInfo).port }),
+);

@@ -7,6 +7,7 @@ import { openTestDatabase, testDatabaseKind } from "../testing/database.js";
 import { areaMigrations } from "./area-migrations.js";
 import { type Db, migrate } from "./database.js";
 import { apiErrorFromDatabase } from "./errors.js";
+import { preparedRead } from "./prepared.js";
 import type { Database } from "./schema.js";
 
 const backendPid = async (db: Db | Transaction<Database>) =>
@@ -92,6 +93,37 @@ describe.runIf(testDatabaseKind === "postgres")("PostgreSQL connections that bre
     } finally {
       await close();
       rmSync(root, { recursive: true, force: true });
+    }
+  });
+});
+
+describe.runIf(testDatabaseKind === "postgres")("PostgreSQL prepared statements", () => {
+  it("are named for the hot paths, prepared anew when a migration changes their columns", async () => {
+    const { db, close } = await openTestDatabase();
+    try {
+      await sql`create table prepared_probe (a integer)`.execute(db);
+      await sql`insert into prepared_probe values (1)`.execute(db);
+      const probe = preparedRead((db) => ({
+        compile: () => sql<{ a: number }>`select * from prepared_probe`.compile(db),
+      }));
+      await db.connection().execute(async (connection) => {
+        expect(await probe(connection, {})).toEqual([{ a: 1 }]);
+        const prepared = await sql<{
+          statement: string;
+        }>`select statement from pg_prepared_statements`.execute(connection);
+        expect(prepared.rows.map((row) => row.statement)).toContain("select * from prepared_probe");
+        // Another process's migration adds a column: PostgreSQL refuses the prepared plan once (503,
+        // worth a retry), and the next run prepares it again.
+        await sql`alter table prepared_probe add column b text`.execute(db);
+        const refused = await probe(connection, {}).then(
+          () => undefined,
+          (err: unknown) => err,
+        );
+        expect(apiErrorFromDatabase(refused)?.status).toBe(503);
+        expect(await probe(connection, {})).toEqual([{ a: 1, b: null }]);
+      });
+    } finally {
+      await close();
     }
   });
 });

@@ -1,4 +1,5 @@
 import { ApiError } from "../http/errors.js";
+import { PLAN_CHANGED } from "./database.js";
 
 /** PostgreSQL SQLSTATEs and SQLite result codes of a row that collides with a unique key. */
 const UNIQUE_VIOLATIONS = new Set(["23505", "SQLITE_CONSTRAINT_UNIQUE", "SQLITE_CONSTRAINT_PRIMARYKEY"]);
@@ -48,6 +49,9 @@ export function apiErrorFromDatabase(err: unknown): ApiError | undefined {
       const invalid = INVALID_TEXT[code];
       if (invalid) return new ApiError(400, invalid);
       if (UNAVAILABLE_CODES.has(code) || code.startsWith("SQLITE_BUSY_")) return unavailable();
+      // A prepared statement whose columns a migration changed: prepared anew on the next try.
+      if (code === PLAN_CHANGED && cause.message.startsWith("cached plan must not change result type"))
+        return unavailable();
     }
     if (UNAVAILABLE_MESSAGE.test(cause.message)) return unavailable();
   }

@@ -1,5 +1,6 @@
-import type { Compilable, CompiledQuery } from "kysely";
+import { type Compilable, type CompiledQuery, PostgresAdapter } from "kysely";
 import { type Db, sqliteReaderOf } from "./database.js";
+import { nameStatement } from "./statement-names.js";
 
 /** The values a prepared read takes, by name. */
 export type PreparedArguments = Record<string, string | number | null>;
@@ -19,6 +20,7 @@ function prepare<A extends PreparedArguments, Row>(
 ): Prepared<Row, A> {
   const placeholders = new Proxy({}, { get: (_target, name) => `${PLACEHOLDER}${String(name)}` }) as A;
   const query = build(db, placeholders).compile();
+  if (db.getExecutor().adapter instanceof PostgresAdapter) nameStatement(query.sql);
   return {
     query,
     parameters: query.parameters.map((value) =>
@@ -37,7 +39,8 @@ const argumentsOf = <Row, A>(prepared: Prepared<Row, A>, args: A) =>
  * arguments: building and compiling cost as much as running the statement. `build` receives
  * placeholders for the arguments, so each argument must be used as a plain value (not in a list).
  * On SQLite the statement runs on the read-only connection (see `sqliteReaderOf`); in a
- * transaction, or on PostgreSQL, through Kysely.
+ * transaction, or on PostgreSQL, through Kysely, where it is a named prepared statement, parsed and
+ * planned once per connection (`statement-names.ts`).
  */
 export function preparedRead<A extends PreparedArguments, Row>(build: (db: Db, args: A) => Compilable<Row>) {
   const compiled = new WeakMap<Db, Prepared<Row, A>>();
