@@ -116,23 +116,23 @@ async function start(label: string, target: Target, fixture: Fixture, processes 
  */
 function pinPostgres(): (() => void) | undefined {
   if (!pinning) return undefined;
-  let pids: number[];
+  const before = new Map<number, string>();
   try {
-    pids = execFileSync("pgrep", ["-x", "postgres"], { encoding: "utf8" }).trim().split("\n").map(Number);
-    for (const pid of pids) pinning(pid, LOAD_CPU);
+    for (const pid of execFileSync("pgrep", ["-x", "postgres"], { encoding: "utf8" }).trim().split("\n")) {
+      // "pid 123's current affinity list: 0,1"
+      const list = execFileSync("taskset", ["--cpu-list", "--pid", pid], { encoding: "utf8" }).split(": ")[1];
+      if (list) before.set(Number(pid), list.trim());
+      pinning(Number(pid), LOAD_CPU);
+    }
   } catch {
     return undefined;
   }
   return () => {
-    for (const pid of pids)
+    for (const [pid, list] of before)
       try {
-        execFileSync(
-          "taskset",
-          ["--all-tasks", "--cpu-list", "--pid", `0-${availableParallelism() - 1}`, String(pid)],
-          {
-            stdio: "ignore",
-          },
-        );
+        execFileSync("taskset", ["--all-tasks", "--cpu-list", "--pid", list, String(pid)], {
+          stdio: "ignore",
+        });
       } catch {
         // A backend that ended meanwhile.
       }
@@ -337,6 +337,13 @@ async function main() {
       );
     }
     unpinPostgres = postgres && pinPostgres();
+    // Interrupted, the bench still gives PostgreSQL its CPUs back, stops its servers and drops its database.
+    for (const signal of ["SIGINT", "SIGTERM"] as const)
+      process.once(signal, () => {
+        unpinPostgres?.();
+        for (const child of children) child.kill();
+        void Promise.resolve(postgres?.drop()).finally(() => process.exit(130));
+      });
 
     console.log(
       `Requests per second, ${CONNECTIONS} connections, ${DURATION_S} s per row, median of ${ROUNDS} rounds;` +
