@@ -7749,14 +7749,25 @@ export interface components {
             yPos: number;
         };
         /**
+         * @description The mask over a page's cover image.
+         * @enum {string}
+         */
+        PageCoverMask: "none" | "radial";
+        /**
          * @description Size of a page's cover image.
          * @enum {string}
          */
         PageCoverSize: "hero" | "full" | "background";
         /** @description A place within a page. */
         PageInternalLocation: components["schemas"]["PageAnchorLocation"] | components["schemas"]["PageNodeLocation"];
-        /** @description Which parts of a page are shown. */
+        /**
+         * @description Which parts of a page are shown, as its front matter's `layout` says (GitBook's format:
+         *     `title: { visible: false }`, `width: wide`, `cover: { visible, size }`); what it leaves out takes
+         *     GitBook's default: every part shown, the default width, a hero cover without a mask.
+         */
         PageLayout: {
+            /** @description How wide the page is shown. */
+            width: components["schemas"]["PageWidth"];
             /** @description Show the cover image. */
             cover: boolean;
             /** @description Show the title. */
@@ -7771,6 +7782,16 @@ export interface components {
             pagination: boolean;
             /** @description Size of the cover image. */
             coverSize: components["schemas"]["PageCoverSize"];
+            /** @description Mask over the cover image. */
+            coverMask: components["schemas"]["PageCoverMask"];
+            /** @description Show the page's metadata (when it last changed). */
+            metadata: boolean;
+            /** @description Show the page's tags. */
+            tags: boolean;
+            /** @description Show the page's actions. */
+            actions: boolean;
+            /** @description Show the anchor links of headings. */
+            anchors: boolean;
         };
         /** @description A content node within a page. */
         PageNodeLocation: {
@@ -7819,6 +7840,11 @@ export interface components {
         };
         /** @description The title of a page. */
         PageTitle: string;
+        /**
+         * @description How wide a page is shown.
+         * @enum {string}
+         */
+        PageWidth: "default" | "wide";
         /** @description A generated PDF. */
         PdfExport: {
             /**
@@ -8270,7 +8296,7 @@ export interface components {
             title: string;
             /** @description Emoji of the page, when set. */
             emoji?: components["schemas"]["Emoji"];
-            /** @description Icon of the page, when set. */
+            /** @description Icon of the page, when its front matter sets one. */
             icon?: components["schemas"]["IconName"];
             /**
              * Format: date-time
@@ -8305,7 +8331,7 @@ export interface components {
             slug?: string;
             /** @description Full path of the page in the content. */
             path?: string;
-            /** @description Description of the page. */
+            /** @description Description of the page, from its front matter. */
             description?: string;
             /** @description Id of the document holding the body; absent when the page is empty. */
             documentId?: string;
@@ -8313,15 +8339,15 @@ export interface components {
             pages?: components["schemas"]["RevisionPage"][];
             /** @description Where the page is stored in Git, when synchronized. */
             git?: components["schemas"]["GitBlob"];
-            /** @description Which parts of the page are shown. */
+            /** @description Which parts of the page are shown: on every document page. */
             layout?: components["schemas"]["PageLayout"];
             /** @description The cover image. */
             cover?: components["schemas"]["PageCover"];
-            /** @description The page is hidden from navigation but still reachable. */
+            /** @description The page is hidden from navigation but still reachable (its front matter's `hidden`). */
             hidden?: boolean;
-            /** @description The page is left out of search and AI answers. */
+            /** @description The page is left out of search and AI answers (its front matter's `noIndex`). */
             noIndex?: boolean;
-            /** @description Search engine robots are told not to index the page. */
+            /** @description Search engine robots are told not to index the page (its front matter's `noRobotsIndex`). */
             noRobotsIndex?: boolean;
             /** @description How the page is generated, for computed pages. */
             computed?: components["schemas"]["ComputedContentSource"];

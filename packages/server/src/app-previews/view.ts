@@ -2,6 +2,7 @@ import type { ElementContent } from "hast";
 import { toHtml } from "hast-util-to-html";
 import { h } from "hastscript";
 import { contentEngine } from "../content/engine/index.js";
+import { pageLayout } from "../content/page-meta.js";
 import { PageTree } from "../content/pages.js";
 import type { PageEntry } from "../content/trie.js";
 import { ApiError } from "../http/errors.js";
@@ -80,6 +81,8 @@ export function renderPreview(view: PreviewView, assetsHref: string): string {
     pageHref: view.pageHref ?? (() => view.homeHref),
     page,
     headings: view.headings ?? [],
+    // A preview is for its editors: it shows every part of a page, whatever its layout hides.
+    layout: pageLayout(undefined),
     canonicalUrl: view.canonicalUrl,
     body: {
       html: toHtml(

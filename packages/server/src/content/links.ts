@@ -1,22 +1,24 @@
 import type { Kysely } from "kysely";
 import type { Db } from "../db/database.js";
-import { contentEngine } from "./engine/index.js";
+import { type Analysis, contentEngine } from "./engine/index.js";
 import type { ContentDocumentLinkTable } from "./tables.js";
 
 const CHUNK = 500;
 
 /**
  * Stores the links of newly written documents (inside the transaction that writes them), as the content
- * engine reads them. A document written before keeps its rows: its hash is its body, so they are the same.
+ * engine reads them, or as `analyses` (of `documents`, in their order) already say. A document written
+ * before keeps its rows: its hash is its body, so they are the same.
  */
 export async function saveDocumentLinks(
   db: Db | Kysely<unknown>,
   spaceId: string,
   documents: Iterable<readonly [hash: string, markdown: string]>,
+  analyses?: readonly Analysis[],
 ): Promise<void> {
   const entries = [...documents];
   const hashes = entries.map(([hash]) => hash);
-  const analyses = await contentEngine().analyzeAll(entries.map(([, markdown]) => markdown));
+  analyses ??= await contentEngine().analyzeAll(entries.map(([, markdown]) => markdown));
   const rows: ContentDocumentLinkTable[] = analyses.flatMap(({ links }, i) =>
     links.map((url, position) => ({ space_id: spaceId, hash: hashes[i] as string, position, url })),
   );

@@ -1,6 +1,9 @@
+import { fromJson, toJson } from "../db/codecs.js";
 import type { Db } from "../db/database.js";
+import { contentEngine } from "./engine/index.js";
 import { contentHash } from "./hash.js";
 import { saveDocumentLinks } from "./links.js";
+import { type PageMeta, pageMetaOf } from "./page-meta.js";
 import { RecentlyUsed } from "./recently-used.js";
 import { decodeNode, type NodeStore, type TrieNode } from "./trie.js";
 
@@ -104,6 +107,22 @@ export class ContentStorage implements NodeStore {
     return documents.map((hash) => (hash === null ? "" : (found.get(hash) ?? "")));
   }
 
+  /** The page metadata of these stored documents' front matter, by hash; none for a body without. */
+  async pageMeta(hashes: Iterable<string>): Promise<Map<string, PageMeta>> {
+    const found = new Map<string, PageMeta>();
+    for (const part of chunks([...new Set(hashes)])) {
+      const rows = await this.db
+        .selectFrom("content_documents")
+        .select(["hash", "meta"])
+        .where("space_id", "=", this.spaceId)
+        .where("hash", "in", part)
+        .where("meta", "is not", null)
+        .execute();
+      for (const { hash, meta } of rows) if (meta !== null) found.set(hash, fromJson(meta));
+    }
+    return found;
+  }
+
   /** Writes what was saved since the last flush. Inside the transaction of the revision that uses it. */
   async flush(): Promise<void> {
     for (const part of chunks([...this.#pendingNodes])) {
@@ -113,15 +132,21 @@ export class ContentStorage implements NodeStore {
         .onConflict((oc) => oc.columns(["space_id", "hash"]).doNothing())
         .execute();
     }
-    for (const part of chunks([...this.#pendingDocuments])) {
+    // A body's links and page metadata are read once, when it is written, so that listing them
+    // never parses.
+    const documents = [...this.#pendingDocuments];
+    const analyses = await contentEngine().analyzeAll(documents.map(([, markdown]) => markdown));
+    const rows = documents.map(([hash, markdown], i) => {
+      const meta = pageMetaOf(analyses[i]?.frontMatter);
+      return { space_id: this.spaceId, hash, markdown, meta: meta ? toJson(meta) : null };
+    });
+    for (const part of chunks(rows))
       await this.db
         .insertInto("content_documents")
-        .values(part.map(([hash, markdown]) => ({ space_id: this.spaceId, hash, markdown })))
+        .values(part)
         .onConflict((oc) => oc.columns(["space_id", "hash"]).doNothing())
         .execute();
-    }
-    // Links are read from a body once, when it is written, so that listing them never parses.
-    await saveDocumentLinks(this.db, this.spaceId, this.#pendingDocuments);
+    await saveDocumentLinks(this.db, this.spaceId, documents, analyses);
     this.#pendingNodes.clear();
     this.#pendingDocuments.clear();
   }

@@ -3,7 +3,7 @@ import type { ContentTables } from "./tables.js";
 
 /** Every column of the content tables with its nullability, checked by src/db/schema.test.ts. */
 export const contentColumns: ColumnsOf<ContentTables> = {
-  content_documents: { space_id: "not null", hash: "not null", markdown: "not null" },
+  content_documents: { space_id: "not null", hash: "not null", markdown: "not null", meta: "null" },
   content_nodes: { space_id: "not null", hash: "not null", body: "not null" },
   content_document_links: { space_id: "not null", hash: "not null", position: "not null", url: "not null" },
   revisions: {

@@ -1,3 +1,6 @@
+import type { JsonText } from "../db/codecs.js";
+import type { PageMeta } from "./page-meta.js";
+
 /**
  * Row types of the tables the content engine writes (storage, revisions). Booleans are 0/1 integers
  * and timestamps ISO 8601 text, as everywhere.
@@ -19,6 +22,8 @@ export interface ContentDocumentTable {
   space_id: string;
   hash: string;
   markdown: string;
+  /** The page metadata of its front matter (see `pageMetaOf`); null when it has none. */
+  meta: JsonText<PageMeta> | null;
 }
 
 /** A node of a revision's page trie, as JSON; `hash` is the hash of `body`. */

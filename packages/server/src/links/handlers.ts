@@ -9,7 +9,7 @@ import { notFound } from "../http/errors.js";
 import { ok } from "../http/results.js";
 import { presentOrganization } from "../organizations/index.js";
 import type { Services } from "../services.js";
-import type { ContentView } from "../space-content/index.js";
+import type { ContentView, PagesMeta } from "../space-content/index.js";
 import { onSpace, presentSpace } from "../spaces/index.js";
 import { pageOf } from "./paging.js";
 import { presentLink, presentPageReference, type ReferenceContext } from "./presenter.js";
@@ -47,7 +47,8 @@ export function linksHandlers(services: Services): AreaHandlers<typeof linksAcce
     const index: RevisionIndex = { tree, files: await visibleFilesById(db, scope), publicBase: base };
     const pages = tree.inOrder();
     const documents = pages.flatMap((page) => (page.document === null ? [] : [page.document]));
-    return { index, pages, links: await linksOfDocuments(db, spaceId, documents) };
+    const meta = await storage.pageMeta(documents);
+    return { index, pages, meta, links: await linksOfDocuments(db, spaceId, documents) };
   };
 
   /** How the space's references are presented to the caller. */
@@ -59,10 +60,14 @@ export function linksHandlers(services: Services): AreaHandlers<typeof linksAcce
       .where("id", "=", space.organization_id)
       .executeTakeFirstOrThrow();
     const caller = { role: organizationRole, ownsTeam: Boolean(caller_owns_team) };
-    return (tree: ReferenceContext["tree"], view: ContentView): ReferenceContext => ({
+    return (
+      { index, meta }: { index: RevisionIndex; meta: PagesMeta },
+      view: ContentView,
+    ): ReferenceContext => ({
       organization: presentOrganization(organization, caller, urls),
       space: presentSpace(space, role, urls),
-      tree,
+      tree: index.tree,
+      meta,
       view,
       urls,
       secretKey,
@@ -73,13 +78,10 @@ export function linksHandlers(services: Services): AreaHandlers<typeof linksAcce
     async listSpaceLinks({ query, caller }, member) {
       const { space } = member;
       const context = await referencesOf(member, caller.user.id);
-      const { index, pages, links } = await open(space.id, space.revision_id, {
-        spaceId: space.id,
-        changeRequestId: null,
-      });
-      const all = resolveLinks(index, pages, links);
+      const revision = await open(space.id, space.revision_id, { spaceId: space.id, changeRequestId: null });
+      const all = resolveLinks(revision.index, revision.pages, revision.links);
       const shown = query.status === undefined ? all : all.filter((link) => link.status === query.status);
-      const reference = context(index.tree, { spaceId: space.id, appPath: `spaces/${space.id}` });
+      const reference = context(revision, { spaceId: space.id, appPath: `spaces/${space.id}` });
       const page = pageOf(shown, query);
       return ok({
         ...page,
@@ -92,7 +94,8 @@ export function linksHandlers(services: Services): AreaHandlers<typeof linksAcce
       const { changeRequest } = member;
       const context = await referencesOf(member, caller.user.id);
       const { view, scope } = changeRequestContent(member);
-      const { index, links } = await open(view.spaceId, changeRequest.revision_id, scope);
+      const revision = await open(view.spaceId, changeRequest.revision_id, scope);
+      const { index, links } = revision;
       const entry = index.tree.get(path.pageId);
       if (!entry) throw notFound("Page");
       const all = resolveLinks(index, [entry], links);
@@ -113,7 +116,7 @@ export function linksHandlers(services: Services): AreaHandlers<typeof linksAcce
         (link) => link.status === "broken" && !brokenBefore.has(link.key),
       );
 
-      const reference = context(index.tree, view);
+      const reference = context(revision, view);
       const page = pageOf(all, query);
       return ok({
         ...page,
@@ -126,10 +129,11 @@ export function linksHandlers(services: Services): AreaHandlers<typeof linksAcce
       const { changeRequest } = member;
       const context = await referencesOf(member, caller.user.id);
       const { view, scope } = changeRequestContent(member);
-      const { index, pages, links } = await open(view.spaceId, changeRequest.revision_id, scope);
+      const revision = await open(view.spaceId, changeRequest.revision_id, scope);
+      const { index, pages, links } = revision;
       if (!index.files.has(path.fileId)) throw notFound("File");
       const target = resolveLinks(index, pages, links).find((link) => link.key === `file:${path.fileId}`);
-      const reference = context(index.tree, view);
+      const reference = context(revision, view);
       const page = pageOf(target?.locations ?? [], query);
       return ok({ ...page, items: page.items.map((entry) => presentPageReference(entry, reference)) });
     },

@@ -2,7 +2,7 @@ import type { Schema } from "@quire/api-types";
 import type { PageTree } from "../content/pages.js";
 import type { PageEntry } from "../content/trie.js";
 import { presentFile } from "../files/index.js";
-import { type ContentView, presentPage } from "../space-content/index.js";
+import { type ContentView, type PagesMeta, presentPage } from "../space-content/index.js";
 import type { Urls } from "../urls.js";
 import type { ResolvedLink } from "./resolve.js";
 
@@ -11,6 +11,8 @@ export interface ReferenceContext {
   organization: Schema<"Organization">;
   space: Schema<"Space">;
   tree: PageTree;
+  /** The metadata of the tree's pages' bodies. */
+  meta: PagesMeta;
   view: ContentView;
   urls: Urls;
   secretKey: string;
@@ -21,7 +23,10 @@ export function presentPageReference(entry: PageEntry, context: ReferenceContext
     kind: "page",
     organization: context.organization,
     space: context.space,
-    page: presentPage(context.tree, entry, context.view, context.urls, { children: false }),
+    page: presentPage(context.tree, entry, context.view, context.urls, {
+      children: false,
+      meta: context.meta,
+    }),
   };
 }
 

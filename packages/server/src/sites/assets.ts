@@ -35,6 +35,8 @@ aside .nav-group-title{display:block;margin:16px 0 4px;font-size:.75em;font-weig
 .visually-hidden{position:absolute;width:1px;height:1px;overflow:hidden;clip-path:inset(50%);white-space:nowrap}
 .toc h2{font-size:.875em;margin:0 0 8px;color:var(--muted)}.toc .depth-3{padding-left:12px}
 .column{grid-column:2;padding:16px 32px 48px;max-width:760px;min-width:0;overflow-wrap:break-word}
+.column.wide{max-width:1100px}.no-pages{grid-template-columns:minmax(0,1fr) 220px}.no-pages .column{grid-column:1;justify-self:center;width:100%}.no-pages .toc{grid-column:2}
+main .description{font-size:1.125em;color:var(--muted);margin-top:-8px}
 .breadcrumbs ol{display:flex;flex-wrap:wrap;list-style:none;margin:0;padding:0;font-size:.875em;color:var(--muted)}
 .breadcrumbs li+li::before{content:"/";padding:0 6px}.breadcrumbs a{color:inherit}
 .pager{display:flex;justify-content:space-between;gap:16px;margin-top:48px;border-top:1px solid var(--line);padding-top:16px}
@@ -48,7 +50,7 @@ td,th{border:1px solid var(--line);padding:4px 8px}
 .hint-danger{border-color:#cf222e;background:light-dark(#fff0f0,#2d1215)}
 .tab{border:1px solid var(--line);padding:0 16px;margin:8px 0}.tab-title,.code-title{font-weight:600}
 .content-ref{display:block;border:1px solid var(--line);border-radius:6px;padding:12px 16px;text-decoration:none}
-@media (max-width:1100px){.layout{grid-template-columns:260px minmax(0,1fr)}.toc{position:static;grid-column:2;max-height:none;padding:16px 32px 0}aside{grid-row:1/span 2}.column{grid-row:2}}
+@media (max-width:1100px){.layout{grid-template-columns:260px minmax(0,1fr)}.toc{position:static;grid-column:2;max-height:none;padding:16px 32px 0}aside{grid-row:1/span 2}.column{grid-row:2}.no-pages{grid-template-columns:minmax(0,1fr)}.no-pages .toc{grid-column:1}}
 @media (max-width:768px){.layout{display:flex;flex-direction:column;align-items:stretch}aside{order:-2}.toc{order:-1}#quire-menu,#quire-menu+.button{display:inline-block}
 aside{display:none;position:static;max-height:none;border-right:0;border-bottom:1px solid var(--line)}
 :root:has(#quire-menu:checked) aside{display:block}header{padding:8px 16px}.column,.toc{padding:16px}}

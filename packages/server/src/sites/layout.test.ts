@@ -175,6 +175,69 @@ describe("the navigation of a published page", () => {
   });
 });
 
+/** A page whose front matter's layout hides its title, the site's pages, its contents and its pager. */
+const FOCUSED_PAGE = [
+  "---",
+  "description: Everything on one wide page.",
+  "layout:",
+  "  width: wide",
+  "  title:",
+  "    visible: false",
+  "  tableOfContents:",
+  "    visible: false",
+  "  outline:",
+  "    visible: false",
+  "  pagination:",
+  "    visible: false",
+  "---",
+  "",
+  "## Part one",
+  "",
+  `${"Wide text that fills the column. ".repeat(40)}`,
+  "",
+  "## Part two",
+  "",
+  "The end.",
+].join("\n");
+
+/** A published site of two pages: the focused one, then an ordinary one. */
+async function focusedSite(): Promise<string> {
+  const content = await newSpaceContent(s);
+  await content.seed([insertPage("Focused", FOCUSED_PAGE), insertPage("Ordinary", "## Heading\n\nText.")]);
+  const focused: Schema<"Site"> = await siteApi("post", `/v1/orgs/${s.organizationId}/sites`, {
+    title: "Layouts",
+    spaces: [content.spaceId],
+  });
+  await siteApi("post", `/v1/orgs/${s.organizationId}/sites/${focused.id}/publish`);
+  return `/s/${focused.id}/`;
+}
+
+describe("a published page's layout", () => {
+  it("shows what its front matter's layout shows, and GitBook's defaults for the rest", async () => {
+    const root = await focusedSite();
+    const page = async (path: string) => parseHTML((await visit(`${root}${path}`).expect(200)).text).document;
+    const focused = await page("");
+    // The title stays the page's heading, for screen readers only.
+    expect(focused.querySelector("main h1")?.getAttribute("class")).toBe("visually-hidden");
+    expect(focused.querySelector("main h1")?.textContent).toBe("Focused");
+    expect(focused.querySelector("main .description")?.textContent).toBe("Everything on one wide page.");
+    expect(focused.querySelector('nav[aria-label="Pages"]')).toBeNull();
+    expect(focused.querySelector('nav[aria-label="On this page"]')).toBeNull();
+    expect(focused.querySelector('nav[aria-label="Previous and next pages"]')).toBeNull();
+    expect(focused.querySelector(".column")?.getAttribute("class")).toBe("column wide");
+
+    const ordinary = await page("ordinary/");
+    expect(ordinary.querySelector("main h1")?.hasAttribute("class")).toBe(false);
+    expect(ordinary.querySelector("main .description")).toBeNull();
+    expect(texts(ordinary.querySelectorAll('nav[aria-label="Pages"] a'))).toEqual(["Focused", "Ordinary"]);
+    expect(ordinary.querySelector('nav[aria-label="On this page"]')).not.toBeNull();
+    expect(hrefs(ordinary.querySelectorAll('nav[aria-label="Previous and next pages"] a'))).toEqual([
+      `${root}focused/`,
+    ]);
+    expect(ordinary.querySelector(".column")?.getAttribute("class")).toBe("column");
+  });
+});
+
 const require = createRequire(import.meta.url);
 const PHONE = { width: 390, height: 844 };
 const DESKTOP = { width: 1280, height: 800 };
@@ -207,6 +270,26 @@ async function seriousViolations(page: Page) {
 
 describe.skipIf(browserMissing)("a published site's layout in a browser", { timeout: 60_000 }, () => {
   const browser = inBrowser(() => s.t.app);
+
+  it("lays a page out as its front matter says: a wide column alone, its title for screen readers only", async () => {
+    const root = await focusedSite();
+    // axe is a script, which the pages' policy refuses: the test's context bypasses it.
+    const focused = await browser.open(root, { viewport: DESKTOP, bypassCSP: true });
+    const title = await focused.locator("main h1").boundingBox();
+    expect(title?.width).toBeLessThanOrEqual(1);
+    expect(await focused.getByRole("heading", { level: 1, name: "Focused" }).count()).toBe(1);
+    expect(await focused.getByText("Everything on one wide page.").isVisible()).toBe(true);
+    expect(await focused.locator("aside").count()).toBe(0);
+    const wide = (await focused.locator(".column").boundingBox())?.width ?? 0;
+    const ordinary = await browser.open(`${root}ordinary/`, { viewport: DESKTOP });
+    expect(await ordinary.locator("aside").isVisible()).toBe(true);
+    const usual = (await ordinary.locator(".column").boundingBox())?.width ?? 0;
+    expect(wide).toBeGreaterThan(usual + 150);
+    expect(await focused.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(
+      DESKTOP.width,
+    );
+    expect(await seriousViolations(focused)).toEqual([]);
+  });
 
   it("never scrolls sideways on a phone: wide tables and long code scroll inside themselves", async () => {
     const page = await browser.open(at(), { viewport: PHONE });

@@ -1,5 +1,6 @@
 import { contentEngine, type FrontMatter, type Section } from "../content/engine/index.js";
 import { References, referencedFile } from "../content/engine/references.js";
+import { type PageLayout, pageLayout } from "../content/page-meta.js";
 import type { PageTree } from "../content/pages.js";
 import type { ContentStorage } from "../content/storage.js";
 import type { RevisionTable } from "../content/tables.js";
@@ -103,6 +104,8 @@ export interface RenderedPage {
   noRobotsIndex?: true;
   /** Its front matter's meta links. */
   metaLinks?: Pick<FrontMatter, "canonical" | "alternates">;
+  /** Which of its parts it shows (its front matter's layout, GitBook's defaults without). */
+  layout: PageLayout;
 }
 
 /** Renders `page` (its body `markdown`) with its links resolved in `context` (see `siteLinks`). */
@@ -120,6 +123,7 @@ export async function renderPage(
       body: { html },
       ...(frontMatter?.description && { description: frontMatter.description }),
       headings: sections,
+      layout: pageLayout(frontMatter?.layout),
       ...(frontMatter?.noRobotsIndex && { noRobotsIndex: true }),
       ...((canonical || alternates) && {
         metaLinks: { ...(canonical && { canonical }), ...(alternates && { alternates }) },
@@ -127,7 +131,7 @@ export async function renderPage(
     };
   } catch (error) {
     if (error instanceof ApiError && error.status === 422)
-      return { body: { refused: error.message }, headings: [] };
+      return { body: { refused: error.message }, headings: [], layout: pageLayout(undefined) };
     throw error;
   }
 }

@@ -3,6 +3,7 @@ import type { Element, ElementContent, Root } from "hast";
 import { toHtml } from "hast-util-to-html";
 import { h } from "hastscript";
 import type { Section } from "../content/engine/index.js";
+import type { PageLayout } from "../content/page-meta.js";
 import type { PageTree } from "../content/pages.js";
 import type { PageEntry } from "../content/trie.js";
 import { SITE_SCRIPT, STYLESHEET } from "./assets.js";
@@ -69,8 +70,10 @@ export interface PublishedPage extends SiteChrome {
   page: PageEntry;
   /** The page's headings (the content engine's sections, anchors as the body's ids), for its contents. */
   headings: readonly Pick<Section, "anchor" | "heading" | "depth">[];
-  /** The page's description (its front matter's), for search engines and link previews. */
+  /** The page's description (its front matter's), under its title and for search engines and link previews. */
   description?: string;
+  /** Which of the page's parts are shown (its front matter's layout). */
+  layout: PageLayout;
   /**
    * The page's canonical URL: the one its meta links name, else its absolute URL at the site's root,
    * without a share key or visitor token.
@@ -205,6 +208,7 @@ function siteBody(
   content: Array<Element | undefined>,
   current?: PageEntry,
   toc?: Element,
+  layout?: Pick<PageLayout, "tableOfContents" | "width">,
 ): ElementContent[] {
   const open = new Set(current ? [...ancestorsOf(chrome.tree, current), current].map((page) => page.id) : []);
   const brand = brandOf(chrome);
@@ -223,12 +227,14 @@ function siteBody(
       h("input", { type: "checkbox", id: "quire-theme", class: "toggle" }),
       h("label", { for: "quire-theme", class: "button theme" }, "Switch theme"),
     ]),
-    h("div", { class: "layout" }, [
-      h("aside", [
-        linkList("Variants", chrome.siteSpaces),
-        h("nav", { "aria-label": "Pages" }, pageList(chrome, null, open, current)),
-      ]),
-      h("div", { class: "column" }, content),
+    h("div", { class: layout?.tableOfContents === false ? "layout no-pages" : "layout" }, [
+      layout?.tableOfContents === false
+        ? undefined
+        : h("aside", [
+            linkList("Variants", chrome.siteSpaces),
+            h("nav", { "aria-label": "Pages" }, pageList(chrome, null, open, current)),
+          ]),
+      h("div", { class: layout?.width === "wide" ? "column wide" : "column" }, content),
       toc,
     ]),
     brand && footer(brand),
@@ -265,6 +271,7 @@ export function renderSearchPage(chrome: SiteChrome, results: ElementContent[]):
 
 /** A page's contents: its h2 and h3 headings, linking to their anchors; none when it has none. */
 function tableOfContents(view: PublishedPage): Element | undefined {
+  if (!view.layout.outline) return undefined;
   const listed = view.headings.filter(({ anchor, depth }) => anchor && (depth === 2 || depth === 3));
   if (listed.length === 0) return undefined;
   return h("nav", { class: "toc", "aria-label": "On this page" }, [
@@ -299,7 +306,7 @@ function breadcrumbs(view: PublishedPage): Element | undefined {
  * children): groups and links are no pages to read. None when the customization turns pagination off.
  */
 function pager(view: PublishedPage): Element | undefined {
-  if (view.brand?.settings.pagination.enabled === false) return undefined;
+  if (view.brand?.settings.pagination.enabled === false || !view.layout.pagination) return undefined;
   const ordered = view.tree.inOrder().filter((page) => page.kind === undefined);
   const index = ordered.findIndex((page) => page.id === view.page.id);
   const neighbour = (page: PageEntry | undefined, rel: "prev" | "next", label: string) =>
@@ -403,8 +410,11 @@ function pageActions(view: PublishedPage): Element | undefined {
 /** The HTML of a page of a published site, with the site's navigation. */
 export function renderPublishedPage(view: PublishedPage): string {
   // Breadcrumbs and pager stay out of `<main>`, which holds the page itself.
+  const { layout, description } = view;
   const main = h("main", [
-    h("h1", view.page.title),
+    // A hidden title is still the page's heading for screen readers.
+    h("h1", layout.title ? {} : { class: "visually-hidden" }, view.page.title),
+    layout.description && description ? h("p", { class: "description" }, description) : undefined,
     pageActions(view),
     h("div", { id: "quire-content" }, bodyOf(view)),
   ]);
@@ -412,7 +422,7 @@ export function renderPublishedPage(view: PublishedPage): string {
     `${view.page.title} | ${titleOf(view)}`,
     view.indexable,
     view.assetsHref,
-    siteBody(view, [breadcrumbs(view), main, pager(view)], view.page, tableOfContents(view)),
+    siteBody(view, [breadcrumbs(view), main, pager(view)], view.page, tableOfContents(view), layout),
     { meta: pageMeta(view), brand: view.brand, ...(view.language && { language: view.language }) },
   );
 }

@@ -632,7 +632,7 @@ export function publishedSiteRoutes(router: Router, services: Services): void {
     }
     const context = siteLinkContext(services, { storage, revision, tree }, pageHref);
     const rendered = await renderPage(context, page, await markdownOf(storage, page));
-    const { body, description, headings, metaLinks } = rendered;
+    const { body, description, headings, metaLinks, layout } = rendered;
     // A page's meta links to pages lead where its links do; to the web, where they say.
     const metaLinkUrl = (target: MetaLinkTarget) => {
       const href = target.kind === "url" ? target.url : chrome.brand?.resolve(target);
@@ -645,6 +645,7 @@ export function publishedSiteRoutes(router: Router, services: Services): void {
       page,
       headings,
       body,
+      layout,
       ...(description && { description }),
       // Without the share key or visitor token: the one URL the page is known by, unless it names one.
       canonicalUrl: canonical ?? urlsUnder(root)(pageSegments(structure, place.siteSpace, tree, page)),

@@ -3,5 +3,5 @@
  * `app.ts`, `cli`, `bench`) may use. Its other modules (`store.ts`, `tables.ts`, `presenter.ts`, ...) are
  * private: the root `biome.json` fails the lint on an import of one from another area.
  */
-export { type ContentView, presentPage } from "./presenter.js";
-export { contentReads } from "./reads.js";
+export { type ContentView, type PagesMeta, presentPage } from "./presenter.js";
+export { contentReads, pagesMeta } from "./reads.js";

@@ -1,5 +1,6 @@
 import type { Schema } from "@quire/api-types";
 import type { JSONDocument } from "../content/engine/index.js";
+import { type PageMeta, pageLayout } from "../content/page-meta.js";
 import type { PageTree } from "../content/pages.js";
 import type { RevisionTable } from "../content/tables.js";
 import type { PageEntry } from "../content/trie.js";
@@ -15,22 +16,36 @@ export interface ContentView {
 /** A page body as the contract types it: its open `data` records (`Record<unknown>`) generate as `Record<string, never>`. */
 export const presentDocument = (document: JSONDocument) => document as Schema<"JSONDocument">;
 
-/** One page; with its child pages nested when `children`, and its body (Markdown or document) when given. */
+/** The page metadata of the bodies of a tree's pages, by document (see `ContentStorage.pageMeta`). */
+export type PagesMeta = ReadonlyMap<string, PageMeta>;
+
+/** A document page's metadata from its front matter, and its layout (GitBook's defaults without one). */
+function presentMeta(meta: PageMeta | undefined) {
+  const { layout, icon, ...flags } = meta ?? {};
+  return { ...flags, ...(icon !== undefined && icon !== "" && { icon }), layout: pageLayout(layout) };
+}
+
+/**
+ * One page; with its child pages nested when `children`, and its body (Markdown or document) when
+ * given. `meta` holds the metadata of its body and, with `children`, of theirs.
+ */
 export function presentPage(
   tree: PageTree,
   entry: PageEntry,
   view: ContentView,
   urls: Urls,
-  options: { children: boolean; markdown?: string; document?: JSONDocument },
+  options: { children: boolean; meta: PagesMeta; markdown?: string; document?: JSONDocument },
 ): Schema<"RevisionPage"> {
   const path = tree.path(entry);
   const { href } = entry;
+  const document = entry.kind === undefined;
   return {
     id: entry.id,
     title: entry.title,
     type: entry.kind ?? "document",
     kind: entry.kind ?? "sheet",
-    ...(entry.kind === undefined && { tags: [] }),
+    ...(document && { tags: [] }),
+    ...(document && presentMeta(entry.document === null ? undefined : options.meta.get(entry.document))),
     ...(href !== undefined && { href }),
     ...(href !== undefined && URL.canParse(href) && { target: { kind: "url", url: href } }),
     slug: entry.slug,
@@ -41,7 +56,7 @@ export function presentPage(
     updatedAt: entry.updatedAt,
     ...(options.markdown !== undefined && { markdown: options.markdown }),
     ...(options.document !== undefined && { document: presentDocument(options.document) }),
-    ...(options.children && { pages: presentPages(tree, entry.id, view, urls) }),
+    ...(options.children && { pages: presentPages(tree, entry.id, view, urls, options.meta) }),
   };
 }
 
@@ -51,8 +66,9 @@ export function presentPages(
   parent: string | null,
   view: ContentView,
   urls: Urls,
+  meta: PagesMeta,
 ): Schema<"RevisionPage">[] {
-  return tree.children(parent).map((entry) => presentPage(tree, entry, view, urls, { children: true }));
+  return tree.children(parent).map((entry) => presentPage(tree, entry, view, urls, { children: true, meta }));
 }
 
 export function presentRevision(
@@ -61,12 +77,13 @@ export function presentRevision(
   view: ContentView,
   urls: Urls,
   files: Schema<"RevisionFile">[],
+  meta: PagesMeta,
 ): Schema<"Revision"> {
   return {
     object: "revision",
     id: revision.id,
     parents: [revision.parent_id, revision.merge_parent_id].filter((id) => id !== null),
-    pages: presentPages(tree, null, view, urls),
+    pages: presentPages(tree, null, view, urls, meta),
     files,
     reusableContents: [],
     createdAt: revision.created_at,

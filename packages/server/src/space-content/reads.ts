@@ -25,6 +25,10 @@ import {
   presentRevision,
 } from "./presenter.js";
 
+/** The metadata of these pages' bodies (see `PagesMeta`). */
+export const pagesMeta = (storage: ContentStorage, pages: Iterable<PageEntry | undefined>) =>
+  storage.pageMeta([...pages].flatMap((page) => (page?.document ? [page.document] : [])));
+
 /**
  * The content reads, the same for a space's main content and for a change request's: each answers
  * for one revision of the space, seen from `view`.
@@ -46,17 +50,19 @@ export function contentReads({ db, urls, secretKey }: Pick<Services, "db" | "url
     query: PageFormat,
   ) => {
     if (!entry) throw notFound("Page");
+    const shown = tree.subtree(entry.id).map((id) => tree.get(id));
+    const meta = await pagesMeta(storage, shown);
     // A group or a link has no body, not even an empty one.
-    if (entry.kind !== undefined) return ok(presentPage(tree, entry, view, urls, { children: true }));
+    if (entry.kind !== undefined) return ok(presentPage(tree, entry, view, urls, { children: true, meta }));
     const [markdown = ""] = await storage.bodies([entry.document]);
     const body =
       query.format === "markdown" ? { markdown } : { document: await contentEngine().toDocument(markdown) };
-    return ok(presentPage(tree, entry, view, urls, { children: true, ...body }));
+    return ok(presentPage(tree, entry, view, urls, { children: true, meta, ...body }));
   };
   return {
     /** A revision, with the files its scope (main or a change request) showed when it was made. */
     async revision(view: ContentView, revisionId: string, scope: FileScope) {
-      const { revision, tree } = await open(view.spaceId, revisionId);
+      const { revision, tree, storage } = await open(view.spaceId, revisionId);
       const files = await revisionFiles(db, scope, revision.created_at);
       return ok(
         presentRevision(
@@ -65,13 +71,14 @@ export function contentReads({ db, urls, secretKey }: Pick<Services, "db" | "url
           view,
           urls,
           files.map((file) => presentFile(file, urls, secretKey)),
+          await pagesMeta(storage, tree.entries()),
         ),
       );
     },
 
     async pages(view: ContentView, revisionId: string) {
-      const { tree } = await open(view.spaceId, revisionId);
-      return ok({ pages: presentPages(tree, null, view, urls) });
+      const { tree, storage } = await open(view.spaceId, revisionId);
+      return ok({ pages: presentPages(tree, null, view, urls, await pagesMeta(storage, tree.entries())) });
     },
 
     async page(view: ContentView, revisionId: string, pageId: string, query: PageFormat) {

@@ -334,3 +334,92 @@ describe("group and link pages", () => {
     });
   });
 });
+
+describe("page metadata and layout", () => {
+  const INSTALL = [
+    "---",
+    "description: How to install it",
+    "icon: gear",
+    "hidden: true",
+    "layout:",
+    "  width: wide",
+    "  cover:",
+    "    visible: true",
+    "    size: full",
+    "  title:",
+    "    visible: false",
+    "  pagination:",
+    "    visible: false",
+    "---",
+    "",
+    "# Install",
+    "",
+  ].join("\n");
+  const DEFAULT_LAYOUT = {
+    width: "default",
+    cover: true,
+    coverSize: "hero",
+    coverMask: "none",
+    title: true,
+    description: true,
+    tableOfContents: true,
+    outline: true,
+    pagination: true,
+    metadata: true,
+    tags: true,
+    actions: true,
+    anchors: true,
+  };
+  const INSTALL_LAYOUT = {
+    ...DEFAULT_LAYOUT,
+    width: "wide",
+    coverSize: "full",
+    title: false,
+    pagination: false,
+  };
+
+  it("come from each body's front matter, in listings, page reads and revisions; GitBook's defaults without", async () => {
+    const space = await newSpaceContent(s);
+    const { Guide } = (await space.seed([insertPage("Guide", "Read me.")])) as Record<"Guide", string>;
+    const { Install } = (await space.seed([insertPage("Install", INSTALL, Guide)])) as Record<
+      "Install",
+      string
+    >;
+    const guide = { id: Guide, layout: DEFAULT_LAYOUT };
+    const install = {
+      id: Install,
+      description: "How to install it",
+      icon: "gear",
+      hidden: true,
+      layout: INSTALL_LAYOUT,
+    };
+    const [listed] = await space.pages();
+    expect(listed).toEqual(expect.objectContaining({ ...guide, pages: [expect.objectContaining(install)] }));
+    expect(listed).not.toHaveProperty("description");
+    expect(listed).not.toHaveProperty("hidden");
+
+    const read = await s.t.request
+      .get(`/v1/spaces/${space.spaceId}/content/page/${Guide}`)
+      .set(s.reader.auth);
+    expect(read.status).toBe(200);
+    expect(read.body).toMatchObject({ ...guide, pages: [install] });
+    const revision = (await space.space()).revision;
+    const byRevision = await s.t.request
+      .get(`/v1/spaces/${space.spaceId}/revisions/${revision}`)
+      .set(s.reader.auth)
+      .expect(200);
+    expect(byRevision.body.pages).toMatchObject([{ ...guide, pages: [install] }]);
+
+    // The front matter gone, the page takes the defaults; the revision before keeps what it had.
+    const cr = await space.createChangeRequest();
+    await space.edit(cr.number, [updatePage(Install, { markdown: "# Install\n" })]);
+    const [, inChangeRequest] = flatten(await space.pages(cr.number));
+    expect(inChangeRequest).toMatchObject({ id: Install, layout: DEFAULT_LAYOUT });
+    expect(inChangeRequest).not.toHaveProperty("description");
+    const before = await s.t.request
+      .get(`/v1/spaces/${space.spaceId}/revisions/${revision}/page/${Install}`)
+      .set(s.reader.auth);
+    expect(before.status).toBe(200);
+    expect(before.body).toMatchObject(install);
+  });
+});

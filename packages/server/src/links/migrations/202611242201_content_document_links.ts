@@ -1,7 +1,6 @@
 import type { Kysely } from "kysely";
 import { saveDocumentLinks } from "../../content/links.js";
-
-const BATCH = 200;
+import { storedDocuments } from "../../content/stored-documents.js";
 
 /**
  * The links of each stored page body (see src/content/tables.ts), extracted here once for the bodies
@@ -24,29 +23,6 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     )
     .execute();
 
-  type Document = { space_id: string; hash: string; markdown: string };
-  const documents = db as unknown as Kysely<{ content_documents: Document }>;
-  let after: { space_id: string; hash: string } | undefined;
-  for (;;) {
-    let query = documents
-      .selectFrom("content_documents")
-      .selectAll()
-      .orderBy("space_id")
-      .orderBy("hash")
-      .limit(BATCH);
-    if (after) {
-      const { space_id, hash } = after;
-      query = query.where((eb) =>
-        eb.or([
-          eb("space_id", ">", space_id),
-          eb.and([eb("space_id", "=", space_id), eb("hash", ">", hash)]),
-        ]),
-      );
-    }
-    const rows = await query.execute();
+  for await (const rows of storedDocuments(db))
     for (const row of rows) await saveDocumentLinks(db, row.space_id, [[row.hash, row.markdown]]);
-    const last = rows.at(-1);
-    if (!last || rows.length < BATCH) break;
-    after = last;
-  }
 }
