@@ -9,7 +9,8 @@
  *    numbered under its counter row's lock, so this is the worst case: every writer in one
  *    organization. Then the same two through the API (`updateSpaceById`, `createSpace`): the same
  *    server and requests, alternating rounds whose requests run `withoutEvents` with rounds that
- *    record them; what the target is about, since no event is written but by a request's change.
+ *    record them; what the target is about, since no event is written but by a request's change. The
+ *    rename again with each writer in an organization of its own, which shares no event counter.
  * 2. How fast a webhook receives them: events recorded in advance, one webhook to a receiver on
  *    loopback (node:http, answering 204), the job runner started; the time from its start to the last
  *    delivery, each delivery's signature verified and the order checked.
@@ -81,6 +82,8 @@ interface Figures {
   creations: SideBySide;
   /** The same two through the API: `updateSpaceById` and `createSpace` requests. */
   apiUpdates: SideBySide;
+  /** Spaces renamed through the API by writers of as many organizations. */
+  spreadUpdates: SideBySide;
   apiCreations: SideBySide;
   deliveriesPerSecond: number;
 }
@@ -92,19 +95,24 @@ async function run(db: Db, directory: string): Promise<Figures> {
   const context = { clock, ids };
   const user = await createUser(db, context, { email: "bench@example.com", displayName: "Bench" });
   const organization = await createOrganization(db, context, user.id, { title: "Bench" });
+  const spaceIn = (organizationId: string, i: number) =>
+    insertSpace(db, context, {
+      organization_id: organizationId,
+      parent_id: null,
+      title: `Space ${i}`,
+      emoji: "",
+      visibility: "private",
+      edit_mode: "live",
+      default_level: "read",
+      position: i,
+    });
   const spaces: SpaceTable[] = [];
+  for (let i = 0; i < WRITERS; i++) spaces.push(await spaceIn(organization.id, i));
+  // One space in each of WRITERS other organizations: writers that share no event counter.
+  const spread: SpaceTable[] = [];
   for (let i = 0; i < WRITERS; i++)
-    spaces.push(
-      await insertSpace(db, context, {
-        organization_id: organization.id,
-        parent_id: null,
-        title: `Space ${i}`,
-        emoji: "",
-        visibility: "private",
-        edit_mode: "live",
-        default_level: "read",
-        position: i,
-      }),
+    spread.push(
+      await spaceIn((await createOrganization(db, context, user.id, { title: `Bench ${i}` })).id, 0),
     );
 
   type Cause = (tx: Transaction, writer: number, i: number) => Promise<SpaceTable>;
@@ -220,11 +228,14 @@ async function run(db: Db, directory: string): Promise<Figures> {
       });
       check(status === 201, `a space is created through the API (${status})`);
     };
-    const apiUpdate: ApiCause = async (writer, i) => {
-      const space = spaces[writer] as SpaceTable;
-      const status = await send("PATCH", `/v1/spaces/${space.id}`, { title: `API ${writer} ${i}` });
-      check(status === 200, `a space is renamed through the API (${status})`);
-    };
+    /** A space renamed, each writer's in `among`. */
+    const apiUpdate =
+      (among: SpaceTable[]): ApiCause =>
+      async (writer, i) => {
+        const space = among[writer] as SpaceTable;
+        const status = await send("PATCH", `/v1/spaces/${space.id}`, { title: `API ${writer} ${i}` });
+        check(status === 200, `a space is renamed through the API (${status})`);
+      };
     /** Requests a second through the API, recording their events or not (`withoutEvents`). */
     const apiWrites = async (cause: ApiCause, withEvents: boolean) => {
       eventsRecorded = withEvents;
@@ -236,7 +247,8 @@ async function run(db: Db, directory: string): Promise<Figures> {
       );
       return API_WRITES / ((performance.now() - started) / 1000);
     };
-    const apiUpdates = await compare((withEvents) => apiWrites(apiUpdate, withEvents));
+    const apiUpdates = await compare((withEvents) => apiWrites(apiUpdate(spaces), withEvents));
+    const spreadUpdates = await compare((withEvents) => apiWrites(apiUpdate(spread), withEvents));
     const apiCreations = await compare((withEvents) => apiWrites(apiCreation, withEvents));
     eventsRecorded = true;
     agent.destroy();
@@ -293,6 +305,7 @@ async function run(db: Db, directory: string): Promise<Figures> {
       updates,
       creations,
       apiUpdates,
+      spreadUpdates,
       apiCreations,
       deliveriesPerSecond: DELIVERIES / ((lastAt - started) / 1000),
     };
@@ -310,7 +323,7 @@ await onBenchDatabases("events", async (kind, db, directory) => {
 console.log(`load average at end: ${loadavg()[0]?.toFixed(2)}`);
 const row = (label: string, value: (f: Figures) => string) =>
   `| ${label} | ${Object.values(figures).map(value).join(" | ")} |`;
-console.log(`\n| ${WRITERS} writers of one organization | ${Object.keys(figures).join(" | ")} |`);
+console.log(`\n| ${WRITERS} writers, of one organization unless said | ${Object.keys(figures).join(" | ")} |`);
 console.log(
   `|---|${Object.keys(figures)
     .map(() => "---")
@@ -320,6 +333,7 @@ for (const [label, of] of [
   ["space row changed", (f: Figures) => f.updates],
   ["space created", (f: Figures) => f.creations],
   ["API: space renamed (PATCH)", (f: Figures) => f.apiUpdates],
+  [`API: space renamed, ${WRITERS} organizations`, (f: Figures) => f.spreadUpdates],
   ["API: space created (POST)", (f: Figures) => f.apiCreations],
 ] as const) {
   console.log(row(`${label}: writes/s without events (median)`, (f) => of(f).without.toFixed(0)));
