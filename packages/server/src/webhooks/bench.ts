@@ -323,7 +323,9 @@ await onBenchDatabases("events", async (kind, db, directory) => {
 console.log(`load average at end: ${loadavg()[0]?.toFixed(2)}`);
 const row = (label: string, value: (f: Figures) => string) =>
   `| ${label} | ${Object.values(figures).map(value).join(" | ")} |`;
-console.log(`\n| ${WRITERS} writers, of one organization unless said | ${Object.keys(figures).join(" | ")} |`);
+console.log(
+  `\n| ${WRITERS} writers, of one organization unless said | ${Object.keys(figures).join(" | ")} |`,
+);
 console.log(
   `|---|${Object.keys(figures)
     .map(() => "---")
