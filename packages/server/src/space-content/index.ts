@@ -4,4 +4,4 @@
  * private: the root `biome.json` fails the lint on an import of one from another area.
  */
 export { type ContentView, type PagesMeta, presentPage } from "./presenter.js";
-export { contentReads, pagesMeta } from "./reads.js";
+export { contentReads } from "./reads.js";

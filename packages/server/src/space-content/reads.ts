@@ -26,7 +26,7 @@ import {
 } from "./presenter.js";
 
 /** The metadata of these pages' bodies (see `PagesMeta`). */
-export const pagesMeta = (storage: ContentStorage, pages: Iterable<PageEntry | undefined>) =>
+const pagesMeta = (storage: ContentStorage, pages: Iterable<PageEntry | undefined>) =>
   storage.pageMeta([...pages].flatMap((page) => (page?.document ? [page.document] : [])));
 
 /**
