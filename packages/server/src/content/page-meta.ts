@@ -1,5 +1,6 @@
 import type { Schema } from "@quire/api-types";
 import type { FrontMatter } from "./engine/gitbook.js";
+import { isMapping } from "./mapping.js";
 
 /**
  * What a page's listing shows of its body's front matter (GitBook's page metadata). Read once per
@@ -36,9 +37,6 @@ const PARTS = [
   "actions",
   "anchors",
 ] as const;
-
-const isMapping = (value: unknown): value is Record<string, unknown> =>
-  typeof value === "object" && value !== null && !Array.isArray(value);
 
 function oneOf<T extends string>(value: unknown, allowed: readonly T[], otherwise: T): T {
   return allowed.includes(value as T) ? (value as T) : otherwise;

@@ -9,6 +9,7 @@ import { unified } from "unified";
 import { Document, isMap, parseDocument, parse as parseYaml, stringify as stringifyYaml } from "yaml";
 import { FRONT_MATTER } from "../content/engine/front-matter.js";
 import { type FrontMatter, gitBookReader, type MetaLinkTarget } from "../content/engine/gitbook.js";
+import { isMapping } from "../content/mapping.js";
 
 /**
  * A space as GitBook's Git Sync lays it out in a repository, read and written back: `.gitbook.yaml`,
@@ -149,10 +150,6 @@ function splitPage(content: string): PageFile {
     ...(title && { title }),
     markdown: content.slice(bodyStart),
   };
-}
-
-function isMapping(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
 /** A path of the configuration, relative and normalized; undefined when it leaves its directory. */

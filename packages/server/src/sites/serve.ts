@@ -3,7 +3,7 @@ import { parse as parseCookies, serialize as serializeCookie } from "cookie";
 import type { Request, Response, Router } from "express";
 import { errors as joseErrors, jwtVerify } from "jose";
 import type { KeptAnswers } from "../area.js";
-import { contentEngine, type MetaLinkTarget } from "../content/engine/index.js";
+import type { MetaLinkTarget } from "../content/engine/index.js";
 import type { PageTree } from "../content/pages.js";
 import { RecentlyUsed } from "../content/recently-used.js";
 import type { ContentStorage } from "../content/storage.js";
@@ -177,7 +177,7 @@ function headingOf(structure: SiteStructure, entry: SiteSpaceEntry): string {
   return siblings.length > 1 ? `${section.title} / ${siteSpaceTitle(entry)}` : section.title;
 }
 
-/** How many pages' bodies are read and analyzed at a time when a site space is listed. */
+/** How many pages' bodies `llms-full.txt` reads at a time. */
 const LISTING_BATCH = 64;
 
 /** A site space's published pages as listed (`sitemap.xml`, `llms.txt`): what depends on its revision only. */
@@ -192,25 +192,21 @@ interface SpaceListing {
 }
 
 /**
- * Reads a site space's pages' front matter, in the content engine's pool, a batch at a time. Groups
- * and links are no pages to list: they have no body, and no URL of their own.
+ * A site space's pages with their front matter's metadata, as stored when their bodies were written
+ * (no body is read). Groups and links are no pages to list: they have no body, and no URL of their own.
  */
 async function listSpace(db: Services["db"], entry: SiteSpaceEntry): Promise<SpaceListing> {
   const { storage, tree } = await mainContent(db, entry);
-  const pages: SpaceListing["pages"] = [];
   const ordered = tree.inOrder().filter((page) => page.kind === undefined);
-  for (let start = 0; start < ordered.length; start += LISTING_BATCH) {
-    const batch = ordered.slice(start, start + LISTING_BATCH);
-    const bodies = await storage.bodies(batch.map((page) => page.document));
-    const analyses = await contentEngine().analyzeAll(bodies, { refusedAsEmpty: true });
-    batch.forEach((page, i) => {
-      const frontMatter = analyses[i]?.frontMatter;
-      if (frontMatter?.hidden) return;
-      pages.push({
-        page,
-        ...(frontMatter?.description && { description: frontMatter.description }),
-        ...(frontMatter?.noRobotsIndex && { noRobotsIndex: true }),
-      });
+  const meta = await storage.pageMeta(ordered.flatMap((page) => (page.document ? [page.document] : [])));
+  const pages: SpaceListing["pages"] = [];
+  for (const page of ordered) {
+    const frontMatter = page.document ? meta.get(page.document) : undefined;
+    if (frontMatter?.hidden) continue;
+    pages.push({
+      page,
+      ...(frontMatter?.description && { description: frontMatter.description }),
+      ...(frontMatter?.noRobotsIndex && { noRobotsIndex: true }),
     });
   }
   return { tree, storage, pages };

@@ -8,6 +8,7 @@ import { type PluggableList, type Plugin, type Processor, unified } from "unifie
 import type { Position } from "unist";
 import { visit } from "unist-util-visit";
 import { parse as parseYaml } from "yaml";
+import { isMapping } from "../mapping.js";
 import { FRONT_MATTER } from "./front-matter.js";
 
 /**
@@ -404,10 +405,6 @@ function alertsToHints(tree: Root, make: MakeBlock): void {
     if (quote.position) tag.position = quote.position;
     parent.children.splice(index, 1, ...make(tag, quote.children));
   });
-}
-
-function isMapping(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
 /** A meta link as front matter writes it: a URL, or `{ page, space }`; undefined for anything else. */
