@@ -11,12 +11,14 @@ import {
   type SqliteDatabase,
   SqliteDialect,
   SqliteQueryCompiler,
+  type SqliteStatement,
   sql,
 } from "kysely";
 import { type MigrationProvider, Migrator } from "kysely/migration";
 import pg from "pg";
 import type { Logger } from "pino";
 import { areaMigrations } from "./area-migrations.js";
+import { type CheckpointSettings, DEFAULT_CHECKPOINTS, startCheckpointer } from "./checkpoints.js";
 import type { Database } from "./schema.js";
 import { statementName } from "./statement-names.js";
 import { WriteCounter } from "./writes.js";
@@ -44,6 +46,8 @@ export interface DatabaseOptions {
   busyTimeoutMs?: number;
   /** SQLite: create the database (and its directory) when there is none, as by default; else throw. */
   create?: boolean;
+  /** SQLite: when the log is checkpointed (see `checkpoints.ts`); tests make it short. */
+  checkpoints?: CheckpointSettings;
 }
 
 /** PostgreSQL's defaults: how long to wait for a connection, and for a statement. */
@@ -88,6 +92,7 @@ export function openDatabase({
   statementTimeoutMs = DEFAULT_STATEMENT_TIMEOUT_MS,
   busyTimeoutMs = 5_000,
   create = true,
+  checkpoints = DEFAULT_CHECKPOINTS,
 }: DatabaseOptions): Db {
   const log = onStatement && ((event: LogEvent) => onStatement(event.query.sql, event.query.parameters));
   if (isPostgresLocation(location)) {
@@ -131,14 +136,33 @@ export function openDatabase({
   sqlite.pragma("foreign_keys = ON");
   sqlite.pragma(`busy_timeout = ${busyTimeoutMs}`);
   sqlite.pragma(`mmap_size = ${MMAP_BYTES}`);
-  const writer = withStatementCache(sqlite);
+  let checkpointing = false;
+  const checkpointer =
+    file === ":memory:"
+      ? undefined
+      : startCheckpointer(file, sqlite, checkpoints, {
+          // Through Kysely, which runs it between two transactions of this connection.
+          onLongLog: () => {
+            if (checkpointing) return;
+            checkpointing = true;
+            sql`pragma wal_checkpoint(PASSIVE)`
+              .execute(db)
+              .catch((err: unknown) => logger?.warn({ err }, "SQLite checkpoint failed"))
+              .finally(() => {
+                checkpointing = false;
+              });
+          },
+          ...(logger && { logger }),
+        });
+  const writer = withStatementCache(sqlite, checkpointer?.wrote);
   const reader = file === ":memory:" ? undefined : withStatementCache(openReader(file, busyTimeoutMs));
   const writes = new WriteCounter();
-  const db = new Kysely<Database>({
+  const db: Db = new Kysely<Database>({
     dialect: new StablePlanSqliteDialect({
       database: {
         ...writer,
         close() {
+          checkpointer?.stop();
           reader?.close();
           writer.close();
         },
@@ -235,20 +259,38 @@ const STATEMENT_CACHE_SIZE = 500;
  * benchmark profile. The SQL of our queries comes from a small set of shapes, so prepared statements
  * are kept by their SQL text (the oldest dropped past the limit) and reused.
  */
-function withStatementCache(sqlite: SQLite.Database): SqliteDatabase {
-  const statements = new Map<string, SQLite.Statement>();
+function withStatementCache(sqlite: SQLite.Database, afterRun?: () => void): SqliteDatabase {
+  const statements = new Map<string, SqliteStatement>();
   return {
     close: () => sqlite.close(),
     prepare(sql: string) {
       let statement = statements.get(sql);
       if (!statement) {
-        statement = sqlite.prepare(sql);
+        statement = afterRun ? toldOfRuns(sqlite.prepare(sql), afterRun) : sqlite.prepare(sql);
         if (statements.size >= STATEMENT_CACHE_SIZE)
           statements.delete(statements.keys().next().value as string);
         statements.set(sql, statement);
       }
       return statement;
     },
+  };
+}
+
+/** A statement that calls `afterRun` each time it has run (the checkpoint thread waits for writes). */
+function toldOfRuns(statement: SQLite.Statement, afterRun: () => void): SqliteStatement {
+  return {
+    reader: statement.reader,
+    all(parameters) {
+      const rows = statement.all(parameters);
+      afterRun();
+      return rows;
+    },
+    run(parameters) {
+      const result = statement.run(parameters);
+      afterRun();
+      return result;
+    },
+    iterate: (parameters) => statement.iterate(parameters),
   };
 }
 

@@ -65,10 +65,8 @@ export async function recordEvent<T extends EventType>(
     data: toJson(event.data),
     created_at: timestamp(clock.now()),
   };
-  if (tx.getExecutor().adapter instanceof SqliteAdapter) {
-    const [counter] = await nextSequence(tx, { organization_id: event.organizationId });
-    await insertEvent(tx, { ...row, sequence: Number(counter?.last_sequence) });
-  } else await numberAndInsertEvent(tx, row);
+  if (tx.getExecutor().adapter instanceof SqliteAdapter) await insertNumberedEvent(tx, row);
+  else await numberAndInsertEvent(tx, row);
 }
 
 /** An event's columns but its number, as `recordEvent` binds them. */
@@ -78,26 +76,21 @@ const EVENT_COLUMNS = sql.raw(
   "id, organization_id, sequence, type, space_id, site_id, actor_id, actor_token_id, actor_address, target_id, data, created_at",
 );
 
-/** The organization's next number: its counter moved on (made at 1), and locked until the commit. */
-const nextSequence = preparedWrite((db, { organization_id }: { organization_id: string }) =>
-  compiled<{ last_sequence: number }>(
-    db,
-    sql`insert into event_counters (organization_id, last_sequence) values (${organization_id}, 1)
-      on conflict (organization_id) do update set last_sequence = event_counters.last_sequence + 1
-      returning last_sequence`,
-  ),
-);
-
-const insertEvent = preparedWrite((db, e: EventArguments & { sequence: number }) =>
+/**
+ * SQLite: the event numbered after its organization's counter, which a trigger then moves on to it
+ * (migration 202611272000_event_counter_trigger): one statement.
+ */
+const insertNumberedEvent = preparedWrite((db, e: EventArguments) =>
   compiled(
     db,
-    sql`insert into events (${EVENT_COLUMNS}) values (${e.id}, ${e.organization_id}, ${e.sequence}, ${e.type},
-      ${e.space_id}, ${e.site_id}, ${e.actor_id}, ${e.actor_token_id}, ${e.actor_address}, ${e.target_id},
-      ${e.data}, ${e.created_at})`,
+    sql`insert into events (${EVENT_COLUMNS}) values (${e.id}, ${e.organization_id},
+      coalesce((select last_sequence from event_counters where organization_id = ${e.organization_id}), 0) + 1,
+      ${e.type}, ${e.space_id}, ${e.site_id}, ${e.actor_id}, ${e.actor_token_id}, ${e.actor_address},
+      ${e.target_id}, ${e.data}, ${e.created_at})`,
   ),
 );
 
-/** Both in one statement, one round trip to PostgreSQL (SQLite runs no INSERT in a WITH). */
+/** PostgreSQL: both in one statement, one round trip (the counter row locked until the commit). */
 const numberAndInsertEvent = preparedWrite((db, e: EventArguments) =>
   compiled(
     db,
