@@ -4915,6 +4915,12 @@ export interface components {
             title: components["schemas"]["OrganizationTitle"];
             /** @description Email domains whose users may join. */
             emailDomains?: string[];
+            /**
+             * @description Answers to GitBook's onboarding, applied to the default site that `withDefaultSite` creates
+             *     (ignored without it, as GitBook does): its audience sets the site's visibility. Source and
+             *     interests tailor GitBook's recommendations; Quire makes none, and keeps them not.
+             */
+            onboardingPreferences?: components["schemas"]["SiteOnboardingPreferences"];
         };
         /** @description Creates a SAML provider. */
         CreateSamlProviderRequest: {
@@ -9312,6 +9318,30 @@ export interface components {
          * @enum {string}
          */
         SiteNewSpaceContent: "sample" | "empty";
+        /**
+         * @description Who is to read the default site, which sets its visibility: `public` → public; `protected` →
+         *     visitor-auth (visitors signed in through the site's authentication); `internal` → share-link
+         *     (members, and holders of a share link); `mixed` → public, what is not for everyone being left to
+         *     adaptive content.
+         * @enum {string}
+         */
+        SiteOnboardingAudience: "public" | "mixed" | "protected" | "internal";
+        /**
+         * @description Something the new organization means to do with its site.
+         * @enum {string}
+         */
+        SiteOnboardingInterest: "adaptive-content" | "api-docs" | "proactive-agent";
+        /** @description GitBook's onboarding answers, as its clients send them with createOrganization. */
+        SiteOnboardingPreferences: {
+            source: components["schemas"]["SiteOnboardingSource"] | null;
+            audience: components["schemas"]["SiteOnboardingAudience"] | null;
+            interests: components["schemas"]["SiteOnboardingInterest"][];
+        };
+        /**
+         * @description Where the new organization's docs come from today.
+         * @enum {string}
+         */
+        SiteOnboardingSource: "markdown-in-git" | "import" | "template";
         /** @description One page of a list. */
         SitePage: {
             /** @description Present when more items follow this page. */

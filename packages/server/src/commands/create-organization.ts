@@ -1,3 +1,4 @@
+import type { Schema } from "@quire/api-types";
 import { truncateTitle } from "../content/titles.js";
 import type { Clock, IdGenerator } from "../context.js";
 import type { Db } from "../db/database.js";
@@ -52,14 +53,31 @@ export async function createOrganization(
 export async function createOrganizationWithSite(
   services: Services,
   ownerId: string,
-  input: NewOrganization,
+  input: NewOrganization & { onboardingPreferences?: Schema<"SiteOnboardingPreferences"> },
 ): Promise<OrganizationRow> {
   const siteId = services.ids.next();
   const organization = { ...newOrganization(services, input), default_content_site: siteId };
   const title = truncateTitle(organization.title, SITE_TITLE_MAX);
+  const audience = input.onboardingPreferences?.audience;
+  const visibility = audience ? VISIBILITY_FOR[audience] : undefined;
   await services.transaction(async (tx) => {
     await insertWithOwner(tx, services, ownerId, organization);
-    await createSiteIn(tx, services, organization.id, "admin", { title, spaces: "empty" }, siteId);
+    await createSiteIn(
+      tx,
+      services,
+      organization.id,
+      "admin",
+      { title, spaces: "empty", ...(visibility && { visibility }) },
+      siteId,
+    );
   });
   return organization;
 }
+
+/** The default site's visibility for GitBook's onboarding audience (the contract's `SiteOnboardingAudience`). */
+const VISIBILITY_FOR: Record<Schema<"SiteOnboardingAudience">, Schema<"SiteVisibility">> = {
+  public: "public",
+  mixed: "public",
+  protected: "visitor-auth",
+  internal: "share-link",
+};

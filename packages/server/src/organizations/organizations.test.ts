@@ -126,6 +126,50 @@ describe("GitBook's default site and default content", () => {
     expect(plain.body.defaultContent).toBeUndefined();
   });
 
+  it("applies GitBook's onboarding audience to the default site's visibility, and refuses answers it does not know", async () => {
+    const creator = await t.user();
+    const onboarding = (audience: string | null) => ({
+      source: "markdown-in-git",
+      audience,
+      interests: ["api-docs"],
+    });
+    const visibilityFor = async (audience: string | null) => {
+      const org = (
+        await t.request
+          .post("/v1/orgs?withDefaultSite=true")
+          .set(creator.auth)
+          .send({ title: `Audience ${audience}`, onboardingPreferences: onboarding(audience) })
+          .expect(201)
+      ).body;
+      const site = await t.request
+        .get(`/v1/orgs/${org.id}/sites/${org.defaultContent.site}`)
+        .set(creator.auth)
+        .expect(200);
+      return site.body.visibility;
+    };
+    expect(await visibilityFor("internal")).toBe("share-link");
+    expect(await visibilityFor("protected")).toBe("visitor-auth");
+    expect(await visibilityFor("mixed")).toBe("public");
+    expect(await visibilityFor(null)).toBe("public");
+
+    // Without withDefaultSite there is no site to apply them to: accepted, as GitBook does.
+    const plain = await t.request
+      .post("/v1/orgs")
+      .set(creator.auth)
+      .send({ title: "No Site", onboardingPreferences: onboarding("internal") })
+      .expect(201);
+    expect(plain.body.defaultContent).toBeUndefined();
+
+    const before = (await t.request.get("/v1/orgs").set(creator.auth).expect(200)).body.count;
+    const refused = await t.request
+      .post("/v1/orgs?withDefaultSite=true")
+      .set(creator.auth)
+      .send({ title: "Refused", onboardingPreferences: onboarding("everyone") })
+      .expect(400);
+    expect(refused.body.error.message).toMatch(/onboardingPreferences\/audience/);
+    expect((await t.request.get("/v1/orgs").set(creator.auth).expect(200)).body.count).toBe(before);
+  });
+
   it("sets the default content to one of the organization's sites, refuses another's, clears it", async () => {
     const creator = await t.user();
     const org = (await t.request.post("/v1/orgs").set(creator.auth).send({ title: "Pointing" }).expect(201))

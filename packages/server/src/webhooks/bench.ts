@@ -5,7 +5,7 @@
  *    (one space's row changed) and the creation of a space as `createSpace` makes one (the content
  *    tree locked, the place found, the space and its first revision inserted). Rounds of transactions
  *    by concurrent writers of one organization, without the event and with it (`recordEvent`),
- *    alternated; medians of writes a second and their ratio. The events of one organization are
+ *    alternated, each round 2 s (`BENCH_ROUND_MS`); medians of writes a second and their ratio. The events of one organization are
  *    numbered under its counter row's lock, so this is the worst case: every writer in one
  *    organization. Then the same two through the API (`updateSpaceById`, `createSpace`): the same
  *    server and requests, alternating rounds whose requests run `withoutEvents` with rounds that
@@ -43,10 +43,10 @@ import { insertSpace, updateSpace } from "../spaces/index.js";
 import { createUser } from "../users/index.js";
 
 const WRITERS = 8;
-const WRITES_PER_ROUND = 2000;
+/** How long each round writes: rounds of a fixed time, whatever the write costs, keep rows comparable. */
+const ROUND_MS = Number(process.env.BENCH_ROUND_MS ?? 2_000);
 const ROUNDS = 5;
 const DELIVERIES = 2000;
-const API_WRITES = 400;
 const loopback: NetworkPolicy = { allowedPrivateAddresses: ["127.0.0.1"] };
 
 /** Medians of rounds alternating without and with events, after one of each to warm up. */
@@ -69,6 +69,25 @@ const median = (values: readonly number[]) => {
 
 function check(condition: unknown, what: string): asserts condition {
   if (!condition) throw new Error(`Check failed: ${what}`);
+}
+
+/**
+ * Writes a second by WRITERS concurrent writers, each writing one after another until the round's
+ * time is up: the writes finished over the time until the last of them.
+ */
+async function forARound(write: (writer: number, i: number) => Promise<unknown>): Promise<number> {
+  const started = performance.now();
+  const deadline = started + ROUND_MS;
+  let made = 0;
+  await Promise.all(
+    Array.from({ length: WRITERS }, async (_, writer) => {
+      for (let i = 0; performance.now() < deadline; i++) {
+        await write(writer, i);
+        made++;
+      }
+    }),
+  );
+  return made / ((performance.now() - started) / 1000);
 }
 
 /** Writes a second without their events and with them. */
@@ -139,27 +158,21 @@ async function run(db: Db, directory: string): Promise<Figures> {
       position: await endPosition(tx, organization.id, null),
     });
   };
-  /** Writes a second: WRITERS writers, each making WRITES_PER_ROUND / WRITERS writes. */
-  const writes = async (cause: Cause, withEvent: boolean) => {
-    const started = performance.now();
-    await Promise.all(
-      spaces.map(async (_, writer) => {
-        for (let i = 0; i < WRITES_PER_ROUND / WRITERS; i++)
-          await db.transaction().execute(async (tx) => {
-            const space = await cause(tx, writer, i);
-            if (withEvent)
-              await recordEvent(tx, context, {
-                organizationId: organization.id,
-                type: "space_updated",
-                actorId: user.id,
-                spaceId: space.id,
-                data: { space: space.id, title: space.title, visibility: "private", changes: ["title"] },
-              });
+  /** Writes a second by WRITERS writers for a round. */
+  const writes = (cause: Cause, withEvent: boolean) =>
+    forARound((writer, i) =>
+      db.transaction().execute(async (tx) => {
+        const space = await cause(tx, writer, i);
+        if (withEvent)
+          await recordEvent(tx, context, {
+            organizationId: organization.id,
+            type: "space_updated",
+            actorId: user.id,
+            spaceId: space.id,
+            data: { space: space.id, title: space.title, visibility: "private", changes: ["title"] },
           });
       }),
     );
-    return WRITES_PER_ROUND / ((performance.now() - started) / 1000);
-  };
   const updates = await compare((withEvents) => writes(update, withEvents));
   const creations = await compare((withEvents) => writes(creation, withEvents));
 
@@ -237,15 +250,9 @@ async function run(db: Db, directory: string): Promise<Figures> {
         check(status === 200, `a space is renamed through the API (${status})`);
       };
     /** Requests a second through the API, recording their events or not (`withoutEvents`). */
-    const apiWrites = async (cause: ApiCause, withEvents: boolean) => {
+    const apiWrites = (cause: ApiCause, withEvents: boolean) => {
       eventsRecorded = withEvents;
-      const started = performance.now();
-      await Promise.all(
-        Array.from({ length: WRITERS }, async (_, writer) => {
-          for (let i = 0; i < API_WRITES / WRITERS; i++) await cause(writer, i);
-        }),
-      );
-      return API_WRITES / ((performance.now() - started) / 1000);
+      return forARound(cause);
     };
     const apiUpdates = await compare((withEvents) => apiWrites(apiUpdate(spaces), withEvents));
     const spreadUpdates = await compare((withEvents) => apiWrites(apiUpdate(spread), withEvents));
