@@ -9333,8 +9333,11 @@ export interface components {
         SiteOnboardingInterest: "adaptive-content" | "api-docs" | "proactive-agent";
         /** @description GitBook's onboarding answers, as its clients send them with createOrganization. */
         SiteOnboardingPreferences: {
+            /** @description Where the docs come from today, if said. */
             source: components["schemas"]["SiteOnboardingSource"] | null;
+            /** @description Who is to read the site, if said: it sets the default site's visibility. */
             audience: components["schemas"]["SiteOnboardingAudience"] | null;
+            /** @description What the organization means to do with its site. */
             interests: components["schemas"]["SiteOnboardingInterest"][];
         };
         /**
