@@ -59,8 +59,8 @@ export function startCheckpointer(
   let running = true;
   worker.on("message", onLongLog);
   worker.on("error", (err) => {
-    // SQLite checkpoints in the commits again, as by default.
-    writer.pragma(`wal_autocheckpoint = ${SQLITE_AUTOCHECKPOINT_PAGES}`);
+    // SQLite checkpoints in the commits again, as by default (unless the database is closed already).
+    if (writer.open) writer.pragma(`wal_autocheckpoint = ${SQLITE_AUTOCHECKPOINT_PAGES}`);
     logger?.warn({ err }, "The SQLite checkpoint thread failed: commits checkpoint the log themselves");
   });
   worker.on("exit", () => {
