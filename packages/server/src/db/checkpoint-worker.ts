@@ -19,20 +19,8 @@ export interface CheckpointerData {
   signals: SharedArrayBuffer;
   /** How long writes gather before a checkpoint. */
   gatherMs: number;
-  /** Past this many frames in the log, the server is told (a `LongLog` message). */
+  /** Past this many frames in the log, the server is told (an empty message). */
   longLogFrames: number;
-}
-
-/** Told to the server when the log has grown long: the frames it holds, and those copied back. */
-export interface LongLog {
-  log: number;
-  checkpointed: number;
-}
-
-interface CheckpointResult {
-  busy: number;
-  log: number;
-  checkpointed: number;
 }
 
 function run({ file, signals, gatherMs, longLogFrames }: CheckpointerData): void {
@@ -48,9 +36,8 @@ function run({ file, signals, gatherMs, longLogFrames }: CheckpointerData): void
       // Stop wakes this wait too.
       Atomics.wait(shared, STOP, 0, gatherMs);
       seen = Atomics.load(shared, WRITES);
-      const [result] = db.pragma("wal_checkpoint(PASSIVE)") as CheckpointResult[];
-      if (result && result.log >= longLogFrames)
-        parentPort?.postMessage({ log: result.log, checkpointed: result.checkpointed } satisfies LongLog);
+      const [result] = db.pragma("wal_checkpoint(PASSIVE)") as { log: number }[];
+      if (result && result.log >= longLogFrames) parentPort?.postMessage(null);
     }
   } finally {
     db?.close();

@@ -2,7 +2,7 @@ import { Worker } from "node:worker_threads";
 import type SQLite from "better-sqlite3";
 import type { Logger } from "pino";
 import { siblingModule } from "../workers/pool.js";
-import { type CheckpointerData, type LongLog, STOP, STOPPED, WRITES } from "./checkpoint-worker.js";
+import { type CheckpointerData, STOP, STOPPED, WRITES } from "./checkpoint-worker.js";
 
 /**
  * Checkpoints of a SQLite database's write-ahead log, off the event loop. SQLite runs them itself in
@@ -44,7 +44,7 @@ export function startCheckpointer(
   file: string,
   writer: SQLite.Database,
   settings: CheckpointSettings,
-  { onLongLog, logger }: { onLongLog: (log: LongLog) => void; logger?: Pick<Logger, "warn"> },
+  { onLongLog, logger }: { onLongLog: () => void; logger?: Pick<Logger, "warn"> },
 ): Checkpointer {
   const signals = new SharedArrayBuffer(3 * Int32Array.BYTES_PER_ELEMENT);
   const shared = new Int32Array(signals);
@@ -57,7 +57,7 @@ export function startCheckpointer(
   });
   worker.unref();
   let running = true;
-  worker.on("message", onLongLog);
+  worker.on("message", () => onLongLog());
   worker.on("error", (err) => {
     // SQLite checkpoints in the commits again, as by default (unless the database is closed already).
     if (writer.open) writer.pragma(`wal_autocheckpoint = ${SQLITE_AUTOCHECKPOINT_PAGES}`);
