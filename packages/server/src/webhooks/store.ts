@@ -1,11 +1,12 @@
 import type { Schema } from "@quire/api-types";
-import { sql } from "kysely";
+import { type ExpressionBuilder, sql } from "kysely";
 import { callerMembership } from "../access.js";
 import type { Clock, IdGenerator } from "../context.js";
-import { flag, fromJson, timestamp } from "../db/codecs.js";
+import { flag, fromJson, isSet, timestamp } from "../db/codecs.js";
 import type { Db } from "../db/database.js";
 import { memberLookup } from "../db/member-lookup.js";
 import { preparedRead } from "../db/prepared.js";
+import type { Database } from "../db/schema.js";
 import { moveCursor } from "../events/cursors.js";
 import { eventsAfter } from "../events/read.js";
 import type { EventTable } from "../events/tables.js";
@@ -325,8 +326,11 @@ export async function releaseLease(db: Db, webhookId: string, token: string): Pr
     .execute();
 }
 
-/** The first pending delivery of the webhook's queue: the only one that may be sent. */
-export function queueHead(db: Db, webhookId: string): Promise<WebhookDeliveryTable | undefined> {
+/**
+ * The first `limit` pending deliveries of the webhook's queue, in order: the first is the only one
+ * that may be sent, the others after it has succeeded.
+ */
+export function queueHeads(db: Db, webhookId: string, limit: number): Promise<WebhookDeliveryTable[]> {
   return db
     .selectFrom("webhook_deliveries")
     .selectAll()
@@ -334,16 +338,34 @@ export function queueHead(db: Db, webhookId: string): Promise<WebhookDeliveryTab
     .where("status", "=", "pending")
     .orderBy("position")
     .orderBy("id")
-    .limit(1)
-    .executeTakeFirst();
+    .limit(limit)
+    .execute();
 }
 
+/**
+ * Records an attempt at one of the webhook's deliveries if `token` still holds the webhook (a runner
+ * that lost it records nothing), in one statement: whether the webhook is still on and when it was
+ * last changed, or undefined when the lease was lost.
+ */
 export async function recordAttempt(
-  tx: Db,
+  db: Db,
+  { webhookId, token }: { webhookId: string; token: string },
   deliveryId: string,
   columns: Partial<WebhookDeliveryTable>,
-): Promise<void> {
-  await tx.updateTable("webhook_deliveries").set(columns).where("id", "=", deliveryId).execute();
+): Promise<{ active: boolean; updatedAt: string } | undefined> {
+  const held = (eb: ExpressionBuilder<Database, "webhook_deliveries">) =>
+    eb.selectFrom("webhooks").where("id", "=", webhookId).where("lease_token", "=", token);
+  const row = await db
+    .updateTable("webhook_deliveries")
+    .set(columns)
+    .where("id", "=", deliveryId)
+    .where((eb) => eb.exists(held(eb).select("id")))
+    .returning((eb) => [
+      held(eb).select("active").as("active"),
+      held(eb).select("updated_at").as("updated_at"),
+    ])
+    .executeTakeFirst();
+  return row && { active: isSet(row.active ?? 0), updatedAt: row.updated_at ?? "" };
 }
 
 /** Turns the webhook off, saying why. */

@@ -1,6 +1,7 @@
-import { isSet, timestamp } from "../db/codecs.js";
+import { timestamp } from "../db/codecs.js";
 import type { EventDeliverySettings } from "../events/delivery-settings.js";
 import { eventsById } from "../events/read.js";
+import type { EventTable } from "../events/tables.js";
 import { jobType } from "../jobs/queue.js";
 import { type AnyTask, defineTask, type JobContext } from "../jobs/runner.js";
 import type { Fetcher } from "../net/fetch.js";
@@ -12,13 +13,13 @@ import {
   disableWebhook,
   enqueueDelivery,
   fanOut,
-  queueHead,
+  queueHeads,
   recordAttempt,
   releaseLease,
   renewLease,
   webhooksDue,
 } from "./store.js";
-import type { WebhookTable } from "./tables.js";
+import type { WebhookDeliveryTable, WebhookTable } from "./tables.js";
 
 const fanOutEvents = jobType<Record<string, never>>("webhooks.fan-out");
 const sweepRetries = jobType<Record<string, never>>("webhooks.sweep");
@@ -30,6 +31,11 @@ const KEPT_FOR_MS = 30 * DAY_MS;
 const BATCH = 1000;
 /** Sent by one job at most, after which it queues another: other webhooks get their turn on the runner. */
 const MAX_PER_JOB = 100;
+/** Deliveries read from a webhook's queue at a time, with their events. */
+const HEADS = 25;
+
+/** What a deliver job does after an attempt (see `attempt`). */
+type Next = "next" | "changed" | "wait" | "stop";
 
 /**
  * The tasks of this area. The fan-out turns new events into pending deliveries, each webhook's a
@@ -41,66 +47,85 @@ export function webhooksTasks(
   deps: { fetcher: Fetcher; secretKey: string },
   settings: EventDeliverySettings,
 ): AnyTask[] {
-  // The job's own lease (QUIRE_JOB_LEASE_MS), renewed at each attempt, and at least three attempts long:
+  // The job's own lease (QUIRE_JOB_LEASE_MS), renewed as it goes, and at least three attempts long:
   // a live runner keeps its webhook, and a dead one's is taken again when its job is.
   const leaseOf = (job: JobContext) => Math.max(job.leaseMs, 3 * settings.timeoutMs);
 
-  /** Sends the head of the queue and records how it went; the webhook to go on with, if any. */
-  async function attemptHead(
+  /**
+   * Sends one delivery and records how it went, if this runner still holds the webhook: what comes
+   * next, the queue's next delivery (after reading the webhook again if it was changed meanwhile), a
+   * wait for this one's retry, or nothing for this runner (the webhook was lost to another, deleted,
+   * turned off, or given up on).
+   */
+  async function attempt(
     job: JobContext,
     webhook: WebhookTable,
     token: string,
-    head: NonNullable<Awaited<ReturnType<typeof queueHead>>>,
-  ): Promise<WebhookTable | undefined> {
-    const event = (await eventsById(job.db, [head.event_id])).get(head.event_id);
-    if (!event) throw new Error(`The event ${head.event_id} of delivery ${head.id} is missing`);
-    const sentAt = job.clock.now();
-    const attempt = await sendEvent(
+    delivery: WebhookDeliveryTable,
+    event: EventTable,
+  ): Promise<Next> {
+    const held = { webhookId: webhook.id, token };
+    const outcome = await sendEvent(
       deps.fetcher,
       { url: webhook.url, secret: revealSecret(deps.secretKey, webhook) },
       event,
-      { now: sentAt, timeoutMs: settings.timeoutMs, signal: job.signal },
+      { now: job.clock.now(), timeoutMs: settings.timeoutMs, signal: job.signal },
     );
     const now = job.clock.now();
-    const columns = afterAttempt(head, attempt, now);
-    return job.db.transaction().execute(async (tx) => {
-      // Recorded only by the lease's holder: a runner that lost it (or whose webhook was deleted) stops.
-      const held = await renewLease(tx, webhook.id, { token, until: timestamp(now, leaseOf(job)) });
-      if (!held) return undefined;
-      await recordAttempt(tx, head.id, columns);
-      if (columns.status === "failed") {
+    const columns = afterAttempt(delivery, outcome, now);
+    if (columns.status === "failed") {
+      await job.db.transaction().execute(async (tx) => {
+        if (!(await recordAttempt(tx, held, delivery.id, columns))) return;
         await disableWebhook(
           tx,
           webhook.id,
-          `Deliveries failed for 24 hours: ${attempt.error}`,
+          `Deliveries failed for 24 hours: ${outcome.error}`,
           timestamp(now),
         );
         await releaseLease(tx, webhook.id, token);
-        job.logger.warn(
-          { webhook: webhook.id, error: attempt.error },
-          "webhook turned off after a day of failures",
-        );
-        return undefined;
-      }
-      // Turned off meanwhile by an admin: what is left waits.
-      if (!isSet(held.active)) {
-        await releaseLease(tx, webhook.id, token);
-        return undefined;
-      }
-      return held;
-    });
+      });
+      job.logger.warn(
+        { webhook: webhook.id, error: outcome.error },
+        "webhook turned off after a day of failures",
+      );
+      return "stop";
+    }
+    const recorded = await recordAttempt(job.db, held, delivery.id, columns);
+    // Lost to another runner, or deleted: that runner, if any, goes on.
+    if (!recorded) return "stop";
+    // Turned off meanwhile by an admin: what is left waits.
+    if (!recorded.active) {
+      await releaseLease(job.db, webhook.id, token);
+      return "stop";
+    }
+    if (columns.status !== "success") return "wait";
+    return recorded.updatedAt === webhook.updated_at ? "next" : "changed";
   }
 
   const deliver = defineTask(deliverWebhook, {
     async run({ webhookId }, job) {
       const token = job.ids.next();
-      const claim = () => {
+      const leaseMs = leaseOf(job);
+      let leaseUntil = 0;
+      const claim = async () => {
         const now = job.clock.now();
-        return claimWebhook(job.db, webhookId, {
+        const claimed = await claimWebhook(job.db, webhookId, {
           token,
           now: timestamp(now),
-          until: timestamp(now, leaseOf(job)),
+          until: timestamp(now, leaseMs),
         });
+        leaseUntil = now.getTime() + leaseMs;
+        return claimed;
+      };
+      /**
+       * Renewed before an attempt once half of it is gone, so that the attempt ends (in time) well
+       * inside it; and to read the webhook again after a change.
+       */
+      const renewed = async (webhook: WebhookTable, changed: boolean) => {
+        const now = job.clock.now();
+        if (!changed && leaseUntil - now.getTime() > leaseMs / 2) return webhook;
+        leaseUntil = now.getTime() + leaseMs;
+        return renewLease(job.db, webhookId, { token, until: timestamp(now, leaseMs) });
       };
       const due = (head: { next_attempt_at: string | null } | undefined) =>
         head !== undefined && (head.next_attempt_at ?? "") <= timestamp(job.clock.now());
@@ -116,21 +141,36 @@ export function webhooksTasks(
           });
           return;
         }
-        const head = await queueHead(job.db, webhookId);
-        if (!head || !due(head)) {
+        const heads = await queueHeads(job.db, webhookId, Math.min(HEADS, MAX_PER_JOB - sent));
+        if (!due(heads[0])) {
           await releaseLease(job.db, webhookId, token);
           // A fan-out may have queued more after the look above, its job finding the lease held.
-          if (!due(await queueHead(job.db, webhookId))) return;
+          if (!due((await queueHeads(job.db, webhookId, 1))[0])) return;
           webhook = await claim();
           continue;
         }
+        const events = await eventsById(
+          job.db,
+          heads.map((head) => head.event_id),
+        );
+        // In order, each after the one before it succeeded; a failure waits for its retry.
+        let next: Next = "next";
         try {
-          webhook = await attemptHead(job, webhook, token, head);
+          for (const head of heads) {
+            const event = events.get(head.event_id);
+            if (!event) throw new Error(`The event ${head.event_id} of delivery ${head.id} is missing`);
+            if (!due(head)) break;
+            webhook = await renewed(webhook, next === "changed");
+            if (!webhook) return;
+            sent += 1;
+            next = await attempt(job, webhook, token, head, event);
+            if (next === "wait" || next === "stop") break;
+          }
         } catch (err) {
           await releaseLease(job.db, webhookId, token);
           throw err;
         }
-        sent += 1;
+        if (next === "stop") return;
       }
     },
   });

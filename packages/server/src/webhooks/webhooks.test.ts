@@ -33,6 +33,8 @@ const received: Received[] = [];
 /** The status each path of the receiver answers, and the secret it verifies with. */
 const answers = new Map<string, number>();
 const secrets = new Map<string, string>();
+/** What the test does when a path of the receiver is called, before it answers. */
+const reactions = new Map<string, () => Promise<unknown>>();
 
 function listen(server: Server, host: string): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -61,6 +63,7 @@ beforeAll(async () => {
       vi.useRealTimers();
     }
     received.push({ path, headers, body: JSON.parse(text), verified });
+    await reactions.get(path)?.();
     res.writeHead(answers.get(path) ?? 204).end("thanks");
   });
   origin = `http://127.0.0.1:${await listen(receiver, "127.0.0.1")}`;
@@ -536,6 +539,33 @@ describe("webhooks", () => {
       "space_created:3",
     ]);
     expect((await deliveries(s, hook.id, "?status=pending")).count).toBe(0);
+  });
+
+  it("reads a webhook changed while its queue is sent: the next delivery goes to its new URL; turned off, the rest waits", async () => {
+    const s = await scenario();
+    const hook = await createHook(s);
+    const moved = receiverPath();
+    secrets.set(moved.path, secrets.get(hook.path) ?? "");
+    const base = await lastSequence(s.organizationId);
+    for (const title of ["A", "B", "C"]) await record(s.organizationId, "space_created", spaceCreated(title));
+    reactions.set(hook.path, () =>
+      t.request.patch(`${s.hooksUrl}/${hook.id}`).set(s.admin.auth).send({ url: moved.url }).expect(200),
+    );
+    let answered = 0;
+    reactions.set(moved.path, async () => {
+      if (++answered === 1)
+        await t.request
+          .patch(`${s.hooksUrl}/${hook.id}`)
+          .set(s.admin.auth)
+          .send({ active: false })
+          .expect(200);
+    });
+    await deliver();
+    expect(typesAt(hook.path, base)).toEqual(["space_created:1"]);
+    expect(typesAt(moved.path, base)).toEqual(["space_created:2"]);
+    expect(receivedAt(moved.path).every((r) => r.verified)).toBe(true);
+    const pending = await deliveries(s, hook.id, "?status=pending");
+    expect(pending.items.map((d) => [d.event.sequence - base, d.attempts])).toEqual([[3, 0]]);
   });
 
   it("sends a test event at once and answers how it went, without turning the webhook off", async () => {
