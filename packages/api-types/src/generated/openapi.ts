@@ -6522,6 +6522,17 @@ export interface components {
              * @description The installation in the application.
              */
             app: string;
+            /**
+             * Format: uri
+             * @description The installation's public HTTP endpoint: as the integration's `publicEndpoint`, the requests
+             *     forwarded naming the installation (`installationId`).
+             */
+            publicEndpoint: string;
+            /**
+             * Format: uri
+             * @description The same as `publicEndpoint`, as the integration's `publicContentEndpoint`.
+             */
+            publicContentEndpoint: string;
         };
         /** @description An integration extends the service; it can be published, listed and installed. */
         Integration: {
@@ -6904,9 +6915,22 @@ export interface components {
             assets: string;
             /**
              * Format: uri
-             * @description The integration's public HTTP endpoint.
+             * @description The integration's public HTTP endpoint: a request to it or to any path under it, from anyone
+             *     and without a token, is forwarded to the integration's `eventsURL` as GitBook's `fetch` event
+             *     (JSON: `eventId`, `type: "fetch"`, `request` with the `method`, the public `url` and the
+             *     `headers`, less `authorization` and `cookie`; the request's body in `body`, base64, up to 1 MiB;
+             *     and `installationId` at an installation's endpoint), signed as the other events are; the
+             *     integration's answer, up to 5 MiB, goes back to the caller (404 when the integration declares no
+             *     `eventsURL`; 502 or 504 when it cannot be reached or does not answer in time).
              */
             publicEndpoint: string;
+            /**
+             * Format: uri
+             * @description Where the integration's rendered content is served; the same as `publicEndpoint`: every answer
+             *     relayed from an integration is sandboxed (`Content-Security-Policy: sandbox`), never of Quire's
+             *     origin.
+             */
+            publicContentEndpoint: string;
         };
         /**
          * @description Who can see and install an integration.

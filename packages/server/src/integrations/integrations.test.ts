@@ -508,6 +508,8 @@ describe("POST /v1/integrations/{integrationName}/installations", () => {
       urls: {
         location: `http://quire.test/v1/integrations/${name}/installations/${res.body.id}`,
         app: `http://quire.test/app/orgs/${orgB}/integrations/${name}`,
+        publicEndpoint: `http://quire.test/v1/integrations/${name}/installations/${res.body.id}/endpoint`,
+        publicContentEndpoint: `http://quire.test/v1/integrations/${name}/installations/${res.body.id}/endpoint`,
       },
       status: "pending",
       space_selection: "selected",

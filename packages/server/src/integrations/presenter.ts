@@ -63,12 +63,27 @@ export function presentIntegration(
       app,
       assets,
       publicEndpoint: `${location}/integration`,
+      publicContentEndpoint: `${location}/integration`,
     },
     permissions: integrationPermissions(access),
     ...(row.content_security_policy !== null && { contentSecurityPolicy: row.content_security_policy }),
     ...(row.events_url !== null &&
       canManageIntegration(access.ownerMembership) && { eventsURL: row.events_url }),
     ...(signingSecret !== undefined && { signingSecret }),
+  };
+}
+
+function installationUrls(
+  integrationName: string,
+  row: Pick<InstallationRow, "id" | "organization_id">,
+  urls: Urls,
+): Schema<"InstallationUrls"> {
+  const location = urls.api(`integrations/${integrationName}/installations/${row.id}`);
+  return {
+    location,
+    app: urls.app(`orgs/${row.organization_id}/integrations/${integrationName}`),
+    publicEndpoint: `${location}/endpoint`,
+    publicContentEndpoint: `${location}/endpoint`,
   };
 }
 
@@ -79,10 +94,7 @@ export const presentInstallationOf =
     target: { organization: row.organization_id },
     createdAt: row.created_at,
     updatedAt: row.updated_at,
-    urls: {
-      location: urls.api(`integrations/${integrationName}/installations/${row.id}`),
-      app: urls.app(`orgs/${row.organization_id}/integrations/${integrationName}`),
-    },
+    urls: installationUrls(integrationName, row, urls),
     status: row.status,
     space_selection: row.space_selection,
     site_selection: row.site_selection,

@@ -168,6 +168,38 @@ export function integrationNamed(db: Db, name: string): Promise<IntegrationTable
 }
 
 /**
+ * What a request to a public endpoint is forwarded with: the integration of this name and, for an
+ * installation's endpoint, its installation of this id; undefined when either is not there.
+ */
+export async function endpointOf(
+  db: Db,
+  name: string,
+  installationId?: string,
+): Promise<
+  | (Pick<IntegrationTable, "id" | "events_url" | "signing_secret" | "content_security_policy"> & {
+      installation_id: string | null;
+    })
+  | undefined
+> {
+  const row = await db
+    .selectFrom("integrations as g")
+    .leftJoin("integration_installations as i", (join) =>
+      join.onRef("i.integration_id", "=", "g.id").on("i.id", "=", installationId ?? null),
+    )
+    .select([
+      "g.id",
+      "g.events_url",
+      "g.signing_secret",
+      "g.content_security_policy",
+      "i.id as installation_id",
+    ])
+    .where("g.name", "=", name)
+    .executeTakeFirst();
+  if (!row || (installationId !== undefined && row.installation_id === null)) return undefined;
+  return row;
+}
+
+/**
  * Stores a new integration, or replaces the definition of `existing` and raises its version. Call
  * inside a transaction.
  */

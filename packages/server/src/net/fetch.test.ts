@@ -139,6 +139,18 @@ describe("Fetcher.post", () => {
     expect((await loopback.post(`${server.origin}/fail`, "{}", options)).status).toBe(500);
   });
 
+  it("keeps the answer's head and whole body when asked, and refuses one over the limit", async () => {
+    const kept = { ...options, keepAnswer: true, maxBytes: 200_000 };
+    const hop = await loopback.post(`${server.origin}/hop`, "{}", kept);
+    expect(hop).toMatchObject({ status: 302, answer: { headers: { location: "/doc" } } });
+    const failed = await loopback.post(`${server.origin}/fail`, "{}", kept);
+    expect(failed.answer?.body.toString()).toBe("x".repeat(100_000));
+    const tooLarge = await failure(
+      loopback.post(`${server.origin}/fail`, "{}", { ...kept, maxBytes: 99_999 }),
+    );
+    expect(tooLarge).toMatchObject({ name: "FetchError", message: "The answer is larger than 99999 bytes." });
+  });
+
   it("does not follow redirects", async () => {
     const before = seen.length;
     expect((await loopback.post(`${server.origin}/hop`, "{}", options)).status).toBe(302);

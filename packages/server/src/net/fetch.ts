@@ -1,4 +1,4 @@
-import type { IncomingMessage } from "node:http";
+import type { IncomingHttpHeaders, IncomingMessage } from "node:http";
 import { get as httpGet, request as httpRequest } from "node:http";
 import { get as httpsGet, request as httpsRequest } from "node:https";
 import { isIP } from "node:net";
@@ -72,8 +72,13 @@ export interface PostOptions {
   headers: Record<string, string>;
   /** For the whole of it: connecting, sending, the answer's head and the part of its body read. */
   timeoutMs: number;
-  /** The most of the answer's body read (and dropped): the rest is not waited for. */
+  /**
+   * The most of the answer's body read: dropped, the rest not waited for; or, with `keepAnswer`,
+   * kept, and a larger answer is a FetchError.
+   */
   maxBytes: number;
+  /** Whether the answer's head and body are wanted (a request relayed), not only its status. */
+  keepAnswer?: boolean;
   /** Aborting it rejects with its reason, not with a FetchError. */
   signal?: AbortSignal;
 }
@@ -83,6 +88,8 @@ export interface Posted {
   status: number;
   /** From the start of the request to the end of the body read. */
   durationMs: number;
+  /** With `keepAnswer`: the answer's headers and whole body. */
+  answer?: { headers: IncomingHttpHeaders; body: Buffer };
 }
 
 export interface Fetcher {
@@ -91,8 +98,9 @@ export interface Fetcher {
   /** GETs `url` as bytes, with the same checks and errors as `text`. */
   bytes(url: string, options: FetchOptions): Promise<FetchedBytes>;
   /**
-   * POSTs `body` to `url` (webhooks): any answer resolves with its status; no answer (an address the
-   * policy refuses, a connection error, the timeout) throws FetchError.
+   * POSTs `body` to `url` (webhooks, integration events and requests): any answer resolves with its
+   * status; no answer (an address the policy refuses, a connection error, the timeout) throws
+   * FetchError.
    */
   post(url: string, body: string, options: PostOptions): Promise<Posted>;
 }
@@ -179,7 +187,7 @@ export function createFetcher(policy: NetworkPolicy): Fetcher {
   const post = async (
     url: string,
     body: string,
-    { headers, timeoutMs, maxBytes, signal }: PostOptions,
+    { headers, timeoutMs, maxBytes, keepAnswer = false, signal }: PostOptions,
   ): Promise<Posted> => {
     const deadline = AbortSignal.timeout(timeoutMs);
     const aborted = signal ? AbortSignal.any([signal, deadline]) : deadline;
@@ -210,6 +218,12 @@ export function createFetcher(policy: NetworkPolicy): Fetcher {
         );
         req.end(body);
       });
+      const status = response.statusCode ?? 0;
+      if (keepAnswer) {
+        const body = await readBody(response, maxBytes);
+        const durationMs = Math.round(performance.now() - started);
+        return { status, durationMs, answer: { headers: response.headers, body } };
+      }
       // Read so that the receiver's answer is complete, but only so far: what it says is not kept.
       let size = 0;
       for await (const chunk of response as AsyncIterable<Buffer>) {
@@ -219,7 +233,7 @@ export function createFetcher(policy: NetworkPolicy): Fetcher {
           break;
         }
       }
-      return { status: response.statusCode ?? 0, durationMs: Math.round(performance.now() - started) };
+      return { status, durationMs: Math.round(performance.now() - started) };
     } catch (err) {
       if (signal?.aborted) throw signal.reason;
       if (deadline.aborted) throw new FetchError(`No answer within ${timeoutMs} ms.`, true);

@@ -11,7 +11,7 @@ import { createOrganization } from "../commands/create-organization.js";
 import { type Clock, type IdGenerator, systemClock, timeOrderedIds } from "../context.js";
 import { type Db, migrate, openDatabase } from "../db/database.js";
 import type { Role, UserTable } from "../db/schema.js";
-import { defaultEventDelivery } from "../events/delivery-settings.js";
+import { defaultEventDelivery, type EventDeliverySettings } from "../events/delivery-settings.js";
 import { addMembership } from "../members/index.js";
 import { createFetcher, type NetworkPolicy, publicAddressesOnly } from "../net/fetch.js";
 import { type GitLimits, type GitSettings, gitSettingsFrom } from "../net/git.js";
@@ -66,6 +66,8 @@ export interface TestAppOptions {
   network?: NetworkPolicy;
   /** Git Sync's repositories: a cache in a new temporary directory, under `network`, by default. */
   git?: GitSettings;
+  /** How events go out: the server's defaults by default. */
+  eventDelivery?: EventDeliverySettings;
 }
 
 /** Uploads of every test app share one directory: blobs are named by their content. */
@@ -132,6 +134,7 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
     files: testFileSettings(options),
     network,
     git: options.git ?? testGitSettings(network),
+    ...(options.eventDelivery && { eventDelivery: options.eventDelivery }),
   });
 
   const user: TestApp["user"] = async (options = {}) => {
