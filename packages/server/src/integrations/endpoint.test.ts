@@ -1,8 +1,8 @@
 import { createHmac } from "node:crypto";
-import { createServer, type OutgoingHttpHeaders, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
+import type { OutgoingHttpHeaders } from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { defaultEventDelivery } from "../events/delivery-settings.js";
+import { startTestServer, type TestServer } from "../net/test-server.js";
 import { createTestApp, type TestApp, type TestUser } from "../testing/harness.js";
 import { loopbackOnly } from "../testing/jobs.js";
 
@@ -24,19 +24,9 @@ const TIMEOUT_MS = 1_000;
 let t: TestApp;
 let admin: TestUser;
 let organizationId: string;
-let receiver: Server;
-let origin: string;
+let receiver: TestServer;
 const received: Received[] = [];
 const replies = new Map<string, Reply>();
-
-function listen(server: Server): Promise<string> {
-  return new Promise((resolve, reject) => {
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () =>
-      resolve(`http://127.0.0.1:${(server.address() as AddressInfo).port}`),
-    );
-  });
-}
 
 beforeAll(async () => {
   t = await createTestApp({
@@ -44,7 +34,7 @@ beforeAll(async () => {
     eventDelivery: { ...defaultEventDelivery, timeoutMs: TIMEOUT_MS },
   });
   ({ organizationId, admin } = await t.organization());
-  receiver = createServer(async (req, res) => {
+  receiver = await startTestServer(async (req, res) => {
     let text = "";
     for await (const chunk of req) text += chunk;
     const path = req.url ?? "";
@@ -53,11 +43,9 @@ beforeAll(async () => {
     // A path with no reply never answers.
     if (reply) res.writeHead(reply.status, reply.headers).end(reply.body);
   });
-  origin = await listen(receiver);
 });
 afterAll(async () => {
-  receiver.closeAllConnections();
-  await new Promise((resolve) => receiver.close(resolve));
+  await receiver.close();
   await t.close();
 });
 
@@ -76,7 +64,7 @@ async function publish(reply: Reply | undefined, extra: Record<string, unknown> 
       scopes: [],
       script: "export default {};",
       organization: organizationId,
-      eventsURL: `${origin}${path}`,
+      eventsURL: `${receiver.origin}${path}`,
       ...extra,
     })
     .expect(200);
@@ -219,10 +207,9 @@ describe("integration public endpoints", () => {
     expect(late.body.error.message).toBe(`The integration did not answer within ${TIMEOUT_MS} ms.`);
 
     // A port nothing listens on.
-    const closed = createServer();
-    const closedOrigin = await listen(closed);
-    await new Promise((resolve) => closed.close(resolve));
-    const gone = await publish(undefined, { eventsURL: `${closedOrigin}/events` });
+    const closed = await startTestServer(() => {});
+    await closed.close();
+    const gone = await publish(undefined, { eventsURL: `${closed.origin}/events` });
     const unreachable = await t.request.get(`/v1/integrations/${gone.name}/integration`).expect(502);
     expect(unreachable.body.error.message).toMatch(/^The integration could not be reached: /);
   });

@@ -7,7 +7,7 @@
  *    by concurrent writers of one organization, without the event and with it (`recordEvent`),
  *    alternated, each round 2 s (`BENCH_ROUND_MS`); medians of writes a second and their ratio. The events of one organization are
  *    numbered under its counter row's lock, so this is the worst case: every writer in one
- *    organization. Then the same two through the API (`updateSpaceById`, `createSpace`): the same
+ *    organization; the row change again with each writer in an organization of its own. Then the same two through the API (`updateSpaceById`, `createSpace`): the same
  *    server and requests, alternating rounds whose requests run `withoutEvents` with rounds that
  *    record them; what the target is about, since no event is written but by a request's change. The
  *    rename again with each writer in an organization of its own, which shares no event counter.
@@ -98,6 +98,8 @@ interface SideBySide {
 
 interface Figures {
   updates: SideBySide;
+  /** The same with each writer in an organization of its own: no event counter shared. */
+  spreadStoreUpdates: SideBySide;
   creations: SideBySide;
   /** The same two through the API: `updateSpaceById` and `createSpace` requests. */
   apiUpdates: SideBySide;
@@ -135,14 +137,16 @@ async function run(db: Db, directory: string): Promise<Figures> {
     );
 
   type Cause = (tx: Transaction, writer: number, i: number) => Promise<SpaceTable>;
-  /** A space's title changed: the smallest write there is. */
-  const update: Cause = (tx, writer, i) =>
-    updateSpace(
-      tx,
-      spaces[writer] as SpaceTable,
-      { title: `Space ${writer} ${i}` },
-      clock.now().toISOString(),
-    );
+  /** A space's title changed, each writer's in `among`: the smallest write there is. */
+  const updateIn =
+    (among: SpaceTable[]): Cause =>
+    (tx, writer, i) =>
+      updateSpace(
+        tx,
+        among[writer] as SpaceTable,
+        { title: `Space ${writer} ${i}` },
+        clock.now().toISOString(),
+      );
   /** A space created as `createSpace` creates one. */
   const creation: Cause = async (tx, writer, i) => {
     await lockContentTree(tx, [organization.id]);
@@ -165,7 +169,7 @@ async function run(db: Db, directory: string): Promise<Figures> {
         const space = await cause(tx, writer, i);
         if (withEvent)
           await recordEvent(tx, context, {
-            organizationId: organization.id,
+            organizationId: space.organization_id,
             type: "space_updated",
             actorId: user.id,
             spaceId: space.id,
@@ -173,7 +177,8 @@ async function run(db: Db, directory: string): Promise<Figures> {
           });
       }),
     );
-  const updates = await compare((withEvents) => writes(update, withEvents));
+  const updates = await compare((withEvents) => writes(updateIn(spaces), withEvents));
+  const spreadStoreUpdates = await compare((withEvents) => writes(updateIn(spread), withEvents));
   const creations = await compare((withEvents) => writes(creation, withEvents));
 
   // Deliveries: a receiver checking each signature and the order, one webhook, the runner.
@@ -310,6 +315,7 @@ async function run(db: Db, directory: string): Promise<Figures> {
     );
     return {
       updates,
+      spreadStoreUpdates,
       creations,
       apiUpdates,
       spreadUpdates,
@@ -340,6 +346,7 @@ console.log(
 );
 for (const [label, of] of [
   ["space row changed", (f: Figures) => f.updates],
+  [`space row changed, ${WRITERS} organizations`, (f: Figures) => f.spreadStoreUpdates],
   ["space created", (f: Figures) => f.creations],
   ["API: space renamed (PATCH)", (f: Figures) => f.apiUpdates],
   [`API: space renamed, ${WRITERS} organizations`, (f: Figures) => f.spreadUpdates],
