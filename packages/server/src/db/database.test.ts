@@ -5,7 +5,7 @@ import { sql, type Transaction } from "kysely";
 import { describe, expect, it, vi } from "vitest";
 import { openTestDatabase, testDatabaseKind } from "../testing/database.js";
 import { areaMigrations } from "./area-migrations.js";
-import { type Db, migrate } from "./database.js";
+import { type Db, migrate, openDatabase } from "./database.js";
 import { apiErrorFromDatabase } from "./errors.js";
 import { preparedRead } from "./prepared.js";
 import type { Database } from "./schema.js";
@@ -153,6 +153,26 @@ describe.runIf(testDatabaseKind === "sqlite")("SQLite parameters", () => {
       expect(limited).toEqual([]);
     } finally {
       await close();
+    }
+  });
+});
+
+describe.runIf(testDatabaseKind === "sqlite")("SQLite durability", () => {
+  it("syncs every commit (synchronous FULL), on a new database and on one reopened", async () => {
+    const directory = mkdtempSync(join(tmpdir(), "quire-durability-"));
+    try {
+      for (const create of [true, false]) {
+        const db = openDatabase({ location: directory, create });
+        try {
+          const { rows } = await sql<{ synchronous: number }>`pragma synchronous`.execute(db);
+          expect(rows).toEqual([{ synchronous: 2 }]);
+          await migrate(db);
+        } finally {
+          await db.destroy();
+        }
+      }
+    } finally {
+      rmSync(directory, { recursive: true, force: true });
     }
   });
 });
