@@ -1,5 +1,6 @@
 import { join, resolve } from "node:path";
 import { type ContentLimits, defaultContentLimits } from "./content/engine/index.js";
+import type { SqliteSync } from "./db/database.js";
 import { defaultEventDelivery, type EventDeliverySettings } from "./events/delivery-settings.js";
 import { type NetworkPolicy, parseAddressList } from "./net/fetch.js";
 
@@ -7,6 +8,8 @@ export interface Config {
   port: number;
   /** A directory for the SQLite file, or a postgres:// URL. */
   database: string;
+  /** `QUIRE_SQLITE_SYNCHRONOUS`: when SQLite syncs commits to disk, `normal` by default (see `SqliteSync`). */
+  sqliteSynchronous: SqliteSync;
   logLevel: string;
   publicUrl: string;
   /** `QUIRE_WEBHOOK_FANOUT_MS`, `QUIRE_WEBHOOK_TIMEOUT_MS`: how events go out to webhooks and integrations. */
@@ -67,6 +70,7 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): Config {
   return {
     port,
     database: env.DATABASE_URL ?? dataDirectoryFrom(env),
+    sqliteSynchronous: sqliteSynchronousFrom(env),
     logLevel: env.LOG_LEVEL ?? "info",
     publicUrl: publicUrlFrom(env),
     eventDelivery: {
@@ -96,6 +100,13 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): Config {
 /** See `Config.auditRetentionDays`; read on its own by the audit area, whose task deletes what is older. */
 export function auditRetentionDaysFrom(env: NodeJS.ProcessEnv = process.env): number {
   return positiveInteger(env, "QUIRE_AUDIT_RETENTION_DAYS", 365);
+}
+
+function sqliteSynchronousFrom(env: NodeJS.ProcessEnv): SqliteSync {
+  const value = env.QUIRE_SQLITE_SYNCHRONOUS ?? "normal";
+  if (value !== "normal" && value !== "full")
+    throw new Error(`QUIRE_SQLITE_SYNCHRONOUS must be "normal" or "full", not "${value}"`);
+  return value;
 }
 
 function publicUrlFrom(env: NodeJS.ProcessEnv): string {

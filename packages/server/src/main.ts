@@ -19,7 +19,7 @@ const SHUTDOWN_GRACE_MS = 10_000;
 const config = configFromEnv();
 await useContentLimits(config.content);
 const logger = serverLogger(config.logLevel);
-const db = openDatabase({ location: config.database, logger });
+const db = openDatabase({ location: config.database, logger, synchronous: config.sqliteSynchronous });
 await migrate(db);
 const secretKey = await resolveSecretKey({
   configured: config.secretKey,

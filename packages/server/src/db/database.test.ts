@@ -3,6 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { sql, type Transaction } from "kysely";
 import { describe, expect, it, vi } from "vitest";
+import { configFromEnv } from "../config.js";
 import { openTestDatabase, testDatabaseKind } from "../testing/database.js";
 import { areaMigrations } from "./area-migrations.js";
 import { type Db, migrate, openDatabase } from "./database.js";
@@ -158,21 +159,35 @@ describe.runIf(testDatabaseKind === "sqlite")("SQLite parameters", () => {
 });
 
 describe.runIf(testDatabaseKind === "sqlite")("SQLite durability", () => {
-  it("syncs every commit (synchronous FULL), on a new database and on one reopened", async () => {
+  it("is what it is set to, on a new database and on one reopened: `normal` by default, or `full`", async () => {
     const directory = mkdtempSync(join(tmpdir(), "quire-durability-"));
+    const synchronous = async (db: Db) =>
+      (await sql<{ synchronous: number }>`pragma synchronous`.execute(db)).rows[0]?.synchronous;
     try {
-      for (const create of [true, false]) {
-        const db = openDatabase({ location: directory, create });
-        try {
-          const { rows } = await sql<{ synchronous: number }>`pragma synchronous`.execute(db);
-          expect(rows).toEqual([{ synchronous: 2 }]);
-          await migrate(db);
-        } finally {
-          await db.destroy();
+      for (const create of [true, false])
+        for (const [setting, level] of [
+          [undefined, 1],
+          ["full", 2],
+          ["normal", 1],
+        ] as const) {
+          const db = openDatabase({ location: directory, create, ...(setting && { synchronous: setting }) });
+          try {
+            expect(await synchronous(db)).toBe(level);
+            await migrate(db);
+          } finally {
+            await db.destroy();
+          }
         }
-      }
     } finally {
       rmSync(directory, { recursive: true, force: true });
     }
+  });
+
+  it("is configured by QUIRE_SQLITE_SYNCHRONOUS, normal or full, and nothing else", () => {
+    expect(configFromEnv({}).sqliteSynchronous).toBe("normal");
+    expect(configFromEnv({ QUIRE_SQLITE_SYNCHRONOUS: "full" }).sqliteSynchronous).toBe("full");
+    expect(() => configFromEnv({ QUIRE_SQLITE_SYNCHRONOUS: "off" })).toThrow(
+      'QUIRE_SQLITE_SYNCHRONOUS must be "normal" or "full", not "off"',
+    );
   });
 });
