@@ -211,6 +211,7 @@ describe("integration public endpoints", () => {
     await closed.close();
     const gone = await publish(undefined, { eventsURL: `${closed.origin}/events` });
     const unreachable = await t.request.get(`/v1/integrations/${gone.name}/integration`).expect(502);
-    expect(unreachable.body.error.message).toMatch(/^The integration could not be reached: /);
+    // Without the reason, which names the address the URL resolved to: the caller may be anyone.
+    expect(unreachable.body.error.message).toBe("The integration could not be reached.");
   });
 });

@@ -108,7 +108,8 @@ export function integrationEndpointRoutes(router: Router, services: Services): v
       if (!(err instanceof FetchError)) throw err;
       if (err.timedOut)
         throw new ApiError(504, `The integration did not answer within ${eventDelivery.timeoutMs} ms.`);
-      throw new ApiError(502, `The integration could not be reached: ${err.message}`);
+      // Why stays unsaid: the caller may be anyone, and the error names the address the URL resolved to.
+      throw new ApiError(502, "The integration could not be reached.");
     }
     const relayed = answer.answer;
     if (!relayed) throw new Error("The integration's answer was not kept");
