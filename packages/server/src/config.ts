@@ -1,6 +1,6 @@
 import { join, resolve } from "node:path";
 import { type ContentLimits, defaultContentLimits } from "./content/engine/index.js";
-import type { SqliteSync } from "./db/database.js";
+import type { SqliteSync } from "./db/sqlite-sync.js";
 import { defaultEventDelivery, type EventDeliverySettings } from "./events/delivery-settings.js";
 import { type NetworkPolicy, parseAddressList } from "./net/fetch.js";
 

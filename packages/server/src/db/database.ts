@@ -20,6 +20,7 @@ import type { Logger } from "pino";
 import { areaMigrations } from "./area-migrations.js";
 import { type CheckpointSettings, DEFAULT_CHECKPOINTS, startCheckpointer } from "./checkpoints.js";
 import type { Database } from "./schema.js";
+import type { SqliteSync } from "./sqlite-sync.js";
 import { statementName } from "./statement-names.js";
 import { WriteCounter } from "./writes.js";
 
@@ -51,14 +52,6 @@ export interface DatabaseOptions {
   /** SQLite: when commits are synced to disk (`QUIRE_SQLITE_SYNCHRONOUS`, see `SqliteSync`). */
   synchronous?: SqliteSync;
 }
-
-/**
- * SQLite's `synchronous` in WAL mode. `normal`: a commit is written to the log and synced at the
- * next checkpoint, so a killed process loses nothing and a power cut can lose the last commits
- * (never corrupt the database). `full`: each commit is synced before it is acknowledged, at the
- * cost of a disk sync per commit on the event loop (0.4 ms on the test machine against 0.02).
- */
-export type SqliteSync = "normal" | "full";
 
 /** PostgreSQL's defaults: how long to wait for a connection, and for a statement. */
 export const DEFAULT_CONNECT_TIMEOUT_MS = 5_000;
