@@ -3,7 +3,7 @@ import express, { type Request, type Response, type Router } from "express";
 import { ApiError, notFound } from "../http/errors.js";
 import { FetchError } from "../net/fetch.js";
 import type { Services } from "../services.js";
-import { revealSigningSecret, SIGNATURE_HEADER, signBody } from "./events.js";
+import { integrationRequestHeaders } from "./events.js";
 import { endpointOf } from "./store.js";
 
 /** The most of a request's body forwarded, as the API takes. */
@@ -91,14 +91,13 @@ export function integrationEndpointRoutes(router: Router, services: Services): v
       ...(Buffer.isBuffer(req.body) && req.body.length > 0 && { body: req.body.toString("base64") }),
     };
     const payload = JSON.stringify(event);
-    const secret = revealSigningSecret(secretKey, integration.id, integration.signing_secret);
+    const signer = { id: integration.id, sealedSecret: integration.signing_secret };
     let answer: Awaited<ReturnType<typeof fetcher.post>>;
     try {
       answer = await fetcher.post(integration.events_url, payload, {
         headers: {
           "content-type": "application/json",
-          "user-agent": "Quire-Integrations",
-          [SIGNATURE_HEADER]: signBody(secret, payload),
+          ...integrationRequestHeaders(secretKey, signer, payload),
         },
         timeoutMs: eventDelivery.timeoutMs,
         maxBytes: ANSWER_BYTES,

@@ -49,9 +49,24 @@ export const revealSigningSecret = (secretKey: string, integrationId: string, se
  * integrations' code): the HMAC-SHA256 of the raw body under the integration's signing secret, in
  * lowercase hex, in `X-GitBook-Integration-Signature`.
  */
-export const SIGNATURE_HEADER = "x-gitbook-integration-signature";
-export const signBody = (secret: string, body: string) =>
-  createHmac("sha256", secret).update(body).digest("hex");
+const SIGNATURE_HEADER = "x-gitbook-integration-signature";
+const signBody = (secret: string, body: string) => createHmac("sha256", secret).update(body).digest("hex");
+
+/**
+ * The headers of a request to an integration (an event, a request to its public endpoint): who
+ * sends it, and the body's signature under the integration's secret (`sealed`, as stored).
+ */
+export const integrationRequestHeaders = (
+  secretKey: string,
+  integration: { id: string; sealedSecret: string },
+  body: string,
+) => ({
+  "user-agent": "Quire-Integrations",
+  [SIGNATURE_HEADER]: signBody(
+    revealSigningSecret(secretKey, integration.id, integration.sealedSecret),
+    body,
+  ),
+});
 
 /* ---- Which installations see an event, and what they are sent. ---- */
 

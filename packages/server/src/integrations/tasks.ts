@@ -13,10 +13,8 @@ import {
   deleteOldIntegrationEvents,
   deliverIntegrationEvents,
   fanOutIntegrationEvents,
+  integrationRequestHeaders,
   recordAttempt,
-  revealSigningSecret,
-  SIGNATURE_HEADER,
-  signBody,
 } from "./events.js";
 
 const fanOut = jobType<Record<string, never>>("integrations.events.fan-out");
@@ -50,12 +48,12 @@ export function integrationEventTasks(
         error: "The integration no longer declares an events URL.",
       };
     const body = record.payload as string;
-    const secret = revealSigningSecret(deps.secretKey, record.integration_id, record.signing_secret);
+    const integration = { id: record.integration_id, sealedSecret: record.signing_secret };
     return postDelivery(
       deps.fetcher,
       record.events_url,
       body,
-      { "user-agent": "Quire-Integrations", [SIGNATURE_HEADER]: signBody(secret, body) },
+      integrationRequestHeaders(deps.secretKey, integration, body),
       { now, timeoutMs: settings.timeoutMs, signal },
     );
   }
