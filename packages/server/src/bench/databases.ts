@@ -8,20 +8,24 @@ import { type Db, openDatabase } from "../db/database.js";
 /**
  * The databases an area bench measures side by side: SQLite in a new directory, then PostgreSQL at
  * QUIRE_TEST_DATABASE_URL (when set) in a schema of its own. Each is given to `use` with a directory of
- * its own (blobs, caches), then dropped.
+ * its own (blobs, caches), then dropped. `BENCH_DATABASES=sqlite` or `postgres` runs only that one.
  */
 export async function onBenchDatabases(
   name: string,
   use: (kind: "sqlite" | "postgres", db: Db, directory: string) => Promise<void>,
 ): Promise<void> {
-  const directory = mkdtempSync(join(tmpdir(), `quire-${name}-bench-`));
-  const sqliteDb = openDatabase({ location: directory });
-  try {
-    await use("sqlite", sqliteDb, directory);
-  } finally {
-    await sqliteDb.destroy();
-    rmSync(directory, { recursive: true, force: true });
+  const only = process.env.BENCH_DATABASES;
+  if (only !== "postgres") {
+    const directory = mkdtempSync(join(tmpdir(), `quire-${name}-bench-`));
+    const sqliteDb = openDatabase({ location: directory });
+    try {
+      await use("sqlite", sqliteDb, directory);
+    } finally {
+      await sqliteDb.destroy();
+      rmSync(directory, { recursive: true, force: true });
+    }
   }
+  if (only === "sqlite") return;
 
   const url = process.env.QUIRE_TEST_DATABASE_URL;
   if (!url) {

@@ -9,6 +9,7 @@ import {
   type LogEvent,
   PostgresAdapter,
   PostgresDialect,
+  type PostgresDialectConfig,
   type QueryCompiler,
   type SqliteDatabase,
   SqliteDialect,
@@ -21,6 +22,7 @@ import pg from "pg";
 import type { Logger } from "pino";
 import { areaMigrations } from "./area-migrations.js";
 import { type CheckpointSettings, DEFAULT_CHECKPOINTS, startCheckpointer } from "./checkpoints.js";
+import { CommitPipeliningPostgresDriver } from "./commit-pipeline.js";
 import { GroupCommitSqliteAdapter, GroupCommitSqliteDriver } from "./group-commit.js";
 import type { Database } from "./schema.js";
 import type { SqliteSync } from "./sqlite-sync.js";
@@ -124,7 +126,7 @@ export function openDatabase({
     pool.on("error", (err) => logger?.warn({ err }, "PostgreSQL closed an idle pooled connection"));
     const writes = new WriteCounter();
     const db = new Kysely<Database>({
-      dialect: new PostgresDialect({ pool }),
+      dialect: new CommitPipeliningPostgresDialect({ pool }),
       plugins: [writes],
       ...(log && { log }),
     });
@@ -209,6 +211,20 @@ const writeCounters = new WeakMap<Db, WriteCounter>();
  * looks, nothing was written here in between. Undefined for a database not opened by `openDatabase`.
  */
 export const writesTo = (db: Db): number | undefined => writeCounters.get(db)?.count;
+
+/** PostgreSQL, with statements sent with the commit (`runWithCommit`). */
+class CommitPipeliningPostgresDialect extends PostgresDialect {
+  readonly #config: PostgresDialectConfig;
+
+  constructor(config: PostgresDialectConfig) {
+    super(config);
+    this.#config = config;
+  }
+
+  override createDriver(): Driver {
+    return new CommitPipeliningPostgresDriver(this.#config);
+  }
+}
 
 /**
  * SQLite as the server runs it: its statements written for stable plans (below), its transactions

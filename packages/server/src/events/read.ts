@@ -43,17 +43,3 @@ export async function eventsById(db: Db, ids: readonly string[]): Promise<Map<st
     .execute();
   return new Map(rows.map((row) => [row.id, row]));
 }
-
-/**
- * The organization's last event as this transaction sees it: after `recordEvent`, the one it
- * recorded (the organization's counter stays locked by the transaction until it ends).
- */
-export function lastEventOf(tx: Db, organizationId: string): Promise<EventTable> {
-  return tx
-    .selectFrom("events")
-    .selectAll()
-    .where("organization_id", "=", organizationId)
-    .orderBy("sequence", "desc")
-    .limit(1)
-    .executeTakeFirstOrThrow();
-}

@@ -3,6 +3,7 @@ import type { Schema } from "@quire/api-types";
 import { type RawBuilder, SqliteAdapter, sql } from "kysely";
 import type { Clock, IdGenerator } from "../context.js";
 import { fromJson, timestamp, toJson } from "../db/codecs.js";
+import { runWithCommit } from "../db/commit-pipeline.js";
 import type { Db } from "../db/database.js";
 import { preparedWrite } from "../db/prepared.js";
 import { requestOrigin } from "../http/request-context.js";
@@ -18,6 +19,8 @@ export type EventOf<T extends EventType> = Extract<Schema<"WebhookEvent">, { typ
 export type EventData<T extends EventType> = EventOf<T>["data"];
 
 export interface NewEvent<T extends EventType> {
+  /** Its id, given when the caller reads the event back once committed; a new one by default. */
+  id?: string;
   organizationId: string;
   type: T;
   data: EventData<T>;
@@ -40,10 +43,12 @@ export const withoutEvents = <T>(work: () => T): T => eventsOff.run(true, work);
 /**
  * Records an event. Call it with the transaction that makes the change: the event then exists if and
  * only if the change commits. Within a request, the request's token and client address go with it
- * (the audit log shows them); the job runner's work has none. Its number comes from the organization's counter row, which this
- * statement locks until the transaction ends: a later transaction of the organization waits for it,
- * so numbers follow commit order without gaps, and a reader that has seen number n has seen all
- * before it. Call it late in the transaction: the lock is held from here to the commit.
+ * (the audit log shows them); the job runner's work has none. Its number comes from the organization's
+ * counter row, which its insert locks until the transaction ends: a later transaction of the
+ * organization waits for it, so numbers follow commit order without gaps, and a reader that has seen
+ * number n has seen all before it. On PostgreSQL the insert is sent with the COMMIT
+ * (`runWithCommit`), so the lock is held only while PostgreSQL commits, and the event cannot be read
+ * back before the transaction ends. On SQLite, with one writer at a time, it is inserted at once.
  */
 export async function recordEvent<T extends EventType>(
   tx: Db,
@@ -53,7 +58,7 @@ export async function recordEvent<T extends EventType>(
   if (eventsOff.getStore()) return;
   const origin = requestOrigin();
   const row: EventArguments = {
-    id: ids.next(),
+    id: event.id ?? ids.next(),
     organization_id: event.organizationId,
     type: event.type,
     space_id: event.spaceId ?? null,
@@ -66,7 +71,7 @@ export async function recordEvent<T extends EventType>(
     created_at: timestamp(clock.now()),
   };
   if (tx.getExecutor().adapter instanceof SqliteAdapter) await insertNumberedEvent(tx, row);
-  else await numberAndInsertEvent(tx, row);
+  else await runWithCommit(tx, numberAndInsertEvent(row).compile(tx));
 }
 
 /** An event's columns but its number, as `recordEvent` binds them. */
@@ -90,11 +95,12 @@ const insertNumberedEvent = preparedWrite((db, e: EventArguments) =>
   ),
 );
 
-/** PostgreSQL: both in one statement, one round trip (the counter row locked until the commit). */
-const numberAndInsertEvent = preparedWrite((db, e: EventArguments) =>
-  compiled(
-    db,
-    sql`with counter as (
+/**
+ * PostgreSQL: both in one statement, sent with the commit (`runWithCommit`): the counter row is
+ * locked from there to the commit's end only.
+ */
+const numberAndInsertEvent = (e: EventArguments) =>
+  sql`with counter as (
         insert into event_counters (organization_id, last_sequence) values (${e.organization_id}, 1)
         on conflict (organization_id) do update set last_sequence = event_counters.last_sequence + 1
         returning last_sequence
@@ -102,9 +108,7 @@ const numberAndInsertEvent = preparedWrite((db, e: EventArguments) =>
       insert into events (${EVENT_COLUMNS})
       select ${e.id}, ${e.organization_id}, last_sequence, ${e.type}, ${e.space_id}, ${e.site_id},
         ${e.actor_id}, ${e.actor_token_id}, ${e.actor_address}, ${e.target_id}, ${e.data}, ${e.created_at}
-      from counter`,
-  ),
-);
+      from counter`;
 
 /** A raw statement as `preparedWrite` compiles it, for `db`'s dialect. */
 const compiled = <Row>(db: Db, statement: RawBuilder<Row>) => ({ compile: () => statement.compile(db) });

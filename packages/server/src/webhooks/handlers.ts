@@ -3,7 +3,7 @@ import type { AccessMap, AreaHandlers } from "../area.js";
 import { flag, isSet, toJson } from "../db/codecs.js";
 import type { Db } from "../db/database.js";
 import type { EventDeliverySettings } from "../events/delivery-settings.js";
-import { eventsById, lastEventOf, lastSequenceOf } from "../events/read.js";
+import { eventsById, lastSequenceOf } from "../events/read.js";
 import { recordEvent } from "../events/record.js";
 import { badRequest, notFound } from "../http/errors.js";
 import { presentPage } from "../http/paging.js";
@@ -172,15 +172,18 @@ export function webhooksHandlers(
 
     async testWebhook({ caller }, { webhook }) {
       // Recorded as every event is (the stream has no gaps), but never fanned out: sent here, at once.
-      const event = await services.transaction(async (tx) => {
-        await recordEvent(tx, services, {
+      const id = ids.next();
+      await services.transaction((tx) =>
+        recordEvent(tx, services, {
+          id,
           organizationId: webhook.organization_id,
           type: "ping",
           data: { webhook: webhook.id },
           actorId: caller.user.id,
-        });
-        return lastEventOf(tx, webhook.organization_id);
-      });
+        }),
+      );
+      const event = (await eventsById(db, [id])).get(id);
+      if (!event) throw new Error(`The ping event ${id} was committed but cannot be read`);
       const sentAt = clock.now();
       const attempt = await sendEvent(
         fetcher,
