@@ -8,26 +8,36 @@ import {
 import pg from "pg";
 import type { Db } from "./database.js";
 
-/** Statements to send with a connection's next COMMIT, their parameters written in. */
+/** Statements to send with a connection's next COMMIT, as `execute` of their prepared form. */
 const withTheCommit = new WeakMap<DatabaseConnection, string[]>();
+/** The statements prepared on each connection (PostgreSQL keeps them, rolled back or not). */
+const preparedOn = new WeakMap<DatabaseConnection, Set<string>>();
 
 /**
  * Runs `query` as the last statement of the transaction `tx`. On PostgreSQL it is sent with the
  * transaction's COMMIT, the two in one round trip: a row lock it takes is then held only while
  * PostgreSQL commits, not also while the answer travels back to the server and the server, busy with
- * other requests, gets round to sending the COMMIT. Its rows are never returned, and an error of its
- * fails the commit. Elsewhere (SQLite, or outside a transaction) it runs at once.
+ * other requests, gets round to sending the COMMIT. It is prepared once per connection under `name`
+ * (one name for one statement's text), so PostgreSQL plans it once. Its rows are never returned, and
+ * an error of its fails the commit. Elsewhere (SQLite, or outside a transaction) it runs at once.
  */
-export async function runWithCommit(tx: Db, query: Compiled): Promise<void> {
+export async function runWithCommit(tx: Db, name: string, query: Compiled): Promise<void> {
   if (!tx.isTransaction || tx.getExecutor().adapter instanceof SqliteAdapter) {
     await tx.executeQuery(query);
     return;
   }
-  const statement = inlined(query);
+  // The simple protocol, which alone runs several statements in one message, takes no parameters.
+  const execute = `execute ${name} (${query.parameters.map(literal).join(", ")})`;
   await tx.getExecutor().provideConnection(async (connection) => {
+    let prepared = preparedOn.get(connection);
+    if (!prepared) preparedOn.set(connection, (prepared = new Set()));
+    if (!prepared.has(name)) {
+      await connection.executeQuery(CompiledQuery.raw(`prepare ${name} as ${query.sql}`));
+      prepared.add(name);
+    }
     const queued = withTheCommit.get(connection);
-    if (queued) queued.push(statement);
-    else withTheCommit.set(connection, [statement]);
+    if (queued) queued.push(execute);
+    else withTheCommit.set(connection, [execute]);
   });
 }
 
@@ -37,8 +47,8 @@ export class CommitPipeliningPostgresDriver extends PostgresDriver {
     const queued = withTheCommit.get(connection);
     if (!queued) return super.commitTransaction(connection);
     withTheCommit.delete(connection);
-    // One simple-protocol message: if a statement fails, PostgreSQL runs none after it, COMMIT
-    // included, and the transaction is rolled back by the caller.
+    // One message: if a statement fails, PostgreSQL runs none after it, COMMIT included, and the
+    // transaction is rolled back by the caller.
     await connection.executeQuery(CompiledQuery.raw(`${queued.join(";\n")};\ncommit`));
   }
 
@@ -48,16 +58,6 @@ export class CommitPipeliningPostgresDriver extends PostgresDriver {
     withTheCommit.delete(connection);
     return super.rollbackTransaction(connection);
   }
-}
-
-/**
- * The statement with its parameters written in as literals: the simple protocol, which alone runs
- * several statements in one message, takes none. Only for statements of our own whose text holds no
- * quoted part, where every `$n` is a parameter.
- */
-function inlined({ sql, parameters }: Compiled): string {
-  if (/['"]/.test(sql)) throw new Error("A statement sent with the commit cannot hold quoted text");
-  return sql.replace(/\$(\d+)/g, (_, index: string) => literal(parameters[Number(index) - 1]));
 }
 
 function literal(value: unknown): string {

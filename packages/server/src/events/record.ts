@@ -71,7 +71,7 @@ export async function recordEvent<T extends EventType>(
     created_at: timestamp(clock.now()),
   };
   if (tx.getExecutor().adapter instanceof SqliteAdapter) await insertNumberedEvent(tx, row);
-  else await runWithCommit(tx, numberAndInsertEvent(row).compile(tx));
+  else await runWithCommit(tx, "quire_record_event", numberAndInsertEvent(row).compile(tx));
 }
 
 /** An event's columns but its number, as `recordEvent` binds them. */
