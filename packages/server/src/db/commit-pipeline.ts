@@ -26,11 +26,15 @@ export async function runWithCommit(tx: Db, name: string, query: Compiled): Prom
     await tx.executeQuery(query);
     return;
   }
+  if (!/^[a-z_][a-z0-9_]*$/.test(name)) throw new Error(`Not a statement name: ${name}`);
   // The simple protocol, which alone runs several statements in one message, takes no parameters.
   const execute = `execute ${name} (${query.parameters.map(literal).join(", ")})`;
   await tx.getExecutor().provideConnection(async (connection) => {
     let prepared = preparedOn.get(connection);
-    if (!prepared) preparedOn.set(connection, (prepared = new Set()));
+    if (!prepared) {
+      prepared = new Set();
+      preparedOn.set(connection, prepared);
+    }
     if (!prepared.has(name)) {
       await connection.executeQuery(CompiledQuery.raw(`prepare ${name} as ${query.sql}`));
       prepared.add(name);
