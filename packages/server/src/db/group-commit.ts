@@ -131,7 +131,7 @@ export class GroupCommitSqliteDriver implements Driver {
 
   /** Runs a statement for `turn`, which holds the connection. */
   execute<R>(turn: Turn, query: CompiledQuery): QueryResult<R> {
-    if (!turn.inTransaction && this.#batch) this.#commitBatch();
+    this.#commitBeforeAlone(turn);
     const statement = this.#statements.prepare(query.sql);
     if (statement.reader) return { rows: statement.all(query.parameters) as R[] };
     const { changes, lastInsertRowid } = statement.run(query.parameters);
@@ -144,9 +144,14 @@ export class GroupCommitSqliteDriver implements Driver {
 
   *stream<R>(turn: Turn, query: CompiledQuery): Generator<QueryResult<R>> {
     if (!SelectQueryNode.is(query.query)) throw new Error("SQLite streams the rows of select queries only");
-    if (!turn.inTransaction && this.#batch) this.#commitBatch();
+    this.#commitBeforeAlone(turn);
     for (const row of this.#statements.prepare(query.sql).iterate(query.parameters))
       yield { rows: [row as R] };
+  }
+
+  /** A statement outside any transaction reads and writes only what is committed: the batch first. */
+  #commitBeforeAlone(turn: Turn): void {
+    if (!turn.inTransaction && this.#batch) this.#commitBatch();
   }
 
   #run(statement: string): void {

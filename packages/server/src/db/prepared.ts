@@ -62,14 +62,20 @@ export function preparedRead<A extends PreparedArguments, Row>(build: (db: Db, a
  * connection of that transaction.
  */
 export function preparedWrite<A extends PreparedArguments, Row>(build: (db: Db, args: A) => Compilable<Row>) {
+  const compile = compiledWrite(build);
+  return async (db: Db, args: A): Promise<Row[]> => (await db.executeQuery<Row>(compile(db, args))).rows;
+}
+
+/** A write as `preparedWrite` compiles it, for whoever runs it (`runWithCommit`). */
+export function compiledWrite<A extends PreparedArguments, Row>(build: (db: Db, args: A) => Compilable<Row>) {
   const compiled = new Map<string, Prepared<Row, A>>();
-  return async (db: Db, args: A): Promise<Row[]> => {
+  return (db: Db, args: A): CompiledQuery<Row> => {
     const dialect = db.getExecutor().adapter.constructor.name;
     let prepared = compiled.get(dialect);
     if (!prepared) {
       prepared = prepare(db, build);
       compiled.set(dialect, prepared);
     }
-    return (await db.executeQuery<Row>({ ...prepared.query, parameters: argumentsOf(prepared, args) })).rows;
+    return { ...prepared.query, parameters: argumentsOf(prepared, args) };
   };
 }

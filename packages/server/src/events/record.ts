@@ -5,7 +5,7 @@ import type { Clock, IdGenerator } from "../context.js";
 import { fromJson, timestamp, toJson } from "../db/codecs.js";
 import { runWithCommit } from "../db/commit-pipeline.js";
 import type { Db } from "../db/database.js";
-import { preparedWrite } from "../db/prepared.js";
+import { compiledWrite, preparedWrite } from "../db/prepared.js";
 import { requestOrigin } from "../http/request-context.js";
 import type { EventTable } from "./tables.js";
 import { targetOf } from "./targets.js";
@@ -71,7 +71,7 @@ export async function recordEvent<T extends EventType>(
     created_at: timestamp(clock.now()),
   };
   if (tx.getExecutor().adapter instanceof SqliteAdapter) await insertNumberedEvent(tx, row);
-  else await runWithCommit(tx, "quire_record_event", numberAndInsertEvent(row).compile(tx));
+  else await runWithCommit(tx, "quire_record_event", numberAndInsertEvent(tx, row));
 }
 
 /** An event's columns but its number, as `recordEvent` binds them. */
@@ -99,8 +99,10 @@ const insertNumberedEvent = preparedWrite((db, e: EventArguments) =>
  * PostgreSQL: both in one statement, sent with the commit (`runWithCommit`): the counter row is
  * locked from there to the commit's end only.
  */
-const numberAndInsertEvent = (e: EventArguments) =>
-  sql`with counter as (
+const numberAndInsertEvent = compiledWrite((db, e: EventArguments) =>
+  compiled(
+    db,
+    sql`with counter as (
         insert into event_counters (organization_id, last_sequence) values (${e.organization_id}, 1)
         on conflict (organization_id) do update set last_sequence = event_counters.last_sequence + 1
         returning last_sequence
@@ -108,9 +110,11 @@ const numberAndInsertEvent = (e: EventArguments) =>
       insert into events (${EVENT_COLUMNS})
       select ${e.id}, ${e.organization_id}, last_sequence, ${e.type}, ${e.space_id}, ${e.site_id},
         ${e.actor_id}, ${e.actor_token_id}, ${e.actor_address}, ${e.target_id}, ${e.data}, ${e.created_at}
-      from counter`;
+      from counter`,
+  ),
+);
 
-/** A raw statement as `preparedWrite` compiles it, for `db`'s dialect. */
+/** A raw statement as `preparedWrite` and `compiledWrite` compile it, for `db`'s dialect. */
 const compiled = <Row>(db: Db, statement: RawBuilder<Row>) => ({ compile: () => statement.compile(db) });
 
 /** An event as webhooks send it. */
