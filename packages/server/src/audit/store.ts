@@ -1,6 +1,7 @@
 import type { Clock, IdGenerator } from "../context.js";
 import { timestamp } from "../db/codecs.js";
 import type { Db } from "../db/database.js";
+import { numberEvents } from "../events/numbering.js";
 import { forgetEvents, recordEvent } from "../events/record.js";
 import type { EventTable } from "../events/tables.js";
 import { keysetList, type PageQuery, type PageResult } from "../http/paging.js";
@@ -50,12 +51,13 @@ function auditListing(filters: readonly Filter[]) {
 
 const listings = new Map<string, ReturnType<typeof auditListing>>();
 
-export function listAuditEvents(
+export async function listAuditEvents(
   db: Db,
   organizationId: string,
   filters: AuditFilters,
   query: PageQuery,
 ): Promise<PageResult<EventTable>> {
+  await numberEvents(db);
   const set = (Object.keys(filters) as Filter[]).filter((f) => filters[f] !== undefined).sort();
   const key = set.join();
   let listing = listings.get(key);
@@ -67,7 +69,12 @@ export function listAuditEvents(
 }
 
 /** One audited event of the organization. */
-export function auditEventOf(db: Db, organizationId: string, id: string): Promise<EventTable | undefined> {
+export async function auditEventOf(
+  db: Db,
+  organizationId: string,
+  id: string,
+): Promise<EventTable | undefined> {
+  await numberEvents(db);
   return db
     .selectFrom("events")
     .selectAll()

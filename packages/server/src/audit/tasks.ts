@@ -1,4 +1,5 @@
 import { timestamp } from "../db/codecs.js";
+import { numberEvents } from "../events/numbering.js";
 import { jobType } from "../jobs/queue.js";
 import { type AnyTask, defineTask } from "../jobs/runner.js";
 import { deleteOldEvents, deleteOldFailedSignIns } from "./store.js";
@@ -16,6 +17,7 @@ export function auditTasks(retentionDays: number): AnyTask[] {
       everyMs: DAY_MS,
       async run(_payload, job) {
         const before = timestamp(job.clock.now(), -retentionDays * DAY_MS);
+        await numberEvents(job.db);
         for (
           let after = await deleteOldEvents(job.db, { before, limit: BATCH });
           after !== undefined;

@@ -8,6 +8,7 @@ import {
   updatePage,
 } from "../change-requests/testing.js";
 import { joinOrganization } from "../testing/fixtures.js";
+import { numberEvents } from "./numbering.js";
 import { presentEvent, recordEvent, withoutEvents } from "./record.js";
 
 let s: ContentScenario;
@@ -18,6 +19,7 @@ afterAll(() => s.t.close());
 
 /** The organization's events after `sequence`, as webhooks would send them. */
 async function eventsAfter(sequence: number, organizationId = s.organizationId) {
+  await numberEvents(s.t.db);
   const rows = await s.t.db
     .selectFrom("events")
     .selectAll()
@@ -30,6 +32,7 @@ async function eventsAfter(sequence: number, organizationId = s.organizationId) 
 
 /** The last sequence number of the organization so far. */
 async function lastSequence(organizationId = s.organizationId): Promise<number> {
+  await numberEvents(s.t.db);
   const row = await s.t.db
     .selectFrom("event_counters")
     .select("last_sequence")

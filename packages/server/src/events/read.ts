@@ -2,8 +2,9 @@ import type { Db } from "../db/database.js";
 import type { EventTable } from "./tables.js";
 
 /**
- * Reading the event stream, for its consumers (webhooks). Events up to an organization's last
- * committed number are all committed (see `recordEvent`), so a reader that goes by number misses none.
+ * Reading the event stream, for its consumers (webhooks, integrations). Events up to an
+ * organization's last committed number are all committed (see `numberEvents`, which a reader calls
+ * first to see those committed since), so a reader that goes by number misses none.
  */
 
 /** The organization's events numbered after `afterSequence`, in order, at most `limit`. */

@@ -1,11 +1,10 @@
 import { AsyncLocalStorage } from "node:async_hooks";
 import type { Schema } from "@quire/api-types";
-import { type RawBuilder, SqliteAdapter, sql } from "kysely";
 import type { Clock, IdGenerator } from "../context.js";
 import { fromJson, timestamp, toJson } from "../db/codecs.js";
 import { runWithCommit } from "../db/commit-pipeline.js";
 import type { Db } from "../db/database.js";
-import { compiledWrite, preparedWrite } from "../db/prepared.js";
+import { compiledWrite } from "../db/prepared.js";
 import { requestOrigin } from "../http/request-context.js";
 import type { EventTable } from "./tables.js";
 import { targetOf } from "./targets.js";
@@ -43,12 +42,9 @@ export const withoutEvents = <T>(work: () => T): T => eventsOff.run(true, work);
 /**
  * Records an event. Call it with the transaction that makes the change: the event then exists if and
  * only if the change commits. Within a request, the request's token and client address go with it
- * (the audit log shows them); the job runner's work has none. Its number comes from the organization's
- * counter row, which its insert locks until the transaction ends: a later transaction of the
- * organization waits for it, so numbers follow commit order without gaps, and a reader that has seen
- * number n has seen all before it. On PostgreSQL the insert is sent with the COMMIT
- * (`runWithCommit`), so the lock is held only while PostgreSQL commits, and the event cannot be read
- * back before the transaction ends. On SQLite, with one writer at a time, it is inserted at once.
+ * (the audit log shows them); the job runner's work has none. It is numbered once committed (see
+ * `numberEvents`): the write locks no counter, and on PostgreSQL the insert is sent with the COMMIT
+ * (`runWithCommit`), in the same round trip.
  */
 export async function recordEvent<T extends EventType>(
   tx: Db,
@@ -57,65 +53,40 @@ export async function recordEvent<T extends EventType>(
 ): Promise<void> {
   if (eventsOff.getStore()) return;
   const origin = requestOrigin();
-  const row: EventArguments = {
-    id: event.id ?? ids.next(),
-    organization_id: event.organizationId,
-    type: event.type,
-    space_id: event.spaceId ?? null,
-    site_id: event.siteId ?? null,
-    actor_id: event.actorId ?? null,
-    actor_token_id: origin?.tokenId ?? null,
-    actor_address: origin?.address ?? null,
-    target_id: targetOf(event.organizationId, event.type, event.data).id,
-    data: toJson(event.data),
-    created_at: timestamp(clock.now()),
-  };
-  if (tx.getExecutor().adapter instanceof SqliteAdapter) await insertNumberedEvent(tx, row);
-  else await runWithCommit(tx, "quire_record_event", numberAndInsertEvent(tx, row));
+  await runWithCommit(
+    tx,
+    "quire_record_event",
+    insertEvent(tx, {
+      id: event.id ?? ids.next(),
+      organization_id: event.organizationId,
+      type: event.type,
+      space_id: event.spaceId ?? null,
+      site_id: event.siteId ?? null,
+      actor_id: event.actorId ?? null,
+      actor_token_id: origin?.tokenId ?? null,
+      actor_address: origin?.address ?? null,
+      target_id: targetOf(event.organizationId, event.type, event.data).id,
+      data: toJson(event.data),
+      created_at: timestamp(clock.now()),
+    }),
+  );
 }
 
-/** An event's columns but its number, as `recordEvent` binds them. */
-type EventArguments = Omit<EventTable, "sequence">;
-
-const EVENT_COLUMNS = sql.raw(
-  "id, organization_id, sequence, type, space_id, site_id, actor_id, actor_token_id, actor_address, target_id, data, created_at",
+const insertEvent = compiledWrite((db, e: Omit<EventTable, "sequence">) =>
+  db.insertInto("unnumbered_events").values({
+    id: e.id,
+    organization_id: e.organization_id,
+    type: e.type,
+    space_id: e.space_id,
+    site_id: e.site_id,
+    actor_id: e.actor_id,
+    actor_token_id: e.actor_token_id,
+    actor_address: e.actor_address,
+    target_id: e.target_id,
+    data: e.data,
+    created_at: e.created_at,
+  }),
 );
-
-/**
- * SQLite: the event numbered after its organization's counter, which a trigger then moves on to it
- * (migration 202611272000_event_counter_trigger): one statement.
- */
-const insertNumberedEvent = preparedWrite((db, e: EventArguments) =>
-  compiled(
-    db,
-    sql`insert into events (${EVENT_COLUMNS}) values (${e.id}, ${e.organization_id},
-      coalesce((select last_sequence from event_counters where organization_id = ${e.organization_id}), 0) + 1,
-      ${e.type}, ${e.space_id}, ${e.site_id}, ${e.actor_id}, ${e.actor_token_id}, ${e.actor_address},
-      ${e.target_id}, ${e.data}, ${e.created_at})`,
-  ),
-);
-
-/**
- * PostgreSQL: both in one statement, sent with the commit (`runWithCommit`): the counter row is
- * locked from there to the commit's end only.
- */
-const numberAndInsertEvent = compiledWrite((db, e: EventArguments) =>
-  compiled(
-    db,
-    sql`with counter as (
-        insert into event_counters (organization_id, last_sequence) values (${e.organization_id}, 1)
-        on conflict (organization_id) do update set last_sequence = event_counters.last_sequence + 1
-        returning last_sequence
-      )
-      insert into events (${EVENT_COLUMNS})
-      select ${e.id}, ${e.organization_id}, last_sequence, ${e.type}, ${e.space_id}, ${e.site_id},
-        ${e.actor_id}, ${e.actor_token_id}, ${e.actor_address}, ${e.target_id}, ${e.data}, ${e.created_at}
-      from counter`,
-  ),
-);
-
-/** A raw statement as `preparedWrite` and `compiledWrite` compile it, for `db`'s dialect. */
-const compiled = <Row>(db: Db, statement: RawBuilder<Row>) => ({ compile: () => statement.compile(db) });
 
 /** An event as webhooks send it. */
 export function presentEvent(row: EventTable): Schema<"WebhookEvent"> {

@@ -1,4 +1,5 @@
 import type { Schema } from "@quire/api-types";
+import type { Generated } from "kysely";
 import type { JsonText } from "../db/codecs.js";
 
 /**
@@ -7,6 +8,7 @@ import type { JsonText } from "../db/codecs.js";
  */
 export interface EventsTables {
   events: EventTable;
+  unnumbered_events: UnnumberedEventTable;
   event_counters: EventCounterTable;
   event_cursors: EventCursorTable;
 }
@@ -15,7 +17,7 @@ export interface EventsTables {
 export interface EventTable {
   id: string;
   organization_id: string;
-  /** 1, 2, 3… per organization, in commit order (see `recordEvent`). */
+  /** 1, 2, 3… per organization, in commit order (see `numberEvents`). */
   sequence: number;
   type: Schema<"EventType">;
   /** The space or site it is about, for subscriptions filtered by one. */
@@ -31,6 +33,14 @@ export interface EventTable {
   /** The event's `data`, of the schema its type gives. */
   data: JsonText<unknown>;
   created_at: string;
+}
+
+/**
+ * An event committed and not yet numbered (see `numberEvents`), in the order of `position`: a number
+ * on SQLite, a string on PostgreSQL (whose driver gives its bigint as text).
+ */
+export interface UnnumberedEventTable extends Omit<EventTable, "sequence"> {
+  position: Generated<number | string>;
 }
 
 /** The last sequence number given in an organization. */

@@ -8,6 +8,7 @@ import {
   newSpaceContent,
   updatePage,
 } from "../change-requests/testing.js";
+import { numberEvents } from "../events/numbering.js";
 import type { JobRunner } from "../jobs/runner.js";
 import type { NetworkPolicy } from "../net/fetch.js";
 import { type GitServer, startGitServer } from "../net/git-server.js";
@@ -122,6 +123,7 @@ describe("POST /v1/spaces/{spaceId}/git/import", () => {
     expect(JSON.stringify(info)).not.toContain(PASSWORD);
     expect(info.repoURL).toBe(git.url(repository.name));
     // The stream tells it as it went: the operation, then what it changed, in one transaction each.
+    await numberEvents(s.t.db);
     const events = await s.t.db
       .selectFrom("events")
       .select(["type", "data"])

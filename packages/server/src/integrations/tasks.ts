@@ -1,5 +1,6 @@
 import { timestamp } from "../db/codecs.js";
 import type { EventDeliverySettings } from "../events/delivery-settings.js";
+import { numberEvents } from "../events/numbering.js";
 import { enqueue, jobType } from "../jobs/queue.js";
 import { type AnyTask, defineTask } from "../jobs/runner.js";
 import type { Fetcher } from "../net/fetch.js";
@@ -92,6 +93,7 @@ export function integrationEventTasks(
     defineTask(fanOut, {
       everyMs: settings.fanOutMs,
       async run(_payload, job) {
+        await numberEvents(job.db);
         // One batch per run, with the run's completion: a run taken over late writes nothing twice.
         await job.commit(async (tx) => {
           await fanOutIntegrationEvents(tx, job, deps.urls, settings.fanOutBatch);

@@ -5,12 +5,14 @@
  *    (one space's row changed) and the creation of a space as `createSpace` makes one (the content
  *    tree locked, the place found, the space and its first revision inserted). Rounds of transactions
  *    by concurrent writers of one organization, without the event and with it (`recordEvent`),
- *    alternated, each round 2 s (`BENCH_ROUND_MS`); medians of writes a second and their ratio. The events of one organization are
- *    numbered under its counter row's lock, so this is the worst case: every writer in one
- *    organization; the row change again with each writer in an organization of its own. Then the same two through the API (`updateSpaceById`, `createSpace`): the same
- *    server and requests, alternating rounds whose requests run `withoutEvents` with rounds that
- *    record them; what the target is about, since no event is written but by a request's change. The
- *    rename again with each writer in an organization of its own, which shares no event counter.
+ *    alternated, each round 2 s (`BENCH_ROUND_MS`); medians of writes a second and their ratio. The
+ *    events are numbered as a server numbers them (`numberEvents`, every second), and a round ends
+ *    once its events are all numbered. The row change again with each writer in an organization of
+ *    its own. Then the same two through the API (`updateSpaceById`, `createSpace`): the same server
+ *    and requests, alternating rounds whose requests run `withoutEvents` with rounds that record
+ *    them; what the target is about, since no event is written but by a request's change. The rename
+ *    again with each writer in an organization of its own, and at the target's rate: renames sent at
+ *    1,000 a second whatever the server does (an open loop), their latencies without and with events.
  * 2. How fast a webhook receives them: events recorded in advance, one webhook to a receiver on
  *    loopback (node:http, answering 204), the job runner started; the time from its start to the last
  *    delivery, each delivery's signature verified and the order checked.
@@ -35,6 +37,7 @@ import { systemClock, timeOrderedIds } from "../context.js";
 import { type Db, migrate, type Transaction } from "../db/database.js";
 import type { SpaceTable } from "../db/schema.js";
 import { defaultEventDelivery } from "../events/delivery-settings.js";
+import { numberEvents } from "../events/numbering.js";
 import { recordEvent, withoutEvents } from "../events/record.js";
 import { createJobRunner } from "../jobs/runner.js";
 import type { NetworkPolicy } from "../net/fetch.js";
@@ -47,6 +50,8 @@ const WRITERS = 8;
 const ROUND_MS = Number(process.env.BENCH_ROUND_MS ?? 2_000);
 const ROUNDS = 5;
 const DELIVERIES = 2000;
+/** The target's rate: writes a second sent at their times, each with its event or none. */
+const RATE = 1_000;
 const loopback: NetworkPolicy = { allowedPrivateAddresses: ["127.0.0.1"] };
 
 /** Medians of rounds alternating without and with events, after one of each to warm up. */
@@ -72,22 +77,96 @@ function check(condition: unknown, what: string): asserts condition {
 }
 
 /**
- * Writes a second by WRITERS concurrent writers, each writing one after another until the round's
- * time is up: the writes finished over the time until the last of them.
+ * Runs `writes` with events numbered as a server numbers them, by the fan-outs every `fanOutMs`, and
+ * what is left once the writes end numbered before `writes`' time is taken: a round's figure counts
+ * the numbering of its events.
  */
-async function forARound(write: (writer: number, i: number) => Promise<unknown>): Promise<number> {
+async function numberingAlong<T>(db: Db, writes: () => Promise<T>): Promise<T> {
+  let numbering = Promise.resolve(0);
+  const timer = setInterval(() => {
+    numbering = numbering.then(() => numberEvents(db));
+  }, defaultEventDelivery.fanOutMs);
+  try {
+    return await writes();
+  } finally {
+    clearInterval(timer);
+    await numbering;
+    await numberEvents(db);
+  }
+}
+
+/**
+ * Writes a second by WRITERS concurrent writers, each writing one after another until the round's
+ * time is up: the writes finished, and their events numbered, over the time until the last of them.
+ */
+async function forARound(db: Db, write: (writer: number, i: number) => Promise<unknown>): Promise<number> {
   const started = performance.now();
   const deadline = started + ROUND_MS;
   let made = 0;
-  await Promise.all(
-    Array.from({ length: WRITERS }, async (_, writer) => {
-      for (let i = 0; performance.now() < deadline; i++) {
-        await write(writer, i);
-        made++;
-      }
-    }),
+  await numberingAlong(db, () =>
+    Promise.all(
+      Array.from({ length: WRITERS }, async (_, writer) => {
+        for (let i = 0; performance.now() < deadline; i++) {
+          await write(writer, i);
+          made++;
+        }
+      }),
+    ),
   );
   return made / ((performance.now() - started) / 1000);
+}
+
+/**
+ * Latencies in ms of writes sent at RATE a second for a round, each at its time whatever the others
+ * do (an open loop, as users send them), counted from that time: a server that falls behind shows
+ * in them instead of slowing the sender. Also the rate the writes finished at, which must be RATE's.
+ */
+async function atRate(db: Db, write: (i: number) => Promise<unknown>): Promise<Latencies> {
+  const count = Math.round((RATE * ROUND_MS) / 1000);
+  const latencies: number[] = [];
+  const started = performance.now();
+  await numberingAlong(db, async () => {
+    const writes: Promise<void>[] = [];
+    for (let i = 0; i < count; i++) {
+      const due = started + (i * 1000) / RATE;
+      const wait = due - performance.now();
+      if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
+      writes.push(write(i).then(() => void latencies.push(performance.now() - due)));
+    }
+    await Promise.all(writes);
+  });
+  const sorted = latencies.sort((a, b) => a - b);
+  return {
+    median: median(sorted),
+    p99: sorted[Math.floor(sorted.length * 0.99)] as number,
+    rate: count / ((performance.now() - started) / 1000),
+  };
+}
+
+interface Latencies {
+  median: number;
+  p99: number;
+  /** Writes finished a second. */
+  rate: number;
+}
+
+/** Rounds at RATE alternating without and with events, after one of each: medians of their figures. */
+async function compareAtRate(
+  latencies: (withEvents: boolean) => Promise<Latencies>,
+): Promise<{ without: Latencies; with: Latencies }> {
+  await latencies(false);
+  await latencies(true);
+  const rounds: Record<"without" | "with", Latencies[]> = { without: [], with: [] };
+  for (let round = 0; round < ROUNDS; round++) {
+    rounds.without.push(await latencies(false));
+    rounds.with.push(await latencies(true));
+  }
+  const medians = (of: Latencies[]): Latencies => ({
+    median: median(of.map((l) => l.median)),
+    p99: median(of.map((l) => l.p99)),
+    rate: median(of.map((l) => l.rate)),
+  });
+  return { without: medians(rounds.without), with: medians(rounds.with) };
 }
 
 /** Writes a second without their events and with them. */
@@ -106,6 +185,8 @@ interface Figures {
   /** Spaces renamed through the API by writers of as many organizations. */
   spreadUpdates: SideBySide;
   apiCreations: SideBySide;
+  /** Spaces renamed through the API at RATE a second, each request at its time, in one organization. */
+  renamesAtRate: { without: Latencies; with: Latencies };
   deliveriesPerSecond: number;
 }
 
@@ -164,7 +245,7 @@ async function run(db: Db, directory: string): Promise<Figures> {
   };
   /** Writes a second by WRITERS writers for a round. */
   const writes = (cause: Cause, withEvent: boolean) =>
-    forARound((writer, i) =>
+    forARound(db, (writer, i) =>
       db.transaction().execute(async (tx) => {
         const space = await cause(tx, writer, i);
         if (withEvent)
@@ -219,7 +300,8 @@ async function run(db: Db, directory: string): Promise<Figures> {
   try {
     const token = await issueToken(db, context, user.id, "bench");
     const origin = `http://127.0.0.1:${(api.address() as AddressInfo).port}`;
-    const agent = new Agent({ keepAlive: true, maxSockets: WRITERS });
+    // As many sockets as requests at once: at RATE, requests that overlap open more than WRITERS.
+    const agent = new Agent({ keepAlive: true, maxSockets: 256 });
     /** One API request by a light keep-alive client (fetch's own cost would hide the server's). */
     const send = (method: string, path: string, body: unknown) =>
       new Promise<number>((resolve, reject) => {
@@ -257,11 +339,16 @@ async function run(db: Db, directory: string): Promise<Figures> {
     /** Requests a second through the API, recording their events or not (`withoutEvents`). */
     const apiWrites = (cause: ApiCause, withEvents: boolean) => {
       eventsRecorded = withEvents;
-      return forARound(cause);
+      return forARound(db, cause);
     };
     const apiUpdates = await compare((withEvents) => apiWrites(apiUpdate(spaces), withEvents));
     const spreadUpdates = await compare((withEvents) => apiWrites(apiUpdate(spread), withEvents));
     const apiCreations = await compare((withEvents) => apiWrites(apiCreation, withEvents));
+    const renameAtRate = apiUpdate(spaces);
+    const renamesAtRate = await compareAtRate((withEvents) => {
+      eventsRecorded = withEvents;
+      return atRate(db, (i) => renameAtRate(i % WRITERS, i));
+    });
     eventsRecorded = true;
     agent.destroy();
     const created = await fetch(
@@ -320,6 +407,7 @@ async function run(db: Db, directory: string): Promise<Figures> {
       apiUpdates,
       spreadUpdates,
       apiCreations,
+      renamesAtRate,
       deliveriesPerSecond: DELIVERIES / ((lastAt - started) / 1000),
     };
   } finally {
@@ -356,6 +444,22 @@ for (const [label, of] of [
   console.log(row(`${label}: writes/s with their events (median)`, (f) => of(f).with.toFixed(0)));
   console.log(row(`${label}: with / without`, (f) => (of(f).with / of(f).without).toFixed(2)));
 }
+const rated = (f: Figures) => f.renamesAtRate;
+for (const [label, of] of [
+  ["median", (l: Latencies) => l.median],
+  ["99th percentile", (l: Latencies) => l.p99],
+] as const) {
+  const prefix = `API: space renamed at ${RATE}/s, ${label} latency`;
+  console.log(row(`${prefix} in ms without events`, (f) => of(rated(f).without).toFixed(2)));
+  console.log(row(`${prefix} in ms with their events`, (f) => of(rated(f).with).toFixed(2)));
+  console.log(row(`${prefix}: with / without`, (f) => (of(rated(f).with) / of(rated(f).without)).toFixed(2)));
+}
+console.log(
+  row(
+    `API: space renamed at ${RATE}/s: writes/s finished without / with events`,
+    (f) => `${rated(f).without.rate.toFixed(0)} / ${rated(f).with.rate.toFixed(0)}`,
+  ),
+);
 console.log(
   row("one event's cost in µs (space created, with − without)", (f) =>
     ((1 / f.creations.with - 1 / f.creations.without) * 1e6).toFixed(0),

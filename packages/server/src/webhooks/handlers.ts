@@ -3,6 +3,7 @@ import type { AccessMap, AreaHandlers } from "../area.js";
 import { flag, isSet, toJson } from "../db/codecs.js";
 import type { Db } from "../db/database.js";
 import type { EventDeliverySettings } from "../events/delivery-settings.js";
+import { numberEvents } from "../events/numbering.js";
 import { eventsById, lastSequenceOf } from "../events/read.js";
 import { recordEvent } from "../events/record.js";
 import { badRequest, notFound } from "../http/errors.js";
@@ -104,6 +105,8 @@ export function webhooksHandlers(
       const secret = body.secret ?? generateSecret();
       const at = now();
       const active = body.active ?? true;
+      // The events committed so far numbered, the webhook takes those numbered after them.
+      await numberEvents(db);
       const row: WebhookTable = {
         id,
         organization_id: organization.id,
@@ -153,6 +156,7 @@ export function webhooksHandlers(
         changes.disabled_at = body.active ? null : at;
       }
       if (Object.keys(changes).length > 0) changes.updated_at = at;
+      if (activating) await numberEvents(db);
       await services.transaction(async (tx) => {
         if (activating) {
           // Events from now on, and what waited in the queue, from the delivery that failed.
@@ -182,6 +186,7 @@ export function webhooksHandlers(
           actorId: caller.user.id,
         }),
       );
+      await numberEvents(db);
       const event = (await eventsById(db, [id])).get(id);
       if (!event) throw new Error(`The ping event ${id} was committed but cannot be read`);
       const sentAt = clock.now();

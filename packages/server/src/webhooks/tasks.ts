@@ -1,5 +1,6 @@
 import { timestamp } from "../db/codecs.js";
 import type { EventDeliverySettings } from "../events/delivery-settings.js";
+import { numberEvents } from "../events/numbering.js";
 import { eventsById } from "../events/read.js";
 import type { EventTable } from "../events/tables.js";
 import { jobType } from "../jobs/queue.js";
@@ -180,6 +181,7 @@ export function webhooksTasks(
     defineTask(fanOutEvents, {
       everyMs: settings.fanOutMs,
       async run(_payload, job) {
+        await numberEvents(job.db);
         // One batch per run, with the run's completion: a run taken over late writes nothing twice.
         await job.commit(async (tx) => {
           await fanOut(tx, job, settings.fanOutBatch);

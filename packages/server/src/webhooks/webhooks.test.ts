@@ -3,6 +3,7 @@ import type { AddressInfo } from "node:net";
 import type { Schema } from "@quire/api-types";
 import { Webhook } from "standardwebhooks";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { numberEvents } from "../events/numbering.js";
 import { lastSequenceOf } from "../events/read.js";
 import { type EventData, type EventType, recordEvent } from "../events/record.js";
 import type { JobRunner } from "../jobs/runner.js";
@@ -116,7 +117,10 @@ const typesAt = (path: string, base = 0) =>
   receivedAt(path).map((r) => `${r.body.type}:${r.body.sequence - base}`);
 
 /** The organization's last event number now: other areas record events of their own (members joining). */
-const lastSequence = (organizationId: string) => lastSequenceOf(t.db, organizationId);
+const lastSequence = async (organizationId: string) => {
+  await numberEvents(t.db);
+  return lastSequenceOf(t.db, organizationId);
+};
 
 function record<T extends EventType>(
   organizationId: string,
