@@ -3617,8 +3617,9 @@ export interface components {
             organization: string;
             /**
              * Format: int64
-             * @description Position of the event among its organization's: events are numbered 1, 2, 3… in the order their
-             *     changes were committed, without gaps.
+             * @description Position of the event among its organization's: events are numbered 1, 2, 3… without gaps, once
+             *     their changes are committed, each after the events of the changes it followed (that changed what
+             *     it changes or that it read); changes made side by side may be numbered in either order.
              */
             sequence: number;
             /**
@@ -3690,8 +3691,9 @@ export interface components {
             organization: string;
             /**
              * Format: int64
-             * @description Position of the event among its organization's: events are numbered 1, 2, 3… in the order their
-             *     changes were committed, without gaps.
+             * @description Position of the event among its organization's: events are numbered 1, 2, 3… without gaps, once
+             *     their changes are committed, each after the events of the changes it followed (that changed what
+             *     it changes or that it read); changes made side by side may be numbered in either order.
              */
             sequence: number;
             /**
@@ -3865,8 +3867,9 @@ export interface components {
             organization: string;
             /**
              * Format: int64
-             * @description Position of the event among its organization's: events are numbered 1, 2, 3… in the order their
-             *     changes were committed, without gaps.
+             * @description Position of the event among its organization's: events are numbered 1, 2, 3… without gaps, once
+             *     their changes are committed, each after the events of the changes it followed (that changed what
+             *     it changes or that it read); changes made side by side may be numbered in either order.
              */
             sequence: number;
             /**
@@ -3927,8 +3930,9 @@ export interface components {
             organization: string;
             /**
              * Format: int64
-             * @description Position of the event among its organization's: events are numbered 1, 2, 3… in the order their
-             *     changes were committed, without gaps.
+             * @description Position of the event among its organization's: events are numbered 1, 2, 3… without gaps, once
+             *     their changes are committed, each after the events of the changes it followed (that changed what
+             *     it changes or that it read); changes made side by side may be numbered in either order.
              */
             sequence: number;
             /**
@@ -3982,8 +3986,9 @@ export interface components {
             organization: string;
             /**
              * Format: int64
-             * @description Position of the event among its organization's: events are numbered 1, 2, 3… in the order their
-             *     changes were committed, without gaps.
+             * @description Position of the event among its organization's: events are numbered 1, 2, 3… without gaps, once
+             *     their changes are committed, each after the events of the changes it followed (that changed what
+             *     it changes or that it read); changes made side by side may be numbered in either order.
              */
             sequence: number;
             /**
@@ -4156,8 +4161,9 @@ export interface components {
             organization: string;
             /**
              * Format: int64
-             * @description Position of the event among its organization's: events are numbered 1, 2, 3… in the order their
-             *     changes were committed, without gaps.
+             * @description Position of the event among its organization's: events are numbered 1, 2, 3… without gaps, once
+             *     their changes are committed, each after the events of the changes it followed (that changed what
+             *     it changes or that it read); changes made side by side may be numbered in either order.
              */
             sequence: number;
             /**
@@ -4193,8 +4199,9 @@ export interface components {
             organization: string;
             /**
              * Format: int64
-             * @description Position of the event among its organization's: events are numbered 1, 2, 3… in the order their
-             *     changes were committed, without gaps.
+             * @description Position of the event among its organization's: events are numbered 1, 2, 3… without gaps, once
+             *     their changes are committed, each after the events of the changes it followed (that changed what
+             *     it changes or that it read); changes made side by side may be numbered in either order.
              */
             sequence: number;
             /**
@@ -4257,8 +4264,9 @@ export interface components {
             organization: string;
             /**
              * Format: int64
-             * @description Position of the event among its organization's: events are numbered 1, 2, 3… in the order their
-             *     changes were committed, without gaps.
+             * @description Position of the event among its organization's: events are numbered 1, 2, 3… without gaps, once
+             *     their changes are committed, each after the events of the changes it followed (that changed what
+             *     it changes or that it read); changes made side by side may be numbered in either order.
              */
             sequence: number;
             /**
@@ -4352,8 +4360,9 @@ export interface components {
             organization: string;
             /**
              * Format: int64
-             * @description Position of the event among its organization's: events are numbered 1, 2, 3… in the order their
-             *     changes were committed, without gaps.
+             * @description Position of the event among its organization's: events are numbered 1, 2, 3… without gaps, once
+             *     their changes are committed, each after the events of the changes it followed (that changed what
+             *     it changes or that it read); changes made side by side may be numbered in either order.
              */
             sequence: number;
             /**
@@ -4402,8 +4411,9 @@ export interface components {
             organization: string;
             /**
              * Format: int64
-             * @description Position of the event among its organization's: events are numbered 1, 2, 3… in the order their
-             *     changes were committed, without gaps.
+             * @description Position of the event among its organization's: events are numbered 1, 2, 3… without gaps, once
+             *     their changes are committed, each after the events of the changes it followed (that changed what
+             *     it changes or that it read); changes made side by side may be numbered in either order.
              */
             sequence: number;
             /**
@@ -4518,8 +4528,9 @@ export interface components {
             organization: string;
             /**
              * Format: int64
-             * @description Position of the event among its organization's: events are numbered 1, 2, 3… in the order their
-             *     changes were committed, without gaps.
+             * @description Position of the event among its organization's: events are numbered 1, 2, 3… without gaps, once
+             *     their changes are committed, each after the events of the changes it followed (that changed what
+             *     it changes or that it read); changes made side by side may be numbered in either order.
              */
             sequence: number;
             /**
@@ -4658,8 +4669,9 @@ export interface components {
             organization: string;
             /**
              * Format: int64
-             * @description Position of the event among its organization's: events are numbered 1, 2, 3… in the order their
-             *     changes were committed, without gaps.
+             * @description Position of the event among its organization's: events are numbered 1, 2, 3… without gaps, once
+             *     their changes are committed, each after the events of the changes it followed (that changed what
+             *     it changes or that it read); changes made side by side may be numbered in either order.
              */
             sequence: number;
             /**
@@ -6388,8 +6400,9 @@ export interface components {
             organization: string;
             /**
              * Format: int64
-             * @description Position of the event among its organization's: events are numbered 1, 2, 3… in the order their
-             *     changes were committed, without gaps.
+             * @description Position of the event among its organization's: events are numbered 1, 2, 3… without gaps, once
+             *     their changes are committed, each after the events of the changes it followed (that changed what
+             *     it changes or that it read); changes made side by side may be numbered in either order.
              */
             sequence: number;
             /**
@@ -6470,8 +6483,9 @@ export interface components {
             organization: string;
             /**
              * Format: int64
-             * @description Position of the event among its organization's: events are numbered 1, 2, 3… in the order their
-             *     changes were committed, without gaps.
+             * @description Position of the event among its organization's: events are numbered 1, 2, 3… without gaps, once
+             *     their changes are committed, each after the events of the changes it followed (that changed what
+             *     it changes or that it read); changes made side by side may be numbered in either order.
              */
             sequence: number;
             /**
@@ -7153,8 +7167,9 @@ export interface components {
             organization: string;
             /**
              * Format: int64
-             * @description Position of the event among its organization's: events are numbered 1, 2, 3… in the order their
-             *     changes were committed, without gaps.
+             * @description Position of the event among its organization's: events are numbered 1, 2, 3… without gaps, once
+             *     their changes are committed, each after the events of the changes it followed (that changed what
+             *     it changes or that it read); changes made side by side may be numbered in either order.
              */
             sequence: number;
             /**
@@ -7207,8 +7222,9 @@ export interface components {
             organization: string;
             /**
              * Format: int64
-             * @description Position of the event among its organization's: events are numbered 1, 2, 3… in the order their
-             *     changes were committed, without gaps.
+             * @description Position of the event among its organization's: events are numbered 1, 2, 3… without gaps, once
+             *     their changes are committed, each after the events of the changes it followed (that changed what
+             *     it changes or that it read); changes made side by side may be numbered in either order.
              */
             sequence: number;
             /**
@@ -7251,8 +7267,9 @@ export interface components {
             organization: string;
             /**
              * Format: int64
-             * @description Position of the event among its organization's: events are numbered 1, 2, 3… in the order their
-             *     changes were committed, without gaps.
+             * @description Position of the event among its organization's: events are numbered 1, 2, 3… without gaps, once
+             *     their changes are committed, each after the events of the changes it followed (that changed what
+             *     it changes or that it read); changes made side by side may be numbered in either order.
              */
             sequence: number;
             /**
@@ -7919,8 +7936,9 @@ export interface components {
             organization: string;
             /**
              * Format: int64
-             * @description Position of the event among its organization's: events are numbered 1, 2, 3… in the order their
-             *     changes were committed, without gaps.
+             * @description Position of the event among its organization's: events are numbered 1, 2, 3… without gaps, once
+             *     their changes are committed, each after the events of the changes it followed (that changed what
+             *     it changes or that it read); changes made side by side may be numbered in either order.
              */
             sequence: number;
             /**
@@ -7971,8 +7989,9 @@ export interface components {
             organization: string;
             /**
              * Format: int64
-             * @description Position of the event among its organization's: events are numbered 1, 2, 3… in the order their
-             *     changes were committed, without gaps.
+             * @description Position of the event among its organization's: events are numbered 1, 2, 3… without gaps, once
+             *     their changes are committed, each after the events of the changes it followed (that changed what
+             *     it changes or that it read); changes made side by side may be numbered in either order.
              */
             sequence: number;
             /**
@@ -8008,8 +8027,9 @@ export interface components {
             organization: string;
             /**
              * Format: int64
-             * @description Position of the event among its organization's: events are numbered 1, 2, 3… in the order their
-             *     changes were committed, without gaps.
+             * @description Position of the event among its organization's: events are numbered 1, 2, 3… without gaps, once
+             *     their changes are committed, each after the events of the changes it followed (that changed what
+             *     it changes or that it read); changes made side by side may be numbered in either order.
              */
             sequence: number;
             /**
@@ -8625,8 +8645,9 @@ export interface components {
             organization: string;
             /**
              * Format: int64
-             * @description Position of the event among its organization's: events are numbered 1, 2, 3… in the order their
-             *     changes were committed, without gaps.
+             * @description Position of the event among its organization's: events are numbered 1, 2, 3… without gaps, once
+             *     their changes are committed, each after the events of the changes it followed (that changed what
+             *     it changes or that it read); changes made side by side may be numbered in either order.
              */
             sequence: number;
             /**
@@ -8662,8 +8683,9 @@ export interface components {
             organization: string;
             /**
              * Format: int64
-             * @description Position of the event among its organization's: events are numbered 1, 2, 3… in the order their
-             *     changes were committed, without gaps.
+             * @description Position of the event among its organization's: events are numbered 1, 2, 3… without gaps, once
+             *     their changes are committed, each after the events of the changes it followed (that changed what
+             *     it changes or that it read); changes made side by side may be numbered in either order.
              */
             sequence: number;
             /**
@@ -8725,8 +8747,9 @@ export interface components {
             organization: string;
             /**
              * Format: int64
-             * @description Position of the event among its organization's: events are numbered 1, 2, 3… in the order their
-             *     changes were committed, without gaps.
+             * @description Position of the event among its organization's: events are numbered 1, 2, 3… without gaps, once
+             *     their changes are committed, each after the events of the changes it followed (that changed what
+             *     it changes or that it read); changes made side by side may be numbered in either order.
              */
             sequence: number;
             /**
@@ -8968,8 +8991,9 @@ export interface components {
             organization: string;
             /**
              * Format: int64
-             * @description Position of the event among its organization's: events are numbered 1, 2, 3… in the order their
-             *     changes were committed, without gaps.
+             * @description Position of the event among its organization's: events are numbered 1, 2, 3… without gaps, once
+             *     their changes are committed, each after the events of the changes it followed (that changed what
+             *     it changes or that it read); changes made side by side may be numbered in either order.
              */
             sequence: number;
             /**
@@ -9444,8 +9468,9 @@ export interface components {
             organization: string;
             /**
              * Format: int64
-             * @description Position of the event among its organization's: events are numbered 1, 2, 3… in the order their
-             *     changes were committed, without gaps.
+             * @description Position of the event among its organization's: events are numbered 1, 2, 3… without gaps, once
+             *     their changes are committed, each after the events of the changes it followed (that changed what
+             *     it changes or that it read); changes made side by side may be numbered in either order.
              */
             sequence: number;
             /**
@@ -10027,8 +10052,9 @@ export interface components {
             organization: string;
             /**
              * Format: int64
-             * @description Position of the event among its organization's: events are numbered 1, 2, 3… in the order their
-             *     changes were committed, without gaps.
+             * @description Position of the event among its organization's: events are numbered 1, 2, 3… without gaps, once
+             *     their changes are committed, each after the events of the changes it followed (that changed what
+             *     it changes or that it read); changes made side by side may be numbered in either order.
              */
             sequence: number;
             /**
@@ -10071,8 +10097,9 @@ export interface components {
             organization: string;
             /**
              * Format: int64
-             * @description Position of the event among its organization's: events are numbered 1, 2, 3… in the order their
-             *     changes were committed, without gaps.
+             * @description Position of the event among its organization's: events are numbered 1, 2, 3… without gaps, once
+             *     their changes are committed, each after the events of the changes it followed (that changed what
+             *     it changes or that it read); changes made side by side may be numbered in either order.
              */
             sequence: number;
             /**
@@ -10211,8 +10238,9 @@ export interface components {
             organization: string;
             /**
              * Format: int64
-             * @description Position of the event among its organization's: events are numbered 1, 2, 3… in the order their
-             *     changes were committed, without gaps.
+             * @description Position of the event among its organization's: events are numbered 1, 2, 3… without gaps, once
+             *     their changes are committed, each after the events of the changes it followed (that changed what
+             *     it changes or that it read); changes made side by side may be numbered in either order.
              */
             sequence: number;
             /**
@@ -10279,8 +10307,9 @@ export interface components {
             organization: string;
             /**
              * Format: int64
-             * @description Position of the event among its organization's: events are numbered 1, 2, 3… in the order their
-             *     changes were committed, without gaps.
+             * @description Position of the event among its organization's: events are numbered 1, 2, 3… without gaps, once
+             *     their changes are committed, each after the events of the changes it followed (that changed what
+             *     it changes or that it read); changes made side by side may be numbered in either order.
              */
             sequence: number;
             /**
@@ -10316,8 +10345,9 @@ export interface components {
             organization: string;
             /**
              * Format: int64
-             * @description Position of the event among its organization's: events are numbered 1, 2, 3… in the order their
-             *     changes were committed, without gaps.
+             * @description Position of the event among its organization's: events are numbered 1, 2, 3… without gaps, once
+             *     their changes are committed, each after the events of the changes it followed (that changed what
+             *     it changes or that it read); changes made side by side may be numbered in either order.
              */
             sequence: number;
             /**
@@ -10385,8 +10415,9 @@ export interface components {
             organization: string;
             /**
              * Format: int64
-             * @description Position of the event among its organization's: events are numbered 1, 2, 3… in the order their
-             *     changes were committed, without gaps.
+             * @description Position of the event among its organization's: events are numbered 1, 2, 3… without gaps, once
+             *     their changes are committed, each after the events of the changes it followed (that changed what
+             *     it changes or that it read); changes made side by side may be numbered in either order.
              */
             sequence: number;
             /**
@@ -10445,8 +10476,9 @@ export interface components {
             organization: string;
             /**
              * Format: int64
-             * @description Position of the event among its organization's: events are numbered 1, 2, 3… in the order their
-             *     changes were committed, without gaps.
+             * @description Position of the event among its organization's: events are numbered 1, 2, 3… without gaps, once
+             *     their changes are committed, each after the events of the changes it followed (that changed what
+             *     it changes or that it read); changes made side by side may be numbered in either order.
              */
             sequence: number;
             /**
@@ -10521,8 +10553,9 @@ export interface components {
             organization: string;
             /**
              * Format: int64
-             * @description Position of the event among its organization's: events are numbered 1, 2, 3… in the order their
-             *     changes were committed, without gaps.
+             * @description Position of the event among its organization's: events are numbered 1, 2, 3… without gaps, once
+             *     their changes are committed, each after the events of the changes it followed (that changed what
+             *     it changes or that it read); changes made side by side may be numbered in either order.
              */
             sequence: number;
             /**
@@ -10628,8 +10661,9 @@ export interface components {
             organization: string;
             /**
              * Format: int64
-             * @description Position of the event among its organization's: events are numbered 1, 2, 3… in the order their
-             *     changes were committed, without gaps.
+             * @description Position of the event among its organization's: events are numbered 1, 2, 3… without gaps, once
+             *     their changes are committed, each after the events of the changes it followed (that changed what
+             *     it changes or that it read); changes made side by side may be numbered in either order.
              */
             sequence: number;
             /**
@@ -10667,8 +10701,9 @@ export interface components {
             organization: string;
             /**
              * Format: int64
-             * @description Position of the event among its organization's: events are numbered 1, 2, 3… in the order their
-             *     changes were committed, without gaps.
+             * @description Position of the event among its organization's: events are numbered 1, 2, 3… without gaps, once
+             *     their changes are committed, each after the events of the changes it followed (that changed what
+             *     it changes or that it read); changes made side by side may be numbered in either order.
              */
             sequence: number;
             /**
@@ -10719,8 +10754,9 @@ export interface components {
             organization: string;
             /**
              * Format: int64
-             * @description Position of the event among its organization's: events are numbered 1, 2, 3… in the order their
-             *     changes were committed, without gaps.
+             * @description Position of the event among its organization's: events are numbered 1, 2, 3… without gaps, once
+             *     their changes are committed, each after the events of the changes it followed (that changed what
+             *     it changes or that it read); changes made side by side may be numbered in either order.
              */
             sequence: number;
             /**
@@ -10797,8 +10833,9 @@ export interface components {
             organization: string;
             /**
              * Format: int64
-             * @description Position of the event among its organization's: events are numbered 1, 2, 3… in the order their
-             *     changes were committed, without gaps.
+             * @description Position of the event among its organization's: events are numbered 1, 2, 3… without gaps, once
+             *     their changes are committed, each after the events of the changes it followed (that changed what
+             *     it changes or that it read); changes made side by side may be numbered in either order.
              */
             sequence: number;
             /**
@@ -10949,8 +10986,9 @@ export interface components {
             organization: string;
             /**
              * Format: int64
-             * @description Position of the event among its organization's: events are numbered 1, 2, 3… in the order their
-             *     changes were committed, without gaps.
+             * @description Position of the event among its organization's: events are numbered 1, 2, 3… without gaps, once
+             *     their changes are committed, each after the events of the changes it followed (that changed what
+             *     it changes or that it read); changes made side by side may be numbered in either order.
              */
             sequence: number;
             /**
@@ -10986,8 +11024,9 @@ export interface components {
             organization: string;
             /**
              * Format: int64
-             * @description Position of the event among its organization's: events are numbered 1, 2, 3… in the order their
-             *     changes were committed, without gaps.
+             * @description Position of the event among its organization's: events are numbered 1, 2, 3… without gaps, once
+             *     their changes are committed, each after the events of the changes it followed (that changed what
+             *     it changes or that it read); changes made side by side may be numbered in either order.
              */
             sequence: number;
             /**
@@ -11039,8 +11078,9 @@ export interface components {
             organization: string;
             /**
              * Format: int64
-             * @description Position of the event among its organization's: events are numbered 1, 2, 3… in the order their
-             *     changes were committed, without gaps.
+             * @description Position of the event among its organization's: events are numbered 1, 2, 3… without gaps, once
+             *     their changes are committed, each after the events of the changes it followed (that changed what
+             *     it changes or that it read); changes made side by side may be numbered in either order.
              */
             sequence: number;
             /**
@@ -11102,8 +11142,9 @@ export interface components {
             organization: string;
             /**
              * Format: int64
-             * @description Position of the event among its organization's: events are numbered 1, 2, 3… in the order their
-             *     changes were committed, without gaps.
+             * @description Position of the event among its organization's: events are numbered 1, 2, 3… without gaps, once
+             *     their changes are committed, each after the events of the changes it followed (that changed what
+             *     it changes or that it read); changes made side by side may be numbered in either order.
              */
             sequence: number;
             /**
@@ -11190,8 +11231,9 @@ export interface components {
             organization: string;
             /**
              * Format: int64
-             * @description Position of the event among its organization's: events are numbered 1, 2, 3… in the order their
-             *     changes were committed, without gaps.
+             * @description Position of the event among its organization's: events are numbered 1, 2, 3… without gaps, once
+             *     their changes are committed, each after the events of the changes it followed (that changed what
+             *     it changes or that it read); changes made side by side may be numbered in either order.
              */
             sequence: number;
             /**
@@ -11239,8 +11281,9 @@ export interface components {
             organization: string;
             /**
              * Format: int64
-             * @description Position of the event among its organization's: events are numbered 1, 2, 3… in the order their
-             *     changes were committed, without gaps.
+             * @description Position of the event among its organization's: events are numbered 1, 2, 3… without gaps, once
+             *     their changes are committed, each after the events of the changes it followed (that changed what
+             *     it changes or that it read); changes made side by side may be numbered in either order.
              */
             sequence: number;
             /**
