@@ -1,6 +1,8 @@
-import { PostgresAdapter, sql } from "kysely";
+import { type ExpressionBuilder, PostgresAdapter, sql } from "kysely";
 import type { Db, Transaction } from "../db/database.js";
 import { preparedRead } from "../db/prepared.js";
+import type { Database } from "../db/schema.js";
+import type { UnnumberedEventTable } from "./tables.js";
 
 /**
  * Events are numbered 1, 2, 3… per organization after their transactions commit: `recordEvent`
@@ -35,54 +37,96 @@ const anyUnnumbered = preparedRead((db) => db.selectFrom("unnumbered_events").se
 export async function numberEvents(db: Db): Promise<number> {
   let numbered = 0;
   while ((await anyUnnumbered(db, {})).length > 0) {
-    const batch = await db.transaction().execute(numberBatch);
+    const batch = await inNumberingTransaction(db, numberBatch);
     numbered += batch;
     if (batch < BATCH) break;
   }
   return numbered;
 }
 
-/** Numbers up to BATCH events, the first by position; returns how many. */
-async function numberBatch(tx: Transaction): Promise<number> {
-  if (tx.getExecutor().adapter instanceof PostgresAdapter)
-    await sql`select pg_advisory_xact_lock(${NUMBERING_LOCK})`.execute(tx);
-  // Deleted and returned by one statement: on PostgreSQL a statement after it could see events
-  // committed since, which this batch would not number.
-  const taken = await tx
-    .deleteFrom("unnumbered_events")
-    .where("position", "in", (eb) =>
-      eb.selectFrom("unnumbered_events").select("position").orderBy("position").limit(BATCH),
-    )
-    .returningAll()
-    .execute();
-  if (taken.length === 0) return 0;
-  taken.sort((a, b) => Number(a.position) - Number(b.position));
+/**
+ * Runs `work` in a transaction that sees one state of the tables throughout, alone among numberings.
+ * SQLite: any transaction (one writer at a time). PostgreSQL: repeatable read, begun once the
+ * advisory lock is held, so that its snapshot shows what the numbering before it did.
+ */
+async function inNumberingTransaction<T>(db: Db, work: (tx: Transaction) => Promise<T>): Promise<T> {
+  if (!(db.getExecutor().adapter instanceof PostgresAdapter)) return db.transaction().execute(work);
+  return db.connection().execute(async (connection) => {
+    await sql`select pg_advisory_lock(${NUMBERING_LOCK})`.execute(connection);
+    try {
+      return await connection.transaction().setIsolationLevel("repeatable read").execute(work);
+    } finally {
+      await sql`select pg_advisory_unlock(${NUMBERING_LOCK})`.execute(connection);
+    }
+  });
+}
 
-  const counts = new Map<string, number>();
-  for (const event of taken) counts.set(event.organization_id, (counts.get(event.organization_id) ?? 0) + 1);
-  const counters = await tx
+/**
+ * Numbers up to BATCH events, the first by position, and returns how many: in the database, which
+ * reads them once (no row comes to the server and back).
+ */
+async function numberBatch(tx: Transaction): Promise<number> {
+  const batch = await tx
+    .selectFrom((eb) =>
+      eb.selectFrom("unnumbered_events").select("position").orderBy("position").limit(BATCH).as("first"),
+    )
+    .select([(eb) => eb.fn.max("position").as("last"), (eb) => eb.fn.countAll().as("count")])
+    .executeTakeFirstOrThrow();
+  if (batch.last === null) return 0;
+  const inBatch = (eb: ExpressionBuilder<Database, "unnumbered_events">) =>
+    eb("unnumbered_events.position", "<=", batch.last as number);
+
+  // Each organization's counter moved on by its events of the batch...
+  await tx
     .insertInto("event_counters")
-    .values([...counts].map(([organization_id, count]) => ({ organization_id, last_sequence: count })))
+    .columns(["organization_id", "last_sequence"])
+    .expression((eb) =>
+      eb
+        .selectFrom("unnumbered_events")
+        .select(["organization_id", (e) => e.fn.countAll<number>().as("last_sequence")])
+        .where(inBatch)
+        .groupBy("organization_id"),
+    )
     .onConflict((oc) =>
       oc.column("organization_id").doUpdateSet((eb) => ({
         last_sequence: eb("event_counters.last_sequence", "+", eb.ref("excluded.last_sequence")),
       })),
     )
-    .returning(["organization_id", "last_sequence"])
     .execute();
-  // Each organization's last number before this batch, from which its events here go on.
-  const last = new Map(
-    counters.map((c) => [c.organization_id, Number(c.last_sequence) - (counts.get(c.organization_id) ?? 0)]),
-  );
+  // ...and its events numbered up to it, in the order of their positions.
   await tx
     .insertInto("events")
-    .values(
-      taken.map(({ position: _, ...event }) => {
-        const sequence = (last.get(event.organization_id) ?? 0) + 1;
-        last.set(event.organization_id, sequence);
-        return { ...event, sequence };
-      }),
+    .columns([...EVENT_COLUMNS, "sequence"])
+    .expression((eb) =>
+      eb
+        .selectFrom("unnumbered_events")
+        .innerJoin("event_counters", "event_counters.organization_id", "unnumbered_events.organization_id")
+        .select(EVENT_COLUMNS.map((column) => `unnumbered_events.${column}` as const))
+        .select(
+          sql<number>`event_counters.last_sequence
+            - count(*) over (partition by unnumbered_events.organization_id)
+            + row_number() over (partition by unnumbered_events.organization_id order by unnumbered_events.position)`.as(
+            "sequence",
+          ),
+        )
+        .where(inBatch),
     )
     .execute();
-  return taken.length;
+  await tx.deleteFrom("unnumbered_events").where(inBatch).execute();
+  return Number(batch.count);
 }
+
+/** The columns an event has before it is numbered and keeps. */
+const EVENT_COLUMNS = [
+  "id",
+  "organization_id",
+  "type",
+  "space_id",
+  "site_id",
+  "actor_id",
+  "actor_token_id",
+  "actor_address",
+  "target_id",
+  "data",
+  "created_at",
+] as const satisfies readonly (keyof UnnumberedEventTable)[];

@@ -35,7 +35,8 @@ const eventsOff = new AsyncLocalStorage<true>();
 /**
  * Runs `work` recording no event: the events bench's "events off" side, which measures what recording
  * costs the writes that cause them (the same server, database and requests, alternated with the
- * recording side). Nothing else calls it: an event is part of every change that commits.
+ * recording side), and a migration's test that writes rows into a schema older than the event
+ * tables. Nothing else calls it: an event is part of every change that commits.
  */
 export const withoutEvents = <T>(work: () => T): T => eventsOff.run(true, work);
 

@@ -2,6 +2,7 @@ import fc from "fast-check";
 import { sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { pendingOperations } from "../areas.js";
+import { numberEvents } from "../events/numbering.js";
 import { loadApiSpec } from "../spec.js";
 import { ownTables } from "../testing/database.js";
 import { buildNestedSpace, buildSpace } from "../testing/factories.js";
@@ -111,8 +112,13 @@ async function seedResources(): Promise<Record<string, string[]>> {
   };
 }
 
-/** Every row of every table, as text: equal snapshots mean nothing was written. */
+/**
+ * Every row of every table, as text: equal snapshots mean nothing was written. The events committed
+ * are numbered first: a request that reads the stream numbers them too (see `numberEvents`), which
+ * moves nothing but what was already written.
+ */
 async function snapshot(): Promise<string> {
+  await numberEvents(s.t.db);
   const rows = await Promise.all(
     tables.map(async (table) => {
       const { rows } = await sql<Record<string, unknown>>`select * from ${sql.table(table)}`.execute(s.t.db);

@@ -5,6 +5,7 @@ import { createOrganization } from "../commands/create-organization.js";
 import { systemClock, timeOrderedIds } from "../context.js";
 import { areaMigrations } from "../db/area-migrations.js";
 import { migrate } from "../db/database.js";
+import { withoutEvents } from "../events/record.js";
 import { insertSpace } from "../spaces/index.js";
 import { openTestDatabase } from "../testing/database.js";
 import { createUser } from "../users/index.js";
@@ -28,17 +29,20 @@ describe("the page metadata migration", () => {
     try {
       await migrate(db, migrationsBefore(META_MIGRATION));
       const context = { clock: systemClock, ids: timeOrderedIds() };
-      const user = await createUser(db, context, { email: "old@example.com", displayName: "Old" });
-      const organization = await createOrganization(db, context, user.id, { title: "Old" });
-      const space = await insertSpace(db, context, {
-        organization_id: organization.id,
-        parent_id: null,
-        title: "Old",
-        emoji: "",
-        visibility: "private",
-        edit_mode: "live",
-        default_level: "read",
-        position: 0,
+      // Without events, whose tables are newer than this schema.
+      const space = await withoutEvents(async () => {
+        const user = await createUser(db, context, { email: "old@example.com", displayName: "Old" });
+        const organization = await createOrganization(db, context, user.id, { title: "Old" });
+        return insertSpace(db, context, {
+          organization_id: organization.id,
+          parent_id: null,
+          title: "Old",
+          emoji: "",
+          visibility: "private",
+          edit_mode: "live",
+          default_level: "read",
+          position: 0,
+        });
       });
       const body = "---\ndescription: Old\nlayout:\n  title:\n    visible: false\n---\n\n# Old\n";
       await sql`insert into content_documents (space_id, hash, markdown) values
