@@ -284,6 +284,8 @@ async function run(db: Db, directory: string): Promise<Figures> {
   const api = createServer((req, res) =>
     eventsRecorded ? app(req, res) : withoutEvents(() => app(req, res)),
   );
+  // Longer than any pause of the client's: a socket the server closes as the client reuses it is reset.
+  api.keepAliveTimeout = 120_000;
   await new Promise<void>((resolve) => api.listen(0, "127.0.0.1", resolve));
   const received: number[] = [];
   let verifier: Webhook | undefined;
