@@ -6,7 +6,7 @@ import { runWithCommit } from "../db/commit-pipeline.js";
 import type { Db } from "../db/database.js";
 import { compiledWrite } from "../db/prepared.js";
 import { requestOrigin } from "../http/request-context.js";
-import type { EventTable } from "./tables.js";
+import { EVENT_COLUMNS, type EventTable } from "./tables.js";
 import { targetOf } from "./targets.js";
 
 export type EventType = Schema<"EventType">;
@@ -74,19 +74,11 @@ export async function recordEvent<T extends EventType>(
 }
 
 const insertEvent = compiledWrite((db, e: Omit<EventTable, "sequence">) =>
-  db.insertInto("unnumbered_events").values({
-    id: e.id,
-    organization_id: e.organization_id,
-    type: e.type,
-    space_id: e.space_id,
-    site_id: e.site_id,
-    actor_id: e.actor_id,
-    actor_token_id: e.actor_token_id,
-    actor_address: e.actor_address,
-    target_id: e.target_id,
-    data: e.data,
-    created_at: e.created_at,
-  }),
+  db
+    .insertInto("unnumbered_events")
+    .values(
+      Object.fromEntries(EVENT_COLUMNS.map((column) => [column, e[column]])) as Omit<EventTable, "sequence">,
+    ),
 );
 
 /** An event as webhooks send it. */

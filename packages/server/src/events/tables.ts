@@ -43,6 +43,21 @@ export interface UnnumberedEventTable extends Omit<EventTable, "sequence"> {
   position: Generated<number | string>;
 }
 
+/** The columns an event has before it is numbered, and keeps. */
+export const EVENT_COLUMNS = [
+  "id",
+  "organization_id",
+  "type",
+  "space_id",
+  "site_id",
+  "actor_id",
+  "actor_token_id",
+  "actor_address",
+  "target_id",
+  "data",
+  "created_at",
+] as const satisfies readonly (keyof UnnumberedEventTable)[];
+
 /** The last sequence number given in an organization. */
 export interface EventCounterTable {
   organization_id: string;

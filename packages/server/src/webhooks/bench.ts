@@ -54,17 +54,24 @@ const DELIVERIES = 2000;
 const RATE = 1_000;
 const loopback: NetworkPolicy = { allowedPrivateAddresses: ["127.0.0.1"] };
 
-/** Medians of rounds alternating without and with events, after one of each to warm up. */
-async function compare(rate: (withEvents: boolean) => Promise<number>): Promise<SideBySide> {
-  await rate(false);
-  await rate(true);
-  const without: number[] = [];
-  const withEvents: number[] = [];
-  for (let round = 0; round < ROUNDS; round++) {
-    without.push(await rate(false));
-    withEvents.push(await rate(true));
+/** Rounds alternating without and with events, after one of each to warm up: each side's figures. */
+async function alternate<T>(
+  round: (withEvents: boolean) => Promise<T>,
+): Promise<Record<"without" | "with", T[]>> {
+  await round(false);
+  await round(true);
+  const rounds: Record<"without" | "with", T[]> = { without: [], with: [] };
+  for (let i = 0; i < ROUNDS; i++) {
+    rounds.without.push(await round(false));
+    rounds.with.push(await round(true));
   }
-  return { without: median(without), with: median(withEvents) };
+  return rounds;
+}
+
+/** Medians of writes a second of rounds alternating without and with events. */
+async function compare(rate: (withEvents: boolean) => Promise<number>): Promise<SideBySide> {
+  const rounds = await alternate(rate);
+  return { without: median(rounds.without), with: median(rounds.with) };
 }
 
 const median = (values: readonly number[]) => {
@@ -150,17 +157,11 @@ interface Latencies {
   rate: number;
 }
 
-/** Rounds at RATE alternating without and with events, after one of each: medians of their figures. */
+/** Rounds at RATE alternating without and with events: medians of their figures. */
 async function compareAtRate(
   latencies: (withEvents: boolean) => Promise<Latencies>,
 ): Promise<{ without: Latencies; with: Latencies }> {
-  await latencies(false);
-  await latencies(true);
-  const rounds: Record<"without" | "with", Latencies[]> = { without: [], with: [] };
-  for (let round = 0; round < ROUNDS; round++) {
-    rounds.without.push(await latencies(false));
-    rounds.with.push(await latencies(true));
-  }
+  const rounds = await alternate(latencies);
   const medians = (of: Latencies[]): Latencies => ({
     median: median(of.map((l) => l.median)),
     p99: median(of.map((l) => l.p99)),
