@@ -1,74 +1,84 @@
 import {
-  type CompiledQuery as Compiled,
-  CompiledQuery,
+  type CompiledQuery,
   type DatabaseConnection,
   PostgresDriver,
   SqliteAdapter,
+  type TransactionSettings,
 } from "kysely";
-import pg from "pg";
 import type { Db } from "./database.js";
 
-/** Statements to send with a connection's next COMMIT, as `execute` of their prepared form. */
-const withTheCommit = new WeakMap<DatabaseConnection, string[]>();
-/** The statements prepared on each connection (PostgreSQL keeps them, rolled back or not). */
-const preparedOn = new WeakMap<DatabaseConnection, Set<string>>();
+/**
+ * PostgreSQL's transactions in fewer round trips. Quire's pg clients run in pipeline mode: a query
+ * is written to the server at once, without waiting for the answers of those before it, which still
+ * come back in order. The driver uses it twice:
+ *
+ * - BEGIN is written and not waited for, so it reaches PostgreSQL with the transaction's first
+ *   statement, in one round trip;
+ * - statements given to `runWithCommit` are written with the COMMIT, also in one round trip.
+ *
+ * Each query keeps its own Sync, so an error of one does not swallow the next: a failed statement
+ * leaves the transaction aborted, and the COMMIT after it then rolls back (see `commitTransaction`).
+ */
+
+/** Each transaction's BEGIN, until it is answered. */
+const beginning = new WeakMap<DatabaseConnection, Promise<void>>();
+/** Statements to send with a connection's next COMMIT. */
+const withTheCommit = new WeakMap<DatabaseConnection, CompiledQuery[]>();
 
 /**
- * Runs `query` as the last statement of the transaction `tx`. On PostgreSQL it is sent with the
+ * Runs `query` as the last statement of the transaction `tx`. On PostgreSQL it is written with the
  * transaction's COMMIT, the two in one round trip: a row lock it takes is then held only while
  * PostgreSQL commits, not also while the answer travels back to the server and the server, busy with
- * other requests, gets round to sending the COMMIT. It is prepared once per connection under `name`
- * (one name for one statement's text), so PostgreSQL plans it once. Its rows are never returned, and
- * an error of its fails the commit. Elsewhere (SQLite, or outside a transaction) it runs at once.
+ * other requests, gets round to sending the COMMIT. Its rows are never returned, and an error of its
+ * fails the commit. Elsewhere (SQLite, or outside a transaction) it runs at once.
  */
-export async function runWithCommit(tx: Db, name: string, query: Compiled): Promise<void> {
+export async function runWithCommit(tx: Db, query: CompiledQuery): Promise<void> {
   if (!tx.isTransaction || tx.getExecutor().adapter instanceof SqliteAdapter) {
     await tx.executeQuery(query);
     return;
   }
-  if (!/^[a-z_][a-z0-9_]*$/.test(name)) throw new Error(`Not a statement name: ${name}`);
-  // The simple protocol, which alone runs several statements in one message, takes no parameters.
-  const execute = `execute ${name} (${query.parameters.map(literal).join(", ")})`;
   await tx.getExecutor().provideConnection(async (connection) => {
-    let prepared = preparedOn.get(connection);
-    if (!prepared) {
-      prepared = new Set();
-      preparedOn.set(connection, prepared);
-    }
-    if (!prepared.has(name)) {
-      await connection.executeQuery(CompiledQuery.raw(`prepare ${name} as ${query.sql}`));
-      prepared.add(name);
-    }
     const queued = withTheCommit.get(connection);
-    if (queued) queued.push(execute);
-    else withTheCommit.set(connection, [execute]);
+    if (queued) queued.push(query);
+    else withTheCommit.set(connection, [query]);
   });
 }
 
-/** PostgreSQL's driver, sending what `runWithCommit` queued with the COMMIT. */
-export class CommitPipeliningPostgresDriver extends PostgresDriver {
+/** PostgreSQL's driver, pipelining BEGIN and the statements sent with the COMMIT (above). */
+export class PipeliningPostgresDriver extends PostgresDriver {
+  override async beginTransaction(
+    connection: DatabaseConnection,
+    settings: TransactionSettings,
+  ): Promise<void> {
+    // Written now (pg writes a query as it is given one), answered with the first statement's round trip.
+    const begun = super.beginTransaction(connection, settings);
+    // Looked at when the transaction ends; until then its rejection is not unhandled.
+    begun.catch(() => {});
+    beginning.set(connection, begun);
+  }
+
   override async commitTransaction(connection: DatabaseConnection): Promise<void> {
-    const queued = withTheCommit.get(connection);
-    if (!queued) return super.commitTransaction(connection);
+    const begun = beginning.get(connection);
+    beginning.delete(connection);
+    const queued = withTheCommit.get(connection) ?? [];
     withTheCommit.delete(connection);
-    // One message: if a statement fails, PostgreSQL runs none after it, COMMIT included, and the
-    // transaction is rolled back by the caller.
-    await connection.executeQuery(CompiledQuery.raw(`${queued.join(";\n")};\ncommit`));
+    // All written before any answer; a statement's error (more telling than the COMMIT's rollback) first.
+    const outcomes = await Promise.allSettled([
+      begun,
+      ...queued.map((query) => connection.executeQuery(query)),
+      super.commitTransaction(connection),
+    ]);
+    const failed = outcomes.find((outcome) => outcome.status === "rejected");
+    if (failed) throw failed.reason;
   }
 
   override async rollbackTransaction(
     connection: Parameters<PostgresDriver["rollbackTransaction"]>[0],
   ): Promise<void> {
+    const begun = beginning.get(connection);
+    beginning.delete(connection);
     withTheCommit.delete(connection);
+    await begun?.catch(() => {});
     return super.rollbackTransaction(connection);
   }
-}
-
-function literal(value: unknown): string {
-  if (value === null || value === undefined) return "null";
-  if (typeof value === "string") return pg.escapeLiteral(value);
-  if (typeof value === "bigint") return value.toString();
-  if (typeof value === "number" && Number.isFinite(value)) return String(value);
-  if (typeof value === "boolean") return value ? "true" : "false";
-  throw new Error(`A ${typeof value} cannot be sent with the commit`);
 }

@@ -22,7 +22,7 @@ import pg from "pg";
 import type { Logger } from "pino";
 import { areaMigrations } from "./area-migrations.js";
 import { type CheckpointSettings, DEFAULT_CHECKPOINTS, startCheckpointer } from "./checkpoints.js";
-import { CommitPipeliningPostgresDriver } from "./commit-pipeline.js";
+import { PipeliningPostgresDriver } from "./commit-pipeline.js";
 import { GroupCommitSqliteAdapter, GroupCommitSqliteDriver } from "./group-commit.js";
 import type { Database } from "./schema.js";
 import type { SqliteSync } from "./sqlite-sync.js";
@@ -110,6 +110,8 @@ export function openDatabase({
       connectionString: location,
       connectionTimeoutMillis: connectTimeoutMs,
       statement_timeout: statementTimeoutMs,
+      // Queries written without waiting for the answers before them (see `PipeliningPostgresDriver`).
+      pipeline: true,
     });
     // A connection can break (server restart, failover, terminated backend) at any time; an
     // unhandled error event would end the process. One lent out fails its query, or the next,
@@ -126,7 +128,7 @@ export function openDatabase({
     pool.on("error", (err) => logger?.warn({ err }, "PostgreSQL closed an idle pooled connection"));
     const writes = new WriteCounter();
     const db = new Kysely<Database>({
-      dialect: new CommitPipeliningPostgresDialect({ pool }),
+      dialect: new PipeliningPostgresDialect({ pool }),
       plugins: [writes],
       ...(log && { log }),
     });
@@ -212,8 +214,8 @@ const writeCounters = new WeakMap<Db, WriteCounter>();
  */
 export const writesTo = (db: Db): number | undefined => writeCounters.get(db)?.count;
 
-/** PostgreSQL, with statements sent with the commit (`runWithCommit`). */
-class CommitPipeliningPostgresDialect extends PostgresDialect {
+/** PostgreSQL, its transactions pipelined (`PipeliningPostgresDriver`). */
+class PipeliningPostgresDialect extends PostgresDialect {
   readonly #config: PostgresDialectConfig;
 
   constructor(config: PostgresDialectConfig) {
@@ -222,7 +224,7 @@ class CommitPipeliningPostgresDialect extends PostgresDialect {
   }
 
   override createDriver(): Driver {
-    return new CommitPipeliningPostgresDriver(this.#config);
+    return new PipeliningPostgresDriver(this.#config);
   }
 }
 

@@ -56,7 +56,6 @@ export async function recordEvent<T extends EventType>(
   const origin = requestOrigin();
   await runWithCommit(
     tx,
-    "quire_record_event",
     insertEvent(tx, {
       id: event.id ?? ids.next(),
       organization_id: event.organizationId,

@@ -10,7 +10,8 @@
  *    once its events are all numbered. The row change again with each writer in an organization of
  *    its own. Then the same two through the API (`updateSpaceById`, `createSpace`): the same server
  *    and requests, alternating rounds whose requests run `withoutEvents` with rounds that record
- *    them; what the target is about, since no event is written but by a request's change. The rename
+ *    them, the requests sent from a worker thread (`sendLoad`); what the target is about, since no
+ *    event is written but by a request's change. The rename
  *    again with each writer in an organization of its own, and at the target's rate: renames sent at
  *    1,000 a second whatever the server does (an open loop), their latencies without and with events.
  * 2. How fast a webhook receives them: events recorded in advance, one webhook to a receiver on
@@ -20,7 +21,7 @@
  * Targets (issue 26): 1,000 events a second recorded with writes slowed by at most 10%, and 200
  * deliveries a second with the order per webhook kept.
  */
-import { Agent, createServer, request } from "node:http";
+import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { loadavg } from "node:os";
 import { join } from "node:path";
@@ -30,6 +31,7 @@ import { serverTasks } from "../areas.js";
 import { generateSecretKey } from "../auth/secret-key.js";
 import { issueToken } from "../auth/tokens.js";
 import { onBenchDatabases } from "../bench/databases.js";
+import { type LoadRequests, sendLoad } from "../bench/http-load.js";
 import { directoryBlobStore } from "../blobs/blobs.js";
 import { createOrganization } from "../commands/create-organization.js";
 import { authorizeCreateUnder, endPosition, lockContentTree } from "../content/tree.js";
@@ -124,24 +126,28 @@ async function forARound(db: Db, write: (writer: number, i: number) => Promise<u
 }
 
 /**
- * Latencies in ms of writes sent at RATE a second for a round, each at its time whatever the others
- * do (an open loop, as users send them), counted from that time: a server that falls behind shows
- * in them instead of slowing the sender. Also the rate the writes finished at, which must be RATE's.
+ * Writes a second by WRITERS API clients, each sending one request after another for a round (from
+ * a worker thread, `sendLoad`), their events numbered as `forARound`'s.
  */
-async function atRate(db: Db, write: (i: number) => Promise<unknown>): Promise<Latencies> {
-  const count = Math.round((RATE * ROUND_MS) / 1000);
-  const latencies: number[] = [];
+async function forAnApiRound(db: Db, requests: LoadRequests): Promise<number> {
   const started = performance.now();
-  await numberingAlong(db, async () => {
-    const writes: Promise<void>[] = [];
-    for (let i = 0; i < count; i++) {
-      const due = started + (i * 1000) / RATE;
-      const wait = due - performance.now();
-      if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
-      writes.push(write(i).then(() => void latencies.push(performance.now() - due)));
-    }
-    await Promise.all(writes);
-  });
+  const { finished } = await numberingAlong(db, () =>
+    sendLoad(requests, { kind: "closed", writers: WRITERS, ms: ROUND_MS }),
+  );
+  return finished / ((performance.now() - started) / 1000);
+}
+
+/**
+ * Latencies in ms of API requests sent at RATE a second for a round, each at its time whatever the
+ * others do (an open loop, as users send them), counted from that time: a server that falls behind
+ * shows in them instead of slowing the sender. Also the rate they finished at, which must be RATE's.
+ */
+async function atRate(db: Db, requests: LoadRequests): Promise<Latencies> {
+  const count = Math.round((RATE * ROUND_MS) / 1000);
+  const started = performance.now();
+  const { latencies } = await numberingAlong(db, () =>
+    sendLoad(requests, { kind: "rate", rate: RATE, count }),
+  );
   const sorted = latencies.sort((a, b) => a - b);
   return {
     median: median(sorted),
@@ -303,68 +309,41 @@ async function run(db: Db, directory: string): Promise<Figures> {
   try {
     const token = await issueToken(db, context, user.id, "bench");
     const origin = `http://127.0.0.1:${(api.address() as AddressInfo).port}`;
-    // As many sockets as requests at once: at RATE, requests that overlap open more than WRITERS.
-    const agent = new Agent({ keepAlive: true, maxSockets: 256 });
-    /** One API request by a light keep-alive client (fetch's own cost would hide the server's). */
-    const send = (method: string, path: string, body: unknown) =>
-      new Promise<number>((resolve, reject) => {
-        const payload = JSON.stringify(body);
-        const req = request(
-          `${origin}${path}`,
-          {
-            method,
-            agent,
-            headers: {
-              Authorization: `Bearer ${token}`,
-              "content-type": "application/json",
-              "content-length": Buffer.byteLength(payload),
-            },
-          },
-          (res) => res.resume().on("end", () => resolve(res.statusCode ?? 0)),
-        );
-        req.on("error", reject).end(payload);
-      });
-    type ApiCause = (writer: number, i: number) => Promise<void>;
-    const apiCreation: ApiCause = async (writer, i) => {
-      const status = await send("POST", `/v1/orgs/${organization.id}/spaces`, {
-        title: `API ${writer} ${i}`,
-      });
-      check(status === 201, `a space is created through the API (${status})`);
+    const renames = (among: SpaceTable[]): LoadRequests => ({
+      origin,
+      token,
+      method: "PATCH",
+      paths: among.map((space) => `/v1/spaces/${space.id}`),
+      expect: 200,
+    });
+    const spaceCreations: LoadRequests = {
+      origin,
+      token,
+      method: "POST",
+      paths: [`/v1/orgs/${organization.id}/spaces`],
+      expect: 201,
     };
-    /** A space renamed, each writer's in `among`. */
-    const apiUpdate =
-      (among: SpaceTable[]): ApiCause =>
-      async (writer, i) => {
-        const space = among[writer] as SpaceTable;
-        const status = await send("PATCH", `/v1/spaces/${space.id}`, { title: `API ${writer} ${i}` });
-        check(status === 200, `a space is renamed through the API (${status})`);
-      };
     /** Requests a second through the API, recording their events or not (`withoutEvents`). */
-    const apiWrites = (cause: ApiCause, withEvents: boolean) => {
+    const apiWrites = (requests: LoadRequests, withEvents: boolean) => {
       eventsRecorded = withEvents;
-      return forARound(db, cause);
+      return forAnApiRound(db, requests);
     };
-    const apiUpdates = await compare((withEvents) => apiWrites(apiUpdate(spaces), withEvents));
-    const spreadUpdates = await compare((withEvents) => apiWrites(apiUpdate(spread), withEvents));
-    const apiCreations = await compare((withEvents) => apiWrites(apiCreation, withEvents));
-    const renameAtRate = apiUpdate(spaces);
+    const apiUpdates = await compare((withEvents) => apiWrites(renames(spaces), withEvents));
+    const spreadUpdates = await compare((withEvents) => apiWrites(renames(spread), withEvents));
+    const apiCreations = await compare((withEvents) => apiWrites(spaceCreations, withEvents));
     const renamesAtRate = await compareAtRate((withEvents) => {
       eventsRecorded = withEvents;
-      return atRate(db, (i) => renameAtRate(i % WRITERS, i));
+      return atRate(db, renames(spaces));
     });
     eventsRecorded = true;
-    agent.destroy();
-    const created = await fetch(
-      `http://127.0.0.1:${(api.address() as AddressInfo).port}/v1/orgs/${organization.id}/webhooks`,
-      {
-        method: "POST",
-        headers: { Authorization: `Bearer ${token}`, "content-type": "application/json" },
-        body: JSON.stringify({
-          url: `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook`,
-          events: ["space_updated"],
-        }),
-      },
-    );
+    const created = await fetch(`${origin}/v1/orgs/${organization.id}/webhooks`, {
+      method: "POST",
+      headers: { Authorization: `Bearer ${token}`, "content-type": "application/json" },
+      body: JSON.stringify({
+        url: `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook`,
+        events: ["space_updated"],
+      }),
+    });
     check(created.status === 201, `the webhook is created (${created.status})`);
     const webhook = (await created.json()) as { secret: string };
     verifier = new Webhook(webhook.secret);
