@@ -1,6 +1,6 @@
-import { type ExpressionBuilder, PostgresAdapter, sql } from "kysely";
-import type { Db, Transaction } from "../db/database.js";
-import { preparedRead } from "../db/prepared.js";
+import { type OnConflictBuilder, PostgresAdapter, sql } from "kysely";
+import type { Db } from "../db/database.js";
+import { preparedRead, preparedWrite } from "../db/prepared.js";
 import type { Database } from "../db/schema.js";
 import { EVENT_COLUMNS } from "./tables.js";
 
@@ -35,83 +35,151 @@ const anyUnnumbered = preparedRead((db) => db.selectFrom("unnumbered_events").se
  * start (which takes the events after the last number).
  */
 export async function numberEvents(db: Db): Promise<number> {
+  const numberBatch =
+    db.getExecutor().adapter instanceof PostgresAdapter ? numberBatchOnPostgres : numberBatchOnSqlite;
   let numbered = 0;
   while ((await anyUnnumbered(db, {})).length > 0) {
-    const batch = await inNumberingTransaction(db, numberBatch);
+    const batch = await numberBatch(db);
     numbered += batch;
     if (batch < BATCH) break;
   }
   return numbered;
 }
 
+/** The number of each event of `source` (the batch): after its organization's counter was moved on by its events of the batch, in the order of their positions. */
+const sequenceIn = (source: string) =>
+  sql<number>`counters.last_sequence
+    - count(*) over (partition by ${sql.ref(`${source}.organization_id`)})
+    + row_number() over (partition by ${sql.ref(`${source}.organization_id`)} order by ${sql.ref(`${source}.position`)})`.as(
+    "sequence",
+  );
+
 /**
- * Runs `work` in a transaction that sees one state of the tables throughout, alone among numberings.
- * SQLite: any transaction (one writer at a time). PostgreSQL: repeatable read, begun once the
- * advisory lock is held, so that its snapshot shows what the numbering before it did.
+ * PostgreSQL: a batch numbered by one statement, which takes the events out of `unnumbered_events`,
+ * moves the counters on and inserts the numbered events, reading the batch once; run under an
+ * advisory lock taken in the transaction before it, so that its snapshot shows what the numbering
+ * before it committed, whatever the number of servers.
  */
-async function inNumberingTransaction<T>(db: Db, work: (tx: Transaction) => Promise<T>): Promise<T> {
-  if (!(db.getExecutor().adapter instanceof PostgresAdapter)) return db.transaction().execute(work);
-  return db.connection().execute(async (connection) => {
-    await sql`select pg_advisory_lock(${NUMBERING_LOCK})`.execute(connection);
-    try {
-      return await connection.transaction().setIsolationLevel("repeatable read").execute(work);
-    } finally {
-      await sql`select pg_advisory_unlock(${NUMBERING_LOCK})`.execute(connection);
-    }
+function numberBatchOnPostgres(db: Db): Promise<number> {
+  return db.transaction().execute(async (tx) => {
+    await sql`select pg_advisory_xact_lock(${sql.lit(NUMBERING_LOCK)})`.execute(tx);
+    const [numbered] = await numberBatchInOneStatement(tx, {});
+    return Number(numbered?.count ?? 0);
   });
 }
 
+const numberBatchInOneStatement = preparedWrite((db) =>
+  db
+    .with("batch", (db) =>
+      db
+        .deleteFrom("unnumbered_events")
+        .where("position", "<=", (eb) =>
+          eb
+            .selectFrom((eb) =>
+              eb
+                .selectFrom("unnumbered_events")
+                .select("position")
+                .orderBy("position")
+                .limit(BATCH)
+                .as("first"),
+            )
+            .select((eb) => eb.fn.max("position").as("last")),
+        )
+        .returningAll(),
+    )
+    .with("counters", (db) =>
+      db
+        .insertInto("event_counters")
+        .columns(["organization_id", "last_sequence"])
+        .expression((eb) =>
+          eb
+            .selectFrom("batch")
+            .select(["organization_id", (e) => e.fn.countAll<number>().as("last_sequence")])
+            .groupBy("organization_id"),
+        )
+        .onConflict(countersMovedOn)
+        .returning(["organization_id", "last_sequence"]),
+    )
+    .with("numbered", (db) =>
+      db
+        .insertInto("events")
+        .columns([...EVENT_COLUMNS, "sequence"])
+        .expression((eb) =>
+          eb
+            .selectFrom("batch")
+            .innerJoin("counters", "counters.organization_id", "batch.organization_id")
+            .select(EVENT_COLUMNS.map((column) => `batch.${column}` as const))
+            .select(sequenceIn("batch")),
+        )
+        .returning("id"),
+    )
+    .selectFrom("numbered")
+    .select((eb) => eb.fn.countAll().as("count")),
+);
+
+/** A counter moved on by the count it is inserted with, when it exists. */
+const countersMovedOn = (oc: OnConflictBuilder<Database, "event_counters">) =>
+  oc.column("organization_id").doUpdateSet((eb) => ({
+    last_sequence: eb("event_counters.last_sequence", "+", eb.ref("excluded.last_sequence")),
+  }));
+
 /**
- * Numbers up to BATCH events, the first by position, and returns how many: in the database, which
- * reads them once (no row comes to the server and back).
+ * SQLite, one writer at a time: the batch's last position, then three statements (its DELETE takes
+ * no part in a WITH): the counters moved on, the events numbered, the batch deleted.
  */
-async function numberBatch(tx: Transaction): Promise<number> {
-  const batch = await tx
+function numberBatchOnSqlite(db: Db): Promise<number> {
+  return db.transaction().execute(async (tx) => {
+    const [batch] = await lastOfBatch(tx, {});
+    if (batch?.last == null) return 0;
+    // A number: the rowid.
+    const last = { last: Number(batch.last) };
+    await moveCountersOn(tx, last);
+    await insertNumbered(tx, last);
+    await deleteNumbered(tx, last);
+    return Number(batch.count);
+  });
+}
+
+const lastOfBatch = preparedWrite((db) =>
+  db
     .selectFrom((eb) =>
       eb.selectFrom("unnumbered_events").select("position").orderBy("position").limit(BATCH).as("first"),
     )
-    .select([(eb) => eb.fn.max("position").as("last"), (eb) => eb.fn.countAll().as("count")])
-    .executeTakeFirstOrThrow();
-  if (batch.last === null) return 0;
-  const inBatch = (eb: ExpressionBuilder<Database, "unnumbered_events">) =>
-    eb("unnumbered_events.position", "<=", batch.last as number);
+    .select([(eb) => eb.fn.max("position").as("last"), (eb) => eb.fn.countAll().as("count")]),
+);
 
-  // Each organization's counter moved on by its events of the batch...
-  await tx
+const moveCountersOn = preparedWrite((db, { last }: { last: number }) =>
+  db
     .insertInto("event_counters")
     .columns(["organization_id", "last_sequence"])
     .expression((eb) =>
       eb
         .selectFrom("unnumbered_events")
         .select(["organization_id", (e) => e.fn.countAll<number>().as("last_sequence")])
-        .where(inBatch)
+        .where("position", "<=", last)
         .groupBy("organization_id"),
     )
-    .onConflict((oc) =>
-      oc.column("organization_id").doUpdateSet((eb) => ({
-        last_sequence: eb("event_counters.last_sequence", "+", eb.ref("excluded.last_sequence")),
-      })),
-    )
-    .execute();
-  // ...and its events numbered up to it, in the order of their positions.
-  await tx
+    .onConflict(countersMovedOn),
+);
+
+const insertNumbered = preparedWrite((db, { last }: { last: number }) =>
+  db
     .insertInto("events")
     .columns([...EVENT_COLUMNS, "sequence"])
     .expression((eb) =>
       eb
         .selectFrom("unnumbered_events")
-        .innerJoin("event_counters", "event_counters.organization_id", "unnumbered_events.organization_id")
-        .select(EVENT_COLUMNS.map((column) => `unnumbered_events.${column}` as const))
-        .select(
-          sql<number>`event_counters.last_sequence
-            - count(*) over (partition by unnumbered_events.organization_id)
-            + row_number() over (partition by unnumbered_events.organization_id order by unnumbered_events.position)`.as(
-            "sequence",
-          ),
+        .innerJoin(
+          "event_counters as counters",
+          "counters.organization_id",
+          "unnumbered_events.organization_id",
         )
-        .where(inBatch),
-    )
-    .execute();
-  await tx.deleteFrom("unnumbered_events").where(inBatch).execute();
-  return Number(batch.count);
-}
+        .select(EVENT_COLUMNS.map((column) => `unnumbered_events.${column}` as const))
+        .select(sequenceIn("unnumbered_events"))
+        .where("unnumbered_events.position", "<=", last),
+    ),
+);
+
+const deleteNumbered = preparedWrite((db, { last }: { last: number }) =>
+  db.deleteFrom("unnumbered_events").where("position", "<=", last),
+);

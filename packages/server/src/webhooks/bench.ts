@@ -11,9 +11,9 @@
  *    its own. Then the same two through the API (`updateSpaceById`, `createSpace`): the same server
  *    and requests, alternating rounds whose requests run `withoutEvents` with rounds that record
  *    them, the requests sent from a worker thread (`sendLoad`); what the target is about, since no
- *    event is written but by a request's change. The rename
- *    again with each writer in an organization of its own, and at the target's rate: renames sent at
- *    1,000 a second whatever the server does (an open loop), their latencies without and with events.
+ *    event is written but by a request's change. The rename again with each writer in an
+ *    organization of its own. And at the target's rate, the row change and the rename sent at 1,000
+ *    a second whatever the server does (an open loop): their latencies without and with events.
  * 2. How fast a webhook receives them: events recorded in advance, one webhook to a receiver on
  *    loopback (node:http, answering 204), the job runner started; the time from its start to the last
  *    delivery, each delivery's signature verified and the order checked.
@@ -31,7 +31,7 @@ import { serverTasks } from "../areas.js";
 import { generateSecretKey } from "../auth/secret-key.js";
 import { issueToken } from "../auth/tokens.js";
 import { onBenchDatabases } from "../bench/databases.js";
-import { type LoadRequests, sendLoad } from "../bench/http-load.js";
+import { type LoadRequests, openLoop, sendLoad } from "../bench/http-load.js";
 import { directoryBlobStore } from "../blobs/blobs.js";
 import { createOrganization } from "../commands/create-organization.js";
 import { authorizeCreateUnder, endPosition, lockContentTree } from "../content/tree.js";
@@ -138,16 +138,13 @@ async function forAnApiRound(db: Db, requests: LoadRequests): Promise<number> {
 }
 
 /**
- * Latencies in ms of API requests sent at RATE a second for a round, each at its time whatever the
- * others do (an open loop, as users send them), counted from that time: a server that falls behind
- * shows in them instead of slowing the sender. Also the rate they finished at, which must be RATE's.
+ * Latencies in ms of writes sent at RATE a second for a round (`openLoop`, by `send`), and the rate
+ * they finished at, which must be RATE's; their events numbered as `forARound`'s.
  */
-async function atRate(db: Db, requests: LoadRequests): Promise<Latencies> {
+async function atRate(db: Db, send: (count: number) => Promise<number[]>): Promise<Latencies> {
   const count = Math.round((RATE * ROUND_MS) / 1000);
   const started = performance.now();
-  const { latencies } = await numberingAlong(db, () =>
-    sendLoad(requests, { kind: "rate", rate: RATE, count }),
-  );
+  const latencies = await numberingAlong(db, () => send(count));
   const sorted = latencies.sort((a, b) => a - b);
   return {
     median: median(sorted),
@@ -192,6 +189,8 @@ interface Figures {
   /** Spaces renamed through the API by writers of as many organizations. */
   spreadUpdates: SideBySide;
   apiCreations: SideBySide;
+  /** Space rows changed at RATE a second, each write at its time, in one organization. */
+  updatesAtRate: { without: Latencies; with: Latencies };
   /** Spaces renamed through the API at RATE a second, each request at its time, in one organization. */
   renamesAtRate: { without: Latencies; with: Latencies };
   deliveriesPerSecond: number;
@@ -250,24 +249,28 @@ async function run(db: Db, directory: string): Promise<Figures> {
       position: await endPosition(tx, organization.id, null),
     });
   };
+  /** One transaction of `cause`, with its event or without. */
+  const write = (cause: Cause, withEvent: boolean, writer: number, i: number) =>
+    db.transaction().execute(async (tx) => {
+      const space = await cause(tx, writer, i);
+      if (withEvent)
+        await recordEvent(tx, context, {
+          organizationId: space.organization_id,
+          type: "space_updated",
+          actorId: user.id,
+          spaceId: space.id,
+          data: { space: space.id, title: space.title, visibility: "private", changes: ["title"] },
+        });
+    });
   /** Writes a second by WRITERS writers for a round. */
   const writes = (cause: Cause, withEvent: boolean) =>
-    forARound(db, (writer, i) =>
-      db.transaction().execute(async (tx) => {
-        const space = await cause(tx, writer, i);
-        if (withEvent)
-          await recordEvent(tx, context, {
-            organizationId: space.organization_id,
-            type: "space_updated",
-            actorId: user.id,
-            spaceId: space.id,
-            data: { space: space.id, title: space.title, visibility: "private", changes: ["title"] },
-          });
-      }),
-    );
+    forARound(db, (writer, i) => write(cause, withEvent, writer, i));
   const updates = await compare((withEvents) => writes(updateIn(spaces), withEvents));
   const spreadStoreUpdates = await compare((withEvents) => writes(updateIn(spread), withEvents));
   const creations = await compare((withEvents) => writes(creation, withEvents));
+  const updatesAtRate = await compareAtRate((withEvents) =>
+    atRate(db, (count) => openLoop(RATE, count, (i) => write(updateIn(spaces), withEvents, i % WRITERS, i))),
+  );
 
   // Deliveries: a receiver checking each signature and the order, one webhook, the runner.
   const secretKey = generateSecretKey();
@@ -333,7 +336,10 @@ async function run(db: Db, directory: string): Promise<Figures> {
     const apiCreations = await compare((withEvents) => apiWrites(spaceCreations, withEvents));
     const renamesAtRate = await compareAtRate((withEvents) => {
       eventsRecorded = withEvents;
-      return atRate(db, renames(spaces));
+      return atRate(db, async (count) => {
+        const load = await sendLoad(renames(spaces), { kind: "rate", rate: RATE, count });
+        return load.latencies;
+      });
     });
     eventsRecorded = true;
     const created = await fetch(`${origin}/v1/orgs/${organization.id}/webhooks`, {
@@ -389,6 +395,7 @@ async function run(db: Db, directory: string): Promise<Figures> {
       apiUpdates,
       spreadUpdates,
       apiCreations,
+      updatesAtRate,
       renamesAtRate,
       deliveriesPerSecond: DELIVERIES / ((lastAt - started) / 1000),
     };
@@ -426,22 +433,28 @@ for (const [label, of] of [
   console.log(row(`${label}: writes/s with their events (median)`, (f) => of(f).with.toFixed(0)));
   console.log(row(`${label}: with / without`, (f) => (of(f).with / of(f).without).toFixed(2)));
 }
-const rated = (f: Figures) => f.renamesAtRate;
-for (const [label, of] of [
-  ["median", (l: Latencies) => l.median],
-  ["99th percentile", (l: Latencies) => l.p99],
+for (const [what, rated] of [
+  ["space row changed", (f: Figures) => f.updatesAtRate],
+  ["API: space renamed", (f: Figures) => f.renamesAtRate],
 ] as const) {
-  const prefix = `API: space renamed at ${RATE}/s, ${label} latency`;
-  console.log(row(`${prefix} in ms without events`, (f) => of(rated(f).without).toFixed(2)));
-  console.log(row(`${prefix} in ms with their events`, (f) => of(rated(f).with).toFixed(2)));
-  console.log(row(`${prefix}: with / without`, (f) => (of(rated(f).with) / of(rated(f).without)).toFixed(2)));
+  for (const [label, of] of [
+    ["median", (l: Latencies) => l.median],
+    ["99th percentile", (l: Latencies) => l.p99],
+  ] as const) {
+    const prefix = `${what} at ${RATE}/s, ${label} latency`;
+    console.log(row(`${prefix} in ms without events`, (f) => of(rated(f).without).toFixed(2)));
+    console.log(row(`${prefix} in ms with their events`, (f) => of(rated(f).with).toFixed(2)));
+    console.log(
+      row(`${prefix}: with / without`, (f) => (of(rated(f).with) / of(rated(f).without)).toFixed(2)),
+    );
+  }
+  console.log(
+    row(
+      `${what} at ${RATE}/s: writes/s finished without / with events`,
+      (f) => `${rated(f).without.rate.toFixed(0)} / ${rated(f).with.rate.toFixed(0)}`,
+    ),
+  );
 }
-console.log(
-  row(
-    `API: space renamed at ${RATE}/s: writes/s finished without / with events`,
-    (f) => `${rated(f).without.rate.toFixed(0)} / ${rated(f).with.rate.toFixed(0)}`,
-  ),
-);
 console.log(
   row("one event's cost in µs (space created, with − without)", (f) =>
     ((1 / f.creations.with - 1 / f.creations.without) * 1e6).toFixed(0),
