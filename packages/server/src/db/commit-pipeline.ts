@@ -18,6 +18,7 @@ import type { Db } from "./database.js";
  *
  * Each query keeps its own Sync, so an error of one does not swallow the next: a failed statement
  * leaves the transaction aborted, and the COMMIT after it then rolls back (see `commitTransaction`).
+ * BEGIN itself fails only with its connection, and then so does every statement written after it.
  */
 
 /** Each transaction's BEGIN, until it is answered. */

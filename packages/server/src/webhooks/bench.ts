@@ -51,6 +51,12 @@ const WRITERS = 8;
 /** How long each round writes: rounds of a fixed time, whatever the write costs, keep rows comparable. */
 const ROUND_MS = Number(process.env.BENCH_ROUND_MS ?? 2_000);
 const ROUNDS = 5;
+/**
+ * Rounds of each side at the target's rate: a latency's median moves with the machine's hiccups more
+ * than a rate does (one round's median of 26 ms among others of 1–2 ms), and the median of more rounds
+ * leaves them out.
+ */
+const ROUNDS_AT_RATE = 9;
 const DELIVERIES = 2000;
 /** The target's rate: writes a second sent at their times, each with its event or none. */
 const RATE = 1_000;
@@ -59,11 +65,12 @@ const loopback: NetworkPolicy = { allowedPrivateAddresses: ["127.0.0.1"] };
 /** Rounds alternating without and with events, after one of each to warm up: each side's figures. */
 async function alternate<T>(
   round: (withEvents: boolean) => Promise<T>,
+  count = ROUNDS,
 ): Promise<Record<"without" | "with", T[]>> {
   await round(false);
   await round(true);
   const rounds: Record<"without" | "with", T[]> = { without: [], with: [] };
-  for (let i = 0; i < ROUNDS; i++) {
+  for (let i = 0; i < count; i++) {
     rounds.without.push(await round(false));
     rounds.with.push(await round(true));
   }
@@ -164,7 +171,7 @@ interface Latencies {
 async function compareAtRate(
   latencies: (withEvents: boolean) => Promise<Latencies>,
 ): Promise<{ without: Latencies; with: Latencies }> {
-  const rounds = await alternate(latencies);
+  const rounds = await alternate(latencies, ROUNDS_AT_RATE);
   const medians = (of: Latencies[]): Latencies => ({
     median: median(of.map((l) => l.median)),
     p99: median(of.map((l) => l.p99)),
