@@ -1,4 +1,4 @@
-import { type OnConflictBuilder, PostgresAdapter, sql } from "kysely";
+import { type OnConflictBuilder, PostgresAdapter, type QueryCreator, sql } from "kysely";
 import type { Db } from "../db/database.js";
 import { preparedRead, preparedWrite } from "../db/prepared.js";
 import type { Database } from "../db/schema.js";
@@ -46,7 +46,14 @@ export async function numberEvents(db: Db): Promise<number> {
   return numbered;
 }
 
-/** The number of each event of `source` (the batch): after its organization's counter was moved on by its events of the batch, in the order of their positions. */
+/** The batch: the positions of the first BATCH events. */
+const firstPositions = (db: QueryCreator<Database>) =>
+  db.selectFrom("unnumbered_events").select("position").orderBy("position").limit(BATCH).as("first");
+
+/**
+ * The number of each event of `source` (the batch): after its organization's counter, moved on by
+ * the batch's events, in the order of their positions.
+ */
 const sequenceIn = (source: string) =>
   sql<number>`counters.last_sequence
     - count(*) over (partition by ${sql.ref(`${source}.organization_id`)})
@@ -74,16 +81,7 @@ const numberBatchInOneStatement = preparedWrite((db) =>
       db
         .deleteFrom("unnumbered_events")
         .where("position", "<=", (eb) =>
-          eb
-            .selectFrom((eb) =>
-              eb
-                .selectFrom("unnumbered_events")
-                .select("position")
-                .orderBy("position")
-                .limit(BATCH)
-                .as("first"),
-            )
-            .select((eb) => eb.fn.max("position").as("last")),
+          eb.selectFrom(firstPositions(db)).select((eb) => eb.fn.max("position").as("last")),
         )
         .returningAll(),
     )
@@ -140,11 +138,10 @@ function numberBatchOnSqlite(db: Db): Promise<number> {
   });
 }
 
+// A read, compiled as the writes are: once, then run in the transaction it is given.
 const lastOfBatch = preparedWrite((db) =>
   db
-    .selectFrom((eb) =>
-      eb.selectFrom("unnumbered_events").select("position").orderBy("position").limit(BATCH).as("first"),
-    )
+    .selectFrom(firstPositions(db))
     .select([(eb) => eb.fn.max("position").as("last"), (eb) => eb.fn.countAll().as("count")]),
 );
 
