@@ -47,6 +47,25 @@ export function sendLoad(requests: LoadRequests, shape: LoadShape): Promise<Load
   });
 }
 
+/** `writers` writers, each running `write(writer, i)` one after another for `ms`: how many finished. */
+export async function closedLoop(
+  writers: number,
+  ms: number,
+  write: (writer: number, i: number) => Promise<unknown>,
+): Promise<number> {
+  const deadline = performance.now() + ms;
+  let finished = 0;
+  await Promise.all(
+    Array.from({ length: writers }, async (_, writer) => {
+      for (let i = 0; performance.now() < deadline; i++) {
+        await write(writer, i);
+        finished++;
+      }
+    }),
+  );
+  return finished;
+}
+
 /**
  * Runs `write(0)` … `write(count - 1)` at `rate` a second, each at its time whatever the others do (an
  * open loop, as users send them): each one's latency in ms, counted from its time, so that a system
@@ -104,14 +123,8 @@ async function load({ requests, shape }: Job): Promise<LoadResult> {
   let latencies: number[] = [];
   try {
     if (shape.kind === "closed") {
-      const deadline = started + shape.ms;
-      await Promise.all(
-        Array.from({ length: shape.writers }, async (_, writer) => {
-          for (let i = 0; performance.now() < deadline; i++) {
-            await send(pathOf(writer), `API ${writer} ${i}`);
-            finished++;
-          }
-        }),
+      finished = await closedLoop(shape.writers, shape.ms, (writer, i) =>
+        send(pathOf(writer), `API ${writer} ${i}`),
       );
     } else {
       latencies = await openLoop(shape.rate, shape.count, (i) => send(pathOf(i), `API ${i}`));

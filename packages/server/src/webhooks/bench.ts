@@ -31,7 +31,7 @@ import { serverTasks } from "../areas.js";
 import { generateSecretKey } from "../auth/secret-key.js";
 import { issueToken } from "../auth/tokens.js";
 import { onBenchDatabases } from "../bench/databases.js";
-import { type LoadRequests, openLoop, sendLoad } from "../bench/http-load.js";
+import { closedLoop, type LoadRequests, openLoop, sendLoad } from "../bench/http-load.js";
 import { directoryBlobStore } from "../blobs/blobs.js";
 import { createOrganization } from "../commands/create-organization.js";
 import { authorizeCreateUnder, endPosition, lockContentTree } from "../content/tree.js";
@@ -112,35 +112,12 @@ async function numberingAlong<T>(db: Db, writes: () => Promise<T>): Promise<T> {
 }
 
 /**
- * Writes a second by WRITERS concurrent writers, each writing one after another until the round's
- * time is up: the writes finished, and their events numbered, over the time until the last of them.
+ * Writes a second of a round of `writes` (which resolves to how many finished), their events
+ * numbered as a server numbers them: counted over the time until the last is numbered.
  */
-async function forARound(db: Db, write: (writer: number, i: number) => Promise<unknown>): Promise<number> {
+async function forARound(db: Db, writes: () => Promise<number>): Promise<number> {
   const started = performance.now();
-  const deadline = started + ROUND_MS;
-  let made = 0;
-  await numberingAlong(db, () =>
-    Promise.all(
-      Array.from({ length: WRITERS }, async (_, writer) => {
-        for (let i = 0; performance.now() < deadline; i++) {
-          await write(writer, i);
-          made++;
-        }
-      }),
-    ),
-  );
-  return made / ((performance.now() - started) / 1000);
-}
-
-/**
- * Writes a second by WRITERS API clients, each sending one request after another for a round (from
- * a worker thread, `sendLoad`), their events numbered as `forARound`'s.
- */
-async function forAnApiRound(db: Db, requests: LoadRequests): Promise<number> {
-  const started = performance.now();
-  const { finished } = await numberingAlong(db, () =>
-    sendLoad(requests, { kind: "closed", writers: WRITERS, ms: ROUND_MS }),
-  );
+  const finished = await numberingAlong(db, writes);
   return finished / ((performance.now() - started) / 1000);
 }
 
@@ -269,9 +246,9 @@ async function run(db: Db, directory: string): Promise<Figures> {
           data: { space: space.id, title: space.title, visibility: "private", changes: ["title"] },
         });
     });
-  /** Writes a second by WRITERS writers for a round. */
+  /** Writes a second by WRITERS writers, each writing one after another, for a round. */
   const writes = (cause: Cause, withEvent: boolean) =>
-    forARound(db, (writer, i) => write(cause, withEvent, writer, i));
+    forARound(db, () => closedLoop(WRITERS, ROUND_MS, (writer, i) => write(cause, withEvent, writer, i)));
   const updates = await compare((withEvents) => writes(updateIn(spaces), withEvents));
   const spreadStoreUpdates = await compare((withEvents) => writes(updateIn(spread), withEvents));
   const creations = await compare((withEvents) => writes(creation, withEvents));
@@ -336,7 +313,11 @@ async function run(db: Db, directory: string): Promise<Figures> {
     /** Requests a second through the API, recording their events or not (`withoutEvents`). */
     const apiWrites = (requests: LoadRequests, withEvents: boolean) => {
       eventsRecorded = withEvents;
-      return forAnApiRound(db, requests);
+      // From a worker thread, off the server's event loop.
+      return forARound(db, async () => {
+        const load = await sendLoad(requests, { kind: "closed", writers: WRITERS, ms: ROUND_MS });
+        return load.finished;
+      });
     };
     const apiUpdates = await compare((withEvents) => apiWrites(renames(spaces), withEvents));
     const spreadUpdates = await compare((withEvents) => apiWrites(renames(spread), withEvents));
