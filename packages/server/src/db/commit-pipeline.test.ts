@@ -1,5 +1,5 @@
 import type { AddressInfo } from "node:net";
-import { createConnection, createServer, type Server } from "node:net";
+import { createConnection, createServer, type Server, Socket } from "node:net";
 import { sql } from "kysely";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { openTestDatabase, type TestDatabase, testDatabaseKind } from "../testing/database.js";
@@ -130,6 +130,31 @@ async function roundTripCounter(target: URL) {
   };
 }
 
+/**
+ * Counts the writes (system calls) of sockets connected to `port`: the calls of net's `_write` (one
+ * chunk) and `_writev` (all those held back), which each hand the kernel what they are given at once.
+ */
+function socketWritesTo(port: number) {
+  type Write = (this: Socket, ...args: unknown[]) => unknown;
+  const prototype = Socket.prototype as unknown as Record<"_write" | "_writev", Write>;
+  const originals = { _write: prototype._write, _writev: prototype._writev };
+  let writes = 0;
+  for (const method of ["_write", "_writev"] as const)
+    prototype[method] = function (this: Socket, ...args: unknown[]) {
+      if (this.remotePort === port) writes++;
+      return originals[method].apply(this, args);
+    };
+  return {
+    /** Writes since the last call. */
+    take: () => {
+      const taken = writes;
+      writes = 0;
+      return taken;
+    },
+    restore: () => Object.assign(prototype, originals),
+  };
+}
+
 describe.runIf(testDatabaseKind === "postgres")("PostgreSQL's transactions, pipelined", () => {
   let testDatabase: TestDatabase;
   let db: Db;
@@ -163,6 +188,25 @@ describe.runIf(testDatabaseKind === "postgres")("PostgreSQL's transactions, pipe
       { id: 1, body: "first" },
       { id: 2, body: "with the commit" },
     ]);
+  });
+
+  it("write the queries given together in one system call: two for such a transaction", async () => {
+    const writes = socketWritesTo(Number(new URL(proxy.location).port));
+    try {
+      await db.transaction().execute(async (tx) => {
+        await note(1, "first").execute(tx);
+        await runWithCommit(tx, note(2, "with the commit").compile(tx));
+      });
+      // BEGIN with the first statement, then the statement run with the commit with the COMMIT.
+      expect(writes.take()).toBe(2);
+      // Queries given one after another, each after the answer before it, are written one by one.
+      await note(3, "alone").execute(db);
+      await sql`select 1`.execute(db);
+      expect(writes.take()).toBe(2);
+    } finally {
+      writes.restore();
+    }
+    expect(await notes()).toHaveLength(3);
   });
 
   it("keep a transaction whole when its first statement fails: rolled back, the connection usable", async () => {
