@@ -69,7 +69,7 @@ export async function closedLoop(
 /**
  * Runs `write(0)` … `write(count - 1)` at `rate` a second, each at its time whatever the others do (an
  * open loop, as users send them): each one's latency in ms, counted from its time, so that a system
- * that falls behind shows in them instead of slowing the sender.
+ * that falls behind shows in them instead of slowing the sender; `write(i)`'s at index i.
  */
 export async function openLoop(
   rate: number,
@@ -83,10 +83,24 @@ export async function openLoop(
     const due = started + (i * 1000) / rate;
     const wait = due - performance.now();
     if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
-    writes.push(write(i).then(() => void latencies.push(performance.now() - due)));
+    writes.push(
+      write(i).then(() => {
+        latencies[i] = performance.now() - due;
+      }),
+    );
   }
   await Promise.all(writes);
   return latencies;
+}
+
+/**
+ * The rate a second at which writes sent by `openLoop` at `rate` finished, given their latencies (by
+ * index): the intervals between them over the time from the first one's due time to the last answer.
+ * It is just under `rate` when the system kept up, whatever the time taken before the first write.
+ */
+export function finishedRate(rate: number, latencies: readonly number[]): number {
+  const lastAnswer = Math.max(...latencies.map((latency, i) => (i * 1000) / rate + latency));
+  return (latencies.length - 1) / (lastAnswer / 1000);
 }
 
 async function load({ requests, shape }: Job): Promise<LoadResult> {

@@ -90,9 +90,9 @@ class NamingClient extends pg.Client {
    * Holds back what this turn of the event loop writes to the connection, and writes it in one go
    * once the turn ends: the queries given together (a BEGIN and the statement after it, a COMMIT and
    * the statements sent with it) in one system call instead of one each. A write to a loopback socket
-   * took 40–60 µs of CPU here, and a space's rename, with its event, wrote 7 times (6 to PostgreSQL):
-   * a third of its CPU in the server's thread. It now writes 5 times; the rename costs 18% less CPU
-   * and 14% more are served a second (medians of 6 runs side by side).
+   * took 17–62 µs of CPU here, and a space's rename, with its event, wrote 7 times (6 to PostgreSQL):
+   * a third of its CPU in the server's thread. It now writes 5 times: 18% less CPU a rename in the
+   * process, and 14% more renames a second (medians of 6 runs of each side alternated).
    */
   #writeTogether(): void {
     if (this.#writing) return;

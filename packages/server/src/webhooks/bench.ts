@@ -31,7 +31,7 @@ import { serverTasks } from "../areas.js";
 import { generateSecretKey } from "../auth/secret-key.js";
 import { issueToken } from "../auth/tokens.js";
 import { onBenchDatabases } from "../bench/databases.js";
-import { closedLoop, type LoadRequests, openLoop, sendLoad } from "../bench/http-load.js";
+import { closedLoop, finishedRate, type LoadRequests, openLoop, sendLoad } from "../bench/http-load.js";
 import { directoryBlobStore } from "../blobs/blobs.js";
 import { createOrganization } from "../commands/create-organization.js";
 import { authorizeCreateUnder, endPosition, lockContentTree } from "../content/tree.js";
@@ -123,17 +123,16 @@ async function forARound(db: Db, writes: () => Promise<number>): Promise<number>
 
 /**
  * Latencies in ms of writes sent at RATE a second for a round (`openLoop`, by `send`), and the rate
- * they finished at, which must be RATE's; their events numbered as `forARound`'s.
+ * they finished at (`finishedRate`), which must be RATE's; their events numbered as `forARound`'s.
  */
 async function atRate(db: Db, send: (count: number) => Promise<number[]>): Promise<Latencies> {
   const count = Math.round((RATE * ROUND_MS) / 1000);
-  const started = performance.now();
   const latencies = await numberingAlong(db, () => send(count));
-  const sorted = latencies.sort((a, b) => a - b);
+  const sorted = [...latencies].sort((a, b) => a - b);
   return {
     median: median(sorted),
     p99: sorted[Math.floor(sorted.length * 0.99)] as number,
-    rate: count / ((performance.now() - started) / 1000),
+    rate: finishedRate(RATE, latencies),
   };
 }
 
