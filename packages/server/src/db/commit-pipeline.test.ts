@@ -5,6 +5,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { openTestDatabase, type TestDatabase, testDatabaseKind } from "../testing/database.js";
 import { runWithCommit } from "./commit-pipeline.js";
 import { type Db, openDatabase } from "./database.js";
+import { nameStatement } from "./statement-names.js";
 
 describe("statements run with the commit", () => {
   let testDatabase: TestDatabase;
@@ -93,13 +94,16 @@ describe("statements run with the commit", () => {
 });
 
 /**
- * A proxy on loopback between Quire and PostgreSQL that counts round trips: the times the client
- * writes after the server has answered (or first), whatever the bytes.
+ * A proxy on loopback between Quire and PostgreSQL that counts round trips, the times the client
+ * writes after the server has answered (or first), whatever the bytes; and the server's answers, its
+ * ReadyForQuery messages (one after each Sync or simple query), read from its messages' framing.
  */
 async function roundTripCounter(target: URL) {
   let roundTrips = 0;
+  let answers = 0;
   const server: Server = createServer((client) => {
     let answered = true;
+    let unread = Buffer.alloc(0);
     const upstream = createConnection(Number(target.port || 5432), target.hostname);
     client.on("data", (chunk) => {
       if (answered) roundTrips++;
@@ -108,6 +112,12 @@ async function roundTripCounter(target: URL) {
     });
     upstream.on("data", (chunk) => {
       answered = true;
+      // Each message: a type byte, then its length (itself included) in 4 bytes.
+      unread = Buffer.concat([unread, chunk]);
+      while (unread.length >= 5 && unread.length >= 1 + unread.readUInt32BE(1)) {
+        if (unread[0] === "Z".charCodeAt(0)) answers++;
+        unread = unread.subarray(1 + unread.readUInt32BE(1));
+      }
       client.write(chunk);
     });
     client.on("close", () => upstream.destroy());
@@ -124,6 +134,12 @@ async function roundTripCounter(target: URL) {
     take: () => {
       const taken = roundTrips;
       roundTrips = 0;
+      return taken;
+    },
+    /** Answers since the last call. */
+    takeAnswers: () => {
+      const taken = answers;
+      answers = 0;
       return taken;
     },
     close: () => new Promise((resolve) => server.close(resolve)),
@@ -176,7 +192,8 @@ describe.runIf(testDatabaseKind === "postgres")("PostgreSQL's transactions, pipe
   });
 
   const note = (id: number, body: string) => sql`insert into notes (id, body) values (${id}, ${body})`;
-  const notes = async () => (await sql`select id, body from notes order by id`.execute(db)).rows;
+  const notes = async () =>
+    (await sql<{ id: number; body: string }>`select id, body from notes order by id`.execute(db)).rows;
 
   it("send BEGIN with the first statement, and what runs with the commit with the COMMIT: two round trips", async () => {
     await db.transaction().execute(async (tx) => {
@@ -207,6 +224,36 @@ describe.runIf(testDatabaseKind === "postgres")("PostgreSQL's transactions, pipe
       writes.restore();
     }
     expect(await notes()).toHaveLength(3);
+  });
+
+  it("answer a prepared statement sent with the COMMIT together with the COMMIT", async () => {
+    const withTheCommit = (id: number, body: string) => {
+      const query = note(id, body).compile(db);
+      nameStatement(query.sql);
+      return query;
+    };
+    const transaction = (id: number) =>
+      db.transaction().execute(async (tx) => {
+        await note(id, "first").execute(tx);
+        await runWithCommit(tx, withTheCommit(id + 1, "with the commit"));
+      });
+    // Its first run on the connection prepares it: an answer for BEGIN, the first statement, it, COMMIT.
+    await transaction(1);
+    proxy.takeAnswers();
+    expect(proxy.take()).toBe(2);
+    await transaction(3);
+    expect(proxy.takeAnswers()).toBe(3);
+    expect(proxy.take()).toBe(2);
+    // One that fails: PostgreSQL skips the COMMIT after it (an answer for both), then the driver's ROLLBACK.
+    await expect(
+      db.transaction().execute(async (tx) => {
+        await note(7, "rolled back").execute(tx);
+        await runWithCommit(tx, withTheCommit(1, "a duplicate key, with the commit"));
+      }),
+    ).rejects.toThrow(/duplicate key/);
+    expect(proxy.takeAnswers()).toBe(4);
+    await db.transaction().execute((tx) => runWithCommit(tx, withTheCommit(8, "after")));
+    expect((await notes()).map((row) => row.id)).toEqual([1, 2, 3, 4, 8]);
   });
 
   it("keep a transaction whole when its first statement fails: rolled back, the connection usable", async () => {

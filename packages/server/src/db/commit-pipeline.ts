@@ -1,10 +1,12 @@
 import {
-  type CompiledQuery,
+  CompiledQuery,
   type DatabaseConnection,
   PostgresDriver,
   SqliteAdapter,
   type TransactionSettings,
 } from "kysely";
+import pg from "pg";
+import { prepareValue } from "pg/lib/utils.js";
 import type { Db } from "./database.js";
 
 /**
@@ -14,11 +16,14 @@ import type { Db } from "./database.js";
  *
  * - BEGIN is written and not waited for, so it reaches PostgreSQL with the transaction's first
  *   statement, in one round trip;
- * - statements given to `runWithCommit` are written with the COMMIT, also in one round trip.
+ * - statements given to `runWithCommit` are written with the COMMIT, also in one round trip, and once
+ *   prepared on the connection, in the same extended query as the COMMIT (`CommitWith`): PostgreSQL
+ *   answers them all at once, and the server reads one answer instead of one per statement.
  *
- * Each query keeps its own Sync, so an error of one does not swallow the next: a failed statement
- * leaves the transaction aborted, and the COMMIT after it then rolls back (see `commitTransaction`).
- * BEGIN itself fails only with its connection, and then so does every statement written after it.
+ * BEGIN keeps its own Sync: it fails only with its connection, and then so does every statement
+ * written after it. A statement sent with the COMMIT that fails leaves the transaction aborted: the
+ * COMMIT after it is then skipped (in the same extended query) or rolls back (in a query of its own),
+ * and the driver rolls the transaction back either way.
  */
 
 /** Each transaction's BEGIN, until it is answered. */
@@ -63,11 +68,12 @@ export class PipeliningPostgresDriver extends PostgresDriver {
     beginning.delete(connection);
     const queued = withTheCommit.get(connection) ?? [];
     withTheCommit.delete(connection);
-    // All written before any answer; a statement's error (more telling than the COMMIT's rollback) first.
+    // Written before any answer; BEGIN's error first, the cause of every other.
     const outcomes = await Promise.allSettled([
       begun,
-      ...queued.map((query) => connection.executeQuery(query)),
-      super.commitTransaction(connection),
+      queued.length > 0
+        ? connection.executeQuery(CompiledQuery.raw(COMMIT_WITH, queued))
+        : super.commitTransaction(connection),
     ]);
     const failed = outcomes.find((outcome) => outcome.status === "rejected");
     if (failed) throw failed.reason;
@@ -81,5 +87,98 @@ export class PipeliningPostgresDriver extends PostgresDriver {
     withTheCommit.delete(connection);
     await begun?.catch(() => {});
     return super.rollbackTransaction(connection);
+  }
+}
+
+/**
+ * The COMMIT of statements to run before it, given as its parameters: what the driver hands Quire's pg
+ * client (`NamingClient` in database.ts, which calls `commitWith`) through Kysely's connection, which
+ * passes a query's text and parameters on as they are.
+ */
+export const COMMIT_WITH = "commit -- with the statements given as its parameters";
+
+/** A statement by the name it is prepared under on a connection (`NamingClient`), if any. */
+export interface NamedStatement {
+  name: string | undefined;
+  text: string;
+  values: readonly unknown[];
+}
+
+/** What pg's connection keeps of the statements prepared on it, and the messages used here. */
+interface PgConnection {
+  parsedStatements: Record<string, string>;
+  parse(query: { name: string; text: string; types: unknown[] }): void;
+  bind(config: { statement: string; values: unknown[]; valueMapper: typeof prepareValue }): void;
+  execute(config: { portal: string; rows: number }): void;
+  sync(): void;
+}
+
+/**
+ * Runs `statements`, then COMMIT, on `client` (in a transaction): in one extended query when every
+ * statement is prepared on the connection, so that PostgreSQL answers them all at once; otherwise
+ * each statement as a query of its own (which prepares it), then the COMMIT. Resolves as a COMMIT
+ * does; rejects with the first statement's error, the transaction then aborted or rolled back.
+ */
+export async function commitWith(
+  client: pg.Client,
+  statements: readonly NamedStatement[],
+  run: (statement: NamedStatement) => Promise<unknown>,
+): Promise<pg.QueryResult> {
+  const connection = (client as unknown as { connection: PgConnection }).connection;
+  if (statements.every(({ name, text }) => name !== undefined && connection.parsedStatements[name] === text))
+    return new Promise((resolve, reject) => {
+      client.query(new CommitWith(statements, resolve, reject));
+    });
+  const outcomes = await Promise.allSettled([...statements.map(run), client.query("commit")]);
+  const failed = outcomes.find((outcome) => outcome.status === "rejected");
+  if (failed) throw failed.reason;
+  return (outcomes.at(-1) as PromiseFulfilledResult<pg.QueryResult>).value;
+}
+
+/**
+ * Prepared statements and a COMMIT in one extended query, ended by one Sync: PostgreSQL runs them in
+ * order and sends their answers together once the COMMIT is flushed. One that fails makes PostgreSQL
+ * skip the rest up to the Sync, the COMMIT with them. A pg `Query`, as pg's pipeline mode requires.
+ */
+class CommitWith extends pg.Query {
+  readonly #statements: readonly NamedStatement[];
+  readonly #committed: (result: pg.QueryResult) => void;
+  readonly #failed: (err: Error) => void;
+  #error: Error | undefined;
+
+  constructor(
+    statements: readonly NamedStatement[],
+    committed: (result: pg.QueryResult) => void,
+    failed: (err: Error) => void,
+  ) {
+    super("commit");
+    this.#statements = statements;
+    this.#committed = committed;
+    this.#failed = failed;
+  }
+
+  override submit = (connection: pg.Connection): void => {
+    const messages = connection as unknown as PgConnection;
+    for (const { name, values } of this.#statements) {
+      messages.bind({ statement: name as string, values: [...values], valueMapper: prepareValue });
+      messages.execute({ portal: "", rows: 0 });
+    }
+    messages.parse({ name: "", text: "commit", types: [] });
+    messages.bind({ statement: "", values: [], valueMapper: prepareValue });
+    messages.execute({ portal: "", rows: 0 });
+    messages.sync();
+  };
+
+  // The answers pg's client hands its active query: only the end, or an error, matters here (the
+  // statements' rows are never returned, as `runWithCommit` says).
+  handleRowDescription(): void {}
+  handleDataRow(): void {}
+  handleCommandComplete(): void {}
+  handleError(err: Error): void {
+    this.#error = err;
+    this.#failed(err);
+  }
+  handleReadyForQuery(): void {
+    if (!this.#error) this.#committed({ command: "COMMIT", rowCount: null, oid: 0, rows: [], fields: [] });
   }
 }

@@ -2,6 +2,7 @@ import { existsSync, mkdirSync } from "node:fs";
 import { join } from "node:path";
 import SQLite from "better-sqlite3";
 import {
+  type CompiledQuery,
   type DialectAdapter,
   type Driver,
   Kysely,
@@ -22,7 +23,7 @@ import pg from "pg";
 import type { Logger } from "pino";
 import { areaMigrations } from "./area-migrations.js";
 import { type CheckpointSettings, DEFAULT_CHECKPOINTS, startCheckpointer } from "./checkpoints.js";
-import { PipeliningPostgresDriver } from "./commit-pipeline.js";
+import { COMMIT_WITH, commitWith, type NamedStatement, PipeliningPostgresDriver } from "./commit-pipeline.js";
 import { GroupCommitSqliteAdapter, GroupCommitSqliteDriver } from "./group-commit.js";
 import type { Database } from "./schema.js";
 import type { SqliteSync } from "./sqlite-sync.js";
@@ -76,15 +77,31 @@ class NamingClient extends pg.Client {
   override query = ((text: unknown, values?: unknown, ...rest: unknown[]) => {
     const run = pg.Client.prototype.query as (this: pg.Client, ...args: unknown[]) => unknown;
     this.#writeTogether();
-    const name = typeof text === "string" && rest.length === 0 ? statementName(text) : undefined;
-    if (name === undefined) return run.call(this, text, values, ...rest);
-    return (
-      run.call(this, { name: `${name}_${this.#generation}`, text, values }) as Promise<pg.QueryResult>
-    ).catch((err: unknown) => {
+    if (text === COMMIT_WITH) {
+      const statements = (values as CompiledQuery[]).map(({ sql, parameters }) =>
+        this.#named(sql, parameters),
+      );
+      return this.#renamingOnPlanChange(
+        commitWith(this, statements, (statement) => this.#renamingOnPlanChange(run.call(this, statement))),
+      );
+    }
+    if (typeof text !== "string" || rest.length > 0 || statementName(text) === undefined)
+      return run.call(this, text, values, ...rest);
+    return this.#renamingOnPlanChange(run.call(this, this.#named(text, values as readonly unknown[])));
+  }) as pg.Client["query"];
+
+  /** `text` with the name it runs under on this connection, if registered (`nameStatement`). */
+  #named(text: string, values: readonly unknown[] = []): NamedStatement {
+    const name = statementName(text);
+    return { name: name === undefined ? undefined : `${name}_${this.#generation}`, text, values };
+  }
+
+  #renamingOnPlanChange<T>(query: unknown): Promise<T> {
+    return (query as Promise<T>).catch((err: unknown) => {
       if ((err as { code?: unknown }).code === PLAN_CHANGED) this.#generation++;
       throw err;
     });
-  }) as pg.Client["query"];
+  }
 
   /**
    * Holds back what this turn of the event loop writes to the connection, and writes it in one go
@@ -124,7 +141,15 @@ export function openDatabase({
   checkpoints = DEFAULT_CHECKPOINTS,
   synchronous = "normal",
 }: DatabaseOptions): Db {
-  const log = onStatement && ((event: LogEvent) => onStatement(event.query.sql, event.query.parameters));
+  const log =
+    onStatement &&
+    ((event: LogEvent) => {
+      const { sql, parameters } = event.query;
+      if (sql !== COMMIT_WITH) return onStatement(sql, parameters);
+      // The statements sent with the COMMIT, then the COMMIT.
+      for (const statement of parameters as CompiledQuery[]) onStatement(statement.sql, statement.parameters);
+      onStatement("commit", []);
+    });
   if (isPostgresLocation(location)) {
     const pool = new pg.Pool({
       Client: NamingClient,
