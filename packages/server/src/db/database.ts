@@ -68,7 +68,8 @@ export const DEFAULT_STATEMENT_TIMEOUT_MS = 15_000;
  * PostgreSQL parses and plans them once per connection instead of on every run (planning took twice
  * as long as running a space's read). When a migration changes the columns a prepared `select *`
  * returns, PostgreSQL refuses to run it (SQLSTATE 0A000, answered 503); the client then names its
- * statements anew, so the next run prepares them again.
+ * statements anew, so the next run prepares them again. It also runs the driver's COMMIT_WITH, a
+ * COMMIT with the statements to run before it (`commitWith`).
  */
 class NamingClient extends pg.Client {
   #generation = 0;
@@ -82,7 +83,7 @@ class NamingClient extends pg.Client {
         this.#named(sql, parameters),
       );
       return this.#renamingOnPlanChange(
-        commitWith(this, statements, (statement) => this.#renamingOnPlanChange(run.call(this, statement))),
+        commitWith(this, statements, (statement) => run.call(this, statement) as Promise<unknown>),
       );
     }
     if (typeof text !== "string" || rest.length > 0 || statementName(text) === undefined)
@@ -96,6 +97,7 @@ class NamingClient extends pg.Client {
     return { name: name === undefined ? undefined : `${name}_${this.#generation}`, text, values };
   }
 
+  /** `query`, its statements named anew after it fails on a plan changed under a prepared statement. */
   #renamingOnPlanChange<T>(query: unknown): Promise<T> {
     return (query as Promise<T>).catch((err: unknown) => {
       if ((err as { code?: unknown }).code === PLAN_CHANGED) this.#generation++;
