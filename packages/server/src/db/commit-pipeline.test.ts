@@ -99,14 +99,14 @@ describe("statements run with the commit", () => {
  * ReadyForQuery messages (one after each Sync or simple query), read from its messages' framing.
  */
 async function roundTripCounter(target: URL) {
-  let roundTrips = 0;
-  let answers = 0;
+  const roundTrips = counter();
+  const answers = counter();
   const server: Server = createServer((client) => {
     let answered = true;
     let unread = Buffer.alloc(0);
     const upstream = createConnection(Number(target.port || 5432), target.hostname);
     client.on("data", (chunk) => {
-      if (answered) roundTrips++;
+      if (answered) roundTrips.add();
       answered = false;
       upstream.write(chunk);
     });
@@ -115,7 +115,7 @@ async function roundTripCounter(target: URL) {
       // Each message: a type byte, then its length (itself included) in 4 bytes.
       unread = Buffer.concat([unread, chunk]);
       while (unread.length >= 5 && unread.length >= 1 + unread.readUInt32BE(1)) {
-        if (unread[0] === "Z".charCodeAt(0)) answers++;
+        if (unread[0] === "Z".charCodeAt(0)) answers.add();
         unread = unread.subarray(1 + unread.readUInt32BE(1));
       }
       client.write(chunk);
@@ -131,17 +131,9 @@ async function roundTripCounter(target: URL) {
   return {
     location: location.href,
     /** Round trips since the last call. */
-    take: () => {
-      const taken = roundTrips;
-      roundTrips = 0;
-      return taken;
-    },
+    take: roundTrips.take,
     /** Answers since the last call. */
-    takeAnswers: () => {
-      const taken = answers;
-      answers = 0;
-      return taken;
-    },
+    takeAnswers: answers.take,
     close: () => new Promise((resolve) => server.close(resolve)),
   };
 }
@@ -154,20 +146,31 @@ function socketWritesTo(port: number) {
   type Write = (this: Socket, ...args: unknown[]) => unknown;
   const prototype = Socket.prototype as unknown as Record<"_write" | "_writev", Write>;
   const originals = { _write: prototype._write, _writev: prototype._writev };
-  let writes = 0;
+  const writes = counter();
   for (const method of ["_write", "_writev"] as const)
     prototype[method] = function (this: Socket, ...args: unknown[]) {
-      if (this.remotePort === port) writes++;
+      if (this.remotePort === port) writes.add();
       return originals[method].apply(this, args);
     };
   return {
     /** Writes since the last call. */
+    take: writes.take,
+    restore: () => Object.assign(prototype, originals),
+  };
+}
+
+/** A count, and what it reached since it was last taken. */
+function counter() {
+  let count = 0;
+  return {
+    add: () => {
+      count++;
+    },
     take: () => {
-      const taken = writes;
-      writes = 0;
+      const taken = count;
+      count = 0;
       return taken;
     },
-    restore: () => Object.assign(prototype, originals),
   };
 }
 

@@ -69,14 +69,12 @@ export class PipeliningPostgresDriver extends PostgresDriver {
     const queued = withTheCommit.get(connection) ?? [];
     withTheCommit.delete(connection);
     // Written before any answer; BEGIN's error first, the cause of every other.
-    const outcomes = await Promise.allSettled([
+    await allOrFirstError([
       begun,
       queued.length > 0
         ? connection.executeQuery(CompiledQuery.raw(COMMIT_WITH, queued))
         : super.commitTransaction(connection),
     ]);
-    const failed = outcomes.find((outcome) => outcome.status === "rejected");
-    if (failed) throw failed.reason;
   }
 
   override async rollbackTransaction(
@@ -129,10 +127,19 @@ export async function commitWith(
     return new Promise((resolve, reject) => {
       client.query(new CommitWith(statements, resolve, reject));
     });
-  const outcomes = await Promise.allSettled([...statements.map(run), client.query("commit")]);
+  const answers = await allOrFirstError([...statements.map(run), client.query("commit")]);
+  return answers.at(-1) as pg.QueryResult;
+}
+
+/**
+ * Waits for all of `answers`, queries written together, and throws the first one's error in the order
+ * given (not of their arrival): the earliest is the cause of those after it.
+ */
+async function allOrFirstError(answers: readonly unknown[]): Promise<unknown[]> {
+  const outcomes = await Promise.allSettled(answers);
   const failed = outcomes.find((outcome) => outcome.status === "rejected");
   if (failed) throw failed.reason;
-  return (outcomes.at(-1) as PromiseFulfilledResult<pg.QueryResult>).value;
+  return outcomes.map((outcome) => (outcome as PromiseFulfilledResult<unknown>).value);
 }
 
 /**

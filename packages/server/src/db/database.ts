@@ -86,9 +86,12 @@ class NamingClient extends pg.Client {
         commitWith(this, statements, (statement) => run.call(this, statement) as Promise<unknown>),
       );
     }
-    if (typeof text !== "string" || rest.length > 0 || statementName(text) === undefined)
-      return run.call(this, text, values, ...rest);
-    return this.#renamingOnPlanChange(run.call(this, this.#named(text, values as readonly unknown[])));
+    const statement =
+      typeof text === "string" && rest.length === 0
+        ? this.#named(text, values as readonly unknown[])
+        : undefined;
+    if (statement?.name === undefined) return run.call(this, text, values, ...rest);
+    return this.#renamingOnPlanChange(run.call(this, statement));
   }) as pg.Client["query"];
 
   /** `text` with the name it runs under on this connection, if registered (`nameStatement`). */
