@@ -6,6 +6,7 @@ import { createApp } from "../app.js";
 import { generateSecretKey } from "../auth/secret-key.js";
 import { openDatabase } from "../db/database.js";
 import { loadApiSpec } from "../spec.js";
+import { aloneOnTheCatalog } from "../testing/database.js";
 import { createTestApp, type TestApp, type TestUser } from "../testing/harness.js";
 
 let t: TestApp;
@@ -177,8 +178,10 @@ describe("the request pipeline", () => {
     const user = await broken.user();
     const app = createApp({ db: broken.db, logger, secretKey: broken.secretKey });
     // What refers to it (the app previews' sessions) first: PostgreSQL keeps a referenced table.
-    await broken.db.schema.dropTable("app_sessions").execute();
-    await broken.db.schema.dropTable("api_tokens").execute();
+    await aloneOnTheCatalog(broken.db, async (db) => {
+      await db.schema.dropTable("app_sessions").execute();
+      await db.schema.dropTable("api_tokens").execute();
+    });
     await supertest(app).get("/v1/user").set(user.auth).set("X-Request-Id", "req-500").expect(500);
     await broken.close();
     const failure = lines.map((line) => JSON.parse(line)).find((e) => e.level >= 50);

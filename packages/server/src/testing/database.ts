@@ -18,6 +18,24 @@ export interface TestDatabase {
 }
 
 /**
+ * Runs `work`, which drops tables or schemas, alone on PostgreSQL's catalog (in a transaction holding
+ * CATALOG_LOCK): another test's migration or introspection, which reads the tables of every schema,
+ * must not see them half gone. On SQLite, whose file is the test's own, it just runs.
+ */
+export async function aloneOnTheCatalog(db: Db, work: (db: Db) => Promise<unknown>): Promise<void> {
+  if (testDatabaseKind === "sqlite") {
+    await work(db);
+    return;
+  }
+  await db.transaction().execute(async (tx) => {
+    // Waiting for another test's migration is no stuck statement: the server's timeout is not for it.
+    await sql`set local statement_timeout = 0`.execute(tx);
+    await sql`select pg_advisory_xact_lock(${CATALOG_LOCK})`.execute(tx);
+    await work(tx);
+  });
+}
+
+/**
  * A database of its own, empty: a SQLite file in a new directory, or a new schema of the PostgreSQL
  * database at QUIRE_TEST_DATABASE_URL, which tests running in parallel never see into.
  */
@@ -49,13 +67,7 @@ export async function openTestDatabase(
     location: location.href,
     async close() {
       try {
-        // Alone on the catalog: another test's migration or introspection must not see it half gone.
-        await db.transaction().execute(async (tx) => {
-          // Waiting for another test's migration is no stuck statement: the server's timeout is not for it.
-          await sql`set local statement_timeout = 0`.execute(tx);
-          await sql`select pg_advisory_xact_lock(${CATALOG_LOCK})`.execute(tx);
-          await sql`drop schema ${sql.id(schema)} cascade`.execute(tx);
-        });
+        await aloneOnTheCatalog(db, (tx) => sql`drop schema ${sql.id(schema)} cascade`.execute(tx));
       } finally {
         await db.destroy();
       }
