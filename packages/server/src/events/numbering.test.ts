@@ -1,3 +1,4 @@
+import { sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createOrganization } from "../commands/create-organization.js";
 import { systemClock, timeOrderedIds } from "../context.js";
@@ -143,6 +144,30 @@ describe("numbering events", () => {
         "Late, committed first",
         "Early, committed last",
       ]);
+    },
+  );
+
+  // SQLite frees a deleted row's space at once; PostgreSQL keeps it until a vacuum.
+  it.runIf(testDatabaseKind === "postgres")(
+    "vacuums the queue once it has moved 16 batches, and not before",
+    async () => {
+      const vacuums = async () =>
+        Number(
+          (
+            await sql<{
+              count: string;
+            }>`select pg_stat_get_vacuum_count('unnumbered_events'::regclass) as count`.execute(db)
+          ).rows[0]?.count,
+        );
+      const before = await vacuums();
+      await sql`insert into unnumbered_events (id, organization_id, type, data, created_at)
+        select 'queued-' || n, ${organizations[0]}, 'space_created', '{"space":"s","title":"Queued","visibility":"private"}', ${new Date().toISOString()}
+        from generate_series(1, 16 * 256) as n`.execute(db);
+      expect(await numberEvents(db)).toBe(16 * 256);
+      expect(await vacuums()).toBe(before + 1);
+      await record(organizations[0] as string, "After the vacuum");
+      expect(await numberEvents(db)).toBe(1);
+      expect(await vacuums()).toBe(before + 1);
     },
   );
 

@@ -2,6 +2,7 @@ import { type OnConflictBuilder, PostgresAdapter, type QueryCreator, sql } from 
 import type { Db } from "../db/database.js";
 import { preparedRead, preparedWrite } from "../db/prepared.js";
 import type { Database } from "../db/schema.js";
+import { vacuumEvery } from "../db/vacuum.js";
 import { EVENT_COLUMNS } from "./tables.js";
 
 /**
@@ -27,7 +28,18 @@ const BATCH = 256;
 /** The key of PostgreSQL's advisory lock that numbering holds: a number no other lock of Quire's uses. */
 const NUMBERING_LOCK = 4_206_113_019;
 
-const anyUnnumbered = preparedRead((db) => db.selectFrom("unnumbered_events").select("position").limit(1));
+// By the index, in order: on PostgreSQL, a scan of the table reads the dead rows of what numbering
+// moved since the last vacuum, and the planner chose one while the table's statistics were stale.
+const anyUnnumbered = preparedRead((db) =>
+  db.selectFrom("unnumbered_events").select("position").orderBy("position").limit(1),
+);
+
+/**
+ * Numbering deletes every row it moves: after 16 batches, the queue is vacuumed (on PostgreSQL), which
+ * takes 1–3 ms for 2,000–10,000 dead rows. Without it, after 18,000 events, each look for unnumbered
+ * events read 361 pages of dead rows (0.35 ms) to find none, and more with every event.
+ */
+const vacuumQueue = vacuumEvery("unnumbered_events", 16 * BATCH);
 
 /**
  * Numbers the events committed so far, and returns how many. Whoever reads the stream calls it first,
@@ -43,6 +55,7 @@ export async function numberEvents(db: Db): Promise<number> {
     numbered += batch;
     if (batch < BATCH) break;
   }
+  await vacuumQueue(db, numbered);
   return numbered;
 }
 
