@@ -14,8 +14,11 @@ export function vacuumEvery(table: string, rows: number): (db: Db, deleted: numb
   return async (db, deleted) => {
     if (!(db.getExecutor().adapter instanceof PostgresAdapter)) return;
     const total = (deletedSince.get(db) ?? 0) + deleted;
-    deletedSince.set(db, total >= rows ? 0 : total);
-    if (total < rows) return;
+    if (total < rows) {
+      deletedSince.set(db, total);
+      return;
+    }
+    deletedSince.set(db, 0);
     // SKIP_LOCKED: another process vacuuming it does as well. TRUNCATE false: giving back the file's
     // empty end locks the table's writers out for a moment; its space is reused instead.
     await sql`vacuum (skip_locked, truncate false) ${sql.table(table)}`.execute(db);
