@@ -129,6 +129,35 @@ describe.runIf(testDatabaseKind === "postgres")("PostgreSQL prepared statements"
   });
 });
 
+describe.runIf(testDatabaseKind === "postgres")("PostgreSQL statements run often", () => {
+  it("are prepared once they have run five times if they read or write rows; commands never", async () => {
+    const { db, close } = await openTestDatabase();
+    try {
+      await sql`create table naming_probe (a integer)`.execute(db);
+      // One connection, whose prepared statements PostgreSQL lists.
+      await db.connection().execute(async (connection) => {
+        const prepared = async () =>
+          (
+            await sql<{ statement: string }>`select statement from pg_prepared_statements`.execute(connection)
+          ).rows.map((row) => row.statement);
+        const update = "update naming_probe set a = a + 1";
+        const command = "set application_name = 'naming probe'";
+        for (let run = 1; run < 5; run++) {
+          await sql.raw(update).execute(connection);
+          await sql.raw(command).execute(connection);
+        }
+        expect(await prepared()).not.toContain(update);
+        await sql.raw(update).execute(connection);
+        await sql.raw(command).execute(connection);
+        expect(await prepared()).toContain(update);
+        expect(await prepared()).not.toContain(command);
+      });
+    } finally {
+      await close();
+    }
+  });
+});
+
 describe.runIf(testDatabaseKind === "sqlite")("SQLite parameters", () => {
   it("are written `+?`, and every kind of value comes back as it was bound", async () => {
     const { db, close } = await openTestDatabase();

@@ -27,7 +27,7 @@ import { COMMIT_WITH, commitWith, type NamedStatement, PipeliningPostgresDriver 
 import { GroupCommitSqliteAdapter, GroupCommitSqliteDriver } from "./group-commit.js";
 import type { Database } from "./schema.js";
 import type { SqliteSync } from "./sqlite-sync.js";
-import { statementName } from "./statement-names.js";
+import { nameForRun } from "./statement-names.js";
 import { WriteCounter } from "./writes.js";
 
 export type Db = Kysely<Database>;
@@ -64,9 +64,9 @@ export const DEFAULT_CONNECT_TIMEOUT_MS = 5_000;
 export const DEFAULT_STATEMENT_TIMEOUT_MS = 15_000;
 
 /**
- * A pg client that runs the statements registered by `nameStatement` as named prepared statements:
- * PostgreSQL parses and plans them once per connection instead of on every run (planning took twice
- * as long as running a space's read). When a migration changes the columns a prepared `select *`
+ * A pg client that runs the statements `nameForRun` names as named prepared statements: PostgreSQL
+ * parses and plans them once per connection instead of on every run (planning took twice as long as
+ * running a space's read). When a migration changes the columns a prepared `select *`
  * returns, PostgreSQL refuses to run it (SQLSTATE 0A000, answered 503); the client then names its
  * statements anew, so the next run prepares them again. It also runs the driver's COMMIT_WITH, a
  * COMMIT with the statements to run before it (`commitWith`).
@@ -94,9 +94,9 @@ class NamingClient extends pg.Client {
     return this.#renamingOnPlanChange(run.call(this, statement));
   }) as pg.Client["query"];
 
-  /** `text` with the name it runs under on this connection, if registered (`nameStatement`). */
+  /** `text` with the name it runs under on this connection, if it has one (`nameForRun`). */
   #named(text: string, values: readonly unknown[] = []): NamedStatement {
-    const name = statementName(text);
+    const name = nameForRun(text);
     return { name: name === undefined ? undefined : `${name}_${this.#generation}`, text, values };
   }
 
