@@ -5,7 +5,7 @@
  * writes rows once it has run NAMED_AFTER times, as long as fewer than MAX_NAMES are named, so that
  * each connection holds a bounded number of prepared statements. A space's rename through the API,
  * whose UPDATE (of the columns the request changes) PostgreSQL had parsed, analysed and planned on
- * every run, so took 18–26% less of PostgreSQL's CPU (350–383 → 283–297 µs, at 1,000 a second).
+ * every run, so took less of PostgreSQL's CPU: 350–383 µs before, 283–297 after (1,000 a second).
  */
 const names = new Map<string, string>();
 /** Runs of the statements not named yet, forgotten all at once past MAX_COUNTED. */
