@@ -14,6 +14,12 @@ import type { Database } from "./schema.js";
 const backendPid = async (db: Db | Transaction<Database>) =>
   (await sql<{ pid: number }>`select pg_backend_pid() as pid`.execute(db)).rows[0]?.pid;
 
+/** The statements prepared on `connection`, as PostgreSQL lists them. */
+const preparedOn = async (connection: Db) =>
+  (
+    await sql<{ statement: string }>`select statement from pg_prepared_statements`.execute(connection)
+  ).rows.map((row) => row.statement);
+
 // An uncaught error event of the pool or a client would end the worker, and vitest fails the run.
 describe.runIf(testDatabaseKind === "postgres")("PostgreSQL connections that break", () => {
   it("are dropped from the pool when idle, told to the logger, and replaced", async () => {
@@ -109,10 +115,7 @@ describe.runIf(testDatabaseKind === "postgres")("PostgreSQL prepared statements"
       }));
       await db.connection().execute(async (connection) => {
         expect(await probe(connection, {})).toEqual([{ a: 1 }]);
-        const prepared = await sql<{
-          statement: string;
-        }>`select statement from pg_prepared_statements`.execute(connection);
-        expect(prepared.rows.map((row) => row.statement)).toContain("select * from prepared_probe");
+        expect(await preparedOn(connection)).toContain("select * from prepared_probe");
         // Another process's migration adds a column: PostgreSQL refuses the prepared plan once (503,
         // worth a retry), and the next run prepares it again.
         await sql`alter table prepared_probe add column b text`.execute(db);
@@ -136,21 +139,17 @@ describe.runIf(testDatabaseKind === "postgres")("PostgreSQL statements run often
       await sql`create table naming_probe (a integer)`.execute(db);
       // One connection, whose prepared statements PostgreSQL lists.
       await db.connection().execute(async (connection) => {
-        const prepared = async () =>
-          (
-            await sql<{ statement: string }>`select statement from pg_prepared_statements`.execute(connection)
-          ).rows.map((row) => row.statement);
         const update = "update naming_probe set a = a + 1";
         const command = "set application_name = 'naming probe'";
         for (let run = 1; run < 5; run++) {
           await sql.raw(update).execute(connection);
           await sql.raw(command).execute(connection);
         }
-        expect(await prepared()).not.toContain(update);
+        expect(await preparedOn(connection)).not.toContain(update);
         await sql.raw(update).execute(connection);
         await sql.raw(command).execute(connection);
-        expect(await prepared()).toContain(update);
-        expect(await prepared()).not.toContain(command);
+        expect(await preparedOn(connection)).toContain(update);
+        expect(await preparedOn(connection)).not.toContain(command);
       });
     } finally {
       await close();
