@@ -13,7 +13,9 @@
  *    them, the requests sent from a worker thread (`sendLoad`); what the target is about, since no
  *    event is written but by a request's change. The rename again with each writer in an
  *    organization of its own. And at the target's rate, the row change and the rename sent at 1,000
- *    a second whatever the server does (an open loop): their latencies without and with events.
+ *    a second whatever the server does (an open loop): their latencies without and with events, and
+ *    the CPU a write took in the server's thread and in PostgreSQL (`bench/cpu.ts`), which do not
+ *    depend on how close to its limit the machine runs, as latencies do.
  * 2. How fast a webhook receives them: events recorded in advance, one webhook to a receiver on
  *    loopback (node:http, answering 204), the job runner started; the time from its start to the last
  *    delivery, each delivery's signature verified and the order checked.
@@ -25,11 +27,13 @@ import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { loadavg } from "node:os";
 import { join } from "node:path";
+import { PostgresAdapter } from "kysely";
 import { Webhook } from "standardwebhooks";
 import { createApp } from "../app.js";
 import { serverTasks } from "../areas.js";
 import { generateSecretKey } from "../auth/secret-key.js";
 import { issueToken } from "../auth/tokens.js";
+import { postgresCpuMicros, threadCpuMicros } from "../bench/cpu.js";
 import { onBenchDatabases } from "../bench/databases.js";
 import { closedLoop, finishedRate, type LoadRequests, openLoop, sendLoad } from "../bench/http-load.js";
 import { directoryBlobStore } from "../blobs/blobs.js";
@@ -127,12 +131,21 @@ async function forARound(db: Db, writes: () => Promise<number>): Promise<number>
  */
 async function atRate(db: Db, send: (count: number) => Promise<number[]>): Promise<Latencies> {
   const count = Math.round((RATE * ROUND_MS) / 1000);
+  // PostgreSQL's processes, when the bench's database is one of theirs.
+  const postgresCpu =
+    db.getExecutor().adapter instanceof PostgresAdapter ? postgresCpuMicros : () => undefined;
+  const thread = threadCpuMicros();
+  const postgres = postgresCpu();
   const latencies = await numberingAlong(db, () => send(count));
+  const postgresAfter = postgresCpu();
   const sorted = [...latencies].sort((a, b) => a - b);
   return {
     median: median(sorted),
     p99: sorted[Math.floor(sorted.length * 0.99)] as number,
     rate: finishedRate(RATE, latencies),
+    threadCpu: (threadCpuMicros() - thread) / count,
+    postgresCpu:
+      postgres === undefined || postgresAfter === undefined ? Number.NaN : (postgresAfter - postgres) / count,
   };
 }
 
@@ -141,6 +154,13 @@ interface Latencies {
   p99: number;
   /** Writes finished a second. */
   rate: number;
+  /**
+   * CPU time in µs a write, numbering included: of the main thread (the server's, or the writer's for
+   * the row change, where SQLite's work is too), and of PostgreSQL's processes when they run on this
+   * machine (NaN otherwise).
+   */
+  threadCpu: number;
+  postgresCpu: number;
 }
 
 /** Rounds at RATE alternating without and with events: medians of their figures. */
@@ -152,6 +172,8 @@ async function compareAtRate(
     median: median(of.map((l) => l.median)),
     p99: median(of.map((l) => l.p99)),
     rate: median(of.map((l) => l.rate)),
+    threadCpu: median(of.map((l) => l.threadCpu)),
+    postgresCpu: median(of.map((l) => l.postgresCpu)),
   });
   return { without: medians(rounds.without), with: medians(rounds.with) };
 }
@@ -424,13 +446,17 @@ for (const [what, rated] of [
   ["space row changed", (f: Figures) => f.updatesAtRate],
   ["API: space renamed", (f: Figures) => f.renamesAtRate],
 ] as const) {
-  for (const [label, of] of [
-    ["median", (l: Latencies) => l.median],
-    ["99th percentile", (l: Latencies) => l.p99],
+  for (const [label, of, unit] of [
+    ["median latency", (l: Latencies) => l.median, "ms"],
+    ["99th percentile latency", (l: Latencies) => l.p99, "ms"],
+    ["CPU a write of the server's thread", (l: Latencies) => l.threadCpu, "µs"],
+    ["CPU a write of PostgreSQL", (l: Latencies) => l.postgresCpu, "µs"],
   ] as const) {
-    const prefix = `${what} at ${RATE}/s, ${label} latency`;
-    console.log(row(`${prefix} in ms without events`, (f) => of(rated(f).without).toFixed(2)));
-    console.log(row(`${prefix} in ms with their events`, (f) => of(rated(f).with).toFixed(2)));
+    const prefix = `${what} at ${RATE}/s, ${label}`;
+    const figure = (value: number) =>
+      Number.isNaN(value) ? "n/a" : unit === "ms" ? value.toFixed(2) : value.toFixed(0);
+    console.log(row(`${prefix} in ${unit} without events`, (f) => figure(of(rated(f).without))));
+    console.log(row(`${prefix} in ${unit} with their events`, (f) => figure(of(rated(f).with))));
     console.log(
       row(`${prefix}: with / without`, (f) => (of(rated(f).with) / of(rated(f).without)).toFixed(2)),
     );
