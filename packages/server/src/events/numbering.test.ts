@@ -69,16 +69,18 @@ describe("numbering events", () => {
   it("numbers each organization's events 1, 2, 3… in the order they were recorded, over several batches", async () => {
     const [one, two] = organizations as [string, string];
     const [afterOne, afterTwo] = [await lastNumber(one), await lastNumber(two)];
-    // 600 events: three numbering transactions (256 each at most), the two organizations interleaved.
-    for (let i = 0; i < 600; i++) await record(i % 3 === 0 ? two : one, `Event ${i}`);
-    expect(await unnumbered()).toBe(600);
+    // 2,100 events, the two organizations interleaved: three numbering transactions on PostgreSQL
+    // (1,024 each at most), nine on SQLite (256).
+    const events = 2_100;
+    for (let i = 0; i < events; i++) await record(i % 3 === 0 ? two : one, `Event ${i}`);
+    expect(await unnumbered()).toBe(events);
     // Not yet numbered, not yet read: the stream shows committed numbers only.
     expect(await numberedAfter(one, afterOne)).toEqual([]);
 
-    expect(await numberEvents(db)).toBe(600);
+    expect(await numberEvents(db)).toBe(events);
     expect(await unnumbered()).toBe(0);
     const titles = (of: (i: number) => boolean) =>
-      Array.from({ length: 600 }, (_, i) => i)
+      Array.from({ length: events }, (_, i) => i)
         .filter(of)
         .map((i) => `Event ${i}`);
     const numbered = (titlesOf: string[], after: number) =>
@@ -95,11 +97,11 @@ describe("numbering events", () => {
         afterTwo,
       ),
     );
-    expect(await lastNumber(one)).toBe(afterOne + 400);
-    expect(await lastNumber(two)).toBe(afterTwo + 200);
+    expect(await lastNumber(one)).toBe(afterOne + 1_400);
+    expect(await lastNumber(two)).toBe(afterTwo + 700);
     // Nothing left: a second numbering numbers nothing and moves no counter.
     expect(await numberEvents(db)).toBe(0);
-    expect(await lastNumber(one)).toBe(afterOne + 400);
+    expect(await lastNumber(one)).toBe(afterOne + 1_400);
   });
 
   // An open transaction on SQLite holds the one writer: numbering could not run beside it.
@@ -149,7 +151,7 @@ describe("numbering events", () => {
 
   // SQLite frees a deleted row's space at once; PostgreSQL keeps it until a vacuum.
   it.runIf(testDatabaseKind === "postgres")(
-    "vacuums the queue once it has moved 16 batches, and not before",
+    "vacuums the queue once it has moved 4,096 events, and not before",
     async () => {
       const vacuums = async () =>
         Number(
@@ -162,8 +164,8 @@ describe("numbering events", () => {
       const before = await vacuums();
       await sql`insert into unnumbered_events (id, organization_id, type, data, created_at)
         select 'queued-' || n, ${organizations[0]}, 'space_created', '{"space":"s","title":"Queued","visibility":"private"}', ${new Date().toISOString()}
-        from generate_series(1, 16 * 256) as n`.execute(db);
-      expect(await numberEvents(db)).toBe(16 * 256);
+        from generate_series(1, 4096) as n`.execute(db);
+      expect(await numberEvents(db)).toBe(4_096);
       expect(await vacuums()).toBe(before + 1);
       await record(organizations[0] as string, "After the vacuum");
       expect(await numberEvents(db)).toBe(1);
