@@ -101,6 +101,8 @@ const block: fc.Arbitrary<string> = fc.letrec<{ block: string }>((tie) => ({
       '{% code title="app.ts" %}\n```ts\nlet x\n```\n{% endcode %}',
       "> [!WARNING]\n> Mind the gap",
       '{% include "reusable/snippet.md" %}',
+      '{% @github-files/github-code-block url="https://github.com/a/b/blob/main/x.py" %}',
+      "{% @mermaid/diagram content='graph TD; A-->B' %}",
       '{% openapi src="https://api.example.com/spec.yaml" path="/pets" method="get" %}\n[spec](https://api.example.com/spec.yaml)\n{% endopenapi %}',
       '<figure><img src=".gitbook/assets/a.png" alt="A"><figcaption><p>Caption</p></figcaption></figure>',
     ),
@@ -235,6 +237,109 @@ describe("GitBook's document and Markdown", { timeout: 60_000 }, () => {
     };
     expect(markdownOf(document)).toBe(
       '# Title\n\n*Two leaves*😀\n\n{% embed url="https://example.com/v" %}\n\n```math\ne=mc^2\n```\n',
+    );
+  });
+
+  it("gives GitBook's integration block for an integration's tag, its attributes the props", () => {
+    const url = "https://github.com/BugSplat-Git/python-crash-upload/blob/main/upload.py";
+    const document = toDocument(
+      `{% @github-files/github-code-block url="${url}" %}\n\nSee {% @mermaid/diagram content="graph TD; A-->B" %}\n`,
+    );
+    expect(document.nodes).toEqual([
+      {
+        object: "block",
+        type: "integration",
+        data: { integration: "github-files", block: "github-code-block", props: { url }, url },
+        isVoid: true,
+      },
+      { object: "block", type: "paragraph", data: {}, nodes: [expect.objectContaining({ object: "text" })] },
+      {
+        object: "block",
+        type: "integration",
+        data: { integration: "mermaid", block: "diagram", props: { content: "graph TD; A-->B" } },
+        isVoid: true,
+      },
+    ]);
+  });
+
+  it("writes an integration block as Git Sync does, its props in order, and reads it back the same", () => {
+    const integration = (data: Record<string, unknown>) => ({
+      object: "document",
+      data: {},
+      nodes: [{ object: "block", type: "integration", data, isVoid: true }],
+    });
+    const document = integration({
+      integration: "arcade",
+      block: "embed",
+      props: { flowId: "f1", url: "https://app.arcade.software/share/f1", title: 'Say "hi"', width: 640 },
+      url: "https://app.arcade.software/share/f1",
+    });
+    const written = markdownOf(document);
+    expect(written).toBe(
+      '{% @arcade/embed flowId="f1" url="https://app.arcade.software/share/f1" title="Say &quot;hi&quot;" width="640" %}\n',
+    );
+    // Read back as written: a tag's `&quot;` is not decoded, for any tag.
+    expect(toDocument(written).nodes[0]?.data).toEqual({
+      integration: "arcade",
+      block: "embed",
+      props: {
+        flowId: "f1",
+        url: "https://app.arcade.software/share/f1",
+        title: "Say &quot;hi&quot;",
+        width: "640",
+      },
+      url: "https://app.arcade.software/share/f1",
+    });
+    expect(markdownOf(integration({ integration: "mermaid", block: "diagram", props: {} }))).toBe(
+      "{% @mermaid/diagram %}\n",
+    );
+  });
+
+  it("keeps an integration block's line byte for byte when a neighbouring paragraph changes", () => {
+    const previous =
+      "Intro.\n\n{%  @github-files/github-code-block url='https://github.com/a/b/blob/main/x.py'   %}\n{% @mermaid/diagram content=\"graph TD; A-->B\" %}\nOld.\n";
+    const document = toDocument(previous);
+    expect(document.nodes.map((node) => node.type)).toEqual([
+      "paragraph",
+      "integration",
+      "integration",
+      "paragraph",
+    ]);
+    expect(markdownOf(document, previous)).toBe(previous);
+    const nodes = [...document.nodes.slice(0, 3), ...toDocument("New.").nodes];
+    expect(markdownOf({ ...document, nodes }, previous)).toBe(
+      "Intro.\n\n{%  @github-files/github-code-block url='https://github.com/a/b/blob/main/x.py'   %}\n{% @mermaid/diagram content=\"graph TD; A-->B\" %}\n\nNew.\n",
+    );
+  });
+
+  it("refuses an integration block without its names, or whose props are not attributes", () => {
+    const refused = (data: unknown) => {
+      const outcome = fromDocument({
+        document: {
+          object: "document",
+          data: {},
+          nodes: [{ object: "block", type: "integration", data, isVoid: true }],
+        },
+      });
+      return "invalid" in outcome ? outcome.invalid : undefined;
+    };
+    expect(refused({ block: "diagram", props: {} })).toMatch(
+      /document\.nodes\[0\]\.data\.integration must be a string/,
+    );
+    expect(refused({ integration: "mermaid", props: {} })).toMatch(
+      /document\.nodes\[0\]\.data\.block must be a string/,
+    );
+    expect(refused({ integration: "my app", block: "x", props: {} })).toMatch(
+      /document\.nodes\[0\]\.data: an integration's and its block's names must be/,
+    );
+    expect(refused({ integration: "mermaid", block: "diagram", props: "graph" })).toMatch(
+      /document\.nodes\[0\]\.data\.props must be an object/,
+    );
+    expect(refused({ integration: "mermaid", block: "diagram", props: { "a b": "x" } })).toMatch(
+      /"a b" cannot be an attribute's name/,
+    );
+    expect(refused({ integration: "mermaid", block: "diagram", props: { content: { nested: 1 } } })).toMatch(
+      /document\.nodes\[0\]\.data\.props\.content must be a string, a number or a boolean/,
     );
   });
 

@@ -33,7 +33,7 @@ import type {
   MarkdownOutcome,
 } from "./document-model.js";
 import { FRONT_MATTER } from "./front-matter.js";
-import { type GitBookTag, gitBookReader } from "./gitbook.js";
+import { type GitBookTag, gitBookReader, integrationOf } from "./gitbook.js";
 
 /**
  * A page body as GitBook's JSON document and back, in a worker thread of the content engine's pool
@@ -452,8 +452,14 @@ class BlockConverter {
           return [{ ...only, data: { ...only.data, title: a.title } }];
         return blocks;
       }
-      default:
-        return body();
+      default: {
+        const integration = integrationOf(node.name);
+        if (!integration) return body();
+        // GitBook keeps the URL of a block made from one (an unfurled link) in `url` as well.
+        return [
+          voidBlock("integration", { ...integration, props: a, ...(a.url !== undefined && { url: a.url }) }),
+        ];
+      }
     }
   }
 
@@ -741,6 +747,8 @@ class DocumentReader {
       }
       case "table":
         return [this.table(node, data, path)];
+      case "integration":
+        return [this.integration(data, path)];
       // Layout with no Markdown of its own: its content, in order.
       case "columns":
       case "column":
@@ -797,6 +805,25 @@ class DocumentReader {
       return i === 0 ? [node] : [{ type: "text", value: " " }, node];
     });
     return children.length > 0 ? [{ type: "paragraph", children }] : [];
+  }
+
+  /** An integration's block as Git Sync writes it, `{% @integration/block key="value"… %}`. */
+  integration(data: Record<string, unknown>, path: string): GitBookTag {
+    const name = `@${stringField(data, "integration", path)}/${stringField(data, "block", path)}`;
+    if (!integrationOf(name))
+      throw new InvalidDocument(
+        `${path}.data: an integration's and its block's names must be letters, digits, "-" or "_"`,
+      );
+    if (!isObject(data.props)) throw new InvalidDocument(`${path}.data.props must be an object`);
+    const attributes = Object.entries(data.props).map(([key, value]) => {
+      // What a tag's attribute can be, and read back as.
+      if (!/^[\w-]+$/.test(key))
+        throw new InvalidDocument(`${path}.data.props: ${JSON.stringify(key)} cannot be an attribute's name`);
+      if (typeof value !== "string" && typeof value !== "number" && typeof value !== "boolean")
+        throw new InvalidDocument(`${path}.data.props.${key} must be a string, a number or a boolean`);
+      return [key, String(value)];
+    });
+    return tag(name, Object.fromEntries(attributes), []);
   }
 
   /** The `item` blocks of tabs or a stepper as the `tag`s that write them. */
@@ -1004,7 +1031,7 @@ const writer = unified()
         );
         const argument = node.argument !== undefined ? ` ${attributeText(node.argument)}` : "";
         const open = `{% ${node.name}${argument}${attributes.join("")} %}`;
-        if (node.name === "include" || node.name === "embed" || node.name === "file") return open;
+        if (["include", "embed", "file"].includes(node.name) || integrationOf(node.name)) return open;
         const body = node.children.length > 0 ? `${state.containerFlow(node, info)}\n\n` : "";
         return `${open}\n\n${body}{% end${node.name} %}`;
       },

@@ -14,7 +14,8 @@ import { FRONT_MATTER } from "./front-matter.js";
 /**
  * GitBook's own markdown, as its editor and Git Sync write it, read into the mdast tree so that the
  * content engine's analysis and HTML both understand it: the `{% tag attrs %}…{% endtag %}` blocks
- * (hints, tabs, content references, embeds, steppers, code titles, files, includes, API references),
+ * (hints, tabs, content references, embeds, steppers, code titles, files, includes, API references,
+ * integrations' blocks),
  * GitHub-style alerts (`> [!NOTE]`), and the front matter `remark-frontmatter` has parsed. A block
  * that is not closed, or a tag GitBook does not have, stays the text it was written as.
  */
@@ -52,6 +53,7 @@ export interface GitBookBlock extends Parent {
  */
 export interface GitBookTag extends Parent {
   type: "gitbookTag";
+  /** As written: `hint`…, or `@integration/block` for an integration's block (see `integrationOf`). */
   name: string;
   attributes: Record<string, string>;
   /** The first value written without a name (`{% include "path" %}`). */
@@ -109,6 +111,23 @@ const TAGS: Readonly<Record<string, "required" | "optional" | "none">> = {
   include: "none",
 };
 
+/**
+ * The name of an integration's block, `{% @github-files/github-code-block url="…" %}` as Git Sync
+ * writes it: void, as `include`.
+ */
+const INTEGRATION = /^@([\w-]+)\/([\w-]+)$/;
+
+/** The integration and block a tag's name names, when it is an integration's block. */
+export function integrationOf(name: string): { integration: string; block: string } | undefined {
+  const [, integration, block] = INTEGRATION.exec(name) ?? [];
+  return integration && block ? { integration, block } : undefined;
+}
+
+/** How the tag `name` ends (see `TAGS`), when GitBook has it. */
+function endOf(name: string): "required" | "optional" | "none" | undefined {
+  return TAGS[name] ?? (integrationOf(name) ? "none" : undefined);
+}
+
 /** The classes (and role) the blocks' HTML carries, by element: what the sanitizer must let through. */
 export const BLOCK_CLASSES: Readonly<Record<string, readonly string[]>> = {
   div: [
@@ -121,6 +140,7 @@ export const BLOCK_CLASSES: Readonly<Record<string, readonly string[]>> = {
     "embed",
     "file",
     "code-block",
+    "integration",
   ],
   section: ["tab"],
   p: ["tab-title", "code-title", "block-note", "block-label"],
@@ -143,20 +163,21 @@ interface Tag {
   position?: Position;
 }
 
-// Never past the next `{%`: a text of many tags left open costs a scan of it, not one per tag.
-const TAG = /\{%\s*([a-z][\w-]*)((?:[^%{]|\{(?!%)|%(?!\}))*)%\}/g;
+// Never past the next `{%`: a text of many tags left open costs a scan of it, not one per tag. The
+// name is taken whole (a lookahead, then it), else each of its ends is tried when no `%}` follows.
+const TAG = /\{%\s*(?=(@[\w-]+\/[\w-]+|[a-z][\w-]*))\1((?:[^%{]|\{(?!%)|%(?!\}))*)%\}/g;
 const ATTRIBUTE = /(?:([\w-]+)\s*=\s*)?(?:"([^"]*)"|'([^']*)'|([^\s"'=]+))/g;
 
 /** Whether GitBook has the tag `name`: a block's, or the end tag of a block that has one. */
 function isKnown(name: string): boolean {
-  return TAGS[name] !== undefined || (name.startsWith("end") && (TAGS[name.slice(3)] ?? "none") !== "none");
+  return endOf(name) !== undefined || (name.startsWith("end") && (TAGS[name.slice(3)] ?? "none") !== "none");
 }
 
 /** The tag `match` of `TAG` is, unless GitBook has no such tag. */
 function tagOf(match: RegExpMatchArray): Tag | undefined {
   const [raw, name = "", rest = ""] = match;
   if (!isKnown(name)) return undefined;
-  const closing = TAGS[name] === undefined;
+  const closing = endOf(name) === undefined;
   const tag: Tag = { type: "tag", name: closing ? name.slice(3) : name, closing, attributes: {}, raw };
   for (const [, key, ...values] of rest.matchAll(ATTRIBUTE)) {
     const value = values.find((v) => v !== undefined) ?? "";
@@ -275,12 +296,73 @@ const render: MakeBlock = (tag, body) => {
     }
     case "swagger-response":
       return [...label("block-label", `Response ${a.status ?? ""}`.trim()), ...body];
-    default:
-      return body;
+    default: {
+      const integration = integrationOf(tag.name);
+      return integration ? [integrationBlock(integration, a)] : body;
+    }
   }
 };
 
+/**
+ * An integration's block, which only the integration can draw: a card to its URL when it has one, a
+ * note naming it, and a diagram's source as code, rather than nothing a reader can follow.
+ */
+function integrationBlock(
+  { integration, block: name }: { integration: string; block: string },
+  a: Record<string, string>,
+): GitBookBlock {
+  const source: RootContent[] =
+    integration === "mermaid" && a.content ? [{ type: "code", lang: "mermaid", value: a.content }] : [];
+  return block(
+    "div",
+    ["integration"],
+    [
+      ...linkTo(a.url ?? "", [text(a.url ?? "")], "content-ref"),
+      ...label("block-note", `Integration block: ${integration}/${name}`),
+      ...source,
+    ],
+  );
+}
+
 type Item = RootContent | Tag;
+
+/** The text a URL or address remark-gfm linked as written (`https://…`, not `[…](…)` nor `<…>`) shows. */
+function literalLinkText(node: PhrasingContent): string | undefined {
+  const [only, ...more] = node.type === "link" ? node.children : [];
+  if (only?.type !== "text" || more.length > 0) return undefined;
+  const { start, end } = node.position ?? {};
+  // Without a position, it was linked in a text after parsing, so as written.
+  const written =
+    start?.offset !== undefined && end?.offset !== undefined ? end.offset - start.offset : only.value.length;
+  return written === only.value.length ? only.value : undefined;
+}
+
+/**
+ * The paragraph's children with the URLs remark-gfm linked in a tag's attributes (`url="https://…"`)
+ * back in the tag's text, where the tag can be read.
+ */
+function unlinkInTags(children: readonly PhrasingContent[]): PhrasingContent[] {
+  const out: PhrasingContent[] = [];
+  // The text written last while a tag in it is not closed: a text or URL after it is the tag's.
+  let open: Text | undefined;
+  for (const child of children) {
+    const value = child.type === "text" ? child.value : literalLinkText(child);
+    if (value === undefined || (!open && child.type !== "text")) {
+      out.push(child);
+      open = undefined;
+      continue;
+    }
+    const opened = value.lastIndexOf("{%");
+    const closed = value.lastIndexOf("%}");
+    if (open) open.value += value;
+    else if (opened > closed) {
+      open = text(value);
+      out.push(open);
+    } else out.push(child);
+    if (closed > opened) open = undefined;
+  }
+  return out;
+}
 
 /** The paragraph as paragraphs and the known tags written in its text, in order. */
 function splitParagraph(paragraph: Paragraph, position?: Position): Item[] {
@@ -295,7 +377,7 @@ function splitParagraph(paragraph: Paragraph, position?: Position): Item[] {
     if (run.length > 0) items.push({ type: "paragraph", children: run });
     run = [];
   };
-  for (const child of paragraph.children) {
+  for (const child of unlinkInTags(paragraph.children)) {
     if (child.type !== "text") {
       run.push(child);
       continue;
@@ -317,7 +399,7 @@ function splitParagraph(paragraph: Paragraph, position?: Position): Item[] {
 }
 
 function hasTag(paragraph: Paragraph): boolean {
-  return paragraph.children.some(
+  return unlinkInTags(paragraph.children).some(
     (child) => child.type === "text" && [...child.value.matchAll(TAG)].some((match) => tagOf(match)),
   );
 }
@@ -342,7 +424,7 @@ function group(items: Item[], make: MakeBlock): RootContent[] {
   };
   for (const item of items) {
     if (item.type !== "tag") out.push(item);
-    else if (!item.closing && TAGS[item.name] === "none") out.push(...make(item, []));
+    else if (!item.closing && endOf(item.name) === "none") out.push(...make(item, []));
     else if (!item.closing) {
       open.push({ tag: item, at: out.length });
       openByName.set(item.name, (openByName.get(item.name) ?? 0) + 1);
@@ -478,6 +560,12 @@ const LEFT_CURLY_BRACE = 123;
 const PERCENT = 37;
 const RIGHT_CURLY_BRACE = 125;
 
+/** Whether `char` goes on in the tag's name read so far: a word, or `@integration/block`. */
+const continuesName = (name: string, char: string) =>
+  /[\w-]/.test(char) ||
+  (char === "@" && name === "") ||
+  (char === "/" && name.startsWith("@") && !name.includes("/"));
+
 /** Line endings and spaces as micromark codes them (`null` is the end of the input). */
 const atLineEnd = (code: Code) => code === null || code === -5 || code === -4 || code === -3;
 const isSpace = (code: Code) => code === -2 || code === -1 || code === 32;
@@ -511,7 +599,7 @@ const tagLine: Construct = {
       return afterClose;
     };
     const inName: State = (code) => {
-      if (code !== null && /[\w-]/.test(String.fromCharCode(code)) && code > 0) {
+      if (code !== null && code > 0 && continuesName(name, String.fromCharCode(code))) {
         name += String.fromCharCode(code);
         effects.consume(code);
         return inName;
