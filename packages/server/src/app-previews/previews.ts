@@ -9,6 +9,7 @@ import { revisionOf, treeOf } from "../content/revisions.js";
 import { ContentStorage } from "../content/storage.js";
 import type { PageEntry } from "../content/trie.js";
 import type { SpaceTable } from "../db/schema.js";
+import { pagePaths } from "../git-sync/index.js";
 import { notFound } from "../http/errors.js";
 import { canViewInstallation, installationOn, onInstallation, onIntegration } from "../integrations/index.js";
 import { canViewSpecs, onSpec } from "../openapi-specs/index.js";
@@ -84,7 +85,8 @@ export function previews(services: Services) {
     if (!page) throw notFound("Page");
     const [markdown = ""] = await storage.bodies([page.document]);
     // Links between pages lead to their previews, images to the files' URLs, as on a site.
-    const context = siteLinkContext(services, { storage, revision, tree }, chrome.pageHref);
+    const pageFiles = await pagePaths(services.db, revision.space_id);
+    const context = siteLinkContext(services, { storage, revision, tree, pageFiles }, chrome.pageHref);
     const { body, headings } = await renderPage(context, page, markdown);
     return {
       ...chrome,

@@ -50,7 +50,7 @@ afterAll(async () => {
   await git.close();
   await s.t.close();
 });
-const { siteApi, sitePath, visit } = siteVisits(() => s);
+const { siteApi, sitePath, visit, crawl } = siteVisits(() => s);
 
 /** A repository of its own for a test, and the URL with the bot's credentials in it. */
 async function newRepository(files: Record<string, string | Buffer> = GITBOOK_REPOSITORY) {
@@ -207,31 +207,7 @@ describe("POST /v1/spaces/{spaceId}/git/import", () => {
     const root = `/s/${site.id}`;
 
     // Every page of the site, and every link and image of each that stays in the site, answers.
-    const pages = new Map<string, string>();
-    const toVisit = [`${root}/`];
-    for (let path = toVisit.shift(); path !== undefined; path = toVisit.shift()) {
-      if (pages.has(path)) continue;
-      const page = await visit(path);
-      expect([200, 302], path).toContain(page.status);
-      if (page.status === 302) {
-        toVisit.push(page.headers.location as string);
-        continue;
-      }
-      pages.set(path, page.text);
-      const main = /<main.*<\/main>/s.exec(page.text)?.[0] ?? "";
-      for (const [, url] of main.matchAll(/(?:href|src)="([^"]+)"/g)) {
-        const target = new URL(url as string, `http://site${path}`);
-        if (target.origin !== "http://site") continue;
-        if (target.pathname.startsWith(`${root}/`) && !target.pathname.includes("/~"))
-          toVisit.push(target.pathname);
-        else await visit(`${target.pathname}${target.search}`).expect(200);
-        // An anchor names an element of the page it is on.
-        if (target.hash)
-          expect(pages.get(target.pathname) ?? (await visit(target.pathname)).text).toContain(
-            `id="${decodeURIComponent(target.hash.slice(1))}"`,
-          );
-      }
-    }
+    const pages = await crawl(root);
     // Install is hidden (its front matter): in no navigation, but at its path.
     expect([...pages.keys()]).toEqual([`${root}/`, `${root}/guides/start/`]);
     await visit(`${root}/guides/start/install/`).expect(200);
@@ -242,6 +218,54 @@ describe("POST /v1/spaces/{spaceId}/git/import", () => {
     expect(moved.status).toBe(site.visibility === "public" ? 308 : 307);
     expect(moved.headers.location).toBe(`${root}/guides/start/`);
     await visit(`${root}/old/elsewhere`).expect(404);
+  });
+
+  it("publishes GitBook's HTML images, links and integration blocks: every image loads, no tag is printed", async () => {
+    const figure = (src: string, alt = "") =>
+      `<figure><img src="${src}" alt="${alt}" width="563"><figcaption><p>Seen as ${alt || "a figure"}</p></figcaption></figure>`;
+    const png = GITBOOK_REPOSITORY[".gitbook/assets/logo.png"];
+    const space = await newSpaceContent(s);
+    const repository = await newRepository({
+      "README.md": `# Welcome\n\n${figure(".gitbook/assets/shot.png", "A shot")}\n\nRead <a href="guides/README.md">the guides</a>.\n`,
+      "SUMMARY.md":
+        "# Table of contents\n\n* [Welcome](README.md)\n* [Guides](guides/README.md)\n  * [Getting started](guides/start.md)\n    * [Install](guides/start/install.md)\n",
+      "guides/README.md": `# Guides\n\n${figure("../.gitbook/assets/shot.png")}\n\n<a href="start.md">Start</a>.\n`,
+      "guides/start.md": [
+        "# Getting started",
+        figure("../.gitbook/assets/shot.png"),
+        '{% @github-files/github-code-block url="https://github.com/acme/app/blob/main/start.py" %}',
+        '<picture><source srcset="../.gitbook/assets/dark.png 2x" media="(prefers-color-scheme: dark)"><img src="../.gitbook/assets/shot.png" alt="Diagram"></picture>',
+        '<a href="start/install.md">Install</a> next.',
+      ].join("\n\n"),
+      "guides/start/install.md": `# Install\n\n${figure("../../.gitbook/assets/shot.png", "Nested")}\n`,
+      ".gitbook/assets/shot.png": png,
+      ".gitbook/assets/dark.png": png,
+    });
+    const operation = await sync(space.spaceId, "import", { url: repository.url });
+    expect(operation, JSON.stringify(operation)).toMatchObject({ state: "success" });
+    const site = await siteApi("post", `/v1/orgs/${s.organizationId}/sites`, { spaces: [space.spaceId] });
+    await siteApi("post", sitePath(site.id, "/publish"));
+    const root = `/s/${site.id}`;
+
+    const pages = await crawl(root);
+    expect([...pages.keys()].sort()).toEqual(
+      ["/", "/guides/", "/guides/start/", "/guides/start/install/"].map((p) => `${root}${p}`),
+    );
+    const mains = [...pages.values()].map((html) => /<main.*<\/main>/s.exec(html)?.[0] ?? "");
+    // Every image is the file's (the crawl loaded each), on every page, whatever its depth.
+    const images = mains.flatMap((main) =>
+      [...main.matchAll(/<img [^>]*src="([^"]+)"/g)].map(([, src]) => src),
+    );
+    expect(images).toHaveLength(5);
+    for (const src of images) expect(src).toMatch(/^http:\/\/quire\.test\/files\//);
+    for (const main of mains) {
+      expect(main).not.toContain(".gitbook/assets");
+      expect(main).not.toContain("{%");
+    }
+    const start = mains[2] as string;
+    expect(start).toMatch(/<source srcset="[^"]*\/files\/[^"]+ 2x"/);
+    expect(start).toContain('href="https://github.com/acme/app/blob/main/start.py"');
+    expect(start).toContain(`href="${root}/guides/start/install/"`);
   });
 
   it("keeps page ids across imports, and a push to the branch becomes a new revision of the space", async () => {

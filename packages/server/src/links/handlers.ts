@@ -5,6 +5,7 @@ import { type MemberChangeRequest, onChangeRequest } from "../change-requests/in
 import { revisionOf, treeOf } from "../content/revisions.js";
 import { ContentStorage } from "../content/storage.js";
 import { type FileScope, publicBase, visibleFilesById } from "../files/index.js";
+import { pagePaths } from "../git-sync/index.js";
 import { notFound } from "../http/errors.js";
 import { ok } from "../http/results.js";
 import { presentOrganization } from "../organizations/index.js";
@@ -44,7 +45,12 @@ export function linksHandlers(services: Services): AreaHandlers<typeof linksAcce
   const open = async (spaceId: string, revisionId: string, scope: FileScope) => {
     const storage = new ContentStorage(db, spaceId);
     const tree = await treeOf(storage, await revisionOf(db, spaceId, revisionId));
-    const index: RevisionIndex = { tree, files: await visibleFilesById(db, scope), publicBase: base };
+    const index: RevisionIndex = {
+      tree,
+      files: await visibleFilesById(db, scope),
+      publicBase: base,
+      pageFiles: await pagePaths(db, spaceId),
+    };
     const pages = tree.inOrder();
     const documents = pages.flatMap((page) => (page.document === null ? [] : [page.document]));
     const meta = await storage.pageMeta(documents);

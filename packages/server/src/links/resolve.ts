@@ -27,6 +27,8 @@ export interface RevisionIndex {
   files: Map<string, FileTable>;
   /** The server's public base URL: absolute links under it are `in-app`. */
   publicBase: string;
+  /** The file of each page in the space's Git repository, which its relative links are written from. */
+  pageFiles: ReadonlyMap<string, string>;
 }
 
 /**
@@ -76,7 +78,7 @@ export function resolveLinks(
   pages: readonly PageEntry[],
   links: Map<string, string[]>,
 ): ResolvedLink[] {
-  const references = new References(index.tree, index.publicBase);
+  const references = new References(index.tree, index.publicBase, index.pageFiles);
   const targets = new Map<string, ResolvedLink>();
   for (const page of pages) {
     if (page.document === null) continue;

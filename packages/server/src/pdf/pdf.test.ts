@@ -291,6 +291,9 @@ describe("a PDF worth printing", () => {
           "",
           `![Logo](/files/${upload.body.id}) ![Gone](/files/no-such-file)`,
           "",
+          // As GitBook's Git Sync writes images.
+          `<figure><img src="/files/${upload.body.id}" alt="Figured"><figcaption></figcaption></figure>`,
+          "",
           "## Usage",
           "",
           "```js",
@@ -368,13 +371,14 @@ describe("a PDF worth printing", () => {
     expect((await sheetsOf(Buffer.from(await document.getData())))[0]).toContain("a page that is not there");
   });
 
-  it("embeds the revision's images, shows the alt text of the others, and bookmarks the page tree", async () => {
+  it("embeds the revision's images, in Markdown or HTML, shows the alt text of the others, and bookmarks the page tree", async () => {
     const { document } = await printable();
     const { fnArray } = await (await document.getPage(1)).getOperatorList();
-    expect(fnArray.filter((fn) => fn === OPS.paintImageXObject)).toHaveLength(1);
+    expect(fnArray.filter((fn) => fn === OPS.paintImageXObject)).toHaveLength(2);
     const text = (await sheetsOf(Buffer.from(await document.getData()))).join(" ");
     expect(text).toContain("Gone");
     expect(text).not.toContain("Logo");
+    expect(text).not.toContain("Figured");
     const outline = await document.getOutline();
     expect(outline.map(({ title, items }) => [title, items.map((item) => item.title)])).toEqual([
       ["Guide", ["Install"]],

@@ -86,18 +86,23 @@ const TARGET = /^pdf:(\d+)$/;
 
 /**
  * The body parsed, each URL written in it replaced with `pdf:<n>` (n, its target's number) or with
- * nothing when it leads nowhere: HTML conversion would encode URLs as written, the targets' keys.
+ * nothing when it leads nowhere: Markdown's before the HTML conversion, which would encode them (the
+ * targets' keys are URLs as written), and those of its raw HTML after, once it has made them nodes.
  */
 function pageLayout(page: PdfPage, index: number): PageLayout {
   const toMarkdownTree = toMarkdownTreeFor(page.markdown);
   const source = toMarkdownTree.parse(page.markdown);
   const targets: PdfLink[] = [];
-  visit(source, (node) => {
-    if (node.type !== "link" && node.type !== "image" && node.type !== "definition") return;
-    const to = page.links[node.url.trim()];
-    node.url = to ? `pdf:${targets.push(to) - 1}` : "";
-  });
+  const numberTargets = (tree: Root) =>
+    visit(tree, (node) => {
+      if (node.type !== "link" && node.type !== "image" && node.type !== "definition") return;
+      if (TARGET.test(node.url)) return;
+      const to = page.links[node.url.trim()];
+      node.url = to ? `pdf:${targets.push(to) - 1}` : "";
+    });
+  numberTargets(source);
   const tree = toMarkdownTree.runSync(source) as Root;
+  numberTargets(tree);
   // The engine's names for its headings, as its analysis gives them to sections and the site to ids.
   const anchors = new Map<string, string>();
   const headingIds = new Map<Heading, string>();

@@ -6,6 +6,7 @@ import { revisionOf, treeOf } from "../content/revisions.js";
 import { ContentStorage } from "../content/storage.js";
 import type { Db } from "../db/database.js";
 import { publicBase, revisionFiles } from "../files/index.js";
+import { pagePaths } from "../git-sync/index.js";
 import { errorBody, send } from "../http/errors.js";
 import type { Services } from "../services.js";
 import { spaceById } from "../spaces/index.js";
@@ -102,7 +103,12 @@ export function pdfRoutes(router: Router, { db, clock, secretKey, urls, files: {
       (await revisionFiles(db, scope, revision.created_at)).map((file) => [file.id, file]),
     );
     const links = pdfLinks(
-      { references: new References(tree, publicBase(urls)), files, urls, secretKey },
+      {
+        references: new References(tree, publicBase(urls), await pagePaths(db, pdf.spaceId)),
+        files,
+        urls,
+        secretKey,
+      },
       pages.map(({ entry }) => entry),
       analyses.map(({ links }) => links),
     );

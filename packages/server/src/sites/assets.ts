@@ -49,6 +49,9 @@ td,th{border:1px solid var(--line);padding:4px 8px}
 .hint-success{border-color:#1a7f37;background:light-dark(#effaf2,#10261a)}.hint-warning{border-color:#bf8700;background:light-dark(#fff8e5,#2b2111)}
 .hint-danger{border-color:#cf222e;background:light-dark(#fff0f0,#2d1215)}
 .tab{border:1px solid var(--line);padding:0 16px;margin:8px 0}.tab-title,.code-title{font-weight:600}
+.content-tabs{margin:16px 0}.content-tabs [role=tablist]{display:flex;gap:4px;overflow-x:auto;border-bottom:1px solid var(--line)}
+.content-tabs [role=tab]{font:inherit;padding:6px 12px;border:0;border-bottom:2px solid transparent;margin-bottom:-1px;background:none;color:var(--muted);cursor:pointer}
+.content-tabs [aria-selected=true]{color:var(--fg);font-weight:600;border-color:var(--accent)}.tab-panel{padding:0 16px;border:1px solid var(--line);border-top:0}
 .content-ref{display:block;border:1px solid var(--line);border-radius:6px;padding:12px 16px;text-decoration:none}
 @media (max-width:1100px){.layout{grid-template-columns:260px minmax(0,1fr)}.toc{position:static;grid-column:2;max-height:none;padding:16px 32px 0}aside{grid-row:1/span 2}.column{grid-row:2}.no-pages{grid-template-columns:minmax(0,1fr)}.no-pages .toc{grid-column:1}}
 @media (max-width:768px){.layout{display:flex;flex-direction:column;align-items:stretch}aside{order:-2}.toc{order:-1}#quire-menu,#quire-menu+.button{display:inline-block}
@@ -67,8 +70,8 @@ ${CUSTOMIZATION_STYLE}`;
 /**
  * What the site's pages do with a script, each an addition to a page that works without it: a copy
  * button on code blocks, the contents marking the heading being read, results under the search box
- * as the reader types (the search page's own, fetched and shown), and the theme switch remembered
- * from page to page.
+ * as the reader types (the search page's own, fetched and shown), the theme switch remembered
+ * from page to page, and GitBook's tabs switched (the first shown without it).
  */
 const SCRIPT = `(() => {
   const d = document;
@@ -146,6 +149,50 @@ const SCRIPT = `(() => {
     input.addEventListener("input", () => { clearTimeout(timer); timer = setTimeout(search, 150); });
     input.addEventListener("keydown", (event) => { if (event.key === "Escape") box.hidden = true; });
   }
+
+  // The tabs of a page's content (made by interactiveBlocks), as WAI-ARIA's tabs pattern has them.
+  const select = (tab) => {
+    for (const other of tab.parentElement.children) {
+      const chosen = other === tab;
+      other.setAttribute("aria-selected", String(chosen));
+      other.tabIndex = chosen ? 0 : -1;
+      const panel = d.getElementById(other.getAttribute("aria-controls"));
+      if (panel) panel.hidden = !chosen;
+    }
+  };
+  const tabOf = (event) => event.target instanceof Element && event.target.closest(".content-tabs [role=tab]");
+  d.addEventListener("click", (event) => {
+    const tab = tabOf(event);
+    if (tab) select(tab);
+  });
+  d.addEventListener("keydown", (event) => {
+    const tab = tabOf(event);
+    if (!tab) return;
+    const tabs = [...tab.parentElement.children];
+    const i = tabs.indexOf(tab);
+    const to = { ArrowLeft: i - 1, ArrowRight: i + 1, Home: 0, End: -1 }[event.key];
+    if (to === undefined) return;
+    event.preventDefault();
+    const next = tabs.at(to % tabs.length);
+    select(next);
+    next.focus();
+  });
+  // A link into a hidden tab (the contents', a search result's) shows the tabs it is in.
+  const reveal = () => {
+    let target;
+    try {
+      target = d.getElementById(decodeURIComponent(location.hash.slice(1)));
+    } catch {
+      return;
+    }
+    let panel = target?.closest("[role=tabpanel][hidden]");
+    if (!panel) return;
+    for (; panel; panel = panel.parentElement.closest("[role=tabpanel][hidden]"))
+      select(d.getElementById(panel.getAttribute("aria-labelledby")));
+    target.scrollIntoView();
+  };
+  addEventListener("hashchange", reveal);
+  reveal();
 
   const theme = d.getElementById("quire-theme");
   if (theme) {

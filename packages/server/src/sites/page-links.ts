@@ -4,6 +4,7 @@ import { type PageLayout, pageLayout } from "../content/page-meta.js";
 import type { PageTree } from "../content/pages.js";
 import type { ContentStorage } from "../content/storage.js";
 import type { RevisionTable } from "../content/tables.js";
+import { titleAnchor } from "../content/titles.js";
 import type { PageEntry } from "../content/trie.js";
 import { type FileTable, presentFile, publicBase, revisionFiles } from "../files/index.js";
 import { ApiError } from "../http/errors.js";
@@ -32,7 +33,10 @@ async function anchorsOf(
     pages.map((page) => (page.document ? (bodies.get(page.document) ?? "") : "")),
     { refusedAsEmpty: true },
   );
-  return new Map(pages.map((page, i) => [page.id, new Set(analyses[i]?.anchors ?? [])]));
+  // The title, whose heading (`# Title`) became it, is where its anchor lands.
+  return new Map(
+    pages.map((page, i) => [page.id, new Set([titleAnchor(page.title), ...(analyses[i]?.anchors ?? [])])]),
+  );
 }
 
 /**
@@ -82,17 +86,29 @@ export async function siteLinks(
 
 /**
  * What a page's links are resolved against in `revision` of its space, whose pages are at
- * `pageHref`: its tree, and its files as they stood then, read only if a page names one.
+ * `pageHref`: its tree and its pages' files in its Git repository (`pageFiles`, see `References`), and
+ * its files as they stood then, read only if a page names one.
  */
 export function siteLinkContext(
   { db, urls, secretKey }: Pick<Services, "db" | "urls" | "secretKey">,
-  { storage, revision, tree }: { storage: ContentStorage; revision: RevisionTable; tree: PageTree },
+  {
+    storage,
+    revision,
+    tree,
+    pageFiles,
+  }: {
+    storage: ContentStorage;
+    revision: RevisionTable;
+    tree: PageTree;
+    pageFiles: ReadonlyMap<string, string>;
+  },
   pageHref: (page: PageEntry) => string,
 ): SiteLinkContext {
   const scope = { spaceId: revision.space_id, changeRequestId: null };
   const files = async () =>
     new Map((await revisionFiles(db, scope, revision.created_at)).map((file) => [file.id, file]));
-  return { references: new References(tree, publicBase(urls)), storage, files, urls, secretKey, pageHref };
+  const references = new References(tree, publicBase(urls), pageFiles);
+  return { references, storage, files, urls, secretKey, pageHref };
 }
 
 /** A page as the sites show it: its body's HTML, or why the server's limits refuse it; its description and headings. */

@@ -5,6 +5,7 @@ import { h } from "hastscript";
 import type { Section } from "../content/engine/index.js";
 import type { PageLayout } from "../content/page-meta.js";
 import type { PageTree } from "../content/pages.js";
+import { plainTitle, titleAnchor } from "../content/titles.js";
 import type { PageEntry } from "../content/trie.js";
 import { SITE_SCRIPT, STYLESHEET } from "./assets.js";
 import {
@@ -122,8 +123,24 @@ const brandOf = (chrome: SiteChrome): BrandContext | undefined =>
 const titleOf = (chrome: SiteChrome) =>
   translated(chrome.siteTitle, chrome.brand?.settings.localizedTitle, chrome.language);
 
+/**
+ * A title as shown: its code spans (`` `Content-Type` Parser ``, as a page's title read from a heading
+ * of that Markdown has them) as code, not as backticks.
+ */
+function titleContent(title: string): ElementContent[] {
+  return title
+    .split(/(`[^`]+`)/)
+    .flatMap((part): ElementContent[] =>
+      part === ""
+        ? []
+        : /^`.+`$/s.test(part)
+          ? [h("code", part.slice(1, -1))]
+          : [{ type: "text", value: part }],
+    );
+}
+
 function link({ title, href, current }: NavigationLink): Element {
-  return h("a", { href, ...(current && { "aria-current": "page" }) }, title);
+  return h("a", { href, ...(current && { "aria-current": "page" }) }, titleContent(title));
 }
 
 function linkList(label: string, links: NavigationLink[], className?: string): Element | undefined {
@@ -152,8 +169,8 @@ function ancestorsOf(tree: PageTree, page: PageEntry): PageEntry[] {
  */
 function linkPageEntry(page: PageEntry): Element {
   const href = safeHref(page.href);
-  if (href === undefined) return h("span", page.title);
-  return h("a", { href, ...(URL.canParse(href) && { rel: "noopener" }) }, page.title);
+  if (href === undefined) return h("span", titleContent(page.title));
+  return h("a", { href, ...(URL.canParse(href) && { rel: "noopener" }) }, titleContent(page.title));
 }
 
 /**
@@ -176,7 +193,7 @@ function pageList(
       if (page.kind === "link") return h("li", linkPageEntry(page));
       if (page.kind === "group")
         return h("li", { class: "nav-group" }, [
-          h("span", { class: "nav-group-title" }, page.title),
+          h("span", { class: "nav-group-title" }, titleContent(page.title)),
           pageList(chrome, page.id, open, current),
         ]);
       const entry = link({
@@ -191,7 +208,7 @@ function pageList(
       return h("li", { class: "group" }, [
         entry,
         h("details", { open: open.has(page.id) }, [
-          h("summary", h("span", { class: "visually-hidden" }, `Pages under ${page.title}`)),
+          h("summary", h("span", { class: "visually-hidden" }, `Pages under ${plainTitle(page.title)}`)),
           nested,
         ]),
       ]);
@@ -295,7 +312,12 @@ function breadcrumbs(view: PublishedPage): Element | undefined {
       "ol",
       // A group is no page to go to: its title only.
       ancestors.map((page) =>
-        h("li", page.kind === "group" ? page.title : h("a", { href: view.pageHref(page) }, page.title)),
+        h(
+          "li",
+          page.kind === "group"
+            ? titleContent(page.title)
+            : h("a", { href: view.pageHref(page) }, titleContent(page.title)),
+        ),
       ),
     ),
   );
@@ -310,7 +332,8 @@ function pager(view: PublishedPage): Element | undefined {
   const ordered = view.tree.inOrder().filter((page) => page.kind === undefined);
   const index = ordered.findIndex((page) => page.id === view.page.id);
   const neighbour = (page: PageEntry | undefined, rel: "prev" | "next", label: string) =>
-    page && h("a", { class: rel, rel, href: view.pageHref(page) }, [h("span", label), page.title]);
+    page &&
+    h("a", { class: rel, rel, href: view.pageHref(page) }, [h("span", label), ...titleContent(page.title)]);
   const links = [
     neighbour(index > 0 ? ordered[index - 1] : undefined, "prev", "Previous"),
     neighbour(ordered[index + 1], "next", "Next"),
@@ -335,7 +358,7 @@ function pageMeta(view: PublishedPage): Element[] {
     ...(view.alternateUrls ?? []).map((href) => h("link", { rel: "alternate", href })),
     og("type", "website"),
     og("site_name", titleOf(view)),
-    og("title", view.page.title),
+    og("title", plainTitle(view.page.title)),
     ...(description ? [og("description", description)] : []),
     og("url", view.canonicalUrl),
     ...(image
@@ -411,15 +434,22 @@ function pageActions(view: PublishedPage): Element | undefined {
 export function renderPublishedPage(view: PublishedPage): string {
   // Breadcrumbs and pager stay out of `<main>`, which holds the page itself.
   const { layout, description } = view;
+  // Links to the heading a page's title was read from land on the title, unless a heading of its body has the anchor.
+  const anchor = titleAnchor(view.page.title);
+  const titleId = view.headings.some((heading) => heading.anchor === anchor) ? {} : { id: anchor };
   const main = h("main", [
     // A hidden title is still the page's heading for screen readers.
-    h("h1", layout.title ? {} : { class: "visually-hidden" }, view.page.title),
+    h(
+      "h1",
+      { ...titleId, ...(!layout.title && { class: "visually-hidden" }) },
+      titleContent(view.page.title),
+    ),
     layout.description && description ? h("p", { class: "description" }, description) : undefined,
     pageActions(view),
     h("div", { id: "quire-content" }, bodyOf(view)),
   ]);
   return document(
-    `${view.page.title} | ${titleOf(view)}`,
+    `${plainTitle(view.page.title)} | ${titleOf(view)}`,
     view.indexable,
     view.assetsHref,
     siteBody(view, [breadcrumbs(view), main, pager(view)], view.page, tableOfContents(view), layout),

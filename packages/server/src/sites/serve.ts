@@ -9,7 +9,7 @@ import { RecentlyUsed } from "../content/recently-used.js";
 import type { ContentStorage } from "../content/storage.js";
 import type { PageEntry } from "../content/trie.js";
 import { fromJson, isSet } from "../db/codecs.js";
-import { redirectedPage } from "../git-sync/index.js";
+import { pagePaths, redirectedPage } from "../git-sync/index.js";
 import { searchContent, termsOf } from "../search/index.js";
 import type { Services } from "../services.js";
 import { claimsProblem } from "./adaptive-schema.js";
@@ -626,7 +626,8 @@ export function publishedSiteRoutes(router: Router, services: Services): void {
       const kept = await pages.current(visit.key, fingerprint, visit.writes, accepted);
       if (kept) return sendPage(req, res, kept);
     }
-    const context = siteLinkContext(services, { storage, revision, tree }, pageHref);
+    const pageFiles = await pagePaths(services.db, revision.space_id);
+    const context = siteLinkContext(services, { storage, revision, tree, pageFiles }, pageHref);
     const rendered = await renderPage(context, page, await markdownOf(storage, page));
     const { body, description, headings, metaLinks, layout } = rendered;
     // A page's meta links to pages lead where its links do; to the web, where they say.

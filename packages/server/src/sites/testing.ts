@@ -86,5 +86,55 @@ export function siteVisits(scenario: () => ContentScenario) {
     await siteApi("post", sitePath(site.id, "/publish"));
     return { site, content, pageIds };
   };
-  return { sitePath, siteApi, visit, publishedSite };
+  /**
+   * The pages of the site at `root` (`/s/<id>`) a reader reaches by links from its first page (and by
+   * its navigation, with `navigation`), by path, with their HTML; every link, image and image source of their content that stays on the
+   * server is expected to answer, and every `#anchor` to name an element of its page.
+   */
+  const crawl = async (
+    root: string,
+    options: { navigation?: boolean } = {},
+  ): Promise<Map<string, string>> => {
+    const pages = new Map<string, string>();
+    const checked = new Set<string>();
+    const toVisit = [`${root}/`];
+    for (let path = toVisit.shift(); path !== undefined; path = toVisit.shift()) {
+      if (pages.has(path)) continue;
+      const page = await visit(path);
+      expect([200, 302], path).toContain(page.status);
+      if (page.status === 302) {
+        toVisit.push(page.headers.location as string);
+        continue;
+      }
+      pages.set(path, page.text);
+      const navigation = options.navigation ? /<nav aria-label="Pages".*?<\/nav>/s.exec(page.text) : null;
+      for (const [, href] of navigation?.[0].matchAll(/<a href="([^"]+)"/g) ?? [])
+        if (href?.startsWith(`${root}/`)) toVisit.push(href);
+      const main = /<main.*<\/main>/s.exec(page.text)?.[0] ?? "";
+      const urls = [...main.matchAll(/(?:href|src|srcset)="([^"]+)"/g)].flatMap(([attribute, value]) =>
+        attribute.startsWith("srcset")
+          ? (value as string).split(",").map((candidate) => candidate.trim().split(/\s+/)[0] as string)
+          : [value as string],
+      );
+      for (const url of urls) {
+        const target = new URL(url.replaceAll("&#x26;", "&").replaceAll("&amp;", "&"), `http://site${path}`);
+        if (target.origin !== "http://site") continue;
+        if (target.pathname.startsWith(`${root}/`) && !target.pathname.includes("/~"))
+          toVisit.push(target.pathname);
+        else if (!checked.has(target.href)) {
+          checked.add(target.href);
+          const answer = await visit(`${target.pathname}${target.search}`);
+          expect(answer.status, `${url} on ${path}`).toBe(200);
+        }
+        // An anchor names an element of the page it is on.
+        if (target.hash)
+          expect(
+            pages.get(target.pathname) ?? (await visit(target.pathname)).text,
+            `${url} on ${path}`,
+          ).toContain(`id="${decodeURIComponent(target.hash.slice(1))}"`);
+      }
+    }
+    return pages;
+  };
+  return { sitePath, siteApi, visit, publishedSite, crawl };
 }

@@ -74,6 +74,8 @@ The printable guide
 
 {% include "../.gitbook/includes/support.md" %}
 
+{% @github-files/github-code-block url="https://github.com/BugSplat-Git/python-crash-upload/blob/main/upload.py" %}
+
 {% openapi src="https://api.example.com/openapi.yaml" path="/pets" method="get" %}
 [openapi.yaml](https://api.example.com/openapi.yaml)
 {% endopenapi %}
@@ -119,11 +121,17 @@ describe("GitBook's blocks", () => {
     );
   });
 
-  it("tabs are sections titled by their tab's title, blocks nested in them rendered too", () => {
+  it("tabs are a tab list named by their titles over their panels, blocks nested in them rendered too", () => {
     const tabs =
       '{% tabs %}\n{% tab title="A" %}\n{% hint style="success" %}\nIn A.\n{% endhint %}\n{% endtab %}\n\n{% tab title="B" %}\nIn B.\n{% endtab %}\n{% endtabs %}';
     expect(html(tabs)).toBe(
-      '<div class="tabs"><section class="tab"><p class="tab-title">A</p><div class="hint hint-success" role="note"><p>In A.</p></div></section><section class="tab"><p class="tab-title">B</p><p>In B.</p></section></div>',
+      [
+        '<div class="content-tabs"><div role="tablist">',
+        '<button type="button" role="tab" id="quire-tab-1-1" aria-controls="quire-panel-1-1" aria-selected="true">A</button>',
+        '<button type="button" role="tab" id="quire-tab-1-2" aria-controls="quire-panel-1-2" aria-selected="false" tabindex="-1">B</button></div>',
+        '<section class="tab-panel" role="tabpanel" id="quire-panel-1-1" aria-labelledby="quire-tab-1-1" tabindex="0"><div class="hint hint-success" role="note"><p>In A.</p></div></section>',
+        '<section class="tab-panel" role="tabpanel" id="quire-panel-1-2" aria-labelledby="quire-tab-1-2" tabindex="0" hidden><p>In B.</p></section></div>',
+      ].join(""),
     );
     expect(texts(tabs)).toEqual(["A\nIn A.\nB\nIn B."]);
   });
@@ -209,6 +217,49 @@ describe("GitBook's blocks", () => {
     );
   });
 
+  it("an integration's block is a link card to its URL with a note naming it, never its tag", () => {
+    const url = "https://github.com/BugSplat-Git/python-crash-upload/blob/main/upload.py";
+    const line = `{% @github-files/github-code-block url="${url}" %}`;
+    expect(html(line)).toBe(
+      `<div class="integration"><p><a href="${url}" class="content-ref">${url}</a></p><p class="block-note">Integration block: github-files/github-code-block</p></div>`,
+    );
+    expect(analyze(line).links).toEqual([url]);
+    expect(texts(line).join("")).not.toContain("{%");
+    // Its line ends the list before it, as any tag's line does.
+    expect(html('- item\n{% @arcade/embed flowId="f1" url="https://app.arcade.software/share/f1" %}')).toBe(
+      '<ul>\n<li>item</li>\n</ul>\n<div class="integration"><p><a href="https://app.arcade.software/share/f1" class="content-ref">https://app.arcade.software/share/f1</a></p><p class="block-note">Integration block: arcade/embed</p></div>',
+    );
+  });
+
+  it("a block in a paragraph's text is read with the URLs in its attributes, which GFM would link apart", () => {
+    expect(
+      html('Before {% @figma/embed fileId="a1" url="https://www.figma.com/file/a1" %} after https://x.test'),
+    ).toBe(
+      '<p>Before</p>\n<div class="integration"><p><a href="https://www.figma.com/file/a1" class="content-ref">https://www.figma.com/file/a1</a></p><p class="block-note">Integration block: figma/embed</p></div>\n<p>after <a href="https://x.test">https://x.test</a></p>',
+    );
+    expect(html('Watch {% embed url="https://example.com/v" %} now')).toBe(
+      '<p>Watch</p>\n<div class="embed"><p><a href="https://example.com/v">https://example.com/v</a></p></div>\n<p>now</p>',
+    );
+    // A link written as one stays a link, and in a tag never closed so does a URL.
+    expect(html("See {% embed url=[v](https://example.com/v) %}")).toBe(
+      '<p>See {% embed url=<a href="https://example.com/v">v</a> %}</p>',
+    );
+    expect(html("Open {% hint https://x.test")).toBe(
+      '<p>Open {% hint <a href="https://x.test">https://x.test</a></p>',
+    );
+  });
+
+  it("an integration's block without a URL is a note naming it, a diagram's source shown as code", () => {
+    expect(html('{% @mermaid/diagram content="graph TD; A-->B" %}')).toBe(
+      '<div class="integration"><p class="block-note">Integration block: mermaid/diagram</p><pre tabindex="0"><code class="language-mermaid">graph TD; A-->B\n</code></pre></div>',
+    );
+    expect(html("{% @acme/widget %}")).toBe(
+      '<div class="integration"><p class="block-note">Integration block: acme/widget</p></div>',
+    );
+    // Not an integration's block: no block named.
+    expect(html("{% @acme %}")).toBe("<p>{% @acme %}</p>");
+  });
+
   it("keeps a block that is not closed, an unknown tag and a stray end tag as the text written", () => {
     expect(html('{% hint style="info" %}\nNever closed.')).toBe(
       '<p>{% hint style="info" %}</p>\n<p>Never closed.</p>',
@@ -225,6 +276,9 @@ describe("GitBook's blocks", () => {
   it("reads many tags left open, or never ended, keeping their text", () => {
     expect(texts("{% hint %}\n".repeat(20_000)).join("").length).toBeGreaterThan(0);
     expect(texts(`x ${"{% hint ".repeat(50_000)}`).join("").length).toBeGreaterThan(0);
+    // A long name never closed, an integration's too.
+    expect(texts(`{% ${"a".repeat(100_000)}`).join("").length).toBeGreaterThan(0);
+    expect(texts(`{% @${"b".repeat(100_000)}/${"c".repeat(100_000)}`).join("").length).toBeGreaterThan(0);
     expect(texts(`${"{% tabs %}\n{% tab %}\n".repeat(5_000)}{% endtabs %}`).join("")).not.toContain(
       "{% endtabs %}",
     );
@@ -317,6 +371,7 @@ describe("a page written in GitBook", () => {
       "start();",
       "The printable guide",
       "Included content: ../.gitbook/includes/support.md",
+      "Integration block: github-files/github-code-block",
       "API reference: GET /pets https://api.example.com/openapi.yaml",
       "API reference: POST /pets",
       "Creates a pet.",
@@ -334,6 +389,7 @@ describe("a page written in GitBook", () => {
       "legacy.md",
       "https://www.youtube.com/watch?v=abc",
       "../.gitbook/assets/guide%20v2.pdf",
+      "https://github.com/BugSplat-Git/python-crash-upload/blob/main/upload.py",
       "https://api.example.com/openapi.yaml",
     ]);
     expect(analysis.anchors).toEqual(["installing", "next", "download", "unpack"]);

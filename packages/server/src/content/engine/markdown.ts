@@ -10,6 +10,8 @@ import remarkRehype from "remark-rehype";
 import { unified } from "unified";
 import { visit } from "unist-util-visit";
 import { BLOCK_CLASSES, type FrontMatter, gitBookReader } from "./gitbook.js";
+import { htmlUrls, rewriteHtmlUrls } from "./html-urls.js";
+import { interactiveBlocks } from "./interactive-blocks.js";
 
 /**
  * What the content engine reads from a page body, in a worker thread of its pool: these functions
@@ -87,6 +89,7 @@ function linksOf(tree: Root): string[] {
       node.url.trim() !== ""
     )
       urls.push(node.url.trim());
+    if (node.type === "html") urls.push(...htmlUrls(node.value));
     if ("children" in node) for (const child of node.children) walk(child);
   };
   walk(tree);
@@ -183,6 +186,8 @@ const toSafeHtml = unified()
   .use(rehypeSanitize, {
     ...defaultSchema,
     attributes: attributesWithBlockClasses(),
+    // GitBook writes its images as figures, their captions in `<figcaption>`.
+    tagNames: [...(defaultSchema.tagNames ?? []), "figure", "figcaption"],
     clobberPrefix: "",
     strip: [
       ...(defaultSchema.strip ?? []),
@@ -203,23 +208,6 @@ export interface RenderInput {
   rewrite?: Readonly<Record<string, string>>;
 }
 
-/** Points the body's links, images and reference definitions where `rewrite` says. */
-function rewriteUrls(tree: Root, rewrite: Readonly<Record<string, string>>): void {
-  visit(tree, (node, index, parent) => {
-    if (node.type !== "link" && node.type !== "image" && node.type !== "definition") return;
-    const to = rewrite[node.url.trim()];
-    if (to === undefined) return;
-    if (to !== "" || node.type === "definition" || !parent || index === undefined) {
-      node.url = to;
-      return;
-    }
-    const kept: Nodes[] =
-      node.type === "link" ? node.children : node.alt ? [{ type: "text", value: node.alt }] : [];
-    parent.children.splice(index, 1, ...(kept as typeof parent.children));
-    return index;
-  });
-}
-
 /**
  * The body as the HTML a reader is shown: links and images pointed where `rewrite` says, sanitized
  * (ids kept as written, no prefix: the pages run no script a clobbered id could mislead), and each
@@ -229,10 +217,9 @@ export function renderHtml(
   { markdown, rewrite = {} }: RenderInput,
   highlight?: (tree: HtmlRoot) => void,
 ): string {
-  // GitBook's blocks made first: their links (content references, files) are rewritten as any.
-  const source = parse(markdown);
-  rewriteUrls(source, rewrite);
-  const tree = toSafeHtml.runSync(source) as HtmlRoot;
+  const tree = toSafeHtml.runSync(parse(markdown)) as HtmlRoot;
+  // Links and images of Markdown, of GitBook's blocks and of raw HTML alike, once the HTML is safe.
+  rewriteHtmlUrls(tree, rewrite);
   const slugger = new GithubSlugger();
   visit(tree, "element", (element) => {
     if (HEADING.test(element.tagName)) {
@@ -250,6 +237,7 @@ export function renderHtml(
     // Wide code and tables scroll sideways inside themselves: a keyboard reaches them too.
     if (element.tagName === "pre" || element.tagName === "table") element.properties.tabIndex = 0;
   });
+  interactiveBlocks(tree);
   // After the sanitizer: the classes of the tokens are ours, made from the code's text.
   highlight?.(tree);
   return toHtml(tree);

@@ -62,12 +62,11 @@ function fragmentOf(url: string): string | undefined {
 const ASSETS = ".gitbook/assets/";
 
 /**
- * The path a relative link names, GitBook's way: the page at path `a/b` is the file `a/b.md` (or
- * `a/b/README.md`), so a link from it resolves against `a/`, `.` and `..` segments applied. Undefined
- * when it climbs above the top level.
+ * The path a relative link names, from the file `fromFile` holding it: resolved against its folder,
+ * `.` and `..` segments applied. Undefined when it climbs above the top level.
  */
-function relativePath(fromPath: string, link: string): string | undefined {
-  const segments = fromPath.split("/").slice(0, -1);
+function relativePath(fromFile: string, link: string): string | undefined {
+  const segments = fromFile.split("/").slice(0, -1);
   for (const segment of bare(link).split("/")) {
     if (segment === "" || segment === ".") continue;
     if (segment === "..") {
@@ -78,11 +77,25 @@ function relativePath(fromPath: string, link: string): string | undefined {
   return segments.join("/");
 }
 
+/** A page's path from its file's: `.md` and a final `README` dropped. */
+const pagePathOfFile = (file: string) => file.replace(/\.md$/i, "").replace(/(^|\/)README$/i, "");
+
 /** The page a relative Markdown link names, by path (see `relativePath`): `.md` and a final `README` dropped. */
 export function relativePagePath(fromPath: string, link: string): string | undefined {
-  return relativePath(fromPath, link)
-    ?.replace(/\.md$/i, "")
-    .replace(/(^|\/)README$/i, "");
+  const path = relativePath(fromPath, link);
+  return path === undefined ? undefined : pagePathOfFile(path);
+}
+
+/**
+ * The name of a file of `.gitbook/assets/` that a link names: GitBook keeps them at the content's root,
+ * so a link that climbs further than its page's folder (`../../.gitbook/assets/x.png` from a page whose
+ * repository folder Quire does not know) names the same file.
+ */
+function assetName(resolved: string | undefined, link: string): string | undefined {
+  if (resolved?.startsWith(ASSETS)) return resolved.slice(ASSETS.length);
+  const path = bare(link);
+  const at = path.lastIndexOf(ASSETS);
+  return at >= 0 && /^(?:\.\.\/)*$/.test(path.slice(0, at)) ? path.slice(at + ASSETS.length) : undefined;
 }
 
 /** The file a `file` reference names among `files` (by id): for a name, the last added of that name. */
@@ -100,17 +113,42 @@ export function referencedFile<File extends { id: string; name: string }>(
 export class References {
   readonly #tree: PageTree;
   readonly #publicBase: string;
+  readonly #files: ReadonlyMap<string, string>;
+  #pagesByFile?: Map<string, PageEntry>;
 
-  /** `publicBase`: the server's public URL; absolute URLs under it are the application's own. */
-  constructor(tree: PageTree, publicBase: string) {
+  /**
+   * `publicBase`: the server's public URL; absolute URLs under it are the application's own.
+   * `files`: the file of each page in a Git repository (Git Sync's, relative to the content's root),
+   * which its relative links are written from; a page without one is read as the file at its path.
+   */
+  constructor(tree: PageTree, publicBase: string, files: ReadonlyMap<string, string> = new Map()) {
     this.#tree = tree;
     this.#publicBase = publicBase;
+    this.#files = files;
+  }
+
+  /** The file `page`'s links are written from: its repository's, else one at its path. */
+  #fileOf(page: PageEntry): string {
+    return this.#files.get(page.id) ?? `${this.#tree.path(page)}.md`;
+  }
+
+  /** The page at a path of the repository's files, else of the tree. */
+  #pageAt(path: string): PageEntry | undefined {
+    this.#pagesByFile ??= new Map(
+      [...this.#files].flatMap(([id, file]) => {
+        const page = this.#tree.get(id);
+        return page ? [[pagePathOfFile(file), page] as const] : [];
+      }),
+    );
+    return this.#pagesByFile.get(path) ?? this.#tree.atPath(path);
   }
 
   /**
-   * What `url`, written on page `from`, points at: `/pages/<id>` or `/pages/<path>` and relative paths
-   * (`./x.md`, `../x/README.md`, `x`) name a page, with an optional `#fragment`; `/files/<id>` a file;
-   * `#x` a place on the same page; any other absolute URL or server path is a URL, never fetched.
+   * What `url`, written on page `from`, points at: `/pages/<id>` or `/pages/<path>`, a page's path from
+   * the site's root (`/guides/install`) and relative paths (`./x.md`, `../x/README.md`, `x`) name a
+   * page, with an optional `#fragment`; `/files/<id>` and `.gitbook/assets/<name>` a file; `#x` a place
+   * on the same page; GitBook's `/broken/…` a page it had lost; any other absolute URL or server path
+   * is a URL, never fetched.
    */
   resolve(from: PageEntry, url: string): Reference {
     if (url.startsWith("#")) return { kind: "fragment", fragment: fragmentOf(url) ?? "" };
@@ -125,14 +163,20 @@ export class References {
     if (url.startsWith("/pages/")) {
       wanted = bare(url.slice("/pages/".length)).replace(/\/+$/, "");
       page = this.#tree.get(wanted) ?? this.#tree.atPath(wanted);
+    } else if (url.startsWith("/broken/")) {
+      // GitBook's export writes a link to a page it no longer had so.
+      wanted = url;
     } else if (url.startsWith("/")) {
+      wanted = pagePathOfFile(bare(url).replace(/^\/+|\/+$/g, ""));
+      page = this.#pageAt(wanted);
       // A path of this server outside the content forms: a URL of the application, not a page.
-      return { kind: "url", url, inApp: true };
+      if (!page) return { kind: "url", url, inApp: true };
     } else {
-      const path = relativePath(this.#tree.path(from), url);
-      if (path?.startsWith(ASSETS)) return { kind: "file", fileName: path.slice(ASSETS.length) };
-      wanted = relativePagePath(this.#tree.path(from), url);
-      page = wanted === undefined ? undefined : this.#tree.atPath(wanted);
+      const path = relativePath(this.#fileOf(from), url);
+      const asset = assetName(path, url);
+      if (asset !== undefined) return { kind: "file", fileName: asset };
+      wanted = path === undefined ? undefined : pagePathOfFile(path);
+      page = wanted === undefined ? undefined : this.#pageAt(wanted);
     }
     if (!page) return { kind: "missing-page", wanted: wanted ?? url };
     const fragment = fragmentOf(url);

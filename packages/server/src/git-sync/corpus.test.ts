@@ -1,0 +1,107 @@
+import { execFileSync } from "node:child_process";
+import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type ContentScenario, createContentScenario, newSpaceContent } from "../change-requests/testing.js";
+import type { JobRunner } from "../jobs/runner.js";
+import { type GitServer, startGitServer } from "../net/git-server.js";
+import { siteVisits } from "../sites/testing.js";
+import { loopbackOnly, serverJobRunner } from "../testing/jobs.js";
+
+/**
+ * A real GitBook Git Sync repository (a product's public docs, `../shared/corpora` beside the project:
+ * 222 pages, 178 assets, images as GitBook writes them), imported, published and crawled as a reader
+ * would. Where the corpora are not (`QUIRE_CORPORA` names another folder), the test says so and skips.
+ */
+const CORPORA = process.env.QUIRE_CORPORA ?? resolve(import.meta.dirname, "../../../../../shared/corpora");
+const BUNDLE = join(CORPORA, "bugsplat-docs.bundle");
+const corpusMissing = !existsSync(BUNDLE);
+if (corpusMissing) console.log(`Corpus test skipped: no ${BUNDLE} (set QUIRE_CORPORA to its folder).`);
+
+/** An image of `.gitbook/assets` as GitBook writes one: HTML, or a Markdown destination (in `<…>` when it has spaces). */
+const IMAGE_OF_ASSETS =
+  /src="[^"]*\.gitbook\/assets\/|\]\((?:<[^>\n]*\.gitbook\/assets\/[^>\n]*>|[^\s)<]*\.gitbook\/assets\/[^\s)]*)\)/g;
+
+const USER = "quire-bot";
+const PASSWORD = "corpus-token-value";
+
+/** The files of the bundle's branch, by path. */
+function filesOfBundle(bundle: string): Record<string, Buffer> {
+  const dir = mkdtempSync(join(tmpdir(), "quire-corpus-"));
+  try {
+    execFileSync("git", ["clone", "-q", "--bare", bundle, dir]);
+    const git = (...args: string[]) =>
+      execFileSync("git", ["--git-dir", dir, ...args], { maxBuffer: 1 << 28 });
+    const branch = git("for-each-ref", "--format=%(refname)", "refs/heads")
+      .toString()
+      .split("\n")[0] as string;
+    const files: Record<string, Buffer> = {};
+    for (const entry of git("ls-tree", "-r", "-z", branch).toString().split("\0")) {
+      const tab = entry.indexOf("\t");
+      if (tab < 0) continue;
+      const oid = entry.slice(0, tab).split(" ")[2] as string;
+      files[entry.slice(tab + 1)] = git("cat-file", "blob", oid);
+    }
+    return files;
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+let s: ContentScenario;
+let git: GitServer;
+let jobs: JobRunner;
+beforeAll(async () => {
+  if (corpusMissing) return;
+  git = await startGitServer({ username: USER, password: PASSWORD });
+  s = await createContentScenario();
+  jobs = serverJobRunner(s.t, loopbackOnly);
+});
+afterAll(async () => {
+  await git?.close();
+  await s?.t.close();
+});
+const { siteApi, sitePath, crawl, visit } = siteVisits(() => s);
+
+describe.skipIf(corpusMissing)("a real GitBook repository, imported and published", () => {
+  it("shows every image and keeps every link alive, prints no GitBook tag", {
+    timeout: 300_000,
+  }, async () => {
+    const files = filesOfBundle(BUNDLE);
+    await git.createRepository("bugsplat", files);
+    const url = new URL(git.url("bugsplat"));
+    url.username = USER;
+    url.password = PASSWORD;
+    const space = await newSpaceContent(s);
+    await s.t.request
+      .post(`/v1/spaces/${space.spaceId}/git/import`)
+      .set(s.admin.auth)
+      .send({ url: url.href, ref: "refs/heads/main" })
+      .expect(204);
+    await jobs.runUntilIdle();
+    const site = await siteApi("post", `/v1/orgs/${s.organizationId}/sites`, { spaces: [space.spaceId] });
+    await siteApi("post", sitePath(site.id, "/publish"));
+
+    const root = `/s/${site.id}`;
+    const pages = await crawl(root, { navigation: true });
+    expect(pages.size).toBeGreaterThan(200);
+    let shown = 0;
+    for (const [path, html] of pages) {
+      const main = /<main.*<\/main>/s.exec(html)?.[0] ?? "";
+      expect(main, path).not.toContain("{%");
+      // Each image the page's Markdown names in `.gitbook/assets`, as HTML or Markdown, is its file (the crawl loaded it).
+      // The first page, served at the site's root too, is checked at its own path.
+      if (path === `${root}/`) continue;
+      const source = (await visit(`${path.replace(/\/$/, "")}.md`).expect(200)).text;
+      // One line of the repository writes `](… (1).png>)`, which CommonMark reads as text, as GitHub shows it.
+      const named = source.match(IMAGE_OF_ASSETS)?.length ?? 0;
+      const files = [...main.matchAll(/<img [^>]*src="([^"]+)"/g)].filter(([, src]) =>
+        src?.includes("/files/"),
+      );
+      expect(files.length, path).toBe(named);
+      shown += files.length;
+    }
+    console.log(`${pages.size} pages crawled, ${shown} images of the repository shown`);
+  });
+});
