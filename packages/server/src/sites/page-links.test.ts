@@ -13,7 +13,7 @@ beforeAll(async () => {
   s = await createContentScenario();
 });
 afterAll(() => s.t.close());
-const { visit } = siteVisits(() => s);
+const { visit, publishedSite } = siteVisits(() => s);
 
 /** Every `attribute` of `element` tags in the HTML, as written (entities decoded). */
 const attributes = (html: string, element: string, attribute: string) =>
@@ -85,5 +85,35 @@ describe("links, anchors and images of a published page", () => {
     expect(images).toHaveLength(1);
     const image = await visit(new URL(images[0] as string).pathname).expect(200);
     expect(image.headers["content-type"]).toBe("image/png");
+  });
+
+  it("lead to pages by their path from the site's root, and to the anchor of a title its heading gave", async () => {
+    const { site } = await publishedSite([
+      insertPage(
+        "Overview",
+        "[Its parser](/content-type-parser#handler), [the guide](/the-hitchhiker-s-guide-to-plugins#the-hitchhikers-guide-to-plugins), [the API](/docs).",
+      ),
+      insertPage("The Hitchhiker's Guide to Plugins", "Plugins extend it."),
+      insertPage("`Content-Type` Parser", "## Handler\n\nParses bodies."),
+    ]);
+    const root = `/s/${site.id}`;
+    const overview = (await visit(`${root}/`).expect(200)).text;
+    const main = /<main.*<\/main>/s.exec(overview)?.[0] ?? "";
+    expect(attributes(main, "a", "href")).toEqual([
+      `${root}/content-type-parser/#handler`,
+      `${root}/the-hitchhiker-s-guide-to-plugins/#the-hitchhikers-guide-to-plugins`,
+      // A path of the server's own, no page of the site, stays as written.
+      "/docs",
+    ]);
+    const guide = (await visit(`${root}/the-hitchhiker-s-guide-to-plugins/`).expect(200)).text;
+    expect(guide).toContain(
+      '<h1 id="the-hitchhikers-guide-to-plugins">The Hitchhiker\'s Guide to Plugins</h1>',
+    );
+    // A title's code spans show as code, in the navigation and its heading; plain in the window's title.
+    const parser = (await visit(`${root}/content-type-parser/`).expect(200)).text;
+    expect(parser).toContain("<title>Content-Type Parser | ");
+    expect(parser).toContain('<h1 id="content-type-parser"><code>Content-Type</code> Parser</h1>');
+    expect(overview).toContain(`<a href="${root}/content-type-parser/"><code>Content-Type</code> Parser</a>`);
+    expect(overview).not.toContain("`");
   });
 });
