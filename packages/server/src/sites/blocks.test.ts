@@ -1,10 +1,8 @@
-import { createRequire } from "node:module";
-import type AxeCore from "axe-core";
 import { parseHTML } from "linkedom";
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type ContentScenario, createContentScenario, insertPage } from "../change-requests/testing.js";
-import { browserMissing, inBrowser } from "../testing/browser.js";
+import { browserMissing, inBrowser, seriousViolations } from "../testing/browser.js";
 import { siteVisits } from "./testing.js";
 
 let s: ContentScenario;
@@ -53,22 +51,6 @@ describe("GitBook's tabs on a published page", () => {
     expect(tabs.map((tab) => tab.getAttribute("tabindex"))).toEqual([null, "-1", "-1"]);
   });
 });
-
-const require = createRequire(import.meta.url);
-
-/** What axe-core finds serious or critical on the page. */
-async function seriousViolations(page: Page) {
-  await page.addScriptTag({ path: require.resolve("axe-core") });
-  const violations = await page.evaluate(async () => {
-    const { axe } = window as unknown as { axe: typeof AxeCore };
-    return (await axe.run()).violations.map(({ id, impact, nodes }) => ({
-      id,
-      impact,
-      targets: nodes.map((node) => node.target.join(" ")),
-    }));
-  });
-  return violations.filter((v) => v.impact === "serious" || v.impact === "critical");
-}
 
 describe.skipIf(browserMissing)("GitBook's blocks in a browser", { timeout: 60_000 }, () => {
   const browser = inBrowser(() => s.t.app);

@@ -1,11 +1,9 @@
 import { createHash } from "node:crypto";
-import { createRequire } from "node:module";
 import type { Schema } from "@quire/api-types";
-import type AxeCore from "axe-core";
 import { parseHTML } from "linkedom";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type ContentScenario, createContentScenario, insertPage } from "../change-requests/testing.js";
-import { browserMissing, inBrowser } from "../testing/browser.js";
+import { browserMissing, inBrowser, seriousViolations } from "../testing/browser.js";
 import { DEFAULT_CUSTOMIZATION } from "./customization/settings.js";
 import { siteVisits } from "./testing.js";
 
@@ -118,8 +116,6 @@ describe("a published site's branding", () => {
   });
 });
 
-const require = createRequire(import.meta.url);
-
 describe.skipIf(browserMissing)("a branded site in a browser", { timeout: 60_000 }, () => {
   const browser = inBrowser(() => s.t.app);
 
@@ -141,11 +137,6 @@ describe.skipIf(browserMissing)("a branded site in a browser", { timeout: 60_000
     expect(errors.filter((error) => /Content Security Policy/i.test(error))).toEqual([]);
 
     const audited = await browser.open(`/s/${siteId}/`, { colorScheme: "dark", bypassCSP: true });
-    await audited.addScriptTag({ path: require.resolve("axe-core") });
-    const violations = await audited.evaluate(async () => {
-      const { axe } = window as unknown as { axe: typeof AxeCore };
-      return (await axe.run()).violations.filter((v) => v.impact === "serious" || v.impact === "critical");
-    });
-    expect(violations.map(({ id, nodes }) => [id, nodes.map((node) => node.target.join(" "))])).toEqual([]);
+    expect(await seriousViolations(audited)).toEqual([]);
   });
 });

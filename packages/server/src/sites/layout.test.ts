@@ -1,6 +1,4 @@
-import { createRequire } from "node:module";
 import type { Schema } from "@quire/api-types";
-import type AxeCore from "axe-core";
 import { parseHTML } from "linkedom";
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -11,7 +9,7 @@ import {
   insertPage,
   newSpaceContent,
 } from "../change-requests/testing.js";
-import { browserMissing, inBrowser } from "../testing/browser.js";
+import { browserMissing, inBrowser, seriousViolations } from "../testing/browser.js";
 import { siteVisits } from "./testing.js";
 
 let s: ContentScenario;
@@ -238,7 +236,6 @@ describe("a published page's layout", () => {
   });
 });
 
-const require = createRequire(import.meta.url);
 const PHONE = { width: 390, height: 844 };
 const DESKTOP = { width: 1280, height: 800 };
 
@@ -253,20 +250,6 @@ function luminance(color: string): number {
 
 const background = (page: Page) =>
   page.locator("body").evaluate((body) => getComputedStyle(body).backgroundColor);
-
-/** What axe-core finds serious or critical on the page. */
-async function seriousViolations(page: Page) {
-  await page.addScriptTag({ path: require.resolve("axe-core") });
-  const violations = await page.evaluate(async () => {
-    const { axe } = window as unknown as { axe: typeof AxeCore };
-    return (await axe.run()).violations.map(({ id, impact, nodes }) => ({
-      id,
-      impact,
-      targets: nodes.map((node) => node.target.join(" ")),
-    }));
-  });
-  return violations.filter((v) => v.impact === "serious" || v.impact === "critical");
-}
 
 describe.skipIf(browserMissing)("a published site's layout in a browser", { timeout: 60_000 }, () => {
   const browser = inBrowser(() => s.t.app);

@@ -101,7 +101,7 @@ describe("published sites served as HTML", () => {
     const install = /<a href="([^"]+)">Install<\/a>/.exec(home.text)?.[1];
     expect(install).toBe(`/s/${site.id}/guide/install/`);
     const page = await visit(install ?? "").expect(200);
-    expect(page.text).toContain("<h1>Install</h1>");
+    expect(page.text).toContain('<h1 id="install">Install</h1>');
     expect(page.text).toContain("<code>quire</code>");
     expect(page.text).toContain(`<a href="/s/${site.id}/guide/install/" aria-current="page">Install</a>`);
 
@@ -274,7 +274,7 @@ describe("published sites served as HTML", () => {
   it("serves a site at the host of its proxy origin", async () => {
     const site = await publishedSite({ proxy: "docs.example.com/handbook" });
     const page = await visit("/handbook/guide/install/").set("Host", "docs.example.com").expect(200);
-    expect(page.text).toContain("<h1>Install</h1>");
+    expect(page.text).toContain('<h1 id="install">Install</h1>');
     expect(page.text).toContain('href="/handbook/guide/"');
     await visit("/elsewhere/").set("Host", "docs.example.com").expect(404);
     expect((await visit("/").set("Host", "quire.test").expect(200)).body).toMatchObject({ service: "quire" });

@@ -1,5 +1,7 @@
 import { existsSync } from "node:fs";
 import { createServer, type RequestListener } from "node:http";
+import { createRequire } from "node:module";
+import type AxeCore from "axe-core";
 import { type Browser, type BrowserContextOptions, chromium, type Page } from "playwright-core";
 import { afterAll, beforeAll } from "vitest";
 
@@ -35,4 +37,21 @@ export function inBrowser(app: () => RequestListener) {
       return page;
     },
   };
+}
+
+/**
+ * What axe-core finds serious or critical on the page, each rule with the elements it names (a
+ * context opened with `bypassCSP`: axe is a script, which the pages' policy refuses).
+ */
+export async function seriousViolations(page: Page) {
+  await page.addScriptTag({ path: createRequire(import.meta.url).resolve("axe-core") });
+  const violations = await page.evaluate(async () => {
+    const { axe } = window as unknown as { axe: typeof AxeCore };
+    return (await axe.run()).violations.map(({ id, impact, nodes }) => ({
+      id,
+      impact,
+      targets: nodes.map((node) => node.target.join(" ")),
+    }));
+  });
+  return violations.filter((v) => v.impact === "serious" || v.impact === "critical");
 }

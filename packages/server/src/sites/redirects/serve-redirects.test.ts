@@ -46,7 +46,7 @@ describe("redirects of published sites", () => {
     const moved = await visit(`${x.at}/old-page/`).expect(308);
     expect(moved.headers.location).toBe(`http://quire.test${x.at}/guide/install/`);
     expect((await visit(new URL(moved.headers.location ?? "").pathname).expect(200)).text).toContain(
-      "<h1>Install</h1>",
+      '<h1 id="install">Install</h1>',
     );
     await visit(`${x.at}/old-page`).expect(308);
     await visit(`${x.at}/moved`).expect(307).expect("location", "https://example.com/docs");
