@@ -3,7 +3,12 @@ import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type ContentScenario, createContentScenario, newSpaceContent } from "../change-requests/testing.js";
+import {
+  type ContentScenario,
+  createContentScenario,
+  flatten,
+  newSpaceContent,
+} from "../change-requests/testing.js";
 import type { JobRunner } from "../jobs/runner.js";
 import { type GitServer, startGitServer } from "../net/git-server.js";
 import { siteVisits } from "../sites/testing.js";
@@ -86,21 +91,31 @@ describe.skipIf(corpusMissing)("a real GitBook repository, imported and publishe
     const root = `/s/${site.id}`;
     const pages = await crawl(root, { navigation: true });
     expect(pages.size).toBeGreaterThan(200);
+    // The repository's Markdown of each page, by its path on the site.
+    const sources = new Map<string, string>();
+    for (const page of flatten(await space.pages()))
+      if (page.type === "document")
+        sources.set(`${root}/${page.path}/`, (await space.page(page.id)).markdown);
     let shown = 0;
     for (const [path, html] of pages) {
       const main = /<main.*<\/main>/s.exec(html)?.[0] ?? "";
       expect(main, path).not.toContain("{%");
-      // Each image the page's Markdown names in `.gitbook/assets`, as HTML or Markdown, is its file (the crawl loaded it).
       // The first page, served at the site's root too, is checked at its own path.
       if (path === `${root}/`) continue;
-      const source = (await visit(`${path.replace(/\/$/, "")}.md`).expect(200)).text;
-      // One line of the repository writes `](… (1).png>)`, which CommonMark reads as text, as GitHub shows it.
-      const named = source.match(IMAGE_OF_ASSETS)?.length ?? 0;
+      // Each image the page's Markdown names in `.gitbook/assets`, as HTML or Markdown, is its file (the
+      // crawl loaded it); one line of the repository writes `](… (1).png>)`, which CommonMark reads as
+      // text, as GitHub shows it.
+      const source = sources.get(path);
+      expect(source, path).toBeDefined();
+      const named = source?.match(IMAGE_OF_ASSETS)?.length ?? 0;
       const files = [...main.matchAll(/<img [^>]*src="([^"]+)"/g)].filter(([, src]) =>
         src?.includes("/files/"),
       );
       expect(files.length, path).toBe(named);
       shown += files.length;
+      // The page's Markdown on the site names the same files.
+      const markdown = (await visit(`${path.replace(/\/$/, "")}.md`).expect(200)).text;
+      expect(markdown.match(IMAGE_OF_ASSETS), path).toBeNull();
     }
     console.log(`${pages.size} pages crawled, ${shown} images of the repository shown`);
   });

@@ -266,6 +266,14 @@ describe("POST /v1/spaces/{spaceId}/git/import", () => {
     expect(start).toMatch(/<source srcset="[^"]*\/files\/[^"]+ 2x"/);
     expect(start).toContain('href="https://github.com/acme/app/blob/main/start.py"');
     expect(start).toContain(`href="${root}/guides/start/install/"`);
+    // Its Markdown points at the same files and pages, its text otherwise as the repository has it.
+    const markdown = (await visit(`${root}/guides/start.md`).expect(200)).text;
+    expect(markdown).not.toContain(".gitbook/assets");
+    expect(markdown).toMatch(/^<figure><img src="http:\/\/quire\.test\/files\/[^"]+" alt="" width="563">/m);
+    expect(markdown).toContain(`<a href="${root}/guides/start/install/">Install</a> next.`);
+    expect(markdown).toContain(
+      '{% @github-files/github-code-block url="https://github.com/acme/app/blob/main/start.py" %}',
+    );
   });
 
   it("keeps page ids across imports, and a push to the branch becomes a new revision of the space", async () => {

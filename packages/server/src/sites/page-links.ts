@@ -151,3 +151,24 @@ export async function renderPage(
     throw error;
   }
 }
+
+/**
+ * `page`'s body (`markdown`) as its site serves it as Markdown: its links and images where the site's
+ * lead (see `siteLinks`), what the revision does not have left as written, its text otherwise as stored.
+ */
+export async function pageMarkdown(
+  context: SiteLinkContext,
+  page: PageEntry,
+  markdown: string,
+): Promise<string> {
+  const engine = contentEngine();
+  try {
+    const rewrite = await siteLinks(context, page, (await engine.analyze(markdown)).links);
+    const found = Object.fromEntries(Object.entries(rewrite).filter(([, to]) => to !== ""));
+    return await engine.markdownWithUrls(markdown, found);
+  } catch (error) {
+    // A body past the server's limits is served as stored, as it was before.
+    if (error instanceof ApiError && error.status === 422) return markdown;
+    throw error;
+  }
+}

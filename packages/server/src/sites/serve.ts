@@ -32,7 +32,7 @@ import {
   sitemapXml,
 } from "./discovery.js";
 import { acceptedEncodings, fingerprintOf, type PageCache, pageCacheOf, sendPage } from "./page-cache.js";
-import { renderPage, siteLinkContext } from "./page-links.js";
+import { pageMarkdown, renderPage, siteLinkContext } from "./page-links.js";
 import { mainContent, pageSegments, sectionOf, siteSpaceSegments } from "./page-paths.js";
 import { publishedStructure } from "./published.js";
 import { redirectVisitor } from "./redirects/resolve.js";
@@ -433,14 +433,8 @@ export function publishedSiteRoutes(router: Router, services: Services): void {
    * branded with `settings` (the site space's customization).
    * Links keep to the host the visitor came by: the path and query of each URL, without its origin.
    */
-  function chromeFor(
-    root: URL,
-    visitor: Admitted,
-    structure: SiteStructure,
-    place: Place,
-    tree: PageTree,
-    settings: CustomizationSettings,
-  ) {
+  /** Where the site's paths are for the visitor (with their share key), and its pages' among them. */
+  function hrefsFor(root: URL, visitor: Admitted, structure: SiteStructure, place: Place, tree: PageTree) {
     const urlAt = urlsUnder(root, visitor.shareKey);
     const at = (segments: ReadonlyArray<string | undefined>) => {
       const url = new URL(urlAt(segments));
@@ -450,6 +444,18 @@ export function publishedSiteRoutes(router: Router, services: Services): void {
     const pageHref = (target: PageEntry) =>
       (target.kind === "link" && safeHref(target.href)) ||
       at(pageSegments(structure, place.siteSpace, tree, target));
+    return { at, pageHref };
+  }
+
+  function chromeFor(
+    root: URL,
+    visitor: Admitted,
+    structure: SiteStructure,
+    place: Place,
+    tree: PageTree,
+    settings: CustomizationSettings,
+  ) {
+    const { at, pageHref } = hrefsFor(root, visitor, structure, place, tree);
     // The customization's links to content: pages of the visitor's space and the site's spaces; what
     // the site does not show (another space's page, a file, a user) gets no link.
     const pageOf = (pageId: string | undefined, spaceId: string | undefined) => {
@@ -585,7 +591,13 @@ export function publishedSiteRoutes(router: Router, services: Services): void {
       // Only a document's own path names its Markdown: a site space's root is no page's.
       if (!found?.page || !found.place.pagePath || found.page.kind !== undefined)
         return void ((await redirected()) || notFound(res, root));
-      return void res.type("text/markdown").send(await markdownOf(found.storage, found.page));
+      const { storage, revision, tree, page, place } = found;
+      const { pageHref } = hrefsFor(root, visitor, structure, place, tree);
+      const pageFiles = await pagePaths(db, revision.space_id);
+      const context = siteLinkContext(services, { storage, revision, tree, pageFiles }, pageHref);
+      return void res
+        .type("text/markdown")
+        .send(await pageMarkdown(context, page, await markdownOf(storage, page)));
     }
     if (!found)
       return void (

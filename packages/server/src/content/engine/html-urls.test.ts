@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { analyze, renderHtml } from "./markdown.js";
+import { analyze, markdownWithUrls, renderHtml } from "./markdown.js";
 
 /** An image as GitBook's Git Sync writes it, and the HTML other GitBook pages hold. */
 const FIGURE =
@@ -69,5 +69,47 @@ describe("URLs written in a body's HTML", () => {
     });
     expect(html).toContain('<img src="/files/f5/download" alt="shot">');
     expect(html).toContain('<a href="/s/x/ete">é</a>');
+  });
+});
+
+describe("a body's Markdown with its URLs rewritten", () => {
+  it("points each URL where it is written whole, in Markdown, HTML and GitBook's blocks, the rest byte for byte", () => {
+    const markdown = [
+      "---\ndescription: See ../a.md\n---",
+      `Read [a](../a.md), [a's part](../a.md#part) and <a href="../a.md">a</a>.`,
+      FIGURE,
+      PICTURE,
+      '{% content-ref url="../a.md" %}\n[A](../a.md)\n{% endcontent-ref %}',
+      "![shot](<../.gitbook/assets/image (1).png>)",
+      "`../a.md` and\n\n```\n[a](../a.md)\n```",
+      "[ref]: ../a.md",
+      "",
+    ].join("\n\n");
+    const rewritten = markdownWithUrls({
+      markdown,
+      rewrite: {
+        "../a.md": "/s/x/a",
+        "../a.md#part": "/s/x/a#part",
+        "../../.gitbook/assets/post_sample_crash-1.png": "/files/f1/download",
+        "../.gitbook/assets/dark.png": "/files/f2/download",
+        "../.gitbook/assets/image (1).png": "/files/f5/download",
+        // What leads nowhere stays as written.
+        "../.gitbook/assets/light.png": "",
+      },
+    });
+    expect(rewritten).toBe(
+      [
+        "---\ndescription: See ../a.md\n---",
+        `Read [a](/s/x/a), [a's part](/s/x/a#part) and <a href="/s/x/a">a</a>.`,
+        FIGURE.replace("../../.gitbook/assets/post_sample_crash-1.png", "/files/f1/download"),
+        PICTURE.replace("../.gitbook/assets/dark.png", "/files/f2/download"),
+        '{% content-ref url="/s/x/a" %}\n[A](/s/x/a)\n{% endcontent-ref %}',
+        "![shot](</files/f5/download>)",
+        "`../a.md` and\n\n```\n[a](../a.md)\n```",
+        "[ref]: /s/x/a",
+        "",
+      ].join("\n\n"),
+    );
+    expect(markdownWithUrls({ markdown, rewrite: {} })).toBe(markdown);
   });
 });

@@ -145,6 +145,20 @@ export class ContentEngine {
     );
   }
 
+  /**
+   * The body with its URLs where `rewrite` says, its text otherwise as written (see `markdownWithUrls`
+   * in markdown.ts): kept per body and rewrite. 422 as `analyze`.
+   */
+  markdownWithUrls(markdown: string, rewrite: Readonly<Record<string, string>>): Promise<string> {
+    return this.process(
+      "content",
+      markdownModule,
+      "markdownWithUrls",
+      { value: { markdown, rewrite } satisfies RenderInput },
+      { bodies: [markdown] },
+    );
+  }
+
   /** The body as GitBook's JSON document (see document.ts). 422 as `analyze`. */
   toDocument(markdown: string): Promise<JSONDocument> {
     return this.process("content", documentModule, "toDocument", { value: markdown }, { bodies: [markdown] });

@@ -243,6 +243,34 @@ export function renderHtml(
   return toHtml(tree);
 }
 
+/** Where a URL is written whole: after `(`, `<`, a quote, `=` or a space, and before `)`, `>`, a quote or a space. */
+const urlWrittenAt = (url: string) =>
+  `(?<=[(<"'=\\s])${url.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}(?=[)>"'\\s]|$)`;
+
+/**
+ * The body with its URLs where `rewrite` says (keys as `Analysis.links` lists them), for readers of
+ * the Markdown itself: each replaced where it is written whole (a Markdown destination or definition,
+ * an HTML attribute, a GitBook block's attribute), never in code or front matter; the rest stays as
+ * written, byte for byte. An empty target leaves the URL as written: Markdown has no link to take away.
+ */
+export function markdownWithUrls({ markdown, rewrite = {} }: RenderInput): string {
+  const targets = Object.entries(rewrite).filter(([url, to]) => url !== "" && to !== "");
+  if (targets.length === 0) return markdown;
+  const kept: [number, number][] = [];
+  visit(parse(markdown), (node) => {
+    const { start, end } = node.position ?? {};
+    if ((node.type === "code" || node.type === "inlineCode" || node.type === "yaml") && start && end)
+      kept.push([start.offset ?? 0, end.offset ?? 0]);
+  });
+  const to = new Map(targets);
+  // The longest first, so that `a.md#part` is not taken for `a.md`.
+  const urls = [...to.keys()].sort((a, b) => b.length - a.length);
+  const written = new RegExp(urls.map(urlWrittenAt).join("|"), "g");
+  return markdown.replace(written, (url, at: number) =>
+    kept.some(([start, end]) => at >= start && at < end) ? url : (to.get(url) ?? url),
+  );
+}
+
 /** A fence naming a language: only a body with one needs the highlighter loaded. */
 const FENCE_WITH_LANGUAGE = /^ {0,3}(?:`{3,}|~{3,})[ \t]*[^\s`]/m;
 
