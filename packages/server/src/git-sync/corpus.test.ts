@@ -1,7 +1,3 @@
-import { execFileSync } from "node:child_process";
-import { existsSync, mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join, resolve } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   type ContentScenario,
@@ -12,17 +8,15 @@ import {
 import type { JobRunner } from "../jobs/runner.js";
 import { type GitServer, startGitServer } from "../net/git-server.js";
 import { siteVisits } from "../sites/testing.js";
+import { corpusFiles, corpusMissing } from "../testing/corpora.js";
 import { loopbackOnly, serverJobRunner } from "../testing/jobs.js";
 
 /**
- * A real GitBook Git Sync repository (a product's public docs, `../shared/corpora` beside the project:
- * 222 pages, 178 assets, images as GitBook writes them), imported, published and crawled as a reader
- * would. Where the corpora are not (`QUIRE_CORPORA` names another folder), the test says so and skips.
+ * A real GitBook Git Sync repository (a product's public docs: 222 pages, 178 assets, images as GitBook
+ * writes them), imported, published and crawled as a reader would.
  */
-const CORPORA = process.env.QUIRE_CORPORA ?? resolve(import.meta.dirname, "../../../../../shared/corpora");
-const BUNDLE = join(CORPORA, "bugsplat-docs.bundle");
-const corpusMissing = !existsSync(BUNDLE);
-if (corpusMissing) console.log(`Corpus test skipped: no ${BUNDLE} (set QUIRE_CORPORA to its folder).`);
+const BUNDLE = "bugsplat-docs.bundle";
+const missing = corpusMissing(BUNDLE);
 
 /** An image of `.gitbook/assets` as GitBook writes one: HTML, or a Markdown destination (in `<…>` when it has spaces). */
 const IMAGE_OF_ASSETS =
@@ -31,34 +25,11 @@ const IMAGE_OF_ASSETS =
 const USER = "quire-bot";
 const PASSWORD = "corpus-token-value";
 
-/** The files of the bundle's branch, by path. */
-function filesOfBundle(bundle: string): Record<string, Buffer> {
-  const dir = mkdtempSync(join(tmpdir(), "quire-corpus-"));
-  try {
-    execFileSync("git", ["clone", "-q", "--bare", bundle, dir]);
-    const git = (...args: string[]) =>
-      execFileSync("git", ["--git-dir", dir, ...args], { maxBuffer: 1 << 28 });
-    const branch = git("for-each-ref", "--format=%(refname)", "refs/heads")
-      .toString()
-      .split("\n")[0] as string;
-    const files: Record<string, Buffer> = {};
-    for (const entry of git("ls-tree", "-r", "-z", branch).toString().split("\0")) {
-      const tab = entry.indexOf("\t");
-      if (tab < 0) continue;
-      const oid = entry.slice(0, tab).split(" ")[2] as string;
-      files[entry.slice(tab + 1)] = git("cat-file", "blob", oid);
-    }
-    return files;
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
-}
-
 let s: ContentScenario;
 let git: GitServer;
 let jobs: JobRunner;
 beforeAll(async () => {
-  if (corpusMissing) return;
+  if (missing) return;
   git = await startGitServer({ username: USER, password: PASSWORD });
   s = await createContentScenario();
   jobs = serverJobRunner(s.t, loopbackOnly);
@@ -69,11 +40,11 @@ afterAll(async () => {
 });
 const { siteApi, sitePath, crawl, visit } = siteVisits(() => s);
 
-describe.skipIf(corpusMissing)("a real GitBook repository, imported and published", () => {
+describe.skipIf(missing)("a real GitBook repository, imported and published", () => {
   it("shows every image and keeps every link alive, prints no GitBook tag", {
     timeout: 300_000,
   }, async () => {
-    const files = filesOfBundle(BUNDLE);
+    const files = corpusFiles(BUNDLE);
     await git.createRepository("bugsplat", files);
     const url = new URL(git.url("bugsplat"));
     url.username = USER;

@@ -173,6 +173,56 @@ describe("GitBook's document and Markdown", { timeout: 60_000 }, () => {
     );
   });
 
+  it("keeps the text of a paragraph beside GitBook's blocks when another block changes", () => {
+    const previous = 'Keep __this__ text.\n\n{% hint style="info" %}\nA hint\n{% endhint %}\n\nOld.\n';
+    const document = toDocument(previous);
+    const nodes = [...document.nodes.slice(0, 2), ...toDocument("New.").nodes];
+    expect(markdownOf({ ...document, nodes }, previous)).toBe(
+      'Keep __this__ text.\n\n{% hint style="info" %}\nA hint\n{% endhint %}\n\nNew.\n',
+    );
+  });
+
+  it("writes blocks, lists and emphasis anew as GitBook's Git Sync does", () => {
+    const gitBook = [
+      "{% stepper %}",
+      "{% step %}",
+      "**Open the settings**",
+      "",
+      "* _Once_ there, pick one.",
+      "* Or in*side* a word.",
+      "{% endstep %}",
+      "",
+      "{% step %}",
+      '{% hint style="info" %}',
+      "A hint.",
+      "{% endhint %}",
+      "{% endstep %}",
+      "{% endstepper %}",
+      "",
+    ].join("\n");
+    expect(markdownOf(toDocument(gitBook))).toBe(gitBook);
+  });
+
+  it("keeps the front matter when the page is written anew", () => {
+    const previous = "---\ndescription: Kept.\n---\n\n* a\n\nOld.\n";
+    const document = toDocument(previous);
+    // A list after a list: the kept text would read as one list, so the body is written anew.
+    const nodes = [...document.nodes.slice(0, 1), ...toDocument("* b").nodes];
+    const anew = markdownOf({ ...document, nodes });
+    expect(markdownOf({ ...document, nodes }, previous)).toBe(`---\ndescription: Kept.\n---\n\n${anew}`);
+    expect(toDocument(anew).nodes).toHaveLength(2);
+  });
+
+  it("keeps a block a client sends without its empty data as the block it read", () => {
+    const previous = "Keep   *this*  text.\n\nOld.\n";
+    const [kept] = toDocument(previous).nodes;
+    const { data: _, ...withoutData } = kept ?? {};
+    const nodes = [withoutData, ...toDocument("New.").nodes];
+    expect(markdownOf({ object: "document", data: {}, nodes }, previous)).toBe(
+      "Keep   *this*  text.\n\nNew.\n",
+    );
+  });
+
   it("gives GitBook's blocks, marks, references and heading anchors", () => {
     const document = toDocument(
       '## Set up\n\nRead **[the guide](/pages/p1#install)** and `npm i`.\n\n{% hint style="warning" %}\nCareful\n{% endhint %}\n\n- [x] done\n',

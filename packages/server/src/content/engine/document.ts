@@ -3,6 +3,7 @@ import type {
   BlockContent,
   Code,
   Definition,
+  Emphasis,
   Heading,
   Html,
   Image,
@@ -16,6 +17,7 @@ import type {
   Table,
   TableCell,
 } from "mdast";
+import { defaultHandlers } from "mdast-util-to-markdown";
 import { toString as textOf } from "mdast-util-to-string";
 import remarkFrontmatter from "remark-frontmatter";
 import remarkGfm from "remark-gfm";
@@ -1013,18 +1015,44 @@ function attributeText(value: string): string {
   return `"${value.replace(/"/g, "&quot;")}"`;
 }
 
-/** GitBook's blocks as its Git Sync writes them: the tag, the body, the end tag, on lines of their own. */
+/** Text ending, or starting, where an `_` can close, or open, emphasis: at a space or ASCII punctuation. */
+const WORD_BOUNDARY_BEFORE = /(?:^|[\s!-/:-@[-`{-~])$/;
+const WORD_BOUNDARY_AFTER = /^(?:$|[\s!-/:-@[-`{-~])/;
+
+/**
+ * Markdown as GitBook's Git Sync writes it: `*` bullets, `_` emphasis, and its blocks as the tag, the
+ * body and the end tag, each on lines of their own with no blank line between them.
+ */
 const writer = unified()
   .use(remarkGfm)
   .use(remarkFrontmatter)
   .use(remarkStringify, {
-    bullet: "-",
+    bullet: "*",
+    emphasis: "_",
     fence: "`",
     fences: true,
     // Not `---`: opening a body, it would start front matter.
     rule: "*",
     listItemIndent: "one",
     handlers: {
+      emphasis(node: Emphasis, parent, state, info) {
+        // `_` beside a letter, a digit or a symbol can neither open nor close: there, `*` as GitBook does.
+        const siblings: readonly Nodes[] = parent?.children ?? [];
+        const at = siblings.indexOf(node);
+        const before = siblings[at - 1];
+        const after = siblings[at + 1];
+        const inWord =
+          (before?.type === "text" && !WORD_BOUNDARY_BEFORE.test(before.value)) ||
+          (after?.type === "text" && !WORD_BOUNDARY_AFTER.test(after.value));
+        if (!inWord) return defaultHandlers.emphasis(node, parent, state, info);
+        const { emphasis } = state.options;
+        state.options.emphasis = "*";
+        try {
+          return defaultHandlers.emphasis(node, parent, state, info);
+        } finally {
+          state.options.emphasis = emphasis;
+        }
+      },
       gitbookTag(node: GitBookTag, _parent, state, info) {
         const attributes = Object.entries(node.attributes).map(
           ([key, value]) => ` ${key}=${attributeText(value)}`,
@@ -1032,8 +1060,8 @@ const writer = unified()
         const argument = node.argument !== undefined ? ` ${attributeText(node.argument)}` : "";
         const open = `{% ${node.name}${argument}${attributes.join("")} %}`;
         if (["include", "embed", "file"].includes(node.name) || integrationOf(node.name)) return open;
-        const body = node.children.length > 0 ? `${state.containerFlow(node, info)}\n\n` : "";
-        return `${open}\n\n${body}{% end${node.name} %}`;
+        const body = node.children.length > 0 ? `${state.containerFlow(node, info)}\n` : "";
+        return `${open}\n${body}{% end${node.name} %}`;
       },
     },
   });
@@ -1044,7 +1072,17 @@ function write(nodes: RootContent[]): string {
 
 /** A block's meaning, for finding it again: keys and output-only `meta` left out. */
 function canonical(node: unknown): string {
-  return JSON.stringify(node, (key, value) => (key === "key" || key === "meta" ? undefined : value));
+  return JSON.stringify(node, (key, value) =>
+    key === "key" || key === "meta" || (key === "data" && isObject(value) && Object.keys(value).length === 0)
+      ? undefined
+      : value,
+  );
+}
+
+/** The front matter `previous` opens with, a blank line after it when a body `follows`; "" without one. */
+function frontMatterOf(previous: string, follows: boolean): string {
+  const frontMatter = FRONT_MATTER.exec(previous)?.[0] ?? "";
+  return frontMatter && follows && !frontMatter.endsWith("\n\n") ? `${frontMatter}\n` : frontMatter;
 }
 
 /** A top-level block of the previous body: what it means, and where it was written. */
@@ -1086,8 +1124,11 @@ export function fromDocument({
     const fresh = () => (nodes.length > 0 ? write(reader.blocks(nodes, "document")) : "");
     if (previous === undefined) return { markdown: fresh() };
     const kept = rewrite(reader, nodes, previous);
-    // Kept text beside new text can read differently (two lists in a row make one): then all is new.
-    return { markdown: canonical(toDocument(kept).nodes) === canonical(nodes) ? kept : fresh() };
+    if (canonical(toDocument(kept).nodes) === canonical(nodes)) return { markdown: kept };
+    // Kept text beside new text can read differently (two lists in a row make one): then all is new
+    // but the front matter, which a document does not hold.
+    const body = fresh();
+    return { markdown: `${frontMatterOf(previous, body !== "")}${body}` };
   } catch (error) {
     if (error instanceof InvalidDocument)
       return { invalid: `The document is not one Quire can store: ${error.message}.` };
@@ -1117,8 +1158,7 @@ function rewrite(
     from = at + 1;
     return { text: previous.slice(block.start, block.end), at, block };
   });
-  let markdown = FRONT_MATTER.exec(previous)?.[0] ?? "";
-  if (markdown && pieces.length > 0 && !markdown.endsWith("\n\n")) markdown += "\n";
+  let markdown = frontMatterOf(previous, pieces.length > 0);
   pieces.forEach((piece, i) => {
     const before = pieces[i - 1];
     if (before) {

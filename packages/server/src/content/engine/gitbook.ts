@@ -454,7 +454,8 @@ function groupBlocks(parent: Parent, make: MakeBlock): void {
     parent.children.flatMap((child) => {
       if (child.type === "gitbookTagLine")
         return splitParagraph({ type: "paragraph", children: [text(child.value)] }, child.position);
-      return child.type === "paragraph" ? splitParagraph(child) : [child];
+      // A paragraph without a tag stays as parsed, where it was written.
+      return child.type === "paragraph" && hasTag(child) ? splitParagraph(child) : [child];
     }),
     make,
   );
