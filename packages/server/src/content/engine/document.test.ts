@@ -189,7 +189,7 @@ describe("GitBook's document and Markdown", { timeout: 60_000 }, () => {
       "**Open the settings**",
       "",
       "* _Once_ there, pick one.",
-      "* Or in*side* a word.",
+      "* Or in*side* a word, or [support@gitbook.com](mailto:support@gitbook.com).",
       "{% endstep %}",
       "",
       "{% step %}",
@@ -201,6 +201,22 @@ describe("GitBook's document and Markdown", { timeout: 60_000 }, () => {
       "",
     ].join("\n");
     expect(markdownOf(toDocument(gitBook))).toBe(gitBook);
+  });
+
+  it("keeps a code block's title, overflow, line numbers and expandability, written as GitBook writes them", () => {
+    const code = (attributes: string) =>
+      `{% code ${attributes} %}\n\`\`\`bash\nnpx skills add\n\`\`\`\n{% endcode %}\n`;
+    const options = 'title="install.sh" overflow="wrap" lineNumbers="true" expandable="true"';
+    const [block] = toDocument(code(options)).nodes;
+    expect(block).toMatchObject({
+      type: "code",
+      data: { syntax: "bash", title: "install.sh", overflow: "wrap", lineNumbers: true, expandable: true },
+    });
+    expect(markdownOf(toDocument(code(options)))).toBe(code(options));
+    expect(markdownOf(toDocument(code('expandable="true"')))).toBe(code('expandable="true"'));
+    // What a code block cannot take is not written.
+    const odd = { ...block, data: { syntax: "bash", overflow: "sideways", lineNumbers: "yes" } };
+    expect(markdownOf({ object: "document", data: {}, nodes: [odd] })).toBe("```bash\nnpx skills add\n```\n");
   });
 
   it("keeps the front matter when the page is written anew", () => {

@@ -57,6 +57,46 @@ function parse(markdown: string): Root {
 
 const HINT_STYLES = new Set(["info", "success", "warning", "danger"]);
 
+/**
+ * The options of a code block that `{% code %}` writes, in the order GitBook's Git Sync writes them:
+ * a title, and how it shows (`overflow="wrap"`, `lineNumbers="true"`, `expandable="true"`).
+ */
+const CODE_OPTIONS = ["title", "overflow", "lineNumbers", "expandable"] as const;
+const FLAG_OPTIONS = new Set(["lineNumbers", "expandable"]);
+
+/** Whether `value` is one an option of a code block takes, written as a tag's attribute is. */
+const isCodeOption = (name: string, value: string) =>
+  FLAG_OPTIONS.has(name)
+    ? value === "true" || value === "false"
+    : value !== "" && (name !== "overflow" || value === "wrap" || value === "scroll");
+
+/** A code block's options from its tag's attributes: flags as booleans, values it cannot take left out. */
+function codeOptions(attributes: Record<string, string>): Record<string, string | boolean> {
+  const options: Record<string, string | boolean> = {};
+  for (const name of CODE_OPTIONS) {
+    const value = attributes[name];
+    if (value !== undefined && isCodeOption(name, value))
+      options[name] = FLAG_OPTIONS.has(name) ? value === "true" : value;
+  }
+  return options;
+}
+
+/** A code block's tag attributes from its data (see `codeOptions`). */
+function codeAttributes(data: Record<string, unknown>): Record<string, string> {
+  const attributes: Record<string, string> = {};
+  for (const name of CODE_OPTIONS) {
+    const value = data[name];
+    const written = typeof value === "boolean" || typeof value === "string" ? String(value) : undefined;
+    if (
+      written !== undefined &&
+      isCodeOption(name, written) &&
+      typeof value === (FLAG_OPTIONS.has(name) ? "boolean" : "string")
+    )
+      attributes[name] = written;
+  }
+  return attributes;
+}
+
 /** Where a reference points, as GitBook's `ContentRef`s say it. */
 type ContentRef =
   | { kind: "url"; url: string }
@@ -450,8 +490,9 @@ class BlockConverter {
       case "code": {
         const blocks = body();
         const [only] = blocks;
-        if (blocks.length === 1 && only?.type === "code" && a.title)
-          return [{ ...only, data: { ...only.data, title: a.title } }];
+        const options = codeOptions(a);
+        if (blocks.length === 1 && only?.type === "code" && Object.keys(options).length > 0)
+          return [{ ...only, data: { ...only.data, ...options } }];
         return blocks;
       }
       default: {
@@ -790,7 +831,8 @@ class DocumentReader {
       lang: typeof data.syntax === "string" && data.syntax ? data.syntax : null,
       value: lines.join("\n"),
     };
-    return typeof data.title === "string" && data.title ? tag("code", { title: data.title }, [code]) : code;
+    const attributes = codeAttributes(data);
+    return Object.keys(attributes).length > 0 ? tag("code", attributes, [code]) : code;
   }
 
   images(images: readonly { image: Record<string, unknown>; path: string }[]): BlockContent[] {
@@ -1020,8 +1062,8 @@ const WORD_BOUNDARY_BEFORE = /(?:^|[\s!-/:-@[-`{-~])$/;
 const WORD_BOUNDARY_AFTER = /^(?:$|[\s!-/:-@[-`{-~])/;
 
 /**
- * Markdown as GitBook's Git Sync writes it: `*` bullets, `_` emphasis, and its blocks as the tag, the
- * body and the end tag, each on lines of their own with no blank line between them.
+ * Markdown as GitBook's Git Sync writes it: `*` bullets, `_` emphasis, links as `[text](url)`, and its
+ * blocks as the tag, the body and the end tag, each on lines of their own with no blank line between.
  */
 const writer = unified()
   .use(remarkGfm)
@@ -1029,6 +1071,7 @@ const writer = unified()
   .use(remarkStringify, {
     bullet: "*",
     emphasis: "_",
+    resourceLink: true,
     fence: "`",
     fences: true,
     // Not `---`: opening a body, it would start front matter.
