@@ -219,6 +219,24 @@ describe("GitBook's document and Markdown", { timeout: 60_000 }, () => {
     expect(markdownOf({ object: "document", data: {}, nodes: [odd] })).toBe("```bash\nnpx skills add\n```\n");
   });
 
+  it("writes an image alone as GitBook's figure, its caption in it, and images side by side as Markdown's", () => {
+    const figure =
+      '<figure><img src="../.gitbook/assets/a &#x26; b.png" alt="The &quot;settings&quot;"><figcaption><p>Your settings &#x26; more.</p></figcaption></figure>\n';
+    const [image] = toDocument(figure).nodes;
+    expect(image).toMatchObject({
+      type: "images",
+      nodes: [{ type: "image", data: { alt: 'The "settings"' } }],
+    });
+    const written = markdownOf(toDocument(figure));
+    expect(written).toBe(
+      '<figure><img src="../.gitbook/assets/a &#x26; b.png" alt="The &#x22;settings&#x22;"><figcaption><p>Your settings &#x26; more.</p></figcaption></figure>\n',
+    );
+    expect(toDocument(written)).toEqual(toDocument(figure));
+    const bare = '<figure><img src="x.png" alt=""><figcaption></figcaption></figure>\n';
+    expect(markdownOf(toDocument(bare))).toBe(bare);
+    expect(markdownOf(toDocument("![a](a.png) ![b](b.png)\n"))).toBe("![a](a.png) ![b](b.png)\n");
+  });
+
   it("keeps the front matter when the page is written anew", () => {
     const previous = "---\ndescription: Kept.\n---\n\n* a\n\nOld.\n";
     const document = toDocument(previous);

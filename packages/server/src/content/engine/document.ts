@@ -1,4 +1,7 @@
+import { decodeHTML } from "entities";
 import GithubSlugger from "github-slugger";
+import { toHtml } from "hast-util-to-html";
+import { h } from "hastscript";
 import type {
   BlockContent,
   Code,
@@ -221,14 +224,8 @@ const DETAILS_CLOSE = /^<\/details>\s*$/i;
 const FIGURE =
   /^<figure>\s*<img\s+src="([^"]*)"(?:\s+alt="([^"]*)")?\s*\/?>\s*(?:<figcaption>(?:<p>)?([\s\S]*?)(?:<\/p>)?<\/figcaption>)?\s*<\/figure>\s*$/i;
 
-function unescapeHtml(text: string): string {
-  return text
-    .replace(/&lt;/g, "<")
-    .replace(/&gt;/g, ">")
-    .replace(/&quot;/g, '"')
-    .replace(/&#39;/g, "'")
-    .replace(/&amp;/g, "&");
-}
+/** Text of HTML with its character references decoded (`&#x26;`, as GitBook writes `&`, and `&amp;` alike). */
+const unescapeHtml = (text: string) => decodeHTML(text);
 
 /** Converts the blocks of one body, its headings given their anchors in order. */
 class BlockConverter {
@@ -835,19 +832,34 @@ class DocumentReader {
     return Object.keys(attributes).length > 0 ? tag("code", attributes, [code]) : code;
   }
 
+  /**
+   * An image alone as GitBook's Git Sync writes it, a figure (`<figure><img src alt><figcaption>`);
+   * several side by side as Markdown's images in one paragraph.
+   */
   images(images: readonly { image: Record<string, unknown>; path: string }[]): BlockContent[] {
-    const children: PhrasingContent[] = images.flatMap(({ image, path: imagePath }, i) => {
+    const nodes: Image[] = images.map(({ image, path: imagePath }) => {
       if (image.type !== "image") throw new InvalidDocument(`${imagePath} must be an image block`);
       const data = this.dataOf(image, imagePath);
       const [caption] = this.fragmentBlocks(image, "caption", imagePath);
-      const node: Image = {
+      return {
         type: "image",
         url: urlOfRef(data.ref, `${imagePath}.data.ref`),
         alt: typeof data.alt === "string" ? data.alt : null,
         title: caption ? textOf(caption) || null : null,
       };
-      return i === 0 ? [node] : [{ type: "text", value: " " }, node];
     });
+    const [only] = nodes;
+    if (only && nodes.length === 1) {
+      const caption = only.title ? [h("p", only.title)] : [];
+      const figure = h("figure", [
+        h("img", { src: only.url, alt: only.alt ?? "" }),
+        h("figcaption", caption),
+      ]);
+      return [{ type: "html", value: toHtml(figure) }];
+    }
+    const children = nodes.flatMap((node, i): PhrasingContent[] =>
+      i === 0 ? [node] : [{ type: "text", value: " " }, node],
+    );
     return children.length > 0 ? [{ type: "paragraph", children }] : [];
   }
 
