@@ -237,6 +237,17 @@ describe("GitBook's document and Markdown", { timeout: 60_000 }, () => {
     expect(markdownOf(toDocument("![a](a.png) ![b](b.png)\n"))).toBe("![a](a.png) ![b](b.png)\n");
   });
 
+  it("reads a heading's own anchor, as Git Sync writes it, into GitBook's data.id, and writes it back", () => {
+    const markdown = '### Choose the endpoint <a href="#pick-one" id="pick-one"></a>\n\nText.\n';
+    const [heading] = toDocument(markdown).nodes;
+    expect(heading).toMatchObject({ type: "heading-3", data: { id: "pick-one" }, meta: { id: "pick-one" } });
+    expect(JSON.stringify(heading?.nodes)).not.toContain("<a");
+    expect(markdownOf(toDocument(markdown))).toBe(markdown);
+    // An id GitBook's anchors cannot have is not written.
+    const odd = { ...heading, data: { id: "Not An Id" } };
+    expect(markdownOf({ object: "document", data: {}, nodes: [odd] })).toBe("### Choose the endpoint\n");
+  });
+
   it("keeps the front matter when the page is written anew", () => {
     const previous = "---\ndescription: Kept.\n---\n\n* a\n\nOld.\n";
     const document = toDocument(previous);

@@ -227,6 +227,29 @@ const FIGURE =
 /** Text of HTML with its character references decoded (`&#x26;`, as GitBook writes `&`, and `&amp;` alike). */
 const unescapeHtml = (text: string) => decodeHTML(text);
 
+/** An anchor GitBook's headings may have (`data.id`). */
+const ANCHOR_ID = /^[-a-z0-9.+_]+$/;
+
+/**
+ * A heading's own anchor, as Git Sync writes it after the heading's text (`## Title <a href="#id"
+ * id="id"></a>`), and the text before it; undefined when it has none.
+ */
+function ownAnchor(
+  children: readonly PhrasingContent[],
+): { id: string; text: PhrasingContent[] } | undefined {
+  const [open, close] = children.slice(-2);
+  if (open?.type !== "html" || close?.type !== "html" || close.value !== "</a>") return undefined;
+  const [, id, named] = /^<a href="#([^"]+)" id="([^"]+)">$/.exec(open.value) ?? [];
+  if (!id || id !== named || !ANCHOR_ID.test(id)) return undefined;
+  const text = children.slice(0, -2);
+  const last = text.at(-1);
+  if (last?.type === "text") {
+    const value = last.value.replace(/ $/, "");
+    text.splice(-1, 1, ...(value ? [{ ...last, value }] : []));
+  }
+  return { id, text };
+}
+
 /** Converts the blocks of one body, its headings given their anchors in order. */
 class BlockConverter {
   readonly #slugger = new GithubSlugger();
@@ -348,14 +371,16 @@ class BlockConverter {
     return block("paragraph", {}, builder.nodes);
   }
 
+  /** A heading, its anchor GitBook's own (`data.id`) when Git Sync wrote one after its text. */
   heading(node: Heading): DocumentBlock {
-    const anchor = this.#slugger.slug(textOf(node).trim());
+    const slug = this.#slugger.slug(textOf(node).trim());
+    const own = ownAnchor(node.children);
     return {
       object: "block",
       type: `heading-${Math.min(node.depth, 3)}`,
-      data: {},
-      nodes: this.inlines(node.children),
-      meta: { id: anchor },
+      data: own ? { id: own.id } : {},
+      nodes: this.inlines(own?.text ?? node.children),
+      meta: { id: own?.id ?? slug },
     };
   }
 
@@ -705,10 +730,17 @@ class DocumentReader {
         return [{ type: "paragraph", children: this.inlines(node, path) }];
       case "heading-1":
       case "heading-2":
-      case "heading-3":
-        return [
-          { type: "heading", depth: Number(type.slice(-1)) as 1 | 2 | 3, children: this.inlines(node, path) },
-        ];
+      case "heading-3": {
+        const id = typeof data.id === "string" && ANCHOR_ID.test(data.id) ? data.id : undefined;
+        const anchor: PhrasingContent[] = id
+          ? [
+              { type: "text", value: " " },
+              { type: "html", value: `<a href="#${id}" id="${id}"></a>` },
+            ]
+          : [];
+        const depth = Number(type.slice(-1)) as 1 | 2 | 3;
+        return [{ type: "heading", depth, children: [...this.inlines(node, path), ...anchor] }];
+      }
       case "list-ordered":
       case "list-unordered":
       case "list-tasks":
