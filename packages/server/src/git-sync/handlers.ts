@@ -75,10 +75,10 @@ export function gitSyncHandlers(services: Services): AreaHandlers<typeof gitSync
     },
 
     async getSpaceGitInfo(_input, { space }) {
-      const [connection, latest] = await Promise.all([
-        connectionOf(db, space.id),
-        latestOperation(db, space.id),
-      ]);
+      // The operation first: a success commits with the connection it makes, which the read after it
+      // then sees too (read side by side, PostgreSQL could show a success with no connection yet).
+      const latest = await latestOperation(db, space.id);
+      const connection = await connectionOf(db, space.id);
       const info = presentGitInfo(connection, latest, git.limits.timeoutMs);
       if (!info) throw notFound("Git Sync configuration");
       return ok(info);
