@@ -47,6 +47,12 @@ const inline = fc.oneof(
     "![alt](/files/f1)",
   ),
   fc.constantFrom("**bold *both***", "line  \nbreak", "soft\nline"),
+  fc.constantFrom(
+    "<kbd>Ctrl</kbd> + <kbd>K</kbd>",
+    '<a href="x.md" class="button primary">Go</a>',
+    "one<br>two",
+    '[page.md](page.md "mention")',
+  ),
 );
 const paragraph = fc.array(inline, { minLength: 1, maxLength: 4 }).map((parts) => parts.join(" "));
 
@@ -56,6 +62,7 @@ const block: fc.Arbitrary<string> = fc.letrec<{ block: string }>((tie) => ({
     paragraph,
     paragraph.map((p) => `## ${p.replace(/\n/g, " ")}`),
     paragraph.map((p) => `#### ${p.replace(/\n/g, " ")}`),
+    paragraph.map((p) => `###### ${p.replace(/\n/g, " ")}`),
     fc
       .array(paragraph, { minLength: 1, maxLength: 3 })
       .map((items) => items.map((i) => `- ${i.replace(/\n/g, " ")}`).join("\n")),
@@ -77,6 +84,7 @@ const block: fc.Arbitrary<string> = fc.letrec<{ block: string }>((tie) => ({
       "```math\nx^2\n```",
       "---",
       "<div>raw</div>",
+      '<table data-view="cards"><thead><tr><th></th></tr></thead><tbody><tr><td>Card</td></tr></tbody></table>',
     ),
     fc.constantFrom("| a | b |\n| :- | -: |\n| 1 | *2* |", "| h |\n| - |\n| [l](https://x.y) |"),
     fc
@@ -107,6 +115,7 @@ const block: fc.Arbitrary<string> = fc.letrec<{ block: string }>((tie) => ({
       '<figure><img src=".gitbook/assets/a.png" alt="A"><figcaption><p>Caption</p></figcaption></figure>',
     ),
     tie("block").map((b) => `<details>\n<summary>More</summary>\n\n${b}\n\n</details>`),
+    tie("block").map((b) => `<details>\n\n<summary>Less</summary>\n\n${b}\n\n</details>`),
   ),
 })).block;
 
@@ -246,6 +255,99 @@ describe("GitBook's document and Markdown", { timeout: 60_000 }, () => {
     // An id GitBook's anchors cannot have is not written.
     const odd = { ...heading, data: { id: "Not An Id" } };
     expect(markdownOf({ object: "document", data: {}, nodes: [odd] })).toBe("### Choose the endpoint\n");
+  });
+
+  it("keeps HTML as HTML: keys as GitBook's keyboard mark, other tags and blocks as they were written", () => {
+    const markdown = [
+      'Press <kbd>⌘</kbd> + <kbd>K</kbd>, then <a href="quickstart.md" class="button primary">Quickstart</a>.',
+      "",
+      '<table data-view="cards"><thead><tr><th></th></tr></thead><tbody><tr><td>Card</td></tr></tbody></table>',
+      "",
+    ].join("\n");
+    const [paragraph, cards] = toDocument(markdown).nodes;
+    expect(paragraph?.nodes?.[0]).toEqual({
+      object: "text",
+      leaves: [
+        { object: "leaf", text: "Press ", marks: [] },
+        { object: "leaf", text: "⌘", marks: [{ object: "mark", type: "keyboard" }] },
+        { object: "leaf", text: " + ", marks: [] },
+        { object: "leaf", text: "K", marks: [{ object: "mark", type: "keyboard" }] },
+        { object: "leaf", text: ", then ", marks: [] },
+      ],
+    });
+    expect(paragraph?.nodes?.[1]).toEqual({
+      object: "inline",
+      type: "html",
+      data: { html: '<a href="quickstart.md" class="button primary">' },
+      isVoid: true,
+    });
+    expect(cards).toEqual({
+      object: "block",
+      type: "html",
+      data: { html: markdown.split("\n")[2] },
+      isVoid: true,
+    });
+    expect(markdownOf(toDocument(markdown))).toBe(markdown);
+    // Edited, the paragraph is written with its HTML, not as text showing it.
+    const edited = markdownOf(toDocument(markdown.replace("then", "and then")), markdown);
+    expect(edited).toBe(markdown.replace("then", "and then"));
+  });
+
+  it("writes a mention, a heading below level 3 and an expandable as Git Sync does", () => {
+    const markdown = [
+      "#### Explore",
+      "",
+      'Read [share.md](../share.md "mention") first.',
+      "",
+      "<details>",
+      "",
+      "<summary>Members &#x26; teams</summary>",
+      "",
+      "| Role  | Can |",
+      "| ----- | --- |",
+      "| Admin | All |",
+      "",
+      "</details>",
+      "",
+    ].join("\n");
+    const [heading, paragraph, expandable] = toDocument(markdown).nodes;
+    expect(heading).toMatchObject({ type: "heading-3", data: { level: 4 } });
+    expect(paragraph?.nodes?.[1]).toMatchObject({
+      object: "inline",
+      type: "mention",
+      data: { ref: { kind: "url", url: "../share.md" } },
+      isVoid: true,
+    });
+    expect(expandable).toMatchObject({
+      type: "expandable",
+      fragments: [{ nodes: [{ nodes: [{ leaves: [{ text: "Members & teams" }] }] }] }, {}],
+    });
+    expect(markdownOf(toDocument(markdown))).toBe(markdown);
+  });
+
+  it("refuses HTML that Markdown would not read back as the one tag or block sent", () => {
+    const refused = (node: unknown) => {
+      const outcome = fromDocument({ document: { object: "document", data: {}, nodes: [node] } });
+      return "invalid" in outcome ? outcome.invalid : undefined;
+    };
+    const html = (value: unknown) => ({ object: "block", type: "html", data: { html: value }, isVoid: true });
+    expect(refused(html("<div>\n\n# Not HTML any more</div>"))).toMatch(
+      /document\.nodes\[0\]\.data\.html must be HTML that Markdown reads as one block/,
+    );
+    expect(refused(html("plain text"))).toMatch(/must be HTML that Markdown reads as one block/);
+    expect(refused(html("<details>\n<summary>More</summary>"))).toMatch(
+      /data\.html: a <details> is GitBook's expandable block/,
+    );
+    expect(refused(html(3))).toMatch(/document\.nodes\[0\]\.data\.html must be a string/);
+    const inline = (value: string) => ({
+      object: "block",
+      type: "paragraph",
+      nodes: [{ object: "inline", type: "html", data: { html: value }, isVoid: true }],
+    });
+    expect(refused(inline("<b>bold</b>"))).toMatch(
+      /document\.nodes\[0\]\.nodes\[0\]\.data\.html must be one HTML tag or comment/,
+    );
+    expect(refused(inline("<br>"))).toBeUndefined();
   });
 
   it("keeps the front matter when the page is written anew", () => {

@@ -46,9 +46,10 @@ import { type GitBookTag, gitBookReader, integrationOf } from "./gitbook.js";
  * of the body with GitBook's blocks as written; Markdown is written from it as GitBook's Git Sync
  * writes a page (its `{% %}` blocks, `<details>` for expandables, fenced `math` for formulas).
  *
- * What Markdown has and GitBook's document has not is kept as near as it goes: headings below level 3
- * become level 3, raw HTML a code block of its source, a footnote its text. Converting a body to a
- * document and back gives a body that converts to the same document again (document.test.ts).
+ * What Markdown has and GitBook's document has not is kept as near as it goes: a heading below level 3
+ * is a `heading-3` with its level, HTML is Quire's `html` inline or block, a footnote its text.
+ * Converting a body to a document and back gives a body that converts to the same document again
+ * (document.test.ts).
  */
 
 const parserFor = gitBookReader({ blocks: "tags" });
@@ -125,8 +126,10 @@ function refOf(url: string): ContentRef {
 // ---------------------------------------------------------------------------------------------------
 // Markdown → document
 
-const MARK_ORDER = ["bold", "italic", "strikethrough", "code"] as const;
+const MARK_ORDER = ["bold", "italic", "strikethrough", "code", "keyboard"] as const;
 type MarkType = (typeof MARK_ORDER)[number];
+/** Marks written around a leaf's own text (`` `x` ``, `<kbd>x</kbd>`) rather than as nodes around leaves. */
+type LeafMark = "code" | "keyboard";
 
 const MARK_OF: Partial<Record<Nodes["type"], MarkType>> = {
   strong: "bold",
@@ -139,7 +142,15 @@ function leaf(text: string, marks: readonly MarkType[]): DocumentLeaf {
   return { object: "leaf", text, marks: sorted.map((type) => ({ object: "mark", type })) };
 }
 
-/** Text and inlines of a paragraph or heading, adjacent leaves of the same marks made one. */
+/** HTML's tags as CommonMark reads them inline: an opening or closing tag, or a comment. */
+const HTML_TAG =
+  /^(?:<[A-Za-z][A-Za-z0-9-]*(?:\s+[A-Za-z_:][\w.:-]*(?:\s*=\s*(?:[^\s"'=<>`]+|'[^']*'|"[^"]*"))?)*\s*\/?>|<\/[A-Za-z][A-Za-z0-9-]*\s*>|<!--(?:-?[^>-])(?:-?[^-])*-->)$/;
+
+/**
+ * Text and inlines of a paragraph or heading, adjacent leaves of the same marks made one. HTML is kept
+ * as HTML: `<kbd>…</kbd>` as GitBook's keyboard mark, any other tag as an inline of its own (`html`,
+ * Quire's: GitBook's document has none) so that it is written back as it was, never as visible text.
+ */
 class InlineBuilder {
   readonly nodes: (DocumentText | DocumentInline)[] = [];
   readonly definitions: ReadonlyMap<string, Definition>;
@@ -163,14 +174,22 @@ class InlineBuilder {
       case "strong":
       case "emphasis":
       case "delete":
-        for (const child of node.children) this.add(child, [...marks, MARK_OF[node.type] as MarkType]);
+        this.addAll(node.children, [...marks, MARK_OF[node.type] as MarkType]);
         return;
       case "link":
       case "linkReference": {
         const url = node.type === "link" ? node.url : (this.definitions.get(node.identifier)?.url ?? "");
         const inner = new InlineBuilder(this.definitions);
-        for (const child of node.children) inner.add(child, marks);
-        this.nodes.push({ object: "inline", type: "link", data: { ref: refOf(url) }, nodes: inner.nodes });
+        inner.addAll(node.children, marks);
+        // GitBook writes a mention of a page or a file as a link titled "mention".
+        const type = node.type === "link" && node.title === "mention" ? "mention" : "link";
+        this.nodes.push({
+          object: "inline",
+          type,
+          data: { ref: refOf(url) },
+          ...(type === "mention" && { isVoid: true }),
+          nodes: inner.nodes,
+        });
         return;
       }
       case "image":
@@ -188,8 +207,22 @@ class InlineBuilder {
         this.text(`[^${node.label ?? node.identifier}]`, marks);
         return;
       case "html":
-        this.text(node.value, marks);
+        this.nodes.push({ object: "inline", type: "html", data: { html: node.value }, isVoid: true });
         return;
+    }
+  }
+
+  /** Siblings in order, what is between `<kbd>` and the first `</kbd>` after it with the keyboard mark. */
+  addAll(children: readonly PhrasingContent[], marks: readonly MarkType[] = []): void {
+    for (let i = 0; i < children.length; i++) {
+      const child = children[i] as PhrasingContent;
+      const end = isHtml(child, "<kbd>")
+        ? children.findIndex((next, j) => j > i && isHtml(next, "</kbd>"))
+        : -1;
+      if (end > i + 1) {
+        this.addAll(children.slice(i + 1, end), [...marks, "keyboard"]);
+        i = end;
+      } else this.add(child, marks);
     }
   }
 
@@ -207,6 +240,10 @@ class InlineBuilder {
   }
 }
 
+function isHtml(node: PhrasingContent | undefined, value: string): boolean {
+  return node?.type === "html" && node.value.toLowerCase() === value;
+}
+
 function sameMarks(a: readonly DocumentMark[], b: readonly DocumentMark[]): boolean {
   return a.length === b.length && a.every((mark, i) => mark.type === b[i]?.type);
 }
@@ -219,10 +256,16 @@ function voidBlock(type: string, data: Record<string, unknown>): DocumentBlock {
   return { object: "block", type, data, isVoid: true };
 }
 
-const DETAILS_OPEN = /^<details(?:\s+open)?>\s*<summary>([\s\S]*?)<\/summary>\s*$/i;
+const DETAILS_OPEN = /^<details(?:\s+open)?>\s*(?:<summary>([\s\S]*?)<\/summary>\s*)?$/i;
+const SUMMARY = /^<summary>([\s\S]*?)<\/summary>\s*$/i;
 const DETAILS_CLOSE = /^<\/details>\s*$/i;
 const FIGURE =
   /^<figure>\s*<img\s+src="([^"]*)"(?:\s+alt="([^"]*)")?\s*\/?>\s*(?:<figcaption>(?:<p>)?([\s\S]*?)(?:<\/p>)?<\/figcaption>)?\s*<\/figure>\s*$/i;
+
+/** HTML that opens or closes an expandable when written as a block (with its other end). */
+function isDetailsBoundary(html: string): boolean {
+  return DETAILS_OPEN.test(html) || DETAILS_CLOSE.test(html);
+}
 
 /** Text of HTML with its character references decoded (`&#x26;`, as GitBook writes `&`, and `&amp;` alike). */
 const unescapeHtml = (text: string) => decodeHTML(text);
@@ -277,10 +320,15 @@ class BlockConverter {
     for (let i = 0; i < nodes.length; i++) {
       const node = nodes[i] as RootContent;
       const details = node.type === "html" ? DETAILS_OPEN.exec(node.value) : null;
+      // Its summary on the same lines, or (as Git Sync writes it) as the block after.
+      const next = nodes[i + 1];
+      const summary =
+        details && details[1] === undefined && next?.type === "html" && SUMMARY.exec(next.value);
+      const title = summary ? summary[1] : details?.[1];
       const end = closes[i] ?? -1;
-      if (details && end > i) {
-        const title = unescapeHtml(details[1]?.trim() ?? "");
-        const blocks = [this.expandable(title, nodes.slice(i + 1, end))];
+      const body = i + (summary ? 2 : 1);
+      if (title !== undefined && end >= body) {
+        const blocks = [this.expandable(unescapeHtml(title.trim()), nodes.slice(body, end))];
         out.push({ first: node, last: nodes[end] as RootContent, blocks });
         i = end;
       } else out.push({ first: node, last: node, blocks: this.block(node) });
@@ -340,11 +388,31 @@ class BlockConverter {
 
   inlines(children: readonly PhrasingContent[]): (DocumentText | DocumentInline)[] {
     const builder = new InlineBuilder(this.definitions);
-    for (const child of children) builder.add(child);
+    builder.addAll(children);
     return builder.nodes;
   }
 
-  paragraph(node: Paragraph): DocumentBlock {
+  /**
+   * A paragraph; its images, an images block. Tags alone (once marks around them, holding no text, are
+   * gone) would be read as an HTML block when written: so they are one, but as a task's text.
+   */
+  paragraph(node: Paragraph, taskText = false): DocumentBlock {
+    const nodes = this.inlines(node.children);
+    const tagsAlone = nodes.every(
+      (inline) =>
+        (inline.object === "inline" && inline.type === "html") ||
+        (inline.object === "text" && inline.leaves.every((l) => !l.text.trim())),
+    );
+    if (tagsAlone && !taskText) {
+      const html = nodes
+        .map((inline) =>
+          inline.object === "text" ? inline.leaves.map((l) => l.text).join("") : String(inline.data?.html),
+        )
+        .join("");
+      const [only, ...more] = parse(html).children;
+      if (only?.type === "html" && only.value === html && more.length === 0 && !isDetailsBoundary(html))
+        return voidBlock("html", { html });
+    }
     const images = node.children.filter((child) => child.type !== "text" || child.value.trim() !== "");
     if (images.length > 0 && images.every((child) => child.type === "image"))
       return block(
@@ -352,7 +420,7 @@ class BlockConverter {
         {},
         (images as Image[]).map((image) => this.image(image)),
       );
-    return block("paragraph", {}, this.inlines(node.children));
+    return block("paragraph", {}, nodes);
   }
 
   image(image: Pick<Image, "url" | "alt" | "title">): DocumentBlock {
@@ -371,14 +439,18 @@ class BlockConverter {
     return block("paragraph", {}, builder.nodes);
   }
 
-  /** A heading, its anchor GitBook's own (`data.id`) when Git Sync wrote one after its text. */
+  /**
+   * A heading, its anchor GitBook's own (`data.id`) when Git Sync wrote one after its text. GitBook's
+   * headings go to level 3; one below is its `heading-3` with the level it was written at (`data.level`,
+   * Quire's), so that it is written back at that level.
+   */
   heading(node: Heading): DocumentBlock {
     const slug = this.#slugger.slug(textOf(node).trim());
     const own = ownAnchor(node.children);
     return {
       object: "block",
       type: `heading-${Math.min(node.depth, 3)}`,
-      data: own ? { id: own.id } : {},
+      data: { ...(own && { id: own.id }), ...(node.depth > 3 && { level: node.depth }) },
       nodes: this.inlines(own?.text ?? node.children),
       meta: { id: own?.id ?? slug },
     };
@@ -386,9 +458,16 @@ class BlockConverter {
 
   list(node: List): DocumentBlock {
     const tasks = node.children.some((item) => typeof item.checked === "boolean");
-    const items = node.children.map((item) =>
-      block("list-item", tasks ? { checked: item.checked === true } : {}, this.blocks(item.children)),
-    );
+    const items = node.children.map((item) => {
+      if (!tasks) return block("list-item", {}, this.blocks(item.children));
+      // A task's box is written before its first paragraph: that stays one.
+      const [head, ...rest] = item.children;
+      const blocks =
+        head?.type === "paragraph"
+          ? [this.paragraph(head, true), ...this.blocks(rest)]
+          : this.blocks(item.children);
+      return block("list-item", { checked: item.checked === true }, blocks);
+    });
     if (tasks) return block("list-tasks", {}, items);
     if (node.ordered)
       return block("list-ordered", node.start && node.start !== 1 ? { start: node.start } : {}, items);
@@ -441,7 +520,11 @@ class BlockConverter {
     };
   }
 
-  /** HTML has no place in GitBook's document: `<figure>` images are images, other HTML is shown as code. */
+  /**
+   * HTML as GitBook's document has it: `<figure>` images are images; other HTML is a block of its own
+   * (`html`, Quire's: GitBook's document has none), written back as it was. A `<details>` without its
+   * end, or an end without its start, is shown as its source: as HTML, it would pair with another.
+   */
   html(node: Html): DocumentBlock {
     const figure = FIGURE.exec(node.value);
     if (figure)
@@ -452,11 +535,13 @@ class BlockConverter {
           title: figure[3] ? unescapeHtml(figure[3].trim()) : null,
         }),
       ]);
-    return block(
-      "code",
-      { syntax: "html" },
-      node.value.split("\n").map((line) => block("code-line", {}, line ? [textNode(line)] : [])),
-    );
+    if (isDetailsBoundary(node.value))
+      return block(
+        "code",
+        { syntax: "html" },
+        node.value.split("\n").map((line) => block("code-line", {}, line ? [textNode(line)] : [])),
+      );
+    return voidBlock("html", { html: node.value });
   }
 
   /** GitBook's blocks as its document has them; a part written outside its block (`{% tab %}` alone) in one. */
@@ -607,7 +692,7 @@ export function toDocument(markdown: string): JSONDocument {
 /** Why a document cannot be read, at the path of the node at fault. */
 class InvalidDocument extends Error {}
 
-const MARK_NODE: Record<Exclude<MarkType, "code">, "strong" | "emphasis" | "delete"> = {
+const MARK_NODE: Record<Exclude<MarkType, LeafMark>, "strong" | "emphasis" | "delete"> = {
   bold: "strong",
   italic: "emphasis",
   strikethrough: "delete",
@@ -658,12 +743,12 @@ function phrasing(items: readonly InlineItem[], order: readonly MarkType[] = MAR
   const out: PhrasingContent[] = [];
   for (let i = 0; i < items.length; ) {
     const marked = (item: InlineItem | undefined) =>
-      item !== undefined && "marks" in item && item.marks.has(mark) && mark !== "code";
+      item !== undefined && "marks" in item && item.marks.has(mark) && mark in MARK_NODE;
     let j = i;
     if (marked(items[i])) {
       while (marked(items[j])) j++;
       out.push({
-        type: MARK_NODE[mark as Exclude<MarkType, "code">],
+        type: MARK_NODE[mark as Exclude<MarkType, LeafMark>],
         children: phrasing(items.slice(i, j), rest),
       } as PhrasingContent);
     } else {
@@ -675,15 +760,19 @@ function phrasing(items: readonly InlineItem[], order: readonly MarkType[] = MAR
   return out;
 }
 
-/** A leaf's text: code, or text with its line breaks as hard breaks. */
+/** A leaf's text: code, or text with its line breaks as hard breaks; in `<kbd>` when a key. */
 function leafNodes({ text, marks }: MarkedText): PhrasingContent[] {
-  if (marks.has("code")) return [{ type: "inlineCode", value: text }];
-  return text
-    .split("\n")
-    .flatMap((line, i): PhrasingContent[] => [
-      ...(i > 0 ? [{ type: "break" } as const] : []),
-      ...(line ? [{ type: "text", value: line } as const] : []),
-    ]);
+  const nodes: PhrasingContent[] = marks.has("code")
+    ? [{ type: "inlineCode", value: text }]
+    : text
+        .split("\n")
+        .flatMap((line, i): PhrasingContent[] => [
+          ...(i > 0 ? [{ type: "break" } as const] : []),
+          ...(line ? [{ type: "text", value: line } as const] : []),
+        ]);
+  return marks.has("keyboard")
+    ? [{ type: "html", value: "<kbd>" }, ...nodes, { type: "html", value: "</kbd>" }]
+    : nodes;
 }
 
 /** Reads documents into mdast, every node checked. */
@@ -738,7 +827,12 @@ class DocumentReader {
               { type: "html", value: `<a href="#${id}" id="${id}"></a>` },
             ]
           : [];
-        const depth = Number(type.slice(-1)) as 1 | 2 | 3;
+        const level = data.level;
+        const depth = (
+          type === "heading-3" && typeof level === "number" && [4, 5, 6].includes(level)
+            ? level
+            : Number(type.slice(-1))
+        ) as Heading["depth"];
         return [{ type: "heading", depth, children: [...this.inlines(node, path), ...anchor] }];
       }
       case "list-ordered":
@@ -812,7 +906,8 @@ class DocumentReader {
         const [title] = this.fragmentBlocks(node, "expandable-title", path);
         const summary = title ? textOf(title) : "";
         return [
-          { type: "html", value: `<details>\n<summary>${escapeHtml(summary)}</summary>` },
+          { type: "html", value: "<details>" },
+          { type: "html", value: toHtml(h("summary", summary)) },
           ...this.fragmentBlocks(node, "expandable-body", path),
           { type: "html", value: "</details>" },
         ];
@@ -821,6 +916,15 @@ class DocumentReader {
         return [this.table(node, data, path)];
       case "integration":
         return [this.integration(data, path)];
+      case "html": {
+        const html = stringField(data, "html", path);
+        const [only, ...more] = parse(html).children;
+        if (only?.type !== "html" || only.value !== html || more.length > 0)
+          throw new InvalidDocument(`${path}.data.html must be HTML that Markdown reads as one block`);
+        if (isDetailsBoundary(html))
+          throw new InvalidDocument(`${path}.data.html: a <details> is GitBook's expandable block`);
+        return [{ type: "html", value: html }];
+      }
       // Layout with no Markdown of its own: its content, in order.
       case "columns":
       case "column":
@@ -969,13 +1073,10 @@ class DocumentReader {
         }),
       };
     });
+    // Left is the default, which Git Sync writes `---`.
     const align = columns.map((id) => {
       const alignment = columnOf(id).textAlignment;
-      return alignment === "center" || alignment === "right"
-        ? alignment
-        : alignment === "left"
-          ? "left"
-          : null;
+      return alignment === "center" || alignment === "right" ? alignment : null;
     });
     return { type: "table", align, children: [{ type: "tableRow", children: header }, ...rows] };
   }
@@ -1043,7 +1144,24 @@ class DocumentReader {
         return [{ text: emojiOf(stringField(data, "code", path)), marks: new Set() }];
       case "inline-math":
         return [{ text: `$$${stringField(data, "formula", path)}$$`, marks: new Set() }];
-      case "mention":
+      case "mention": {
+        const url = urlOfRef(data.ref, `${path}.data.ref`);
+        const children = this.inlines(node, path);
+        return [
+          {
+            type: "link",
+            url,
+            title: "mention",
+            children: children.length > 0 ? children : [{ type: "text", value: url }],
+          },
+        ];
+      }
+      case "html": {
+        const html = stringField(data, "html", path);
+        if (!HTML_TAG.test(html))
+          throw new InvalidDocument(`${path}.data.html must be one HTML tag or comment`);
+        return [{ type: "html", value: html }];
+      }
       case "annotation":
       case "expression":
       case "button":
@@ -1087,10 +1205,6 @@ function mergeLeaves(items: readonly InlineItem[]): InlineItem[] {
 
 function textChildren(value: string): PhrasingContent[] {
   return value ? [{ type: "text", value }] : [];
-}
-
-function escapeHtml(text: string): string {
-  return text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
 }
 
 function tag(name: string, attributes: Record<string, string>, children: RootContent[]): GitBookTag {
