@@ -325,6 +325,96 @@ describe("GitBook's document and Markdown", { timeout: 60_000 }, () => {
     expect(markdownOf(toDocument(markdown))).toBe(markdown);
   });
 
+  it("keeps what GitBook's blocks carry: icons, an expandable's state and marked title, a file's caption", () => {
+    const markdown = [
+      '{% hint style="info" icon="books" %}',
+      "Read this.",
+      "{% endhint %}",
+      "",
+      "{% tabs %}",
+      '{% tab title="macOS" icon="apple" %}',
+      "brew install",
+      "{% endtab %}",
+      "{% endtabs %}",
+      "",
+      "<details open>",
+      "",
+      "<summary>Use <code>x-page-title</code> &#x26; <strong>more</strong></summary>",
+      "",
+      "Body.",
+      "",
+      "</details>",
+      "",
+      '{% file src="/files/f1" %}',
+      "This is a caption on a file.",
+      "{% endfile %}",
+      "",
+      '{% content-ref url="../formatting/inline.md" %}',
+      "[inline.md](../formatting/inline.md)",
+      "{% endcontent-ref %}",
+      "",
+    ].join("\n");
+    const [hint, tabs, expandable, file] = toDocument(markdown).nodes;
+    expect(hint?.data).toEqual({ style: "info", icon: "books" });
+    expect(tabs?.nodes?.[0]).toMatchObject({ data: { title: "macOS", icon: "apple" } });
+    expect(expandable).toMatchObject({
+      data: { defaultExpanded: true },
+      fragments: [
+        {
+          nodes: [
+            {
+              nodes: [
+                {
+                  leaves: [
+                    { text: "Use ", marks: [] },
+                    { text: "x-page-title", marks: [{ type: "code" }] },
+                    { text: " & ", marks: [] },
+                    { text: "more", marks: [{ type: "bold" }] },
+                  ],
+                },
+              ],
+            },
+          ],
+        },
+        {},
+      ],
+    });
+    expect(file).toMatchObject({ type: "file", fragments: [{ fragment: "caption" }] });
+    expect(markdownOf(toDocument(markdown))).toBe(markdown);
+  });
+
+  it("writes a link that was its address alone so again, and no escapes GitBook does not write", () => {
+    const markdown = [
+      "Mail support@gitbook.com or see **https://app.gitbook.com/account** (from [https://x.io](https://x.io)).",
+      "",
+      "Lambda@Edge and Add new... stay as they are.",
+      "",
+    ].join("\n");
+    const [links, text] = toDocument(markdown).nodes;
+    expect(links?.nodes?.[1]).toMatchObject({
+      type: "link",
+      data: { ref: { kind: "url", url: "mailto:support@gitbook.com" }, literal: true },
+    });
+    expect(links?.nodes?.[5]).toMatchObject({ type: "link", data: { ref: { url: "https://x.io" } } });
+    expect(links?.nodes?.[5]).not.toHaveProperty("data.literal");
+    expect(text?.nodes).toHaveLength(1);
+    expect(markdownOf(toDocument(markdown))).toBe(markdown);
+    // Where what follows would run on into its address, the link is written with its brackets.
+    const [link] = toDocument("https://x.io").nodes[0]?.nodes ?? [];
+    const glued = {
+      object: "document",
+      data: {},
+      nodes: [
+        {
+          object: "block",
+          type: "paragraph",
+          nodes: [link, { object: "text", leaves: [{ object: "leaf", text: "/more", marks: [] }] }],
+        },
+      ],
+    };
+    expect(markdownOf(glued)).toBe("[https://x.io](https://x.io)/more\n");
+  });
+
   it("refuses HTML that Markdown would not read back as the one tag or block sent", () => {
     const refused = (node: unknown) => {
       const outcome = fromDocument({ document: { object: "document", data: {}, nodes: [node] } });

@@ -1,5 +1,7 @@
 import { decodeHTML } from "entities";
 import GithubSlugger from "github-slugger";
+import type { ElementContent } from "hast";
+import { fromHtml } from "hast-util-from-html";
 import { toHtml } from "hast-util-to-html";
 import { h } from "hastscript";
 import type {
@@ -10,22 +12,25 @@ import type {
   Heading,
   Html,
   Image,
+  Link,
   List,
   ListItem,
   Nodes,
   Paragraph,
+  Parents,
   PhrasingContent,
   Root,
   RootContent,
   Table,
   TableCell,
 } from "mdast";
-import { defaultHandlers } from "mdast-util-to-markdown";
+import { defaultHandlers, type Options as ToMarkdownOptions, type Unsafe } from "mdast-util-to-markdown";
 import { toString as textOf } from "mdast-util-to-string";
 import remarkFrontmatter from "remark-frontmatter";
 import remarkGfm from "remark-gfm";
 import remarkStringify from "remark-stringify";
-import { unified } from "unified";
+import { type Processor, unified } from "unified";
+import { visit } from "unist-util-visit";
 import type {
   DocumentBlock,
   DocumentFragment,
@@ -38,7 +43,7 @@ import type {
   MarkdownOutcome,
 } from "./document-model.js";
 import { FRONT_MATTER } from "./front-matter.js";
-import { type GitBookTag, gitBookReader, integrationOf } from "./gitbook.js";
+import { type GitBookTag, gitBookReader, integrationOf, literalLinkText } from "./gitbook.js";
 
 /**
  * A page body as GitBook's JSON document and back, in a worker thread of the content engine's pool
@@ -183,10 +188,12 @@ class InlineBuilder {
         inner.addAll(node.children, marks);
         // GitBook writes a mention of a page or a file as a link titled "mention".
         const type = node.type === "link" && node.title === "mention" ? "mention" : "link";
+        // A link written as its address alone is written so again (`literal`, Quire's).
+        const literal = type === "link" && literalLinkText(node) !== undefined;
         this.nodes.push({
           object: "inline",
           type,
-          data: { ref: refOf(url) },
+          data: { ref: refOf(url), ...(literal && { literal: true }) },
           ...(type === "mention" && { isVoid: true }),
           nodes: inner.nodes,
         });
@@ -210,6 +217,40 @@ class InlineBuilder {
         this.nodes.push({ object: "inline", type: "html", data: { html: node.value }, isVoid: true });
         return;
     }
+  }
+
+  /**
+   * HTML's text (a summary's): its phrasing elements as GitBook's marks, other elements as their tags
+   * written (`html` inlines), its character references decoded.
+   */
+  addHtml(html: string): void {
+    const add = (nodes: readonly ElementContent[], marks: readonly MarkType[]) => {
+      for (const node of nodes) {
+        if (node.type === "text") this.text(node.value, marks);
+        if (node.type !== "element") continue;
+        const mark = HTML_MARK[node.tagName];
+        if (mark) {
+          add(node.children, [...marks, mark]);
+          continue;
+        }
+        const { start, end } = node.position ?? {};
+        const first = node.children[0]?.position?.start.offset;
+        const last = node.children.at(-1)?.position?.end.offset;
+        const tag = (from?: number, to?: number) => {
+          if (from !== undefined && to !== undefined && to > from)
+            this.nodes.push({
+              object: "inline",
+              type: "html",
+              data: { html: html.slice(from, to) },
+              isVoid: true,
+            });
+        };
+        tag(start?.offset, first ?? end?.offset);
+        add(node.children, marks);
+        if (first !== undefined) tag(last, end?.offset);
+      }
+    };
+    add(fromHtml(html, { fragment: true }).children as ElementContent[], []);
   }
 
   /** Siblings in order, what is between `<kbd>` and the first `</kbd>` after it with the keyboard mark. */
@@ -239,6 +280,18 @@ class InlineBuilder {
     else last.leaves.push(next);
   }
 }
+
+/** HTML's phrasing elements that are GitBook's marks, as a summary may have them. */
+const HTML_MARK: Readonly<Record<string, MarkType>> = {
+  strong: "bold",
+  b: "bold",
+  em: "italic",
+  i: "italic",
+  s: "strikethrough",
+  del: "strikethrough",
+  code: "code",
+  kbd: "keyboard",
+};
 
 function isHtml(node: PhrasingContent | undefined, value: string): boolean {
   return node?.type === "html" && node.value.toLowerCase() === value;
@@ -328,7 +381,8 @@ class BlockConverter {
       const end = closes[i] ?? -1;
       const body = i + (summary ? 2 : 1);
       if (title !== undefined && end >= body) {
-        const blocks = [this.expandable(unescapeHtml(title.trim()), nodes.slice(body, end))];
+        const open = /^<details\s+open/i.test((node as Html).value);
+        const blocks = [this.expandable(title.trim(), nodes.slice(body, end), open)];
         out.push({ first: node, last: nodes[end] as RootContent, blocks });
         i = end;
       } else out.push({ first: node, last: node, blocks: this.block(node) });
@@ -340,13 +394,13 @@ class BlockConverter {
     return this.groups(nodes).flatMap(({ blocks }) => blocks);
   }
 
-  expandable(title: string, body: readonly RootContent[]): DocumentBlock {
+  expandable(title: string, body: readonly RootContent[], open: boolean): DocumentBlock {
     const inline = new InlineBuilder(this.definitions);
-    inline.text(title, []);
+    inline.addHtml(title);
     return {
       object: "block",
       type: "expandable",
-      data: {},
+      data: open ? { defaultExpanded: true } : {},
       isVoid: true,
       fragments: [
         fragment("expandable-title", [block("paragraph", {}, inline.nodes)], "expandable-title"),
@@ -550,17 +604,23 @@ class BlockConverter {
     const body = () => this.blocks(node.children);
     switch (node.name) {
       case "hint":
-        return [block("hint", { style: HINT_STYLES.has(a.style ?? "") ? a.style : "info" }, body())];
+        return [
+          block(
+            "hint",
+            { style: HINT_STYLES.has(a.style ?? "") ? a.style : "info", ...(a.icon && { icon: a.icon }) },
+            body(),
+          ),
+        ];
       case "tabs":
         return [
           block(
             "tabs",
             {},
-            this.items(node, "tab", "tabs-item", (tab) => ({ title: tab.attributes.title ?? "" })),
+            this.items(node, "tab", "tabs-item", (tab) => tabData(tab.attributes)),
           ),
         ];
       case "tab":
-        return [block("tabs", {}, [block("tabs-item", { title: a.title ?? "" }, body())])];
+        return [block("tabs", {}, [block("tabs-item", tabData(a), body())])];
       case "stepper":
         return [
           block(
@@ -577,8 +637,16 @@ class BlockConverter {
         return [voidBlock("content-ref", { ref: refOf(a.page ?? "") })];
       case "embed":
         return [voidBlock("embed", { url: a.url ?? "" })];
-      case "file":
-        return [voidBlock("file", { ref: refOf(a.src ?? "") })];
+      case "file": {
+        // Its body, when it has an end tag, is its caption.
+        const caption = body();
+        return [
+          {
+            ...voidBlock("file", { ref: refOf(a.src ?? "") }),
+            ...(caption.length > 0 && { fragments: [fragment("caption", caption)] }),
+          },
+        ];
+      }
       case "include":
         return [
           voidBlock("reusable-content", {
@@ -636,6 +704,16 @@ class BlockConverter {
     flush();
     return out;
   }
+}
+
+/** A tab's title and icon, as its tag gives them. */
+function tabData(attributes: Record<string, string>): Record<string, string> {
+  return { title: attributes.title ?? "", ...(attributes.icon && { icon: attributes.icon }) };
+}
+
+/** What Git Sync shows a content reference's link as: the last part of its path (`./` is "."). */
+function lastSegment(url: string): string {
+  return url.split(/[?#]/, 1)[0]?.split("/").filter(Boolean).at(-1) ?? url;
 }
 
 function textNode(value: string): DocumentText {
@@ -849,7 +927,7 @@ class DocumentReader {
         return [{ type: "code", lang: "math", value: stringField(data, "formula", path) }];
       case "hint": {
         const style = typeof data.style === "string" && HINT_STYLES.has(data.style) ? data.style : "info";
-        return [tag("hint", { style }, this.childBlocks(node, path))];
+        return [tag("hint", { style, ...iconOf(data) }, this.childBlocks(node, path))];
       }
       case "images":
         return this.images(
@@ -858,7 +936,13 @@ class DocumentReader {
       case "image":
         return this.images([{ image: node, path }]);
       case "file":
-        return [tag("file", { src: urlOfRef(data.ref, `${path}.data.ref`) }, [])];
+        return [
+          tag(
+            "file",
+            { src: urlOfRef(data.ref, `${path}.data.ref`) },
+            this.fragmentBlocks(node, "caption", path),
+          ),
+        ];
       case "embed":
         return [tag("embed", { url: stringField(data, "url", path) }, [])];
       case "content-ref": {
@@ -867,7 +951,7 @@ class DocumentReader {
           tag("content-ref", { url }, [
             {
               type: "paragraph",
-              children: [{ type: "link", url, children: [{ type: "text", value: url }] }],
+              children: [{ type: "link", url, children: [{ type: "text", value: lastSegment(url) }] }],
             },
           ]),
         ];
@@ -904,10 +988,10 @@ class DocumentReader {
         return [tag("stepper", {}, this.items(node, "stepper-step", "step", path))];
       case "expandable": {
         const [title] = this.fragmentBlocks(node, "expandable-title", path);
-        const summary = title ? textOf(title) : "";
+        const summary = title?.type === "paragraph" ? htmlOf(title.children) : "";
         return [
-          { type: "html", value: "<details>" },
-          { type: "html", value: toHtml(h("summary", summary)) },
+          { type: "html", value: data.defaultExpanded === true ? "<details open>" : "<details>" },
+          { type: "html", value: `<summary>${summary}</summary>` },
           ...this.fragmentBlocks(node, "expandable-body", path),
           { type: "html", value: "</details>" },
         ];
@@ -1025,7 +1109,7 @@ class DocumentReader {
       if (child.type !== item) throw new InvalidDocument(`${childPath} must be a ${item} block`);
       const data = this.dataOf(child, childPath);
       const attributes: Record<string, string> =
-        tagName === "tab" ? { title: typeof data.title === "string" ? data.title : "" } : {};
+        tagName === "tab" ? { title: typeof data.title === "string" ? data.title : "", ...iconOf(data) } : {};
       return tag(tagName, attributes, this.childBlocks(child, childPath));
     });
   }
@@ -1130,7 +1214,8 @@ class DocumentReader {
     switch (node.type) {
       case "link": {
         const children = this.inlines(node, path);
-        return [{ type: "link", url: urlOfRef(data.ref, `${path}.data.ref`), children }];
+        const url = urlOfRef(data.ref, `${path}.data.ref`);
+        return [{ type: "link", url, children, ...(data.literal === true && { data: { literal: true } }) }];
       }
       case "inline-image":
         return [
@@ -1177,6 +1262,37 @@ class DocumentReader {
   }
 }
 
+/** Phrasing as HTML, as Git Sync writes a summary's: marks as their elements, `html` as it was. */
+function htmlOf(nodes: readonly PhrasingContent[]): string {
+  return nodes
+    .map((node) => {
+      switch (node.type) {
+        case "html":
+          return node.value;
+        case "strong":
+          return `<strong>${htmlOf(node.children)}</strong>`;
+        case "emphasis":
+          return `<em>${htmlOf(node.children)}</em>`;
+        case "delete":
+          return `<s>${htmlOf(node.children)}</s>`;
+        case "inlineCode":
+          return toHtml(h("code", node.value));
+        case "break":
+          return "<br>";
+        case "link":
+          return toHtml(h("a", { href: node.url }, textOf(node)));
+        default:
+          return toHtml({ type: "text", value: textOf(node) });
+      }
+    })
+    .join("");
+}
+
+/** A block's icon (a hint's, a tab's) as its tag's attribute. */
+function iconOf(data: Record<string, unknown>): Record<string, string> {
+  return typeof data.icon === "string" && data.icon ? { icon: data.icon } : {};
+}
+
 /** GitBook's emoji code, a code point in hex (`1f600`), as the character. */
 function emojiOf(code: string): string {
   const points = code.split("-").map((part) => Number.parseInt(part, 16));
@@ -1219,12 +1335,66 @@ function attributeText(value: string): string {
 const WORD_BOUNDARY_BEFORE = /(?:^|[\s!-/:-@[-`{-~])$/;
 const WORD_BOUNDARY_AFTER = /^(?:$|[\s!-/:-@[-`{-~])/;
 
+declare module "mdast" {
+  interface LinkData {
+    /** Written as its address alone (`https://x.y`), as it was read. */
+    literal?: boolean;
+  }
+}
+
+/**
+ * remark-gfm's writer without its escapes of the characters that make a literal link (`Lambda\@Edge`,
+ * `new\...`, which GitBook does not write): they protect nothing, as remark-gfm links the addresses
+ * of a text once it is parsed, escaped or not.
+ */
+function escapingOnlyLiteralLinks(this: Processor): void {
+  const literal = (unsafe: Unsafe) =>
+    unsafe.notInConstruct?.includes("autolink") && ["@", ".", ":"].includes(unsafe.character);
+  const strip = (extension: ToMarkdownOptions): ToMarkdownOptions => ({
+    ...extension,
+    ...(extension.unsafe && { unsafe: extension.unsafe.filter((unsafe) => !literal(unsafe)) }),
+    ...(extension.extensions && { extensions: extension.extensions.map(strip) }),
+  });
+  const data = this.data();
+  data.toMarkdownExtensions = (data.toMarkdownExtensions ?? []).map(strip);
+}
+
+/**
+ * A link GFM reads from its address alone (`https://x.y`, `support@x.y`, `www.x.y`), where what is
+ * around it ends it as it ends there.
+ */
+function mayBeLiteral(node: Link, parent: Parents | undefined): boolean {
+  const text = textOf(node);
+  if (node.title || !(node.url === text || node.url === `mailto:${text}` || node.url === `http://${text}`))
+    return false;
+  const siblings: readonly Nodes[] = parent?.children ?? [];
+  const at = siblings.indexOf(node);
+  const before = siblings[at - 1];
+  const after = siblings[at + 1];
+  return (
+    (before === undefined || (before.type === "text" && /(?:^|[\s(])$/.test(before.value))) &&
+    (after === undefined || (after.type === "text" && /^(?:$|\s|[.,:;!?)]+(?:\s|$))/.test(after.value)))
+  );
+}
+
+/** Whether Markdown written for a link without its brackets reads as that link. */
+function readsAsLink(markdown: string, node: Link): boolean {
+  const [paragraph, ...more] = parse(markdown).children;
+  if (paragraph?.type !== "paragraph" || more.length > 0) return false;
+  let link: Link | undefined;
+  visit(paragraph, "link", (found) => {
+    link ??= found;
+  });
+  return link?.url === node.url && textOf(paragraph) === textOf(node);
+}
+
 /**
  * Markdown as GitBook's Git Sync writes it: `*` bullets, `_` emphasis, links as `[text](url)`, and its
  * blocks as the tag, the body and the end tag, each on lines of their own with no blank line between.
  */
 const writer = unified()
   .use(remarkGfm)
+  .use(escapingOnlyLiteralLinks)
   .use(remarkFrontmatter)
   .use(remarkStringify, {
     bullet: "*",
@@ -1254,13 +1424,21 @@ const writer = unified()
           state.options.emphasis = emphasis;
         }
       },
+      link(node: Link, parent, state, info) {
+        if (node.data?.literal && mayBeLiteral(node, parent)) {
+          const bare = state.containerPhrasing(node, info);
+          if (readsAsLink(bare, node)) return bare;
+        }
+        return defaultHandlers.link(node, parent, state, info);
+      },
       gitbookTag(node: GitBookTag, _parent, state, info) {
         const attributes = Object.entries(node.attributes).map(
           ([key, value]) => ` ${key}=${attributeText(value)}`,
         );
         const argument = node.argument !== undefined ? ` ${attributeText(node.argument)}` : "";
         const open = `{% ${node.name}${argument}${attributes.join("")} %}`;
-        if (["include", "embed", "file"].includes(node.name) || integrationOf(node.name)) return open;
+        const bodiless = ["include", "embed"].includes(node.name) || integrationOf(node.name);
+        if (bodiless || (node.name === "file" && node.children.length === 0)) return open;
         const body = node.children.length > 0 ? `${state.containerFlow(node, info)}\n` : "";
         return `${open}\n${body}{% end${node.name} %}`;
       },

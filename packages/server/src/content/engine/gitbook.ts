@@ -327,7 +327,7 @@ function integrationBlock(
 type Item = RootContent | Tag;
 
 /** The text a URL or address remark-gfm linked as written (`https://…`, not `[…](…)` nor `<…>`) shows. */
-function literalLinkText(node: PhrasingContent): string | undefined {
+export function literalLinkText(node: PhrasingContent): string | undefined {
   const [only, ...more] = node.type === "link" ? node.children : [];
   if (only?.type !== "text" || more.length > 0) return undefined;
   const { start, end } = node.position ?? {};
