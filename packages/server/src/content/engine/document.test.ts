@@ -212,6 +212,18 @@ describe("GitBook's document and Markdown", { timeout: 60_000 }, () => {
     expect(markdownOf(toDocument(gitBook))).toBe(gitBook);
   });
 
+  it("writes an item of several blocks loose and indented 4, as Git Sync does, and a nested list tight", () => {
+    const gitBook = [
+      "1.  Open the page’s **Actions** menu",
+      "",
+      '    <figure><img src="menu.png" alt=""><figcaption></figcaption></figure>',
+      "2. Select **Export**.",
+      "   * As PDF",
+      "",
+    ].join("\n");
+    expect(markdownOf(toDocument(gitBook))).toBe(gitBook);
+  });
+
   it("keeps a code block's title, overflow, line numbers and expandability, written as GitBook writes them", () => {
     const code = (attributes: string) =>
       `{% code ${attributes} %}\n\`\`\`bash\nnpx skills add\n\`\`\`\n{% endcode %}\n`;

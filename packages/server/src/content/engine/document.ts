@@ -1029,11 +1029,13 @@ class DocumentReader {
       if (item.object !== "block" || item.type !== "list-item")
         throw new InvalidDocument(`${itemPath} must be a list-item block`);
       const itemData = this.dataOf(item, itemPath);
+      const children = this.childBlocks(item, itemPath);
       return {
         type: "listItem",
-        spread: false,
+        // As Git Sync writes an item of blocks (a paragraph and a nested list aside): loose, indented 4.
+        spread: children.slice(1).some((child) => child.type !== "list"),
         checked: type === "list-tasks" ? itemData.checked === true : null,
-        children: this.childBlocks(item, itemPath),
+        children,
       };
     });
     const start =
@@ -1389,8 +1391,9 @@ function readsAsLink(markdown: string, node: Link): boolean {
 }
 
 /**
- * Markdown as GitBook's Git Sync writes it: `*` bullets, `_` emphasis, links as `[text](url)`, and its
- * blocks as the tag, the body and the end tag, each on lines of their own with no blank line between.
+ * Markdown as GitBook's Git Sync writes it: `*` bullets (an item of several blocks loose, indented 4),
+ * `_` emphasis, links as `[text](url)`, and its blocks as the tag, the body and the end tag, each on
+ * lines of their own with no blank line between.
  */
 const writer = unified()
   .use(remarkGfm)
@@ -1404,7 +1407,7 @@ const writer = unified()
     fences: true,
     // Not `---`: opening a body, it would start front matter.
     rule: "*",
-    listItemIndent: "one",
+    listItemIndent: "mixed",
     handlers: {
       emphasis(node: Emphasis, parent, state, info) {
         // `_` beside a letter, a digit or a symbol can neither open nor close: there, `*` as GitBook does.
