@@ -427,6 +427,71 @@ describe("GitBook's document and Markdown", { timeout: 60_000 }, () => {
     expect(markdownOf(glued)).toBe("[https://x.io](https://x.io)/more\n");
   });
 
+  it("gives GitBook's columns, conditions, updates and prompts, and writes them back as Git Sync does", () => {
+    const markdown = [
+      "{% columns %}",
+      '{% column width="50%" %}',
+      "Left.",
+      "{% endcolumn %}",
+      "",
+      "{% column %}",
+      "Right.",
+      "{% endcolumn %}",
+      "{% endcolumns %}",
+      "",
+      '{% if visitor.claims.unsigned.plan === "pro" %}',
+      "Only for **pro**.",
+      "{% endif %}",
+      "",
+      '{% updates format="full" %}',
+      '{% update date="2025-12-25" tags="beta,ui" %}',
+      "## New editor",
+      "{% endupdate %}",
+      "{% endupdates %}",
+      "",
+      '{% prompt description="Example prompt" icon="rectangle-terminal" defaultExpanded="full" %}',
+      "```markdown",
+      "Summarize the release.",
+      "```",
+      "{% endprompt %}",
+      "",
+    ].join("\n");
+    const [columns, condition, updates, prompt] = toDocument(markdown).nodes;
+    expect(columns).toMatchObject({
+      type: "columns",
+      nodes: [
+        { type: "column", data: { width: { value: 50, unit: "%" } } },
+        { type: "column", data: {} },
+      ],
+    });
+    expect(condition).toMatchObject({
+      type: "if",
+      data: { expression: 'visitor.claims.unsigned.plan === "pro"' },
+    });
+    expect(updates).toMatchObject({
+      type: "updates",
+      data: { format: "full" },
+      nodes: [
+        {
+          type: "update",
+          data: {
+            date: "2025-12-25",
+            tags: [
+              { kind: "tag", tag: "beta" },
+              { kind: "tag", tag: "ui" },
+            ],
+          },
+        },
+      ],
+    });
+    expect(prompt).toMatchObject({
+      type: "prompt",
+      data: { description: "Example prompt", icon: "rectangle-terminal", defaultExpanded: "full" },
+      nodes: [{ type: "code", data: { syntax: "markdown" } }],
+    });
+    expect(markdownOf(toDocument(markdown))).toBe(markdown);
+  });
+
   it("refuses HTML that Markdown would not read back as the one tag or block sent", () => {
     const refused = (node: unknown) => {
       const outcome = fromDocument({ document: { object: "document", data: {}, nodes: [node] } });

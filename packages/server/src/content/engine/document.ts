@@ -602,6 +602,16 @@ class BlockConverter {
   tag(node: GitBookTag): DocumentBlock[] {
     const a = node.attributes;
     const body = () => this.blocks(node.children);
+    const items = ITEM_BLOCKS[node.name];
+    if (items) {
+      const nodes = this.items(node, items.item, items.type, (item) => items.data(item.attributes));
+      return [block(node.name, items.parent?.(a) ?? {}, nodes)];
+    }
+    const parent = PARENT_OF_ITEM.get(node.name);
+    if (parent) {
+      const { type, data, parent: parentData } = ITEM_BLOCKS[parent] as ItemBlock;
+      return [block(parent, parentData?.({}) ?? {}, [block(type, data(a), body())])];
+    }
     switch (node.name) {
       case "hint":
         return [
@@ -611,26 +621,20 @@ class BlockConverter {
             body(),
           ),
         ];
-      case "tabs":
+      case "if":
+        return [block("if", { expression: node.argument ?? "" }, body())];
+      case "prompt":
         return [
           block(
-            "tabs",
-            {},
-            this.items(node, "tab", "tabs-item", (tab) => tabData(tab.attributes)),
+            "prompt",
+            {
+              description: a.description ?? "",
+              ...(a.icon && { icon: a.icon }),
+              ...(PROMPT_EXPANSIONS.has(a.defaultExpanded ?? "") && { defaultExpanded: a.defaultExpanded }),
+            },
+            body(),
           ),
         ];
-      case "tab":
-        return [block("tabs", {}, [block("tabs-item", tabData(a), body())])];
-      case "stepper":
-        return [
-          block(
-            "stepper",
-            {},
-            this.items(node, "step", "stepper-step", () => ({})),
-          ),
-        ];
-      case "step":
-        return [block("stepper", {}, [block("stepper-step", {}, body())])];
       case "content-ref":
         return [voidBlock("content-ref", { ref: refOf(a.url ?? "") })];
       case "page-ref":
@@ -691,8 +695,7 @@ class BlockConverter {
     const out: DocumentBlock[] = [];
     let loose: RootContent[] = [];
     const flush = () => {
-      if (loose.length > 0)
-        out.push(block(type, type === "tabs-item" ? { title: "" } : {}, this.blocks(loose)));
+      if (loose.length > 0) out.push(block(type, LOOSE_ITEM_DATA[type] ?? {}, this.blocks(loose)));
       loose = [];
     };
     for (const child of node.children) {
@@ -705,6 +708,82 @@ class BlockConverter {
     return out;
   }
 }
+
+/** How an update block may show its updates. */
+const UPDATE_FORMATS = new Set(["full", "numeric", "short"]);
+/** How much of a prompt block is shown at first. */
+const PROMPT_EXPANSIONS = new Set(["hidden", "partial", "full"]);
+
+/** GitBook's blocks of items, by tag: their items' tag and block, and the data tags give them. */
+interface ItemBlock {
+  item: string;
+  type: string;
+  data: (attributes: Record<string, string>) => Record<string, unknown>;
+  parent?: (attributes: Record<string, string>) => Record<string, unknown>;
+}
+
+const ITEM_BLOCKS: Readonly<Record<string, ItemBlock>> = {
+  tabs: { item: "tab", type: "tabs-item", data: (a) => tabData(a) },
+  stepper: { item: "step", type: "stepper-step", data: () => ({}) },
+  columns: { item: "column", type: "column", data: (a) => columnData(a) },
+  updates: {
+    item: "update",
+    type: "update",
+    data: (a) => updateData(a),
+    parent: (a) => ({ format: UPDATE_FORMATS.has(a.format ?? "") ? a.format : "full" }),
+  },
+};
+
+/** The block an item written alone (`{% tab %}` without `{% tabs %}`) is given, by the item's tag. */
+const PARENT_OF_ITEM: ReadonlyMap<string, string> = new Map(
+  Object.entries(ITEM_BLOCKS).map(([parent, { item }]) => [item, parent]),
+);
+
+/** What an item written outside its own tag (between two) has. */
+const LOOSE_ITEM_DATA: Readonly<Record<string, Record<string, unknown>>> = {
+  "tabs-item": { title: "" },
+  update: { date: "" },
+};
+
+/** A column's width as its tag gives it (`50%`), GitBook's length (`{ value: 50, unit: "%" }`). */
+function columnData(attributes: Record<string, string>): Record<string, unknown> {
+  const [, value, unit] = /^(\d+(?:\.\d+)?)(%|px)?$/.exec(attributes.width ?? "") ?? [];
+  if (value === undefined) return {};
+  return { width: unit ? { value: Number(value), unit } : Number(value) };
+}
+
+/** An update's date and tags (`tags="beta,ui"`: GitBook's tag references) as its tag gives them. */
+function updateData(attributes: Record<string, string>): Record<string, unknown> {
+  const tags = (attributes.tags ?? "")
+    .split(",")
+    .map((tag) => tag.trim())
+    .filter(Boolean);
+  return {
+    date: attributes.date ?? "",
+    ...(tags.length > 0 && { tags: tags.map((tag) => ({ kind: "tag", tag })) }),
+  };
+}
+
+/** The attributes an item's tag is written with, from its block's data. */
+const ITEM_ATTRIBUTES: Readonly<Record<string, (data: Record<string, unknown>) => Record<string, string>>> = {
+  tab: (data) => ({ title: typeof data.title === "string" ? data.title : "", ...iconOf(data) }),
+  column: (data): Record<string, string> => {
+    const width = data.width;
+    if (typeof width === "number") return { width: String(width) };
+    if (isObject(width) && typeof width.value === "number" && typeof width.unit === "string")
+      return { width: `${width.value}${width.unit}` };
+    return {};
+  },
+  update: (data) => {
+    const tags = Array.isArray(data.tags)
+      ? data.tags.flatMap((tag) => (isObject(tag) && typeof tag.tag === "string" ? [tag.tag] : []))
+      : [];
+    return {
+      date: typeof data.date === "string" ? data.date : "",
+      ...(tags.length > 0 && { tags: tags.join(",") }),
+    };
+  },
+};
 
 /** A tab's title and icon, as its tag gives them. */
 function tabData(attributes: Record<string, string>): Record<string, string> {
@@ -1009,13 +1088,24 @@ class DocumentReader {
           throw new InvalidDocument(`${path}.data.html: a <details> is GitBook's expandable block`);
         return [{ type: "html", value: html }];
       }
-      // Layout with no Markdown of its own: its content, in order.
       case "columns":
-      case "column":
+        return [tag("columns", {}, this.items(node, "column", "column", path))];
+      case "updates": {
+        const format =
+          typeof data.format === "string" && UPDATE_FORMATS.has(data.format) ? data.format : "full";
+        return [tag("updates", { format }, this.items(node, "update", "update", path))];
+      }
       case "if":
-      case "updates":
-      case "update":
-        return this.childBlocks(node, path);
+        return [
+          { ...tag("if", {}, this.childBlocks(node, path)), argument: stringField(data, "expression", path) },
+        ];
+      case "prompt": {
+        const attributes: Record<string, string> = { description: stringField(data, "description", path) };
+        if (typeof data.icon === "string" && data.icon) attributes.icon = data.icon;
+        if (typeof data.defaultExpanded === "string" && PROMPT_EXPANSIONS.has(data.defaultExpanded))
+          attributes.defaultExpanded = data.defaultExpanded;
+        return [tag("prompt", attributes, this.childBlocks(node, path))];
+      }
       default:
         throw new InvalidDocument(
           `${path}: Quire cannot store a block of type ${JSON.stringify(type)} as Markdown`,
@@ -1110,8 +1200,7 @@ class DocumentReader {
       const childPath = `${path}.nodes[${i}]`;
       if (child.type !== item) throw new InvalidDocument(`${childPath} must be a ${item} block`);
       const data = this.dataOf(child, childPath);
-      const attributes: Record<string, string> =
-        tagName === "tab" ? { title: typeof data.title === "string" ? data.title : "", ...iconOf(data) } : {};
+      const attributes = ITEM_ATTRIBUTES[tagName]?.(data) ?? {};
       return tag(tagName, attributes, this.childBlocks(child, childPath));
     });
   }
@@ -1438,7 +1527,11 @@ const writer = unified()
         const attributes = Object.entries(node.attributes).map(
           ([key, value]) => ` ${key}=${attributeText(value)}`,
         );
-        const argument = node.argument !== undefined ? ` ${attributeText(node.argument)}` : "";
+        // A condition is written as it is; another tag's value without a name, quoted.
+        const argument =
+          node.argument === undefined
+            ? ""
+            : ` ${node.name === "if" ? node.argument : attributeText(node.argument)}`;
         const open = `{% ${node.name}${argument}${attributes.join("")} %}`;
         const bodiless = ["include", "embed"].includes(node.name) || integrationOf(node.name);
         if (bodiless || (node.name === "file" && node.children.length === 0)) return open;

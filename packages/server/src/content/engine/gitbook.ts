@@ -15,7 +15,7 @@ import { FRONT_MATTER } from "./front-matter.js";
  * GitBook's own markdown, as its editor and Git Sync write it, read into the mdast tree so that the
  * content engine's analysis and HTML both understand it: the `{% tag attrs %}…{% endtag %}` blocks
  * (hints, tabs, content references, embeds, steppers, code titles, files, includes, API references,
- * integrations' blocks),
+ * columns, conditions, updates, prompts, integrations' blocks),
  * GitHub-style alerts (`> [!NOTE]`), and the front matter `remark-frontmatter` has parsed. A block
  * that is not closed, or a tag GitBook does not have, stays the text it was written as.
  */
@@ -100,6 +100,12 @@ const TAGS: Readonly<Record<string, "required" | "optional" | "none">> = {
   stepper: "required",
   step: "required",
   code: "required",
+  columns: "required",
+  column: "required",
+  if: "required",
+  updates: "required",
+  update: "required",
+  prompt: "required",
   "swagger-description": "required",
   "swagger-parameter": "required",
   "swagger-response": "required",
@@ -179,6 +185,11 @@ function tagOf(match: RegExpMatchArray): Tag | undefined {
   if (!isKnown(name)) return undefined;
   const closing = endOf(name) === undefined;
   const tag: Tag = { type: "tag", name: closing ? name.slice(3) : name, closing, attributes: {}, raw };
+  // A condition is an expression, not attributes (`{% if visitor.claims.plan === "pro" %}`).
+  if (name === "if") {
+    tag.argument = rest.trim();
+    return tag;
+  }
   for (const [, key, ...values] of rest.matchAll(ATTRIBUTE)) {
     const value = values.find((v) => v !== undefined) ?? "";
     if (key) tag.attributes[key] = value;
