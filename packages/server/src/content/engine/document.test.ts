@@ -492,6 +492,30 @@ describe("GitBook's document and Markdown", { timeout: 60_000 }, () => {
     expect(markdownOf(toDocument(markdown))).toBe(markdown);
   });
 
+  it("ends HTML at a tag's line, as GitBook reads it, in a quote too", () => {
+    const figure = '<figure><img src="a.png" alt=""><figcaption></figcaption></figure>';
+    const markdown = [
+      "{% columns %}",
+      "{% column %}",
+      figure,
+      "{% endcolumn %}",
+      "{% endcolumns %}",
+      "",
+    ].join("\n");
+    const [columns] = toDocument(markdown).nodes;
+    expect(columns).toMatchObject({
+      type: "columns",
+      nodes: [{ type: "column", nodes: [{ type: "images" }] }],
+    });
+    expect(markdownOf(toDocument(markdown))).toBe(markdown);
+    const quoted = markdown
+      .trimEnd()
+      .split("\n")
+      .map((line) => `> ${line}`)
+      .join("\n");
+    expect(toDocument(quoted).nodes[0]?.nodes).toEqual(toDocument(markdown).nodes);
+  });
+
   it("refuses HTML that Markdown would not read back as the one tag or block sent", () => {
     const refused = (node: unknown) => {
       const outcome = fromDocument({ document: { object: "document", data: {}, nodes: [node] } });

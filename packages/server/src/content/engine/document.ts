@@ -61,7 +61,8 @@ const parserFor = gitBookReader({ blocks: "tags" });
 
 function parse(markdown: string): Root {
   const parser = parserFor(markdown);
-  return parser.runSync(parser.parse(markdown));
+  // The text, for what reading it again needs (see `remarkGitBook`).
+  return parser.runSync(parser.parse(markdown), markdown);
 }
 
 const HINT_STYLES = new Set(["info", "success", "warning", "danger"]);

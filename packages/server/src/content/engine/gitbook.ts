@@ -666,9 +666,87 @@ export const remarkGitBook: Plugin<[{ blocks?: "rendered" | "tags" }?], Root> = 
   const data = this.data();
   data.micromarkExtensions = [...(data.micromarkExtensions ?? []), { flow: { [LEFT_CURLY_BRACE]: tagLine } }];
   data.fromMarkdownExtensions = [...(data.fromMarkdownExtensions ?? []), tagLineFromMarkdown];
-  return (tree) => {
+  return (tree, file) => {
     readFrontMatter(tree);
+    if (typeof file.value === "string")
+      endHtmlAtTags(tree, file.value, (markdown) => this.parse(markdown) as Root);
     alertsToHints(tree, make);
     groupBlocks(tree, make);
   };
 };
+
+/** A line that is one tag GitBook has, as `tagLine` reads one. */
+function isTagLine(line: string): boolean {
+  const [match, ...more] = line.trim().matchAll(TAG);
+  return match !== undefined && more.length === 0 && match[0] === line.trim() && tagOf(match) !== undefined;
+}
+
+/**
+ * HTML that runs on to a tag's line, as CommonMark's HTML blocks run to a blank line
+ * (`<figure>…</figure>` then `{% endcolumn %}`), ended before it, as GitBook reads it: from each tag's
+ * line to the next, the lines (none blank) are read again, once each.
+ */
+function endHtmlAtTags(parent: Parent, markdown: string, parse: (markdown: string) => Root): void {
+  for (let i = 0; i < parent.children.length; i++) {
+    const node = parent.children[i] as RootContent;
+    if ("children" in node) {
+      endHtmlAtTags(node, markdown, parse);
+      continue;
+    }
+    if (node.type !== "html") continue;
+    const lines = node.value.split("\n");
+    const tags = lines.flatMap((line, n) => (n > 0 && isTagLine(line) ? [n] : []));
+    const [first] = tags;
+    if (first === undefined) continue;
+    const kept = lines.slice(0, first).join("\n");
+    const { start, end } = node.position ?? {};
+    // Positioned in the text where the HTML is as written (not in a quote or an item, whose marks it lacks).
+    const at =
+      start?.offset !== undefined &&
+      end?.offset !== undefined &&
+      markdown.slice(start.offset, end.offset) === node.value
+        ? start
+        : undefined;
+    const lineStarts: number[] = [];
+    for (let offset = at?.offset ?? 0, n = 0; n < lines.length; offset += (lines[n]?.length ?? 0) + 1, n++)
+      lineStarts.push(offset);
+    const html: RootContent = { ...node, value: kept };
+    if (at?.offset !== undefined)
+      html.position = {
+        start: at,
+        end: {
+          line: at.line + first - 1,
+          column: (lines[first - 1]?.length ?? 0) + 1,
+          offset: at.offset + kept.length,
+        },
+      };
+    else delete html.position;
+    const rest = tags.flatMap((from, n) => {
+      const text = lines.slice(from, tags[n + 1]).join("\n");
+      const part = parse(text);
+      endHtmlAtTags(part, text, parse);
+      const by = at && { line: at.line + from - 1, offset: lineStarts[from] as number };
+      return part.children.map((child) => positioned(child, by));
+    });
+    parent.children.splice(i, 1, html, ...rest);
+    i += rest.length;
+  }
+}
+
+/**
+ * A node read from a part of the text, positioned in the whole (`by` lines and characters on). Where
+ * the part is not the text as written (HTML in a quote, without its marks), its positions stay the
+ * part's: how long what it spans was written holds, where does not (nothing reads it there).
+ */
+function positioned<T extends RootContent>(node: T, by: { line: number; offset: number } | undefined): T {
+  if (!by) return node;
+  visit(node, (child) => {
+    const { start, end } = child.position ?? {};
+    if (!start || !end) return;
+    child.position = {
+      start: { ...start, line: start.line + by.line, offset: (start.offset ?? 0) + by.offset },
+      end: { ...end, line: end.line + by.line, offset: (end.offset ?? 0) + by.offset },
+    };
+  });
+  return node;
+}

@@ -26,7 +26,8 @@ const parserFor = gitBookReader();
 
 function parse(markdown: string): Root {
   const parser = parserFor(markdown);
-  return parser.runSync(parser.parse(markdown));
+  // The text, for what reading it again needs (see `remarkGitBook`).
+  return parser.runSync(parser.parse(markdown), markdown);
 }
 
 /** A part of a page under one heading (the first one: before any heading). */
