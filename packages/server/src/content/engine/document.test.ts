@@ -172,6 +172,58 @@ describe("GitBook's document and Markdown", { timeout: 60_000 }, () => {
     );
   });
 
+  it("changes only the block edited: every other block keeps its text, beside and inside GitBook's blocks", () => {
+    const withLeaf = (node: unknown): boolean => JSON.stringify(node).includes('"object":"leaf"');
+    fc.assert(
+      fc.property(
+        fc.array(block, { minLength: 1, maxLength: 4 }),
+        fc.array(block, { minLength: 1, maxLength: 3 }),
+        fc.nat(),
+        fc.nat(),
+        (outer, inner, at, innerAt) => {
+          const hint = `{% hint style="info" %}\n${inner.join("\n\n")}\n{% endhint %}`;
+          const blocks = [...outer];
+          blocks.splice(at % (blocks.length + 1), 0, hint);
+          const markdown = `${blocks.join("\n\n")}\n`;
+          const document = toDocument(markdown);
+          // Pages whose blocks read as written one by one (two lists in a row make one, say).
+          const hintAt = blocks.indexOf(hint);
+          const one = (text: string) => toDocument(text).nodes.length === 1;
+          fc.pre(blocks.every(one) && inner.every(one) && document.nodes.length === blocks.length);
+          const hintNode = document.nodes[hintAt];
+          fc.pre(hintNode?.type === "hint" && hintNode.nodes?.length === inner.length);
+          const edited = innerAt % inner.length;
+          // Text that reads as a tag (`{% hint %}` left open) is not text once edited: a known limit.
+          fc.pre(
+            withLeaf(hintNode?.nodes?.[edited]) && !JSON.stringify(hintNode?.nodes?.[edited]).includes("{%"),
+          );
+          // The first text of the block edited, a word longer.
+          let done = false;
+          const nodes = JSON.parse(JSON.stringify(document.nodes));
+          const target = nodes[hintAt].nodes[edited];
+          const visitLeaves = (node: Record<string, unknown>): void => {
+            if (done) return;
+            if (node.object === "leaf" && typeof node.text === "string") {
+              node.text = `${node.text} edited`;
+              done = true;
+              return;
+            }
+            for (const key of ["nodes", "leaves", "fragments"])
+              for (const child of (node[key] as Record<string, unknown>[] | undefined) ?? [])
+                visitLeaves(child);
+          };
+          visitLeaves(target);
+          const written = markdownOf({ ...document, nodes }, markdown);
+          expect(withoutMeta(toDocument(written).nodes)).toEqual(withoutMeta(nodes));
+          for (const text of outer) expect(written).toContain(text);
+          for (const [i, text] of inner.entries()) if (i !== edited) expect(written).toContain(text);
+          expect(written).toContain('{% hint style="info" %}\n');
+        },
+      ),
+      { numRuns: 200, seed: SEED },
+    );
+  });
+
   it("keeps an untouched block's text exactly, front matter and all, when another block changes", () => {
     const previous =
       '---\nicon: book\n---\n\nKeep   *this*  text.\n\n{% hint style="info" %}\nA hint\n{% endhint %}\n\nOld.\n';

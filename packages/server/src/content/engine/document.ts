@@ -829,10 +829,13 @@ function spanOf(first: RootContent, last: RootContent): Span | undefined {
 }
 
 /** The blocks of the body, by the top-level nodes that give them, with where those were written. */
-function topLevelBlocks(tree: Root): { span?: Span; blocks: DocumentBlock[] }[] {
-  return new BlockConverter(definitionsOf(tree)).groups(tree.children).map(({ first, last, blocks }) => {
-    const span = spanOf(first, last);
-    return { ...(span && { span }), blocks };
+function topLevelBlocks(
+  tree: Root,
+  converter = new BlockConverter(definitionsOf(tree)),
+): { first: RootContent; last: RootContent; span?: Span; blocks: DocumentBlock[] }[] {
+  return converter.groups(tree.children).map((group) => {
+    const span = spanOf(group.first, group.last);
+    return { ...group, ...(span && { span }) };
   });
 }
 
@@ -1427,6 +1430,37 @@ function attributeText(value: string): string {
 const WORD_BOUNDARY_BEFORE = /(?:^|[\s!-/:-@[-`{-~])$/;
 const WORD_BOUNDARY_AFTER = /^(?:$|[\s!-/:-@[-`{-~])/;
 
+/** Emphasis beside a letter, a digit or a symbol, where `_` can neither open nor close. */
+const emphasisInWords = new WeakSet<Emphasis>();
+
+function markEmphasisInWords(root: Root): void {
+  visit(root, "emphasis", (node, index, parent) => {
+    const before = index !== undefined ? parent?.children[index - 1] : undefined;
+    const after = index !== undefined ? parent?.children[index + 1] : undefined;
+    if (
+      (before?.type === "text" && !WORD_BOUNDARY_BEFORE.test(before.value)) ||
+      (after?.type === "text" && !WORD_BOUNDARY_AFTER.test(after.value))
+    )
+      emphasisInWords.add(node);
+  });
+}
+
+/**
+ * Emphasis as GitBook writes it, `_` but in words, `*` there; the writer chooses with the text around
+ * it, and where neither can open or close writes a character reference (`edite&#x64;*#tag*`).
+ */
+const emphasis = Object.assign(
+  (...args: Parameters<typeof defaultHandlers.emphasis>) => defaultHandlers.emphasis(...args),
+  {
+    peek: defaultHandlers.emphasis.peek,
+    attention: (node: Emphasis) => ({
+      construct: "emphasis",
+      markers: emphasisInWords.has(node) ? ["*", "_"] : ["_", "*"],
+      sizes: [1],
+    }),
+  },
+);
+
 declare module "mdast" {
   interface LinkData {
     /** Written as its address alone (`https://x.y`), as it was read. */
@@ -1499,24 +1533,7 @@ const writer = unified()
     rule: "*",
     listItemIndent: "mixed",
     handlers: {
-      emphasis(node: Emphasis, parent, state, info) {
-        // `_` beside a letter, a digit or a symbol can neither open nor close: there, `*` as GitBook does.
-        const siblings: readonly Nodes[] = parent?.children ?? [];
-        const at = siblings.indexOf(node);
-        const before = siblings[at - 1];
-        const after = siblings[at + 1];
-        const inWord =
-          (before?.type === "text" && !WORD_BOUNDARY_BEFORE.test(before.value)) ||
-          (after?.type === "text" && !WORD_BOUNDARY_AFTER.test(after.value));
-        if (!inWord) return defaultHandlers.emphasis(node, parent, state, info);
-        const { emphasis } = state.options;
-        state.options.emphasis = "*";
-        try {
-          return defaultHandlers.emphasis(node, parent, state, info);
-        } finally {
-          state.options.emphasis = emphasis;
-        }
-      },
+      emphasis,
       link(node: Link, parent, state, info) {
         if (node.data?.literal && mayBeLiteral(node, parent)) {
           const bare = state.containerPhrasing(node, info);
@@ -1543,7 +1560,9 @@ const writer = unified()
   });
 
 function write(nodes: RootContent[]): string {
-  return writer.stringify({ type: "root", children: nodes });
+  const root: Root = { type: "root", children: nodes };
+  markEmphasisInWords(root);
+  return writer.stringify(root);
 }
 
 /** A block's meaning, for finding it again: keys and output-only `meta` left out. */
@@ -1561,28 +1580,90 @@ function frontMatterOf(previous: string, follows: boolean): string {
   return frontMatter && follows && !frontMatter.endsWith("\n\n") ? `${frontMatter}\n` : frontMatter;
 }
 
-/** A top-level block of the previous body: what it means, and where it was written. */
+/** A block of the previous body: what it means, and where it was written. */
 interface WrittenBlock extends Span {
   canonical: string;
+  /** One of GitBook's blocks written as its tag, its body and its end tag: what an edit inside keeps. */
+  inner?: InnerText;
 }
 
+/** Where a block's tags and body were written, its kind and data (its body's blocks aside). */
+interface InnerText {
+  type: string;
+  data: string;
+  /** Of a block of items (tabs…): the tag its items are written with. */
+  itemTag?: string;
+  open: Span;
+  close: Span;
+  children: WrittenBlock[];
+}
+
+/** GitBook's blocks of blocks, by tag, whose body is written between their tags at the margin. */
+const BODY_TAGS = new Set(["hint", "if", "prompt", "tab", "step", "column", "update"]);
+
 /**
- * The previous body's blocks, each with the text it was written as where one top-level node (or one
- * expandable) gave it, and its reference definitions (links of kept blocks may use them).
+ * The blocks of siblings, each with the text it was written as where one node (or one expandable)
+ * gave it, and within GitBook's blocks of blocks their body's blocks so (`inner`).
  */
-function writtenBlocks(
-  tree: Root,
-  topLevel: ReturnType<typeof topLevelBlocks>,
-): { blocks: WrittenBlock[]; definitions: Span[] } {
-  const definitions = tree.children.flatMap((node) => {
-    const span = node.type === "definition" && spanOf(node, node);
-    return span ? [span] : [];
-  });
-  const blocks = topLevel.flatMap(({ span, blocks }) => {
+function writtenOf(
+  groups: ReturnType<typeof topLevelBlocks>,
+  converter: BlockConverter,
+  markdown: string,
+): WrittenBlock[] {
+  return groups.flatMap(({ first, last, span, blocks }) => {
     const [only] = blocks;
-    return blocks.length === 1 && only && span ? [{ canonical: canonical(only), ...span }] : [];
+    if (blocks.length !== 1 || !only || !span) return [];
+    const inner =
+      first === last && first.type === "gitbookTag" ? innerOf(first, only, converter, markdown) : undefined;
+    return [{ canonical: canonical(only), ...span, ...(inner && { inner }) }];
   });
-  return { blocks, definitions };
+}
+
+function innerOf(
+  tag: GitBookTag,
+  block: DocumentBlock,
+  converter: BlockConverter,
+  markdown: string,
+): InnerText | undefined {
+  const span = spanOf(tag, tag);
+  const first = tag.children[0];
+  const last = tag.children.at(-1);
+  const body = first && last && spanOf(first, last);
+  // Written as its tags (not a GitHub alert, say), its body at the margin between them.
+  const tags = span && markdown.startsWith("{%", span.start) && markdown.slice(0, span.end).endsWith("%}");
+  if (!span || !body || !tags) return undefined;
+  let children: WrittenBlock[];
+  const item = ITEM_BLOCKS[tag.name]?.item;
+  if (item) {
+    // Items, each its own tag: paired with the item blocks they give, in order.
+    const items = block.nodes ?? [];
+    if (items.length !== tag.children.length) return undefined;
+    children = tag.children.flatMap((child, i) => {
+      const itemSpan = spanOf(child, child);
+      const itemBlock = items[i] as DocumentBlock;
+      if (child.type !== "gitbookTag" || child.name !== item || !itemSpan) return [];
+      const inner = innerOf(child, itemBlock, converter, markdown);
+      return [{ canonical: canonical(itemBlock), ...itemSpan, ...(inner && { inner }) }];
+    });
+    if (children.length !== items.length) return undefined;
+  } else if (BODY_TAGS.has(tag.name)) {
+    children = writtenOf(
+      converter.groups(tag.children).map((group) => {
+        const groupSpan = spanOf(group.first, group.last);
+        return { ...group, ...(groupSpan && { span: groupSpan }) };
+      }),
+      converter,
+      markdown,
+    );
+  } else return undefined;
+  return {
+    type: block.type,
+    data: canonical(block.data ?? {}),
+    ...(item && { itemTag: item }),
+    open: { start: span.start, end: body.start },
+    close: { start: body.end, end: span.end },
+    children,
+  };
 }
 
 export function fromDocument({
@@ -1614,7 +1695,8 @@ export function fromDocument({
 
 /**
  * The document written over `previous`: each block it kept (the same block, in the same order) keeps its
- * text, and the text between two kept neighbours; the front matter stays. Others are written anew.
+ * text, and the text between two kept neighbours; the front matter stays. Others are written anew, but
+ * for one of GitBook's blocks of blocks edited inside, which keeps its tags and, so, its body's blocks.
  */
 function rewrite(
   reader: DocumentReader,
@@ -1622,27 +1704,16 @@ function rewrite(
   previous: string,
 ): string {
   const tree = parse(previous);
-  const topLevel = topLevelBlocks(tree);
+  const converter = new BlockConverter(definitionsOf(tree));
+  const topLevel = topLevelBlocks(tree, converter);
   if (canonical(topLevel.flatMap(({ blocks }) => blocks)) === canonical(nodes)) return previous;
-  const { blocks: written, definitions } = writtenBlocks(tree, topLevel);
-  let from = 0;
-  const pieces = nodes.map((node, i) => {
-    const key = canonical(node);
-    const at = written.findIndex((block, j) => j >= from && block.canonical === key);
-    const block = written[at];
-    if (!block) return { text: write(reader.block(node, `document.nodes[${i}]`)).replace(/\n+$/, "") };
-    from = at + 1;
-    return { text: previous.slice(block.start, block.end), at, block };
+  const written = writtenOf(topLevel, converter, previous);
+  const definitions = tree.children.flatMap((node) => {
+    const span = node.type === "definition" && spanOf(node, node);
+    return span ? [span] : [];
   });
-  let markdown = frontMatterOf(previous, pieces.length > 0);
-  pieces.forEach((piece, i) => {
-    const before = pieces[i - 1];
-    if (before) {
-      const neighbours = before.block && piece.block && piece.at === (before.at ?? -2) + 1;
-      markdown += neighbours ? previous.slice(before.block.end, piece.block.start) : "\n\n";
-    }
-    markdown += piece.text;
-  });
+  const pieces = keptPieces(reader, nodes, previous, written, "document");
+  let markdown = frontMatterOf(previous, pieces.length > 0) + joined(pieces, previous);
   const last = pieces.at(-1);
   markdown +=
     last?.block && last.at === written.length - 1
@@ -1654,4 +1725,60 @@ function rewrite(
     .map(({ start, end }) => previous.slice(start, end))
     .filter((text) => !markdown.includes(text));
   return lost.length > 0 ? `${markdown.replace(/\n*$/, "\n\n")}${lost.join("\n")}\n` : markdown;
+}
+
+/** A block's text over the previous body: kept (with where it was) or new. */
+interface Piece {
+  text: string;
+  at?: number;
+  block?: WrittenBlock;
+}
+
+function keptPieces(
+  reader: DocumentReader,
+  nodes: readonly Record<string, unknown>[],
+  previous: string,
+  written: readonly WrittenBlock[],
+  path: string,
+  itemTag?: string,
+): Piece[] {
+  let from = 0;
+  return nodes.map((node, i): Piece => {
+    const at = written.findIndex((block, j) => j >= from && block.canonical === canonical(node));
+    const block = written[at];
+    if (block) {
+      from = at + 1;
+      return { text: previous.slice(block.start, block.end), at, block };
+    }
+    // The block in its place, of the same kind and data, edited inside.
+    const next = written[from];
+    const inner = next?.inner;
+    const nodePath = `${path}.nodes[${i}]`;
+    if (next && inner && inner.type === node.type && inner.data === canonical(node.data ?? {})) {
+      const children = reader.nodesOf(node, nodePath);
+      const body = keptPieces(reader, children, previous, inner.children, nodePath, inner.itemTag);
+      const text =
+        previous.slice(inner.open.start, inner.open.end) +
+        joined(body, previous) +
+        previous.slice(inner.close.start, inner.close.end);
+      return { text, at: from++, block: next };
+    }
+    const blocks = itemTag
+      ? reader.items({ nodes: [node] }, String(node.type), itemTag, path)
+      : reader.block(node, nodePath);
+    return { text: write(blocks).replace(/\n+$/, "") };
+  });
+}
+
+/** Pieces one after the other: two kept neighbours with the text that was between them. */
+function joined(pieces: readonly Piece[], previous: string): string {
+  return pieces
+    .map((piece, i) => {
+      const before = pieces[i - 1];
+      if (!before) return piece.text;
+      const kept = before.block && piece.block && piece.at === (before.at ?? -2) + 1;
+      const between = kept ? previous.slice(before.block?.end, piece.block?.start) : "\n\n";
+      return between + piece.text;
+    })
+    .join("");
 }
