@@ -46,7 +46,7 @@ export interface GitConfig {
   cacheDirectory: string;
   /** `QUIRE_GIT_TIMEOUT_MS`: how long an import or export may run, 4 minutes by default. */
   timeoutMs: number;
-  /** `QUIRE_GIT_MAX_BYTES`: the most a fetch may bring, 256 MB by default. */
+  /** `QUIRE_GIT_MAX_BYTES`: the most the synced files may weigh, 256 MB by default (a fetch may download 4×). */
   maxBytes: number;
   /** `QUIRE_GIT_POLL_MS`: how often connected branches are looked at, 5 minutes by default; 0: never. */
   pollMs: number;

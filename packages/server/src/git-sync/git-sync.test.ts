@@ -228,7 +228,7 @@ describe("POST /v1/spaces/{spaceId}/git/import", () => {
     const repository = await newRepository({
       "README.md": `# Welcome\n\n${figure(".gitbook/assets/shot.png", "A shot")}\n\nRead <a href="guides/README.md">the guides</a>.\n`,
       "SUMMARY.md":
-        "# Table of contents\n\n* [Welcome](README.md)\n* [Guides](guides/README.md)\n  * [Getting started](guides/start.md)\n    * [Install](guides/start/install.md)\n",
+        "# Table of contents\n\n* [Welcome](README.md)\n* [Guides](guides/README.md)\n  * [Getting started](guides/start.md)\n    * [Install](guides/start/install.md)\n* [Install first](guides/start/install.md#first)\n",
       "guides/README.md": `# Guides\n\n${figure("../.gitbook/assets/shot.png")}\n\n<a href="start.md">Start</a>.\n`,
       "guides/start.md": [
         "# Getting started",
@@ -250,6 +250,10 @@ describe("POST /v1/spaces/{spaceId}/git/import", () => {
     const pages = await crawl(root);
     expect([...pages.keys()].sort()).toEqual(
       ["/", "/guides/", "/guides/start/", "/guides/start/install/"].map((p) => `${root}${p}`),
+    );
+    // The outline's link to an anchor of a page (a link page, as GitBook reads it) leads to that page.
+    expect(pages.get(`${root}/`)).toMatch(
+      new RegExp(`<a href="${root}/guides/start/install/#first"[^>]*>Install first</a>`),
     );
     const mains = [...pages.values()].map((html) => /<main.*<\/main>/s.exec(html)?.[0] ?? "");
     // Every image is the file's (the crawl loaded each), on every page, whatever its depth.
@@ -419,6 +423,38 @@ describe("an import the server's limits refuse", { timeout: 30_000 }, () => {
       error: expect.stringMatching(/larger|limit/i),
     });
     expect(large.pages).toEqual([]);
+    // What is outside the project directory is not synced: it does not count.
+    const monorepo = await newRepository({
+      ...Object.fromEntries(
+        Object.entries(GITBOOK_REPOSITORY).map(([path, bytes]) => [`docs/${path}`, bytes]),
+      ),
+      "media/video.bin": randomBytes(300 * 1024),
+    });
+    const scenario = await createContentScenario({
+      network: loopbackOnly,
+      git: testGitSettings(loopbackOnly, { maxBytes: 128 * 1024 }),
+    });
+    try {
+      const runner = serverJobRunner(
+        scenario.t,
+        loopbackOnly,
+        testGitSettings(loopbackOnly, { maxBytes: 128 * 1024 }),
+      );
+      const space = await newSpaceContent(scenario);
+      await scenario.t.request
+        .post(`/v1/spaces/${space.spaceId}/git/import`)
+        .set(scenario.admin.auth)
+        .send({ url: monorepo.url, ref: "refs/heads/main", repoProjectDirectory: "docs" })
+        .expect(204);
+      await runner.runUntilIdle();
+      const info = await scenario.t.request
+        .get(`/v1/spaces/${space.spaceId}/git/info`)
+        .set(scenario.admin.auth);
+      expect(info.body.operation).toMatchObject({ state: "success" });
+      expect(flatten(await space.pages()).map((page) => page.title)).toContain("Getting started");
+    } finally {
+      await scenario.t.close();
+    }
     const unreachable = await importOn({ network: loopbackOnly }, "http://127.0.0.1:9/nothing.git");
     expect(unreachable.operation).toMatchObject({ state: "failure", error: expect.any(String) });
     expect(unreachable.pages).toEqual([]);
@@ -471,6 +507,49 @@ describe("POST /v1/spaces/{spaceId}/git/export", () => {
     expect(Object.keys(files).sort()).toEqual(["README.md", "SUMMARY.md", "guide.md"]);
     expect(files["README.md"]?.toString()).toBe("# Home\n\nHello.\n");
     expect((await gitInfo(space.spaceId)).installationStatus).toBe("active");
+  });
+
+  it("writes GitBook's documentation as it came: anchor entries as links, headings' anchors, front matter it does not read", async () => {
+    const frontMatter =
+      "---\nname: Inline\ndescription: >-\n  Bold, italics and\n  buttons.\ntags: [formatting]\nmetadata:\n  owner: docs\n---\n";
+    const files = {
+      "README.md": "# Welcome\n\nHello.\n",
+      "SUMMARY.md":
+        '# Table of contents\n\n* [Welcome](README.md)\n\n## Get Started <a href="#getting-started" id="getting-started"></a>\n\n* [Inline](formatting/inline.md)\n  * [Buttons](formatting/inline.md#buttons)\n',
+      "formatting/inline.md": `${frontMatter}\n# Inline\n\n## Buttons\n\nPress it.\n`,
+    };
+    const space = await newSpaceContent(s);
+    const repository = await newRepository(files);
+    expect(await sync(space.spaceId, "import", { url: repository.url })).toMatchObject({ state: "success" });
+    const [, group] = await space.pages();
+    expect(group).toMatchObject({ type: "group", title: "Get Started", slug: "get-started" });
+    const buttons = flatten(await space.pages()).find((page) => page.title === "Buttons");
+    expect(buttons).toMatchObject({ type: "link", href: "formatting/inline.md#buttons" });
+    expect(flatten(await space.pages()).filter((page) => page.type === "document")).toHaveLength(2);
+
+    // A merge is exported to the repository: the summary is written anew after a rename, its heading
+    // and anchor entries as they were.
+    const welcome = flatten(await space.pages()).find((page) => page.title === "Welcome")?.id as string;
+    const cr = await space.createChangeRequest(s.editor, "Rename the welcome");
+    await space.edit(cr.number, [updatePage(welcome, { title: "Hello" })], s.editor);
+    await space.merge(cr.number);
+    await jobs.runUntilIdle();
+    const own = await git.readFiles(repository.name);
+    expect(own["SUMMARY.md"]?.toString()).toBe(files["SUMMARY.md"].replace("[Welcome]", "[Hello]"));
+    expect(own["formatting/inline.md"]?.toString()).toBe(files["formatting/inline.md"]);
+
+    // To another repository, which has none of the files: each is written as it was.
+    const name = `empty-${++repositories}`;
+    await git.createEmptyRepository(name);
+    const url = new URL(git.url(name));
+    url.username = USER;
+    url.password = PASSWORD;
+    expect(await sync(space.spaceId, "export", { url: url.href })).toMatchObject({ state: "success" });
+    const written = await git.readFiles(name);
+    // Placed anew (the repository has no file of it), its content as the space holds it.
+    const inline = Object.entries(written).find(([, bytes]) => bytes.toString().includes("# Inline"));
+    expect(inline?.[1].toString(), Object.keys(written).join()).toBe(files["formatting/inline.md"]);
+    expect(written["SUMMARY.md"]?.toString()).toContain("\n## Get Started\n");
   });
 
   it("refuses to overwrite commits of the branch the space does not have yet, unless forced", async () => {

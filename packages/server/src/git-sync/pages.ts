@@ -141,6 +141,7 @@ export function repositoryPages(
       if (entry.kind === "group") return { kind: "group", title: entry.title, children };
       const body = entry.document === null ? "" : (bodies.get(entry.document) ?? "");
       const frontMatter = entry.document === null ? undefined : frontMatters.get(entry.document);
+      const frontMatterSource = FRONT_MATTER.exec(body)?.[0];
       return {
         kind: "document",
         id: entry.id,
@@ -149,6 +150,7 @@ export function repositoryPages(
         title: entry.title,
         ...frontMatter,
         markdown: withoutFrontMatter(body),
+        ...(frontMatterSource !== undefined && { frontMatterSource }),
         children,
       };
     });

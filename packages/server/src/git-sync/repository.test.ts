@@ -524,6 +524,116 @@ describe("writing GitBook's repository format", () => {
   });
 });
 
+describe("SUMMARY.md as GitBook's documentation writes it", () => {
+  const shapeOf = (pages: readonly RepoPage[]): unknown[] =>
+    pages.map((page) =>
+      page.kind === "link"
+        ? ["link", page.title, page.href]
+        : page.kind === "group"
+          ? ["group", page.title, shapeOf(page.children)]
+          : ["document", page.title, page.path, shapeOf(page.children)],
+    );
+  /** Entries to anchors of listed pages, and group headings with GitBook's anchor. */
+  const files = (): Record<string, string> => ({
+    "SUMMARY.md": [
+      "# Table of contents",
+      "",
+      "* [Welcome](README.md)",
+      "",
+      '## Get Started <a href="#getting-started" id="getting-started"></a>',
+      "",
+      "* [Top](formatting/inline.md#top)",
+      "* [Inline](formatting/inline.md)",
+      "  * [Buttons](formatting/inline.md#buttons)",
+      "",
+      "## Reference",
+      "",
+      "* [API](api.md)",
+      "",
+    ].join("\n"),
+    "README.md": "# Welcome\n\nHello.\n",
+    "formatting/inline.md": "# Inline\n\n## Buttons\n\nPress it.\n",
+    "api.md": "# API\n\nEndpoints.\n",
+  });
+
+  it("reads an entry to an anchor of a page listed elsewhere as a link, and a heading's title without its HTML", () => {
+    const [, group] = read(files()).pages;
+    expect(group).toMatchObject({
+      kind: "group",
+      title: "Get Started",
+      heading: 'Get Started <a href="#getting-started" id="getting-started"></a>',
+    });
+    expect(shapeOf(read(files()).pages)).toEqual([
+      ["document", "Welcome", "README.md", []],
+      [
+        "group",
+        "Get Started",
+        [
+          ["link", "Top", "formatting/inline.md#top"],
+          [
+            "document",
+            "Inline",
+            "formatting/inline.md",
+            [["link", "Buttons", "formatting/inline.md#buttons"]],
+          ],
+        ],
+      ],
+      ["group", "Reference", [["document", "API", "api.md", []]]],
+    ]);
+    // An entry to an anchor of a page listed nowhere else is that page.
+    const alone = { ...files(), "SUMMARY.md": "* [Buttons](formatting/inline.md#buttons)\n" };
+    expect(shapeOf(read(alone).pages)).toEqual([
+      ["document", "Welcome", "README.md", []],
+      ["document", "Inline", "formatting/inline.md", []],
+    ]);
+  });
+
+  it("writes the anchor entries and the heading lines back as they were, also when the tree changed", () => {
+    const before = files();
+    expect(writeRepository({ ...read(before), previous: before })).toEqual(before);
+    const after = rewrite(before, ({ pages }) => {
+      findPage(pages, "API").title = "HTTP API";
+    });
+    expect(changed(before, after)).toEqual(["SUMMARY.md", "api.md"]);
+    expect(after["SUMMARY.md"]).toBe(
+      (before["SUMMARY.md"] as string).replace("* [API](api.md)", "* [HTTP API](api.md)"),
+    );
+  });
+
+  it("writes a renamed group's heading anew, without the old anchor", () => {
+    const after = rewrite(files(), ({ pages }) => {
+      const group = pages[1];
+      if (group?.kind === "group") group.title = "Start here";
+    });
+    expect(after["SUMMARY.md"]).toContain("\n## Start here\n");
+    expect(after["SUMMARY.md"]).not.toContain("getting-started");
+  });
+});
+
+describe("front matter of the space's pages", () => {
+  it("is written as the page holds it, unknown keys and folded YAML kept, where the repository has no file yet", () => {
+    const frontMatterSource =
+      "---\nname: Inline\ndescription: >-\n  A long description,\n  folded.\ntags: [a, b]\nmetadata:\n  owner: docs\n---\n";
+    const written = writeRepository({
+      pages: [
+        {
+          kind: "document",
+          path: "",
+          slug: "inline",
+          title: "Inline",
+          description: "A long description, folded.",
+          frontMatterSource,
+          markdown: "Text.\n",
+          children: [],
+        },
+      ],
+      config: { root: "", readme: "README.md", summary: "SUMMARY.md" },
+      redirects: {},
+    });
+    expect(written["README.md"]).toBe(`${frontMatterSource}\n# Inline\n\nText.\n`);
+  });
+});
+
 describe("the format from the event loop", { timeout: 30_000 }, () => {
   it("reads and writes in the content engine's pool", async () => {
     const files = gitbookRepository();

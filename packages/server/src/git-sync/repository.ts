@@ -1,11 +1,12 @@
 import { posix } from "node:path";
 import { isDeepStrictEqual } from "node:util";
 import { slug as slugify } from "github-slugger";
-import type { List, PhrasingContent, Root, RootContent } from "mdast";
+import type { List, ListItem, PhrasingContent, Root, RootContent } from "mdast";
 import { toString as textOf } from "mdast-util-to-string";
 import remarkParse from "remark-parse";
 import remarkStringify from "remark-stringify";
 import { unified } from "unified";
+import { visit } from "unist-util-visit";
 import { Document, isMap, parseDocument, parse as parseYaml, stringify as stringifyYaml } from "yaml";
 import { FRONT_MATTER } from "../content/engine/front-matter.js";
 import { type FrontMatter, gitBookReader, type MetaLinkTarget } from "../content/engine/gitbook.js";
@@ -38,19 +39,30 @@ export interface RepoDocument extends FrontMatter {
   title: string;
   /** The body as stored: without front matter, and without the title heading when the title came from it. */
   markdown: string;
+  /**
+   * The front matter as the space's page holds it (`---` lines included), when it has one: written as
+   * it is, so that the keys Quire does not read (`name`, `tags`, `metadata`…) and the YAML's own
+   * layout (`description: >-` folded) stay, also where the repository has no file of the page yet.
+   */
+  frontMatterSource?: string;
   children: RepoPage[];
 }
 
 /** A `##` heading of SUMMARY.md. */
 export interface RepoGroup {
   kind: "group";
+  /** The heading's text, without its HTML (GitBook's anchor `<a href="#x" id="x"></a>`). */
   title: string;
+  /** The heading as SUMMARY.md wrote it after `## `, when read: written back so while the title holds. */
+  heading?: string;
   children: RepoPage[];
 }
 
+/** An entry of SUMMARY.md to another site, or to an anchor of a page listed elsewhere in it. */
 export interface RepoLink {
   kind: "link";
   title: string;
+  /** As SUMMARY.md wrote it: a URL, or a file with its anchor relative to the summary's folder. */
   href: string;
 }
 
@@ -249,25 +261,50 @@ function decoded(href: string): string {
 /** The tree SUMMARY.md gives: its `##` headings as groups, its lists' links as pages, nested as written. */
 function pagesOfSummary(content: Content, summary: string): RepoPage[] {
   const directory = posix.dirname(content.config.summary);
+  const fileOf = (url: string) =>
+    normalized(joined(directory === "." ? "" : directory, decoded(url.split("#")[0] ?? "")));
+  const linkOf = (item: ListItem) => {
+    const paragraph = item.children.find((child) => child.type === "paragraph");
+    const link = paragraph?.children.find((child: PhrasingContent) => child.type === "link");
+    return link?.type === "link" ? link : undefined;
+  };
+  const root = summaryParser.parse(summary);
+  // The files entries list without an anchor: an entry to an anchor of one of them is a link to it, as
+  // GitBook reads it (`[Buttons](inline.md#buttons)` beside `[Inline](inline.md)`), not a copy of the page.
+  const listed = new Set<string>();
+  visit(root, "listItem", (item: ListItem) => {
+    const link = linkOf(item);
+    if (link && !isExternal(link.url) && !link.url.includes("#")) {
+      const file = fileOf(link.url);
+      if (file) listed.add(file);
+    }
+  });
   const itemsOf = (list: List): RepoPage[] =>
     list.children.flatMap((item) => {
       const nested = item.children.flatMap((child) => (child.type === "list" ? itemsOf(child) : []));
-      const paragraph = item.children.find((child) => child.type === "paragraph");
-      const link = paragraph?.children.find((child: PhrasingContent) => child.type === "link");
+      const link = linkOf(item);
       // An entry that links nowhere is no page; what is nested in it is.
-      if (link?.type !== "link") return nested;
+      if (!link) return nested;
       const title = textOf(link).trim();
       if (isExternal(link.url)) return [{ kind: "link", title, href: link.url }, ...nested];
-      const file = normalized(
-        joined(directory === "." ? "" : directory, decoded(link.url.split("#")[0] ?? "")),
-      );
+      const file = fileOf(link.url);
+      if (file && link.url.includes("#") && listed.has(file))
+        return [{ kind: "link", title, href: link.url }, ...nested];
       return file ? [content.document(file, title, nested)] : nested;
     });
   const pages: RepoPage[] = [];
   let target = pages;
-  for (const node of summaryParser.parse(summary).children as RootContent[]) {
+  for (const node of root.children as RootContent[]) {
     if (node.type === "heading" && node.depth === 2) {
-      const group: RepoGroup = { kind: "group", title: textOf(node).trim(), children: [] };
+      const start = node.children[0]?.position?.start.offset;
+      const end = node.children.at(-1)?.position?.end.offset;
+      const group: RepoGroup = {
+        kind: "group",
+        // GitBook's anchor of the heading is no part of its title (nor of the slug made from it).
+        title: textOf(node, { includeHtml: false }).trim(),
+        ...(start !== undefined && end !== undefined && { heading: summary.slice(start, end) }),
+        children: [],
+      };
       pages.push(group);
       target = group.children;
     } else if (node.type === "list") target.push(...itemsOf(node));
@@ -442,14 +479,29 @@ function pageFile(page: RepoDocument, previous?: PageFile): string {
   const head =
     previous && isDeepStrictEqual(previous.frontMatter, frontMatter)
       ? previous.head
-      : writeFrontMatter(frontMatter, previous?.yaml);
+      : page.frontMatterSource
+        ? `${page.frontMatterSource.replace(/\r?\n$/, "")}\n\n`
+        : writeFrontMatter(frontMatter, previous?.yaml);
   // A title the file did not write (the summary's, the file's name) stays unwritten while it holds.
   const titleLine =
     previous?.title === page.title ? previous.titleLine : titleHeading(page.title, page.markdown);
   return head + titleLine + page.markdown;
 }
 
-function summaryTree(pages: readonly RepoPage[], summary: string): Root {
+/** The headings SUMMARY.md wrote for its groups, by title: written back as they were. */
+function headingsOf(pages: readonly RepoPage[]): Map<string, string> {
+  const headings = new Map<string, string>();
+  for (const page of pages)
+    if (page.kind === "group" && page.heading !== undefined && !headings.has(page.title))
+      headings.set(page.title, page.heading);
+  return headings;
+}
+
+function summaryTree(
+  pages: readonly RepoPage[],
+  summary: string,
+  headings: ReadonlyMap<string, string> = new Map(),
+): Root {
   const directory = posix.dirname(summary) === "." ? "" : posix.dirname(summary);
   const list = (items: readonly RepoPage[]): List => ({
     type: "list",
@@ -488,7 +540,15 @@ function summaryTree(pages: readonly RepoPage[], summary: string): Root {
       continue;
     }
     flush();
-    children.push({ type: "heading", depth: 2, children: [{ type: "text", value: page.title }] });
+    const heading = headings.get(page.title);
+    // A heading as it was written (its anchor's HTML with it) goes out as it came in.
+    children.push({
+      type: "heading",
+      depth: 2,
+      children: [
+        heading === undefined ? { type: "text", value: page.title } : { type: "html", value: heading },
+      ],
+    });
     run = page.children;
     flush();
   }
@@ -579,7 +639,7 @@ export function writeRepositoryPlaced({
 
   const summary = previous[summaryPath];
   if (!isDeepStrictEqual(outline(placed), outline(before.pages)))
-    files[summaryPath] = writer.stringify(summaryTree(placed, config.summary));
+    files[summaryPath] = writer.stringify(summaryTree(placed, config.summary, headingsOf(before.pages)));
   else if (summary !== undefined) files[summaryPath] = summary;
 
   const previousConfig = previous[configPath];

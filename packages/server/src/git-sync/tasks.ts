@@ -100,7 +100,13 @@ export function gitSyncTasks(deps: GitSyncDeps): AnyTask[] {
 
   async function fetchTree(operation: OperationRow, deadline: number): Promise<FetchedTree> {
     const remote = remoteOf(operation, { secretKey, spaceId: operation.space_id });
-    return git.fetch(operation.space_id, remote, { ...limits, timeoutMs: remaining(deadline) });
+    // Only the project directory is read, and counted against the limit: what Git Sync syncs.
+    return git.fetch(
+      operation.space_id,
+      remote,
+      { ...limits, timeoutMs: remaining(deadline) },
+      { directory: operation.project_directory },
+    );
   }
 
   const remaining = (deadline: number) => {

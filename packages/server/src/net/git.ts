@@ -29,10 +29,21 @@ export interface GitLimits {
   /** Whole operation (every git process of it). */
   timeoutMs: number;
   /**
-   * Most bytes a fetch may bring into the cache (the pack), checked while it runs. It also bounds the
-   * sum of the sizes of the files read out of the tree, since a small pack can inflate enormously.
+   * Most bytes of files a fetch reads out of the tree (those under its `directory`: what is synced),
+   * checked from the tree's listing before any is read, since a small pack can inflate enormously.
    */
   maxBytes: number;
+  /**
+   * Most bytes a fetch may bring into the cache (the pack of the whole commit), checked while it runs;
+   * `maxBytes` when absent. Larger, so that a repository whose synced folder is small passes.
+   */
+  maxPackBytes?: number;
+}
+
+/** What a fetch reads of the tree. */
+export interface FetchOptions {
+  /** Only the files under this directory of the repository ("" or absent: all of them). */
+  directory?: string;
 }
 
 export type GitErrorKind =
@@ -59,7 +70,7 @@ export class GitError extends Error {
 export interface FetchedTree {
   /** The ref's commit; null when the ref does not exist yet (an empty repository). */
   commit: string | null;
-  /** Every file of the commit's tree, by path ("docs/README.md"), with its blob oid. */
+  /** Every file of the commit's tree (under the fetch's `directory`), by path ("docs/README.md"), with its blob oid. */
   files: Map<string, { oid: string; bytes: Buffer }>;
   /**
    * The URL the repository was reached at when the server redirected to another one (a renamed
@@ -70,7 +81,7 @@ export interface FetchedTree {
 
 export interface GitClient {
   /** Fetches `remote.ref` (shallow, depth 1) into the cache for `cacheKey` (a space id) and reads its tree. */
-  fetch(cacheKey: string, remote: GitRemote, limits: GitLimits): Promise<FetchedTree>;
+  fetch(cacheKey: string, remote: GitRemote, limits: GitLimits, options?: FetchOptions): Promise<FetchedTree>;
   /**
    * Makes a commit on `parent` (null: a root commit) changing `changes` (a path → new bytes, or null to
    * delete) and pushes it to `remote.ref`. When the resulting tree equals the parent's, no commit is made
@@ -325,7 +336,12 @@ class Operation {
         finish(() => {
           if (killed === "timeout") reject(this.timeout());
           else if (killed === "too_large")
-            reject(new GitError("too_large", `The repository is larger than ${this.limits.maxBytes} bytes.`));
+            reject(
+              new GitError(
+                "too_large",
+                `The repository is larger than ${this.limits.maxPackBytes ?? this.limits.maxBytes} bytes.`,
+              ),
+            );
           else resolve({ stdout: Buffer.concat(out), stderr: Buffer.concat(err).toString("utf8"), code });
         }),
       );
@@ -686,7 +702,7 @@ export function createGitClient(options: { cacheDirectory: string; policy: Netwo
     conn: Connection,
     ref: string,
   ): Promise<string | null> => {
-    const { maxBytes } = op.limits;
+    const maxBytes = op.limits.maxPackBytes ?? op.limits.maxBytes;
     const baseline = await packBytes(gitDir);
     const run = await remoteGit(
       op,
@@ -717,9 +733,18 @@ export function createGitClient(options: { cacheDirectory: string; policy: Netwo
     return (await op.plumbing(["rev-parse", "--verify", `${LOCAL_REF}^{commit}`])).toString().trim();
   };
 
-  /** Every regular file of the commit's tree, read with one `cat-file --batch`. */
-  const readTree = async (op: Operation, commit: string) => {
-    const listing = await op.plumbing(["ls-tree", "-r", "-z", "--long", commit]);
+  /** Every regular file of the commit's tree under `directory`, read with one `cat-file --batch`. */
+  const readTree = async (op: Operation, commit: string, directory: string) => {
+    // The sizes come from the listing: nothing is read when the synced files are past the limit.
+    const listing = await op.plumbing([
+      "ls-tree",
+      "-r",
+      "-z",
+      "--long",
+      "--full-tree",
+      commit,
+      ...(directory ? ["--", `${directory}/`] : []),
+    ]);
     const entries: { path: string; oid: string }[] = [];
     let total = 0;
     for (const record of listing.toString("utf8").split("\0")) {
@@ -732,7 +757,10 @@ export function createGitClient(options: { cacheDirectory: string; policy: Netwo
       total += Number(size);
     }
     if (total > op.limits.maxBytes)
-      throw new GitError("too_large", `The repository's files are larger than ${op.limits.maxBytes} bytes.`);
+      throw new GitError(
+        "too_large",
+        `The repository's ${directory ? `files under ${directory}/` : "files"} are larger than ${op.limits.maxBytes} bytes.`,
+      );
     const oids = [...new Set(entries.map((entry) => entry.oid))];
     const blobs = new Map<string, Buffer>();
     if (oids.length > 0) {
@@ -780,13 +808,14 @@ export function createGitClient(options: { cacheDirectory: string; policy: Netwo
     /^[0-9a-f]{40,64}$/.test(oid) && (await op.git(["cat-file", "-e", `${oid}^{commit}`])).code === 0;
 
   return {
-    fetch(cacheKey, remote, limits) {
+    fetch(cacheKey, remote, limits, options = {}) {
       return serial(cacheKey, async () => {
         const { op, gitDir } = await begin(cacheKey, limits);
         const conn = await resolveRemote(remote, op);
         try {
           const commit = await fetchRef(op, gitDir, conn, remote.ref);
-          const files = commit === null ? new Map() : await readTree(op, commit);
+          const files =
+            commit === null ? new Map() : await readTree(op, commit, directoryOption(options.directory));
           // After the tree is read, so that the repack cannot cost the fetch its result.
           await compact(op, gitDir);
           return { commit, files, ...movedUrl(conn) };
@@ -903,6 +932,20 @@ export function createGitClient(options: { cacheDirectory: string; policy: Netwo
   };
 }
 
+/** A directory of the tree as `ls-tree` takes it: no leading, trailing or doubled slash; "" for the root. */
+function directoryOption(directory: string | undefined): string {
+  const parts = (directory ?? "").split("/").filter((part) => part !== "" && part !== ".");
+  if (parts.some((part) => part === ".."))
+    throw new GitError("failed", "The directory is not inside the repository.");
+  return parts.join("/");
+}
+
+/**
+ * How much more the pack of a whole commit may be than its synced files: a monorepo's docs folder is
+ * small beside its code and media, which are fetched (one shallow commit) but never read.
+ */
+const PACK_BYTES_PER_SYNCED_BYTE = 4;
+
 /** Git Sync's transport as the server runs it: one client, what one operation may take, how often to poll. */
 export interface GitSettings {
   client: GitClient;
@@ -918,7 +961,11 @@ export function gitSettingsFrom(
 ): GitSettings {
   return {
     client: createGitClient({ cacheDirectory: config.cacheDirectory, policy }),
-    limits: { timeoutMs: config.timeoutMs, maxBytes: config.maxBytes },
+    limits: {
+      timeoutMs: config.timeoutMs,
+      maxBytes: config.maxBytes,
+      maxPackBytes: config.maxBytes * PACK_BYTES_PER_SYNCED_BYTE,
+    },
     pollMs: config.pollMs,
   };
 }

@@ -164,12 +164,13 @@ function ancestorsOf(tree: PageTree, page: PageEntry): PageEntry[] {
 }
 
 /**
- * A link page's entry: its title, linking to its href when that is safe to follow (relative, http(s),
- * mailto); a link to another site gives it no hold on this page (`noopener`).
+ * A link page's entry: its title, linking where it leads when its href is safe to follow (relative,
+ * http(s), mailto; to a page of the space, that page); a link to another site gives it no hold on this
+ * page (`noopener`).
  */
-function linkPageEntry(page: PageEntry): Element {
-  const href = safeHref(page.href);
-  if (href === undefined) return h("span", titleContent(page.title));
+function linkPageEntry(chrome: SiteChrome, page: PageEntry): Element {
+  if (safeHref(page.href) === undefined) return h("span", titleContent(page.title));
+  const href = chrome.pageHref(page);
   return h("a", { href, ...(URL.canParse(href) && { rel: "noopener" }) }, titleContent(page.title));
 }
 
@@ -190,7 +191,7 @@ function pageList(
   return h(
     "ul",
     children.map((page) => {
-      if (page.kind === "link") return h("li", linkPageEntry(page));
+      if (page.kind === "link") return h("li", linkPageEntry(chrome, page));
       if (page.kind === "group")
         return h("li", { class: "nav-group" }, [
           h("span", { class: "nav-group-title" }, titleContent(page.title)),

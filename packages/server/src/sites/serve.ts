@@ -4,6 +4,7 @@ import type { Request, Response, Router } from "express";
 import { errors as joseErrors, jwtVerify } from "jose";
 import type { KeptAnswers } from "../area.js";
 import type { MetaLinkTarget } from "../content/engine/index.js";
+import { linkedFile } from "../content/engine/references.js";
 import type { PageTree } from "../content/pages.js";
 import { RecentlyUsed } from "../content/recently-used.js";
 import type { ContentStorage } from "../content/storage.js";
@@ -82,6 +83,8 @@ type Asked =
  * path, whose pages stay reachable under it.
  */
 const SEARCH_PAGE = "search";
+/** Where the links of a space's outline are written from, in its repository (see Git Sync). */
+const SUMMARY_FILE = "SUMMARY.md";
 /** The longest query the search page reads (as the search API), and how many spaces it shows. */
 const SEARCH_QUERY_MAX = 512;
 const SEARCH_SPACES_SHOWN = 10;
@@ -434,15 +437,33 @@ export function publishedSiteRoutes(router: Router, services: Services): void {
    * Links keep to the host the visitor came by: the path and query of each URL, without its origin.
    */
   /** Where the site's paths are for the visitor (with their share key), and its pages' among them. */
-  function hrefsFor(root: URL, visitor: Admitted, structure: SiteStructure, place: Place, tree: PageTree) {
+  function hrefsFor(
+    root: URL,
+    visitor: Admitted,
+    structure: SiteStructure,
+    place: Place,
+    tree: PageTree,
+    pageFiles: ReadonlyMap<string, string>,
+  ) {
     const urlAt = urlsUnder(root, visitor.shareKey);
     const at = (segments: ReadonlyArray<string | undefined>) => {
       const url = new URL(urlAt(segments));
       return `${url.pathname}${url.search}`;
     };
+    const pageOfFile = new Map([...pageFiles].map(([pageId, path]) => [path, pageId]));
+    // A link of SUMMARY.md to an anchor of a page of the space (`inline.md#buttons`) leads to that page.
+    const inSpace = (href: string) => {
+      if (URL.canParse(href) || href.startsWith("/") || href.startsWith("#")) return undefined;
+      const linked = linkedFile(SUMMARY_FILE, href);
+      const page = linked && tree.get(pageOfFile.get(linked.file) ?? "");
+      if (!page || page.kind !== undefined) return undefined;
+      const anchor = linked?.anchor ? `#${encodeURIComponent(linked.anchor)}` : "";
+      return `${at(pageSegments(structure, place.siteSpace, tree, page))}${anchor}`;
+    };
     // A link page has no path of its own: what leads to it leads where it does.
     const pageHref = (target: PageEntry) =>
-      (target.kind === "link" && safeHref(target.href)) ||
+      (target.kind === "link" &&
+        ((target.href !== undefined && inSpace(target.href)) || safeHref(target.href))) ||
       at(pageSegments(structure, place.siteSpace, tree, target));
     return { at, pageHref };
   }
@@ -454,8 +475,9 @@ export function publishedSiteRoutes(router: Router, services: Services): void {
     place: Place,
     tree: PageTree,
     settings: CustomizationSettings,
+    pageFiles: ReadonlyMap<string, string>,
   ) {
-    const { at, pageHref } = hrefsFor(root, visitor, structure, place, tree);
+    const { at, pageHref } = hrefsFor(root, visitor, structure, place, tree, pageFiles);
     // The customization's links to content: pages of the visitor's space and the site's spaces; what
     // the site does not show (another space's page, a file, a user) gets no link.
     const pageOf = (pageId: string | undefined, spaceId: string | undefined) => {
@@ -515,7 +537,8 @@ export function publishedSiteRoutes(router: Router, services: Services): void {
       return void answer(res, root, 404, structure.site.title, "This site has no content to show yet.");
     const { tree } = await mainContent(db, place.siteSpace);
     const settings = await customizationOf(db, structure.site.id, place.siteSpace.row.id);
-    const { chrome, at } = chromeFor(root, visitor, structure, place, tree, settings);
+    const pageFiles = await pagePaths(db, place.siteSpace.space.id);
+    const { chrome, at } = chromeFor(root, visitor, structure, place, tree, settings, pageFiles);
     const q = typeof req.query.q === "string" ? req.query.q.slice(0, SEARCH_QUERY_MAX) : "";
     const spaceIds = searchedSpaceIds(structure, { query: q });
     const { items } = await searchContent(
@@ -592,8 +615,8 @@ export function publishedSiteRoutes(router: Router, services: Services): void {
       if (!found?.page || !found.place.pagePath || found.page.kind !== undefined)
         return void ((await redirected()) || notFound(res, root));
       const { storage, revision, tree, page, place } = found;
-      const { pageHref } = hrefsFor(root, visitor, structure, place, tree);
       const pageFiles = await pagePaths(db, revision.space_id);
+      const { pageHref } = hrefsFor(root, visitor, structure, place, tree, pageFiles);
       const context = siteLinkContext(services, { storage, revision, tree, pageFiles }, pageHref);
       return void res
         .type("text/markdown")
@@ -606,7 +629,8 @@ export function publishedSiteRoutes(router: Router, services: Services): void {
     const { place, storage, revision, tree, page } = found;
 
     const settings = await customizationOf(db, structure.site.id, place.siteSpace.row.id);
-    const { chrome, pageHref } = chromeFor(root, visitor, structure, place, tree, settings);
+    const pageFiles = await pagePaths(db, revision.space_id);
+    const { chrome, pageHref } = chromeFor(root, visitor, structure, place, tree, settings, pageFiles);
     res.set("Content-Security-Policy", contentSecurityPolicy(chrome.brand?.style));
     // A group is no page of its own: its path leads to its first document, so that a link to it is no
     // dead end. A link page has no path of its own (the navigation leads to where it does).
@@ -638,7 +662,6 @@ export function publishedSiteRoutes(router: Router, services: Services): void {
       const kept = await pages.current(visit.key, fingerprint, visit.writes, accepted);
       if (kept) return sendPage(req, res, kept);
     }
-    const pageFiles = await pagePaths(services.db, revision.space_id);
     const context = siteLinkContext(services, { storage, revision, tree, pageFiles }, pageHref);
     const rendered = await renderPage(context, page, await markdownOf(storage, page));
     const { body, description, headings, metaLinks, layout } = rendered;

@@ -77,6 +77,13 @@ function relativePath(fromFile: string, link: string): string | undefined {
   return segments.join("/");
 }
 
+/** The file a relative link from `fromFile` names (see `relativePath`), and the anchor it leads to. */
+export function linkedFile(fromFile: string, link: string): { file: string; anchor?: string } | undefined {
+  const file = relativePath(fromFile, link);
+  const anchor = fragmentOf(link);
+  return file === undefined ? undefined : { file, ...(anchor !== undefined && { anchor }) };
+}
+
 /** A page's path from its file's: `.md` and a final `README` dropped. */
 const pagePathOfFile = (file: string) => file.replace(/\.md$/i, "").replace(/(^|\/)README$/i, "");
 
