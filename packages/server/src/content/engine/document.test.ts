@@ -52,6 +52,7 @@ const inline = fc.oneof(
     '<a href="x.md" class="button primary">Go</a>',
     "one<br>two",
     '[page.md](page.md "mention")',
+    "costs $5, $$x_i * y$$ inline",
   ),
 );
 const paragraph = fc.array(inline, { minLength: 1, maxLength: 4 }).map((parts) => parts.join(" "));
@@ -82,6 +83,7 @@ const block: fc.Arbitrary<string> = fc.letrec<{ block: string }>((tie) => ({
       "```js\nconst a = 1;\n\n  b();\n```",
       "```\nplain\n```",
       "```math\nx^2\n```",
+      "$$\nx_i^2\n$$",
       "---",
       "<div>raw</div>",
       '<table data-view="cards"><thead><tr><th></th></tr></thead><tbody><tr><td>Card</td></tr></tbody></table>',
@@ -568,6 +570,23 @@ describe("GitBook's document and Markdown", { timeout: 60_000 }, () => {
     expect(toDocument(quoted).nodes[0]?.nodes).toEqual(toDocument(markdown).nodes);
   });
 
+  it("reads GitBook's formulas, a block's between $$ lines and $$…$$ in a text, and writes them so", () => {
+    const markdown =
+      "$$\ns = \\sqrt{\\frac{1}{N-1} \\sum_{i=1}^N (x_i - \\overline{x})^2}\n$$\n\nInline: $$f(x) = x * e^{2 pi i \\xi x}$$, for $5.\n";
+    const [block, paragraph] = toDocument(markdown).nodes;
+    expect(block).toMatchObject({
+      type: "math",
+      data: { formula: "s = \\sqrt{\\frac{1}{N-1} \\sum_{i=1}^N (x_i - \\overline{x})^2}" },
+    });
+    expect(paragraph?.nodes?.[1]).toMatchObject({
+      type: "inline-math",
+      data: { formula: "f(x) = x * e^{2 pi i \\xi x}" },
+    });
+    expect(markdownOf(toDocument(markdown))).toBe(markdown);
+    // A formula Quire wrote before, in a fenced `math` block, is one too.
+    expect(toDocument("```math\nx^2\n```\n").nodes).toEqual(toDocument("$$\nx^2\n$$\n").nodes);
+  });
+
   it("refuses HTML that Markdown would not read back as the one tag or block sent", () => {
     const refused = (node: unknown) => {
       const outcome = fromDocument({ document: { object: "document", data: {}, nodes: [node] } });
@@ -676,7 +695,7 @@ describe("GitBook's document and Markdown", { timeout: 60_000 }, () => {
       ],
     };
     expect(markdownOf(document)).toBe(
-      '# Title\n\n*Two leaves*😀\n\n{% embed url="https://example.com/v" %}\n\n```math\ne=mc^2\n```\n',
+      '# Title\n\n*Two leaves*😀\n\n{% embed url="https://example.com/v" %}\n\n$$\ne=mc^2\n$$\n',
     );
   });
 

@@ -24,10 +24,12 @@ import type {
   Table,
   TableCell,
 } from "mdast";
+import type {} from "mdast-util-math";
 import { defaultHandlers, type Options as ToMarkdownOptions, type Unsafe } from "mdast-util-to-markdown";
 import { toString as textOf } from "mdast-util-to-string";
 import remarkFrontmatter from "remark-frontmatter";
 import remarkGfm from "remark-gfm";
+import remarkMath from "remark-math";
 import remarkStringify from "remark-stringify";
 import { type Processor, unified } from "unified";
 import { visit } from "unist-util-visit";
@@ -43,13 +45,13 @@ import type {
   MarkdownOutcome,
 } from "./document-model.js";
 import { FRONT_MATTER } from "./front-matter.js";
-import { type GitBookTag, gitBookReader, integrationOf, literalLinkText } from "./gitbook.js";
+import { type GitBookTag, gitBookReader, integrationOf, literalLinkText, MATH } from "./gitbook.js";
 
 /**
  * A page body as GitBook's JSON document and back, in a worker thread of the content engine's pool
  * (these functions parse; see `ContentEngine.toDocument`). The document is made from the mdast tree
  * of the body with GitBook's blocks as written; Markdown is written from it as GitBook's Git Sync
- * writes a page (its `{% %}` blocks, `<details>` for expandables, fenced `math` for formulas).
+ * writes a page (its `{% %}` blocks, `<details>` for expandables, `$$` lines around a formula).
  *
  * What Markdown has and GitBook's document has not is kept as near as it goes: a heading below level 3
  * is a `heading-3` with its level, HTML is Quire's `html` inline or block, a footnote its text.
@@ -213,6 +215,14 @@ class InlineBuilder {
       }
       case "footnoteReference":
         this.text(`[^${node.label ?? node.identifier}]`, marks);
+        return;
+      case "inlineMath":
+        this.nodes.push({
+          object: "inline",
+          type: "inline-math",
+          data: { formula: node.value },
+          isVoid: true,
+        });
         return;
       case "html":
         this.nodes.push({ object: "inline", type: "html", data: { html: node.value }, isVoid: true });
@@ -422,6 +432,8 @@ class BlockConverter {
         return [block("blockquote", {}, this.blocks(node.children))];
       case "code":
         return [this.code(node)];
+      case "math":
+        return [voidBlock("math", { formula: node.value })];
       case "thematicBreak":
         return [voidBlock("divider", {})];
       case "table":
@@ -1007,7 +1019,7 @@ class DocumentReader {
       case "code":
         return [this.code(node, data, path)];
       case "math":
-        return [{ type: "code", lang: "math", value: stringField(data, "formula", path) }];
+        return [{ type: "math", value: stringField(data, "formula", path) }];
       case "hint": {
         const style = typeof data.style === "string" && HINT_STYLES.has(data.style) ? data.style : "info";
         return [tag("hint", { style, ...iconOf(data) }, this.childBlocks(node, path))];
@@ -1323,7 +1335,7 @@ class DocumentReader {
       case "emoji":
         return [{ text: emojiOf(stringField(data, "code", path)), marks: new Set() }];
       case "inline-math":
-        return [{ text: `$$${stringField(data, "formula", path)}$$`, marks: new Set() }];
+        return [{ type: "inlineMath", value: stringField(data, "formula", path) }];
       case "mention": {
         const url = urlOfRef(data.ref, `${path}.data.ref`);
         const children = this.inlines(node, path);
@@ -1521,6 +1533,7 @@ function readsAsLink(markdown: string, node: Link): boolean {
  */
 const writer = unified()
   .use(remarkGfm)
+  .use(remarkMath, MATH)
   .use(escapingOnlyLiteralLinks)
   .use(remarkFrontmatter)
   .use(remarkStringify, {
@@ -1575,8 +1588,9 @@ function canonical(node: unknown): string {
 }
 
 /** The front matter `previous` opens with, a blank line after it when a body `follows`; "" without one. */
-function frontMatterOf(previous: string, follows: boolean): string {
-  const frontMatter = FRONT_MATTER.exec(previous)?.[0] ?? "";
+function frontMatterOf(previous: string, follows: boolean, tree = parse(previous)): string {
+  // Only what reads as front matter (YAML of keys): `---` lines around other text are the body's.
+  const frontMatter = tree.children[0]?.type === "yaml" ? (FRONT_MATTER.exec(previous)?.[0] ?? "") : "";
   return frontMatter && follows && !frontMatter.endsWith("\n\n") ? `${frontMatter}\n` : frontMatter;
 }
 
@@ -1713,7 +1727,7 @@ function rewrite(
     return span ? [span] : [];
   });
   const pieces = keptPieces(reader, nodes, previous, written, "document");
-  let markdown = frontMatterOf(previous, pieces.length > 0) + joined(pieces, previous);
+  let markdown = frontMatterOf(previous, pieces.length > 0, tree) + joined(pieces, previous);
   const last = pieces.at(-1);
   markdown +=
     last?.block && last.at === written.length - 1

@@ -3,6 +3,7 @@ import type { Extension as FromMarkdownExtension } from "mdast-util-from-markdow
 import type { Code, Construct, Effects, State } from "micromark-util-types";
 import remarkFrontmatter from "remark-frontmatter";
 import remarkGfm from "remark-gfm";
+import remarkMath, { type Options as MathOptions } from "remark-math";
 import remarkParse from "remark-parse";
 import { type PluggableList, type Plugin, type Processor, unified } from "unified";
 import type { Position } from "unist";
@@ -16,8 +17,9 @@ import { FRONT_MATTER } from "./front-matter.js";
  * content engine's analysis and HTML both understand it: the `{% tag attrs %}…{% endtag %}` blocks
  * (hints, tabs, content references, embeds, steppers, code titles, files, includes, API references,
  * columns, conditions, updates, prompts, integrations' blocks),
- * GitHub-style alerts (`> [!NOTE]`), and the front matter `remark-frontmatter` has parsed. A block
- * that is not closed, or a tag GitBook does not have, stays the text it was written as.
+ * GitHub-style alerts (`> [!NOTE]`), formulas (`$$…$$`, read by remark-math), and the front matter
+ * `remark-frontmatter` has parsed. A block that is not closed, or a tag GitBook does not have, stays the
+ * text it was written as.
  */
 
 /** Where a meta link of a page leads: an http(s) URL, or a page (of another space when `space` is given). */
@@ -539,11 +541,15 @@ function pickFrontMatter(data: Record<string, unknown>): FrontMatter {
  * body, and the lines it tried are then read without their containers: every later quote and list
  * became a paragraph.
  */
+/** GitBook's formulas: `$$…$$` in a text, `$$` lines around a block's; a lone `$` is a dollar. */
+export const MATH: MathOptions = { singleDollarTextMath: false };
+
 export function gitBookReader(options: { blocks?: "rendered" | "tags" } = {}, after: PluggableList = []) {
   const make = (frontMatter: boolean) =>
     unified()
       .use(remarkParse)
       .use(remarkGfm)
+      .use(remarkMath, MATH)
       .use(frontMatter ? [remarkFrontmatter] : [])
       .use(remarkGitBook, options)
       .use(after);

@@ -102,6 +102,6 @@ describe.skipIf(missing)("GitBook's documentation through the document round tri
 
 /**
  * What Quire reached so far, raised as the round trip improves toward the targets (99% of edits local,
- * 90% of pages written alone as GitBook writes them). On 2026-12-02: 359 of 361 edits, 171 of 182 pages.
+ * 90% of pages written alone as GitBook writes them). On 2026-12-02: 359 of 361 edits, 172 of 182 pages.
  */
-const FLOORS = { locality: 359 / 361, alone: 171 / 182 };
+const FLOORS = { locality: 359 / 361, alone: 172 / 182 };
