@@ -131,25 +131,24 @@ export async function renderPage(
   markdown: string,
 ): Promise<RenderedPage> {
   const engine = contentEngine();
-  try {
-    const { links, frontMatter, sections } = await engine.analyze(markdown);
-    const html = await engine.renderHtml(markdown, await siteLinks(context, page, links));
-    const { canonical, alternates } = frontMatter ?? {};
-    return {
-      body: { html },
-      ...(frontMatter?.description && { description: frontMatter.description }),
-      headings: sections,
-      layout: pageLayout(frontMatter?.layout),
-      ...(frontMatter?.noRobotsIndex && { noRobotsIndex: true }),
-      ...((canonical || alternates) && {
-        metaLinks: { ...(canonical && { canonical }), ...(alternates && { alternates }) },
-      }),
-    };
-  } catch (error) {
-    if (error instanceof ApiError && error.status === 422)
-      return { body: { refused: error.message }, headings: [], layout: pageLayout(undefined) };
-    throw error;
-  }
+  return unlessRefused<RenderedPage>(
+    async () => {
+      const { links, frontMatter, sections } = await engine.analyze(markdown);
+      const html = await engine.renderHtml(markdown, await siteLinks(context, page, links));
+      const { canonical, alternates } = frontMatter ?? {};
+      return {
+        body: { html },
+        ...(frontMatter?.description && { description: frontMatter.description }),
+        headings: sections,
+        layout: pageLayout(frontMatter?.layout),
+        ...(frontMatter?.noRobotsIndex && { noRobotsIndex: true }),
+        ...((canonical || alternates) && {
+          metaLinks: { ...(canonical && { canonical }), ...(alternates && { alternates }) },
+        }),
+      };
+    },
+    (error) => ({ body: { refused: error.message }, headings: [], layout: pageLayout(undefined) }),
+  );
 }
 
 /**
@@ -162,13 +161,23 @@ export async function pageMarkdown(
   markdown: string,
 ): Promise<string> {
   const engine = contentEngine();
+  // A body past the server's limits is served as stored, as it was before.
+  return unlessRefused(
+    async () => {
+      const rewrite = await siteLinks(context, page, (await engine.analyze(markdown)).links);
+      const found = Object.fromEntries(Object.entries(rewrite).filter(([, to]) => to !== ""));
+      return engine.markdownWithUrls(markdown, found);
+    },
+    () => markdown,
+  );
+}
+
+/** What `work` gives, or `refused`'s when the content engine refuses the body (past its limits: 422). */
+async function unlessRefused<T>(work: () => Promise<T>, refused: (error: ApiError) => T): Promise<T> {
   try {
-    const rewrite = await siteLinks(context, page, (await engine.analyze(markdown)).links);
-    const found = Object.fromEntries(Object.entries(rewrite).filter(([, to]) => to !== ""));
-    return await engine.markdownWithUrls(markdown, found);
+    return await work();
   } catch (error) {
-    // A body past the server's limits is served as stored, as it was before.
-    if (error instanceof ApiError && error.status === 422) return markdown;
+    if (error instanceof ApiError && error.status === 422) return refused(error);
     throw error;
   }
 }
