@@ -1,3 +1,4 @@
+import { execFileSync } from "node:child_process";
 import { createHmac, randomBytes } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
@@ -526,6 +527,14 @@ describe("POST /v1/spaces/{spaceId}/git/export", () => {
     const buttons = flatten(await space.pages()).find((page) => page.title === "Buttons");
     expect(buttons).toMatchObject({ type: "link", href: "formatting/inline.md#buttons" });
     expect(flatten(await space.pages()).filter((page) => page.type === "document")).toHaveLength(2);
+    // Each page's file, as GitBook's API gives it: its object id (as Git itself names its bytes) and path.
+    const oidOf = (bytes: string | Buffer) =>
+      execFileSync("git", ["hash-object", "--stdin"], { input: bytes }).toString().trim();
+    const inlinePage = flatten(await space.pages()).find((page) => page.title === "Inline");
+    expect(inlinePage?.git).toEqual({
+      oid: oidOf(files["formatting/inline.md"]),
+      path: "formatting/inline.md",
+    });
 
     // A merge is exported to the repository: the summary is written anew after a rename, its heading
     // and anchor entries as they were.
@@ -537,6 +546,15 @@ describe("POST /v1/spaces/{spaceId}/git/export", () => {
     const own = await git.readFiles(repository.name);
     expect(own["SUMMARY.md"]?.toString()).toBe(files["SUMMARY.md"].replace("[Welcome]", "[Hello]"));
     expect(own["formatting/inline.md"]?.toString()).toBe(files["formatting/inline.md"]);
+    // The file the export wrote is the page's now.
+    const hello = flatten(await space.pages()).find((page) => page.title === "Hello");
+    const page = (
+      await s.t.request
+        .get(`/v1/spaces/${space.spaceId}/content/page/${hello?.id}`)
+        .set(s.admin.auth)
+        .expect(200)
+    ).body;
+    expect(page.git).toEqual({ oid: oidOf(own["README.md"] as Buffer), path: "README.md" });
 
     // To another repository, which has none of the files: each is written as it was.
     const name = `empty-${++repositories}`;
@@ -749,7 +767,12 @@ describe("DELETE /v1/spaces/{spaceId}/git", () => {
     await s.t.request.delete(`/v1/spaces/${space.spaceId}/git`).set(s.reader.auth).expect(403);
     await s.t.request.delete(`/v1/spaces/${space.spaceId}/git`).set(s.admin.auth).expect(204);
     await s.t.request.get(`/v1/spaces/${space.spaceId}/git/info`).set(s.admin.auth).expect(404);
-    expect(await space.pages()).toEqual(pages);
+    // The same pages, no longer in a repository (no `git`).
+    const inRepository = JSON.stringify(pages);
+    expect(inRepository).toContain('"git":{"oid"');
+    expect(await space.pages()).toEqual(
+      JSON.parse(inRepository, (key, value) => (key === "git" ? undefined : value)),
+    );
     // Nothing of the repository's access is left: no connection, no operation with its credentials.
     for (const table of ["git_sync_connections", "git_sync_operations", "git_sync_pages"] as const)
       expect(

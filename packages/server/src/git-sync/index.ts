@@ -3,4 +3,4 @@
  * `app.ts`, `cli`, `bench`) may use. Its other modules (`store.ts`, `tables.ts`, `tasks.ts`, ...) are
  * private: the root `biome.json` fails the lint on an import of one from another area.
  */
-export { pagePaths, queueMergeExport, redirectedPage } from "./store.js";
+export { pageBlobs, pagePaths, queueMergeExport, redirectedPage } from "./store.js";

@@ -315,7 +315,12 @@ export async function recordSync(
     commit: string | null;
     revision: string | null;
     /** The file of each page, and `.gitbook.yaml`'s redirects to pages; both kept as they were when absent. */
-    pages?: { paths: ReadonlyMap<string, string>; redirects: Record<string, string> };
+    pages?: {
+      paths: ReadonlyMap<string, string>;
+      /** Each page's file as the repository has it now: its object id and path from the root. */
+      blobs: ReadonlyMap<string, { oid: string; path: string }>;
+      redirects: Record<string, string>;
+    };
     /** Where the repository moved to (see `movedRepositoryUrl`), kept as its URL from now on. */
     movedTo?: string;
   },
@@ -356,10 +361,13 @@ export async function recordSync(
   await setSpaceGitSync(tx, operation.space_id, spaceGitSyncOf(repository, at));
   if (!synced.pages) return;
   await tx.deleteFrom("git_sync_pages").where("space_id", "=", operation.space_id).execute();
+  const { blobs } = synced.pages;
   const rows = [...synced.pages.paths].map(([page_id, path]) => ({
     space_id: operation.space_id,
     page_id,
     path,
+    blob_oid: blobs.get(page_id)?.oid ?? null,
+    repository_path: blobs.get(page_id)?.path ?? null,
   }));
   // In batches: PostgreSQL takes at most 65,535 parameters a statement.
   for (let i = 0; i < rows.length; i += 1000)
@@ -386,6 +394,23 @@ export async function pagePaths(db: Db, spaceId: string): Promise<Map<string, st
     .where("space_id", "=", spaceId)
     .execute();
   return new Map(rows.map((row) => [row.page_id, row.path]));
+}
+
+/** Where each page of the space is in its repository (GitBook's `RevisionPage.git`), as of the last sync. */
+export async function pageBlobs(
+  db: Db,
+  spaceId: string,
+): Promise<Map<string, { oid: string; path: string }>> {
+  const rows = await db
+    .selectFrom("git_sync_pages")
+    .select(["page_id", "blob_oid", "repository_path"])
+    .where("space_id", "=", spaceId)
+    .execute();
+  return new Map(
+    rows.flatMap(({ page_id, blob_oid: oid, repository_path: path }) =>
+      oid !== null && path !== null ? [[page_id, { oid, path }] as const] : [],
+    ),
+  );
 }
 
 /** The page that `.gitbook.yaml` of the space's repository redirects `path` to, if any. */

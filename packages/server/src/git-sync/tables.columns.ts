@@ -46,5 +46,11 @@ export const gitSyncColumns: ColumnsOf<GitSyncTables> = {
     revision: "null",
     change_request_id: "null",
   },
-  git_sync_pages: { space_id: "not null", page_id: "not null", path: "not null" },
+  git_sync_pages: {
+    space_id: "not null",
+    page_id: "not null",
+    path: "not null",
+    blob_oid: "null",
+    repository_path: "null",
+  },
 };

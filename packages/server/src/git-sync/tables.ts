@@ -80,6 +80,10 @@ export interface GitSyncPageTable {
   space_id: string;
   page_id: string;
   path: string;
+  /** The object id of the file as the repository had it then; null for a sync recorded before. */
+  blob_oid: string | null;
+  /** The file's path from the repository's root (`path` is from the content's: `.gitbook.yaml`'s `root`). */
+  repository_path: string | null;
 }
 
 declare module "../db/schema.js" {

@@ -10,7 +10,7 @@ import { visibleFilesById } from "../files/index.js";
 import { ApiError } from "../http/errors.js";
 import { jobType } from "../jobs/queue.js";
 import { type AnyTask, defineTask, type JobContext } from "../jobs/runner.js";
-import { type FetchedTree, type GitClient, GitError, type GitLimits } from "../net/git.js";
+import { blobOid, type FetchedTree, type GitClient, GitError, type GitLimits } from "../net/git.js";
 import { readRepository, readRepositoryConfig, writeRepositoryPlaced } from "./format.js";
 import { importedPages, redirectedPages, repositoryPages, repositoryPath } from "./pages.js";
 import { movedRepositoryUrl, remoteOf } from "./remote.js";
@@ -204,7 +204,15 @@ export function gitSyncTasks(deps: GitSyncDeps): AnyTask[] {
           {
             commit,
             revision: imported.merged ? imported.revision : null,
-            pages: { paths, redirects: redirectedPages(repository.redirects, paths) },
+            pages: {
+              paths,
+              blobs: blobsOf(paths, (path) => {
+                const full = repositoryPath(repository, operation.project_directory, path);
+                const oid = tree.files.get(full)?.oid;
+                return oid === undefined ? undefined : { oid, path: full };
+              }),
+              redirects: redirectedPages(repository.redirects, paths),
+            },
             ...moved(tree.url),
           },
           job.clock.now(),
@@ -302,7 +310,16 @@ export function gitSyncTasks(deps: GitSyncDeps): AnyTask[] {
           {
             commit: pushed.commit,
             revision: space.revision_id,
-            pages: { paths, redirects: redirectedPages(repository.redirects, paths) },
+            pages: {
+              paths,
+              blobs: blobsOf(paths, (path) => {
+                const full = repositoryPath(repository, operation.project_directory, path);
+                const bytes = changes.get(full);
+                const oid = bytes ? blobOid(bytes, pushed.commit) : tree.files.get(full)?.oid;
+                return oid === undefined ? undefined : { oid, path: full };
+              }),
+              redirects: redirectedPages(repository.redirects, paths),
+            },
             ...moved(pushed.url ?? tree.url),
           },
           job.clock.now(),
@@ -415,4 +432,17 @@ export function gitSyncTasks(deps: GitSyncDeps): AnyTask[] {
       },
     }),
   ];
+}
+
+/** Each page's file as the repository has it, by page, from its path (those it has no file for left out). */
+function blobsOf(
+  paths: ReadonlyMap<string, string>,
+  blobOf: (path: string) => { oid: string; path: string } | undefined,
+): Map<string, { oid: string; path: string }> {
+  return new Map(
+    [...paths].flatMap(([pageId, path]) => {
+      const blob = blobOf(path);
+      return blob ? [[pageId, blob] as const] : [];
+    }),
+  );
 }

@@ -932,6 +932,17 @@ export function createGitClient(options: { cacheDirectory: string; policy: Netwo
   };
 }
 
+/**
+ * The object id Git gives a file of `bytes` in the repository whose commit is `commit`: SHA-1 of its
+ * header and bytes, or SHA-256 in a repository of that object format (64-digit ids).
+ */
+export function blobOid(bytes: Buffer, commit: string): string {
+  return createHash(commit.length === 64 ? "sha256" : "sha1")
+    .update(`blob ${bytes.length}\0`)
+    .update(bytes)
+    .digest("hex");
+}
+
 /** A directory of the tree as `ls-tree` takes it: no leading, trailing or doubled slash; "" for the root. */
 function directoryOption(directory: string | undefined): string {
   const parts = (directory ?? "").split("/").filter((part) => part !== "" && part !== ".");

@@ -1,5 +1,6 @@
 import type { AccessMap, AreaHandlers } from "../area.js";
 import { mainRevision } from "../commands/main-revision.js";
+import { withPagesInGit } from "../commands/pages-in-git.js";
 import { revisionHistory } from "../commands/revision-history.js";
 import { DEFAULT_CHANGES, revisionChanges } from "../commands/semantic-changes.js";
 import type { SpaceTable } from "../db/schema.js";
@@ -38,17 +39,19 @@ const scopeOf = (space: SpaceTable) => ({ spaceId: space.id, changeRequestId: nu
 
 export function spaceContentHandlers(services: Services): AreaHandlers<typeof spaceContentAccess> {
   const content = contentReads(services);
+  const inGit = <Result extends { body: unknown }>(space: SpaceTable, result: Result) =>
+    withPagesInGit(services.db, space.id, result);
   return {
     async getCurrentRevision(_input, { space }) {
-      return mainRevision(services, space, space.revision_id);
+      return inGit(space, await mainRevision(services, space, space.revision_id));
     },
 
     async getRevisionById({ path }, { space }) {
-      return mainRevision(services, space, path.revisionId);
+      return inGit(space, await mainRevision(services, space, path.revisionId));
     },
 
     async listPages(_input, { space }) {
-      return content.pages(viewOf(space), space.revision_id);
+      return inGit(space, await content.pages(viewOf(space), space.revision_id));
     },
 
     async listSpacePageMetaLinks({ path }, { space }) {
@@ -60,7 +63,7 @@ export function spaceContentHandlers(services: Services): AreaHandlers<typeof sp
     },
 
     async getPageById({ path, query }, { space }) {
-      return content.page(viewOf(space), space.revision_id, path.pageId, query);
+      return inGit(space, await content.page(viewOf(space), space.revision_id, path.pageId, query));
     },
 
     async listFiles({ query }, { space }) {
@@ -76,15 +79,15 @@ export function spaceContentHandlers(services: Services): AreaHandlers<typeof sp
     },
 
     async getPageByPath({ path, query }, { space }) {
-      return content.pageAtPath(viewOf(space), space.revision_id, path.pagePath, query);
+      return inGit(space, await content.pageAtPath(viewOf(space), space.revision_id, path.pagePath, query));
     },
 
     async listPagesInRevisionById({ path }, { space }) {
-      return content.pages(viewOf(space), path.revisionId);
+      return inGit(space, await content.pages(viewOf(space), path.revisionId));
     },
 
     async getPageInRevisionById({ path, query }, { space }) {
-      return content.page(viewOf(space), path.revisionId, path.pageId, query);
+      return inGit(space, await content.page(viewOf(space), path.revisionId, path.pageId, query));
     },
 
     async getPageDocumentInRevisionById({ path }, { space }) {
@@ -92,7 +95,7 @@ export function spaceContentHandlers(services: Services): AreaHandlers<typeof sp
     },
 
     async getPageInRevisionByPath({ path, query }, { space }) {
-      return content.pageAtPath(viewOf(space), path.revisionId, path.pagePath, query);
+      return inGit(space, await content.pageAtPath(viewOf(space), path.revisionId, path.pagePath, query));
     },
 
     async listFilesInRevisionById({ path, query }, { space }) {
