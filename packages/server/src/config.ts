@@ -11,6 +11,8 @@ export interface Config {
   /** `QUIRE_SQLITE_SYNCHRONOUS`: when SQLite syncs commits to disk, `normal` by default (see `SqliteSync`). */
   sqliteSynchronous: SqliteSync;
   logLevel: string;
+  /** Outside production, the log is written for people (when it goes to a terminal); JSON lines otherwise. */
+  readableLogs: boolean;
   publicUrl: string;
   /** `QUIRE_WEBHOOK_FANOUT_MS`, `QUIRE_WEBHOOK_TIMEOUT_MS`: how events go out to webhooks and integrations. */
   eventDelivery: EventDeliverySettings;
@@ -72,6 +74,7 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): Config {
     database: env.DATABASE_URL ?? dataDirectoryFrom(env),
     sqliteSynchronous: sqliteSynchronousFrom(env),
     logLevel: env.LOG_LEVEL ?? "info",
+    readableLogs: env.NODE_ENV !== "production",
     publicUrl: publicUrlFrom(env),
     eventDelivery: {
       ...defaultEventDelivery,

@@ -47,6 +47,16 @@ describe("serverLogger", () => {
     expect(written).toEqual(sent.slice(0, written.length));
   });
 
+  it("writes lines for people when readable (a terminal's), with the level, the message and its fields", async () => {
+    const file = logFile();
+    const logger = serverLogger("info", file, { readable: true });
+    logger.info({ port: 8080 }, "Quire listening");
+    await new Promise<void>((resolve, reject) => logger.flush((err) => (err ? reject(err) : resolve())));
+    const text = readFileSync(file, "utf8").replace(/\u001b\[[0-9;]*m/g, "");
+    expect(text).toMatch(/^\[[\d:.]+\] INFO \(\d+\): Quire listening\n {4}port: 8080\n$/);
+    expect(() => JSON.parse(text)).toThrow();
+  });
+
   describe("in a process that ends", () => {
     const built = fileURLToPath(new URL("../dist/logging.js", import.meta.url));
     beforeAll(assertServerBuilt);

@@ -1,4 +1,5 @@
 import { type DestinationStream, type Logger, pino } from "pino";
+import { prettyFactory } from "pino-pretty";
 
 /** How long a log line may wait in the buffer before it is written anyway. */
 const FLUSH_INTERVAL_MS = 1000;
@@ -15,8 +16,15 @@ const BATCH_CHARACTERS = 4096;
  * The lines are gathered here as text and handed to sonic-boom (which writes them, retrying on a
  * busy pipe) a batch at a time: buffering in sonic-boom measured its whole pending text again for
  * every line in text mode, and copied each line into a buffer of its own in buffer mode.
+ *
+ * `readable`: each line is written for people (pino-pretty's format, coloured), as on a newcomer's terminal.
  */
-export function serverLogger(level: string, destination: string | number = 1): Logger {
+export function serverLogger(
+  level: string,
+  destination: string | number = 1,
+  { readable = false }: { readable?: boolean } = {},
+): Logger {
+  const format = readable ? prettyFactory({ colorize: true }) : (line: string) => line;
   const sink = pino.destination({ dest: destination, sync: true, minLength: 0 });
   let pending = "";
   const writePending = () => {
@@ -26,7 +34,7 @@ export function serverLogger(level: string, destination: string | number = 1): L
   };
   const lines: DestinationStream & Pick<typeof sink, "flush" | "flushSync"> = {
     write(line) {
-      pending += line;
+      pending += format(line);
       if (pending.length >= BATCH_CHARACTERS) writePending();
     },
     flush(callback) {

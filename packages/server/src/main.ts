@@ -18,7 +18,10 @@ const SHUTDOWN_GRACE_MS = 10_000;
 
 const config = configFromEnv();
 await useContentLimits(config.content);
-const logger = serverLogger(config.logLevel);
+// A newcomer's terminal shows lines to read; a pipe or a file (and production) gets JSON lines.
+const logger = serverLogger(config.logLevel, 1, {
+  readable: config.readableLogs && process.stdout.isTTY === true,
+});
 const db = openDatabase({ location: config.database, logger, synchronous: config.sqliteSynchronous });
 await migrate(db);
 const secretKey = await resolveSecretKey({
