@@ -3,6 +3,7 @@ import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { stripVTControlCharacters } from "node:util";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import { serverLogger } from "./logging.js";
 import { assertServerBuilt } from "./testing/server-process.js";
@@ -52,7 +53,7 @@ describe("serverLogger", () => {
     const logger = serverLogger("info", file, { readable: true });
     logger.info({ port: 8080 }, "Quire listening");
     await new Promise<void>((resolve, reject) => logger.flush((err) => (err ? reject(err) : resolve())));
-    const text = readFileSync(file, "utf8").replace(/\u001b\[[0-9;]*m/g, "");
+    const text = stripVTControlCharacters(readFileSync(file, "utf8"));
     expect(text).toMatch(/^\[[\d:.]+\] INFO \(\d+\): Quire listening\n {4}port: 8080\n$/);
     expect(() => JSON.parse(text)).toThrow();
   });
