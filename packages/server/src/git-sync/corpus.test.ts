@@ -42,22 +42,27 @@ afterAll(async () => {
 });
 const { siteApi, sitePath, crawl, visit } = siteVisits(() => s);
 
+/** A new space of the corpus `bundle`, served as the repository `name` and imported with Git Sync. */
+async function importedBundle(name: string, bundle: string) {
+  await git.createRepository(name, corpusFiles(bundle));
+  const url = new URL(git.url(name));
+  url.username = USER;
+  url.password = PASSWORD;
+  const space = await newSpaceContent(s);
+  await s.t.request
+    .post(`/v1/spaces/${space.spaceId}/git/import`)
+    .set(s.admin.auth)
+    .send({ url: url.href, ref: "refs/heads/main" })
+    .expect(204);
+  await jobs.runUntilIdle();
+  return space;
+}
+
 describe.skipIf(missing)("a real GitBook repository, imported and published", () => {
   it("shows every image and keeps every link alive, prints no GitBook tag", {
     timeout: 300_000,
   }, async () => {
-    const files = corpusFiles(BUNDLE);
-    await git.createRepository("bugsplat", files);
-    const url = new URL(git.url("bugsplat"));
-    url.username = USER;
-    url.password = PASSWORD;
-    const space = await newSpaceContent(s);
-    await s.t.request
-      .post(`/v1/spaces/${space.spaceId}/git/import`)
-      .set(s.admin.auth)
-      .send({ url: url.href, ref: "refs/heads/main" })
-      .expect(204);
-    await jobs.runUntilIdle();
+    const space = await importedBundle("bugsplat", BUNDLE);
     const site = await siteApi("post", `/v1/orgs/${s.organizationId}/sites`, { spaces: [space.spaceId] });
     await siteApi("post", sitePath(site.id, "/publish"));
 
@@ -103,17 +108,7 @@ describe.skipIf(corpusMissing(DOCUMENTATION))("GitBook's documentation, edited t
   it("gives every page back as it was, and an edit of a paragraph changes its line only, by the word added", {
     timeout: 600_000,
   }, async () => {
-    await git.createRepository("documentation", corpusFiles(DOCUMENTATION));
-    const url = new URL(git.url("documentation"));
-    url.username = USER;
-    url.password = PASSWORD;
-    const space = await newSpaceContent(s);
-    await s.t.request
-      .post(`/v1/spaces/${space.spaceId}/git/import`)
-      .set(s.admin.auth)
-      .send({ url: url.href, ref: "refs/heads/main" })
-      .expect(204);
-    await jobs.runUntilIdle();
+    const space = await importedBundle("documentation", DOCUMENTATION);
     const pages = flatten(await space.pages()).filter((page) => page.type === "document");
     expect(pages.length).toBeGreaterThan(150);
     const before = new Map<string, string>();

@@ -845,7 +845,12 @@ function topLevelBlocks(
   tree: Root,
   converter = new BlockConverter(definitionsOf(tree)),
 ): { first: RootContent; last: RootContent; span?: Span; blocks: DocumentBlock[] }[] {
-  return converter.groups(tree.children).map((group) => {
+  return spanned(converter.groups(tree.children));
+}
+
+/** Groups of siblings with where each was written, when the parser says. */
+function spanned(groups: ReturnType<BlockConverter["groups"]>) {
+  return groups.map((group) => {
     const span = spanOf(group.first, group.last);
     return { ...group, ...(span && { span }) };
   });
@@ -1661,14 +1666,7 @@ function innerOf(
     });
     if (children.length !== items.length) return undefined;
   } else if (BODY_TAGS.has(tag.name)) {
-    children = writtenOf(
-      converter.groups(tag.children).map((group) => {
-        const groupSpan = spanOf(group.first, group.last);
-        return { ...group, ...(groupSpan && { span: groupSpan }) };
-      }),
-      converter,
-      markdown,
-    );
+    children = writtenOf(spanned(converter.groups(tag.children)), converter, markdown);
   } else return undefined;
   return {
     type: block.type,
