@@ -4,7 +4,7 @@ import express from "express";
 import { type Logger, pino } from "pino";
 import { areas, createHandlers } from "./areas.js";
 import { recordFailedSignIn } from "./audit/index.js";
-import { bearerAuthenticator } from "./auth/authenticate.js";
+import { requestAuthenticator } from "./auth/authenticate.js";
 import { type FileSettings, fileSettingsFrom } from "./blobs/settings.js";
 import { configFromEnv } from "./config.js";
 import { type Clock, type IdGenerator, systemClock, timeOrderedIds } from "./context.js";
@@ -18,6 +18,7 @@ import { apiReference } from "./http/reference.js";
 import { requestLog } from "./http/request-log.js";
 import { idempotentRequests } from "./idempotency/store.js";
 import { RateLimiter, type RateLimitPolicy } from "./limits/rate-limit.js";
+import { createMailer, type Mailer } from "./mail/index.js";
 import { createFetcher, type NetworkPolicy, publicAddressesOnly } from "./net/fetch.js";
 import { type GitSettings, gitSettingsFrom } from "./net/git.js";
 import { createServices } from "./services.js";
@@ -46,6 +47,8 @@ export interface AppOptions {
   git?: GitSettings;
   /** How events go out to webhooks and integrations; the defaults when not given. */
   eventDelivery?: EventDeliverySettings;
+  /** Sends the server's mail; written to the log when not given. */
+  mailer?: Mailer;
 }
 
 /** Node's request listener: hand it to `http.createServer` or to supertest. */
@@ -68,6 +71,8 @@ export function createApp(options: AppOptions): QuireApp {
     fetcher: createFetcher(options.network ?? publicAddressesOnly),
     git: options.git ?? gitSettingsFrom(configFromEnv({}).git, options.network ?? publicAddressesOnly),
     eventDelivery: options.eventDelivery ?? defaultEventDelivery,
+    mailer: options.mailer ?? createMailer(configFromEnv({}).mail, logger),
+    logger,
   });
 
   const logRequest = requestLog(logger);
@@ -75,7 +80,7 @@ export function createApp(options: AppOptions): QuireApp {
   const api = dispatcher({
     operations: compileContract(apiSpec, { validateResponses: options.validateResponses ?? false }),
     handlers: createHandlers(services),
-    authenticate: bearerAuthenticator(db),
+    authenticate: requestAuthenticator(db, { publicOrigin: new URL(publicUrl).origin, clock }),
     bodyLimit: "1mb",
     fileLimit: services.files.maxUploadBytes,
     ...(options.rateLimit && { rateLimiter: new RateLimiter(db, options.rateLimit) }),

@@ -1,4 +1,5 @@
 import type { Handler, Handlers, OperationId } from "@quire/api-types";
+import { accountsArea } from "./accounts/area.js";
 import { appPreviewsArea } from "./app-previews/area.js";
 import type { Area, TaskDeps } from "./area.js";
 import { notImplemented } from "./area.js";
@@ -19,6 +20,7 @@ import type { AnyTask } from "./jobs/runner.js";
 import { linksArea } from "./links/area.js";
 import { membersArea } from "./members/area.js";
 import { createFetcher, type NetworkPolicy } from "./net/fetch.js";
+import { oidcArea } from "./oidc/area.js";
 import { openapiSpecsArea } from "./openapi-specs/area.js";
 import { organizationsArea } from "./organizations/area.js";
 import { pdfArea } from "./pdf/area.js";
@@ -44,6 +46,7 @@ export const areas = [
   teamsArea,
   invitesArea,
   ssoArea,
+  oidcArea,
   permissionsArea,
   collectionsArea,
   spacesArea,
@@ -62,6 +65,7 @@ export const areas = [
   translationsArea,
   integrationsArea,
   appPreviewsArea,
+  accountsArea,
   gitSyncArea,
   webhooksArea,
   auditArea,

@@ -40,6 +40,20 @@ export interface Config {
   jobLeaseMs: number;
   /** `QUIRE_AUDIT_RETENTION_DAYS`: how long events (the audit log) are kept, a year by default. */
   auditRetentionDays: number;
+  /** How mail goes out (see `MailSettings`). */
+  mail: MailSettings;
+}
+
+/** See `Config.mail`. */
+export interface MailSettings {
+  /**
+   * `QUIRE_SMTP_URL`: the SMTP server, `smtp://` (STARTTLS when the server offers it) or `smtps://`
+   * (TLS from the start), with `user:password@` (percent-encoded) when it asks for them. Unset: mail
+   * is written to the log instead, links included.
+   */
+  smtpUrl?: string;
+  /** `QUIRE_MAIL_FROM`: the sender, by default `Quire <quire@…>` at the public URL's host. */
+  from: string;
 }
 
 /** See `Config.git`. */
@@ -91,6 +105,7 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): Config {
     content: contentLimitsFrom(env),
     jobLeaseMs: positiveInteger(env, "QUIRE_JOB_LEASE_MS", 5 * 60 * 1000),
     auditRetentionDays: auditRetentionDaysFrom(env),
+    mail: mailFrom(env),
     git: {
       cacheDirectory: userPath(env.QUIRE_GIT_CACHE_DIR ?? join(dataDirectoryFrom(env), "git"), env),
       timeoutMs: gitTimeoutFrom(env),
@@ -103,6 +118,25 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): Config {
 /** See `Config.auditRetentionDays`; read on its own by the audit area, whose task deletes what is older. */
 export function auditRetentionDaysFrom(env: NodeJS.ProcessEnv = process.env): number {
   return positiveInteger(env, "QUIRE_AUDIT_RETENTION_DAYS", 365);
+}
+
+function mailFrom(env: NodeJS.ProcessEnv): MailSettings {
+  // Empty counts as unset, as a compose file's `QUIRE_SMTP_URL=` leaves it.
+  const smtpUrl = env.QUIRE_SMTP_URL || undefined;
+  if (smtpUrl !== undefined) {
+    // The value is not repeated in the error: it may hold a password.
+    const url = URL.canParse(smtpUrl) ? new URL(smtpUrl) : undefined;
+    if (!url || (url.protocol !== "smtp:" && url.protocol !== "smtps:") || !url.hostname)
+      throw new Error(
+        "QUIRE_SMTP_URL must be an smtp:// or smtps:// URL, such as smtps://user:password@mail.example.com:465",
+      );
+  }
+  const publicUrl = publicUrlFrom(env);
+  const host = URL.canParse(publicUrl) ? new URL(publicUrl).hostname : "localhost";
+  return {
+    ...(smtpUrl && { smtpUrl }),
+    from: env.QUIRE_MAIL_FROM || `Quire <quire@${host}>`,
+  };
 }
 
 function sqliteSynchronousFrom(env: NodeJS.ProcessEnv): SqliteSync {

@@ -1,7 +1,8 @@
+import type { IncomingMessage } from "node:http";
 import supertest from "supertest";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createApp } from "./app.js";
-import { bearerAuthenticator, TOKEN_CACHE_TTL_MS } from "./auth/authenticate.js";
+import { requestAuthenticator, TOKEN_CACHE_TTL_MS } from "./auth/authenticate.js";
 import { generateSecretKey } from "./auth/secret-key.js";
 import { issueToken } from "./auth/tokens.js";
 import { createOrganization } from "./commands/create-organization.js";
@@ -128,14 +129,18 @@ describe("grants on the hot paths", () => {
 describe("the token cache", () => {
   it("forgets a revoked token within TOKEN_CACHE_TTL_MS", async () => {
     let now = 0;
-    const authenticate = bearerAuthenticator(db, () => now);
+    const authenticate = requestAuthenticator(
+      db,
+      { publicOrigin: "http://localhost:8080", clock: new TestClock() },
+      () => now,
+    );
     const token = await issueToken(
       db,
       { clock: new TestClock(), ids: timeOrderedIds() },
       (await db.selectFrom("users").select("id").executeTakeFirstOrThrow()).id,
       "revoked",
     );
-    const header = `Bearer ${token}`;
+    const header = { headers: { authorization: `Bearer ${token}` } } as IncomingMessage;
     await authenticate(header);
     await db.deleteFrom("api_tokens").where("label", "=", "revoked").execute();
     now = TOKEN_CACHE_TTL_MS - 1;

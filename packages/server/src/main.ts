@@ -11,7 +11,9 @@ import { systemClock, timeOrderedIds } from "./context.js";
 import { migrate, openDatabase } from "./db/database.js";
 import { createJobRunner } from "./jobs/runner.js";
 import { serverLogger } from "./logging.js";
+import { createMailer, mailDestination } from "./mail/index.js";
 import { gitSettingsFrom } from "./net/git.js";
+import { urlsFor } from "./urls.js";
 
 /** How long requests in flight may take to finish on SIGTERM before their connections are cut. */
 const SHUTDOWN_GRACE_MS = 10_000;
@@ -30,6 +32,12 @@ const secretKey = await resolveSecretKey({
   location: config.database,
   logger,
 });
+
+const mailer = createMailer(config.mail, logger);
+if (!config.mail.smtpUrl && process.env.NODE_ENV === "production")
+  logger.warn(
+    "QUIRE_SMTP_URL is not set: no mail can be sent (invitations, sign-in links, password resets); they are only written to the log",
+  );
 
 const clock = systemClock;
 const ids = timeOrderedIds(clock);
@@ -53,7 +61,7 @@ const jobs = createJobRunner({
 });
 jobs.start();
 
-const firstRun = await bootstrapOwner(db, { clock, ids }, config.ownerEmail);
+const firstRun = await bootstrapOwner(db, { clock, ids, urls: urlsFor(config.publicUrl) }, config.ownerEmail);
 const app = createApp({
   db,
   clock,
@@ -66,6 +74,7 @@ const app = createApp({
   git,
   eventDelivery: config.eventDelivery,
   network: config.network,
+  mailer,
   ...(config.rateLimitPerMinute > 0 && { rateLimit: { limit: config.rateLimitPerMinute, windowMs: 60_000 } }),
 });
 
@@ -86,13 +95,18 @@ server.once("error", async (err: NodeJS.ErrnoException) => {
 });
 server.once("listening", () => {
   const { port } = server.address() as AddressInfo;
-  logger.info({ port, database: databaseForLog(config.database) }, "Quire is listening");
+  logger.info(
+    { port, database: databaseForLog(config.database), mail: mailDestination(config.mail) },
+    "Quire is listening",
+  );
   logger.flush();
   if (firstRun) {
     // Shown once: only the token's hash is stored.
     process.stdout.write(
       `\nFirst start: created ${firstRun.email} and organization ${firstRun.organizationId}. Try:\n\n` +
-        `  curl -H 'Authorization: Bearer ${firstRun.token}' ${config.publicUrl}/v1/orgs\n\n`,
+        `  curl -H 'Authorization: Bearer ${firstRun.token}' ${config.publicUrl}/v1/orgs\n\n` +
+        // Once, within a day: it opens the app signed in as the owner.
+        `Sign in: ${firstRun.signInUrl}\n\n`,
     );
   }
 });
@@ -116,6 +130,8 @@ async function shutdown(signal: NodeJS.Signals) {
   await Promise.all([closed, jobs.stop(SHUTDOWN_GRACE_MS)]);
   clearInterval(sweep);
   clearTimeout(cut);
+  // Once requests and jobs are done, none is sending mail.
+  mailer.close();
   await Promise.all([db.destroy(), contentEngine().close()]);
   logger.info("Quire stopped");
   // Explicit, so that a handle left open somewhere cannot keep a stopped server alive; the last

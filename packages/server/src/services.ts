@@ -1,7 +1,9 @@
+import type { Logger } from "pino";
 import type { FileSettings } from "./blobs/settings.js";
 import type { Clock, IdGenerator } from "./context.js";
 import type { Db, Transaction } from "./db/database.js";
 import type { EventDeliverySettings } from "./events/delivery-settings.js";
+import type { Mailer } from "./mail/index.js";
 import type { Fetcher } from "./net/fetch.js";
 import type { GitSettings } from "./net/git.js";
 import type { Urls } from "./urls.js";
@@ -29,6 +31,10 @@ export interface Services {
   git: GitSettings;
   /** How events go out to webhooks and integrations. */
   eventDelivery: EventDeliverySettings;
+  /** Sends mail (invitations, sign-in links), or writes it to the log where no SMTP server is set. */
+  mailer: Mailer;
+  /** For what fails after the answer went out (a mail sent in the background). */
+  logger: Logger;
 }
 
 /** The services over these parts; `now` and `transaction` derive from the clock and the database. */

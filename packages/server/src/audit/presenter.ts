@@ -54,7 +54,10 @@ export const AUDIT_ACTIONS: { readonly [T in AuditedType]: readonly [action: str
   saml_provider_deleted: ["saml_provider.deleted", "SAML provider removed"],
   token_created: ["token.created", "API token created"],
   token_revoked: ["token.revoked", "API token revoked"],
-  sign_in_failed: ["sign_in.failed", "Sign-in with an invalid token"],
+  sign_in_failed: ["sign_in.failed", "Sign-in failed"],
+  signed_in: ["sign_in.succeeded", "Member signed in"],
+  session_revoked: ["session.revoked", "Session revoked"],
+  password_changed: ["password.changed", "Password changed"],
 };
 
 const typeOfAction = new Map(

@@ -1,8 +1,10 @@
 import type { UserTable } from "../db/schema.js";
 
-/** Who is calling: the user the bearer token belongs to, and which of their tokens it is. */
+/** Who is calling: a user, through one of their API tokens or their browser's session. */
 export interface Caller {
   user: UserTable;
-  /** Id of the API token (`api_tokens.id`), which audit events name. */
-  tokenId: string;
+  /** Id of the API token (`api_tokens.id`), which audit events name; absent for a session. */
+  tokenId?: string;
+  /** Id of the session (`sessions.id`), when the call came from a signed-in browser. */
+  sessionId?: string;
 }

@@ -5,7 +5,7 @@ import type { Clock, IdGenerator } from "../context.js";
 import { timestamp } from "../db/codecs.js";
 import type { Db } from "../db/database.js";
 import type { UserTable } from "../db/schema.js";
-import { recordEvent } from "../events/record.js";
+import { recordUserEvent } from "./user-events.js";
 
 const TOKEN_PREFIX = "quire_";
 
@@ -35,31 +35,17 @@ export async function issueToken(
   return token;
 }
 
-/**
- * A token belongs to a user, not to an organization, and opens every organization of theirs: each
- * of them records what happens to it.
- */
-async function recordTokenEvent(
+/** Tokens are made and revoked from the command line on the server: no user of the API is the actor. */
+const recordTokenEvent = (
   tx: Db,
   context: { clock: Clock; ids: IdGenerator },
   type: "token_created" | "token_revoked",
   token: { id: string; user_id: string; label: string },
-): Promise<void> {
-  const organizations = await tx
-    .selectFrom("memberships")
-    .select("organization_id")
-    .where("user_id", "=", token.user_id)
-    // Each organization's event counter is locked until the commit: always in the same order.
-    .orderBy("organization_id")
-    .execute();
-  // Tokens are made and revoked from the command line on the server: no user of the API is the actor.
-  for (const { organization_id } of organizations)
-    await recordEvent(tx, context, {
-      organizationId: organization_id,
-      type,
-      data: { token: token.id, label: token.label, user: token.user_id },
-    });
-}
+) =>
+  recordUserEvent(tx, context, token.user_id, {
+    type,
+    data: { token: token.id, label: token.label, user: token.user_id },
+  });
 
 /**
  * The user a bearer token belongs to, the token's id and whether the user holds any grant on content

@@ -9,6 +9,7 @@
  * answer at once). Run after a build: `npm run bench:attacks` in packages/server
  * (`node dist/bench/attacks.js`). SQLite, and PostgreSQL too when QUIRE_TEST_DATABASE_URL is set.
  */
+
 import type { ChildProcess } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { createServer } from "node:http";
@@ -20,6 +21,7 @@ import { contentHash } from "../content/hash.js";
 import { systemClock, timeOrderedIds } from "../context.js";
 import { type Db, migrate, openDatabase } from "../db/database.js";
 import { insertSpace } from "../spaces/index.js";
+import { urlsFor } from "../urls.js";
 import { freshPostgresDatabase, startTarget } from "./server.js";
 
 const POLL_EVERY_MS = 20;
@@ -210,7 +212,7 @@ function printTable(title: string, rows: Row[]) {
 /** The organization's owner and two spaces, written straight to the database. */
 async function seed(db: Db) {
   await migrate(db);
-  const services = { clock: systemClock, ids: timeOrderedIds() };
+  const services = { clock: systemClock, ids: timeOrderedIds(), urls: urlsFor("http://localhost:8080") };
   const firstRun = await bootstrapOwner(db, services, "bench@example.com");
   if (!firstRun) throw new Error("expected an empty database");
   const space = (title: string, position: number) =>

@@ -5,6 +5,7 @@
  * and then warm. Run after a build:
  * `node packages/server/dist/bench/content.js` (PAGES, ROUNDS and BODY_BYTES tune it).
  */
+
 import type { ChildProcess } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -14,6 +15,7 @@ import { bootstrapOwner } from "../bootstrap.js";
 import { systemClock, timeOrderedIds } from "../context.js";
 import { type Db, isPostgresLocation, migrate, openDatabase } from "../db/database.js";
 import { insertSpace } from "../spaces/index.js";
+import { urlsFor } from "../urls.js";
 import { freshPostgresDatabase, startTarget } from "./server.js";
 
 const PAGES = Number(process.env.PAGES ?? 1000);
@@ -125,7 +127,7 @@ async function measure(location: string) {
   const db = openDatabase({ location });
   try {
     await migrate(db);
-    const services = { clock: systemClock, ids: timeOrderedIds() };
+    const services = { clock: systemClock, ids: timeOrderedIds(), urls: urlsFor("http://localhost:8080") };
     const firstRun = await bootstrapOwner(db, services, "bench@example.com");
     if (!firstRun) throw new Error("expected an empty database");
     const space = await insertSpace(db, services, {

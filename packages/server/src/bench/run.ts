@@ -12,6 +12,7 @@ import { createOrganization } from "../commands/create-organization.js";
 import { systemClock, timeOrderedIds } from "../context.js";
 import { isPostgresLocation, migrate, openDatabase } from "../db/database.js";
 import { insertSpace } from "../spaces/index.js";
+import { urlsFor } from "../urls.js";
 import { freshPostgresDatabase, type StartedTarget, startTarget } from "./server.js";
 import type { PostgresDriver, ReplayedRoute, Statement, Target, TargetReply } from "./targets.js";
 
@@ -230,7 +231,7 @@ const row = (label: string, m: { rps: number; p99: number }) =>
 async function seed(database: string): Promise<Fixture> {
   const db = openDatabase({ location: database });
   await migrate(db);
-  const services = { clock: systemClock, ids: timeOrderedIds() };
+  const services = { clock: systemClock, ids: timeOrderedIds(), urls: urlsFor("http://localhost:8080") };
   const firstRun = await bootstrapOwner(db, services, "bench@example.com");
   if (!firstRun) throw new Error("expected an empty database");
   const { organizationId, token } = firstRun;

@@ -1,6 +1,6 @@
 import { sql } from "kysely";
 import { expect, it } from "vitest";
-import { appPreviewsColumns } from "../app-previews/tables.columns.js";
+import { accountsColumns } from "../accounts/tables.columns.js";
 import { auditColumns } from "../audit/tables.columns.js";
 import { changeRequestsColumns } from "../change-requests/tables.columns.js";
 import { commentsColumns } from "../comments/tables.columns.js";
@@ -15,6 +15,7 @@ import { invitesColumns } from "../invites/tables.columns.js";
 import { jobsColumns } from "../jobs/tables.columns.js";
 import { limitsColumns } from "../limits/tables.columns.js";
 import { membersColumns } from "../members/tables.columns.js";
+import { oidcColumns } from "../oidc/tables.columns.js";
 import { openApiSpecsColumns } from "../openapi-specs/tables.columns.js";
 import { reviewsColumns } from "../reviews/tables.columns.js";
 import { searchColumns } from "../search/tables.columns.js";
@@ -30,7 +31,7 @@ import type { Database } from "./schema.js";
 
 /** The tables declared outside schema.ts (kernel folders and areas), with their columns beside them. */
 const areaColumns = {
-  ...appPreviewsColumns,
+  ...accountsColumns,
   ...customFieldsColumns,
   ...filesColumns,
   ...openApiSpecsColumns,
@@ -45,6 +46,7 @@ const areaColumns = {
   ...teamsColumns,
   ...invitesColumns,
   ...ssoColumns,
+  ...oidcColumns,
   ...changeRequestsColumns,
   ...contentColumns,
   ...commentsColumns,
@@ -59,6 +61,17 @@ const areaColumns = {
 const expectedColumns: ColumnsOf<Database> = {
   ...areaColumns,
   server_secrets: { name: "not null", value: "not null" },
+  sessions: {
+    id: "not null",
+    secret_hash: "not null",
+    user_id: "not null",
+    method: "not null",
+    device: "null",
+    address: "null",
+    created_at: "not null",
+    last_seen_at: "not null",
+    expires_at: "not null",
+  },
   users: {
     id: "not null",
     display_name: "not null",

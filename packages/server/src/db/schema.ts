@@ -1,5 +1,6 @@
 import type { Schema } from "@quire/api-types";
 import type { SecretKeyTables } from "../auth/secret-key.js";
+import type { SessionTables } from "../auth/sessions.js";
 import type { ContentTables } from "../content/tables.js";
 import type { EventsTables } from "../events/tables.js";
 import type { IdempotencyTables } from "../idempotency/tables.js";
@@ -20,7 +21,8 @@ export interface Database
     EventsTables,
     LimitsTables,
     IdempotencyTables,
-    SecretKeyTables {
+    SecretKeyTables,
+    SessionTables {
   users: UserTable;
   api_tokens: ApiTokenTable;
   organizations: OrganizationTable;

@@ -110,6 +110,9 @@ const TARGETS: Targets = {
   token_created: token,
   token_revoked: token,
   sign_in_failed: organization,
+  signed_in: user,
+  session_revoked: user,
+  password_changed: user,
   ping: organization,
 };
 

@@ -162,7 +162,7 @@ export function dispatcher({
       let caller: Caller;
       try {
         // A trusted token answers at once; awaiting it anyway would cost every request a turn of the queue.
-        const authenticated = authenticate(req.headers.authorization);
+        const authenticated = authenticate(req);
         caller = authenticated instanceof Promise ? await authenticated : authenticated;
       } catch (err) {
         // Without a valid token there is no token to count against: the client's address answers for it.
@@ -181,7 +181,12 @@ export function dispatcher({
         }
         throw err;
       }
-      if (rateLimiter) await limitRate(rateLimiter, tokenOf(req.headers.authorization), res);
+      if (rateLimiter)
+        await limitRate(
+          rateLimiter,
+          caller.sessionId === undefined ? tokenOf(req.headers.authorization) : `session ${caller.sessionId}`,
+          res,
+        );
 
       const path: Record<string, string> = {};
       for (const [i, name] of operation.pathParameters.entries())
@@ -213,7 +218,7 @@ export function dispatcher({
 
       // What the handler records (events) names the request's token and address.
       const origin = {
-        tokenId: caller.tokenId,
+        ...(caller.tokenId !== undefined && { tokenId: caller.tokenId }),
         ...(req.socket.remoteAddress && { address: req.socket.remoteAddress }),
       };
       const run = () =>

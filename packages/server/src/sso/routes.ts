@@ -2,10 +2,8 @@ import { generateServiceProviderMetadata } from "@node-saml/node-saml";
 import type { Router } from "express";
 import type { Services } from "../services.js";
 import { samlServiceUrls } from "./presenter.js";
+import { EMAIL_NAME_ID } from "./saml-login.js";
 import { providerById } from "./store.js";
-
-/** GitBook requires the NameID to carry the user's email address; so does Quire. */
-export const EMAIL_NAME_ID = "urn:oasis:names:tc:SAML:1.1:nameid-format:emailAddress";
 
 /**
  * What identity providers fetch outside the API: the service provider's metadata, at the URL

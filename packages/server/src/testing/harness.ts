@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { pino } from "pino";
 import supertest from "supertest";
 import { createApp, type QuireApp } from "../app.js";
 import { generateSecretKey } from "../auth/secret-key.js";
@@ -12,6 +13,7 @@ import { type Clock, type IdGenerator, systemClock, timeOrderedIds } from "../co
 import { type Db, migrate, openDatabase } from "../db/database.js";
 import type { Role, UserTable } from "../db/schema.js";
 import { defaultEventDelivery, type EventDeliverySettings } from "../events/delivery-settings.js";
+import { createMailer, type Mailer } from "../mail/index.js";
 import { addMembership } from "../members/index.js";
 import { createFetcher, type NetworkPolicy, publicAddressesOnly } from "../net/fetch.js";
 import { type GitLimits, type GitSettings, gitSettingsFrom } from "../net/git.js";
@@ -54,6 +56,13 @@ export interface TestApp {
   user(options?: { organizationId?: string; role?: Role }): Promise<TestUser>;
   /** A new organization whose admin is a new user. */
   organization(): Promise<{ organizationId: string; admin: TestUser }>;
+  /** Gives `user` this password, as they would through the API (`changeUserPassword`). */
+  setPassword(user: TestUser, password: string): Promise<void>;
+  /**
+   * Signs `user` in through the sign-in form, with a password given them first, and returns the
+   * session's cookie (`quire_session=…`), as a browser would send it back.
+   */
+  signIn(user: TestUser): Promise<string>;
   close(): Promise<void>;
 }
 
@@ -68,6 +77,8 @@ export interface TestAppOptions {
   git?: GitSettings;
   /** How events go out: the server's defaults by default. */
   eventDelivery?: EventDeliverySettings;
+  /** Where the server's mail goes: nowhere (a silent log) by default. */
+  mailer?: Mailer;
 }
 
 /** Uploads of every test app share one directory: blobs are named by their content. */
@@ -93,6 +104,8 @@ export function inspectionServices(): Services {
     fetcher: createFetcher(publicAddressesOnly),
     git: testGitSettings(publicAddressesOnly),
     eventDelivery: defaultEventDelivery,
+    mailer: createMailer({ from: "quire@quire.test" }, pino({ level: "silent" })),
+    logger: pino({ level: "silent" }),
   });
 }
 
@@ -135,6 +148,7 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
     network,
     git: options.git ?? testGitSettings(network),
     ...(options.eventDelivery && { eventDelivery: options.eventDelivery }),
+    ...(options.mailer && { mailer: options.mailer }),
   });
 
   const user: TestApp["user"] = async (options = {}) => {
@@ -154,6 +168,18 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
     return { user: created, token, auth: { Authorization: `Bearer ${token}` } };
   };
 
+  /** The password each user was given, which a change must name. */
+  const passwords = new Map<string, string>();
+  const setPassword: TestApp["setPassword"] = async (user, password) => {
+    const currentPassword = passwords.get(user.user.id);
+    await supertest(app)
+      .put("/v1/user/password")
+      .set(user.auth)
+      .send({ newPassword: password, ...(currentPassword && { currentPassword }) })
+      .expect(204);
+    passwords.set(user.user.id, password);
+  };
+
   return {
     app,
     db,
@@ -161,6 +187,20 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
     ids,
     secretKey,
     request: supertest.agent(app),
+    setPassword,
+    async signIn(user) {
+      const password = passwords.get(user.user.id) ?? `password of ${user.user.id}`;
+      if (!passwords.has(user.user.id)) await setPassword(user, password);
+      const res = await supertest(app)
+        .post("/sign-in")
+        .set("Origin", "http://quire.test")
+        .type("form")
+        .send({ email: user.user.email, password })
+        .expect(303);
+      const cookie = [res.headers["set-cookie"]].flat().find((c) => c?.startsWith("quire_session="));
+      if (!cookie) throw new Error("The sign-in set no session cookie");
+      return cookie.split(";")[0] as string;
+    },
     user,
     async organization() {
       const admin = await user();

@@ -1,0 +1,92 @@
+import type { Response } from "express";
+import type { ElementContent } from "hast";
+import { h } from "hastscript";
+import { renderPreview } from "../app-previews/index.js";
+import { CONTENT_SECURITY_POLICY } from "../sites/index.js";
+import type { Urls } from "../urls.js";
+
+/** What every page of signing in carries: no script, no framing, no copy kept, no link leaked on. */
+const PAGE_HEADERS = {
+  "Content-Security-Policy": CONTENT_SECURITY_POLICY,
+  "Cache-Control": "private, no-store",
+  "X-Content-Type-Options": "nosniff",
+  // A one-time link's token is in the path: another site must not learn it from a link followed here.
+  "Referrer-Policy": "no-referrer",
+};
+
+/** One of the server's pages for people, in the published sites' look (which works on a phone). */
+export function sendPage(
+  res: Response,
+  urls: Urls,
+  page: { status: number; title: string; content: Array<ElementContent | undefined> },
+): void {
+  const assets = new URL(urls.app("")).pathname;
+  res
+    .status(page.status)
+    .set(PAGE_HEADERS)
+    .type("html")
+    .send(
+      renderPreview(
+        {
+          siteTitle: "Quire",
+          homeHref: assets,
+          searchHref: assets,
+          subject: { title: page.title },
+          content: page.content,
+          canonicalUrl: urls.page(""),
+        },
+        assets,
+      ),
+    );
+}
+
+type FieldKind = "email" | "password" | "new-password" | "text" | "name";
+
+const INPUTS: Record<FieldKind, { type: string; autocomplete: string }> = {
+  email: { type: "email", autocomplete: "username" },
+  password: { type: "password", autocomplete: "current-password" },
+  "new-password": { type: "password", autocomplete: "new-password" },
+  text: { type: "text", autocomplete: "off" },
+  name: { type: "text", autocomplete: "name" },
+};
+
+/** A labelled field: the label is the field's accessible name, which tests and screen readers use. */
+export function field(label: string, name: string, kind: FieldKind, value?: string): ElementContent[] {
+  const id = `field-${name}`;
+  return [
+    h("label", { for: id }, label),
+    h(
+      "p",
+      h("input", {
+        id,
+        name,
+        required: true,
+        ...INPUTS[kind],
+        ...(kind === "new-password" && { minlength: 10 }),
+        ...(value !== undefined && { value }),
+      }),
+    ),
+  ];
+}
+
+/** A form posted to `action`, with hidden values, fields and one button. */
+export function form(
+  action: string,
+  button: string,
+  fields: ElementContent[],
+  hidden: Record<string, string> = {},
+): ElementContent {
+  return h("form", { method: "post", action }, [
+    ...Object.entries(hidden).map(([name, value]) => h("input", { type: "hidden", name, value })),
+    ...fields,
+    h("button", { type: "submit" }, button),
+  ]);
+}
+
+/** A message the page leads with: read out at once by screen readers. */
+export const alert = (message: string | undefined): ElementContent | undefined =>
+  message === undefined ? undefined : h("p", { role: "alert" }, message);
+
+export const paragraph = (...children: Array<string | ElementContent>): ElementContent => h("p", children);
+
+export const link = (href: string, text: string): ElementContent => h("a", { href }, text);

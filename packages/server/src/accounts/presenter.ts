@@ -1,0 +1,19 @@
+import type { Schema } from "@quire/api-types";
+import type { SessionTable } from "../auth/sessions.js";
+import { SESSION_IDLE_MS } from "../auth/sessions.js";
+
+/** A session as its user sees it; it ends at the earlier of its absolute end and a week unused. */
+export function presentSession(row: SessionTable, currentSessionId: string | undefined): Schema<"Session"> {
+  const idleEnd = new Date(Date.parse(row.last_seen_at) + SESSION_IDLE_MS).toISOString();
+  return {
+    object: "session",
+    id: row.id,
+    current: row.id === currentSessionId,
+    method: row.method,
+    ...(row.device !== null && { device: row.device }),
+    ...(row.address !== null && { address: row.address }),
+    createdAt: row.created_at,
+    lastSeenAt: row.last_seen_at,
+    expiresAt: idleEnd < row.expires_at ? idleEnd : row.expires_at,
+  };
+}

@@ -1,0 +1,68 @@
+import { recordFailedSignIn } from "../audit/index.js";
+import { openSession, type SignInMethod } from "../auth/sessions.js";
+import { recordUserEvent } from "../auth/user-events.js";
+import type { UserTable } from "../db/schema.js";
+import { withRequestOrigin } from "../http/request-context.js";
+import type { Services } from "../services.js";
+import { passwordMatches } from "./passwords.js";
+import { accountByEmail } from "./store.js";
+
+/** Where a sign-in comes from: what the list of sessions shows, and what audit events name. */
+export interface SignInOrigin {
+  device?: string | undefined;
+  address?: string | undefined;
+}
+
+/**
+ * Opens a session for a user who proved who they are, recording `signed_in` in the same transaction,
+ * and returns the cookie's secret.
+ */
+export function beginSession(
+  services: Services,
+  user: UserTable,
+  method: SignInMethod,
+  origin: SignInOrigin,
+): Promise<string> {
+  return withRequestOrigin(origin.address === undefined ? {} : { address: origin.address }, () =>
+    services.transaction(async (tx) => {
+      const session = await openSession(tx, services, { userId: user.id, method, ...origin });
+      await recordUserEvent(tx, services, user.id, {
+        type: "signed_in",
+        actorId: user.id,
+        data: { user: user.id, session: session.id, method },
+      });
+      return session.secret;
+    }),
+  );
+}
+
+/**
+ * The user whose email and password these are, or undefined. An unknown email, an account without a
+ * password and a wrong password cost the same argon2 work and get the same answer; a failure on a
+ * known account is an audit event in each of its organizations.
+ */
+export async function userWithPassword(
+  services: Services,
+  email: string,
+  password: string,
+  origin: SignInOrigin,
+): Promise<UserTable | undefined> {
+  const account = await accountByEmail(services.db, email);
+  const matches = await passwordMatches(account?.password_hash ?? undefined, password);
+  if (account && matches) {
+    const { password_hash: _hash, ...user } = account;
+    return user;
+  }
+  const address = origin.address === undefined ? {} : { address: origin.address };
+  if (!account) await recordFailedSignIn(services.db, services, { operationId: "signIn", ...address });
+  else
+    await withRequestOrigin(address, () =>
+      services.transaction((tx) =>
+        recordUserEvent(tx, services, account.id, {
+          type: "sign_in_failed",
+          data: { operation: "signIn", method: "password", user: account.id },
+        }),
+      ),
+    );
+  return undefined;
+}

@@ -1,0 +1,14 @@
+export {
+  createMailer,
+  type Mailer,
+  type MailSettings,
+  mailDestination,
+  type OutgoingMail,
+} from "./mailer.js";
+export {
+  invitationMail,
+  type MailContent,
+  newSignInMail,
+  passwordResetMail,
+  signInLinkMail,
+} from "./messages.js";
