@@ -14,6 +14,7 @@ import {
   openDatabase,
   systemClock,
   timeOrderedIds,
+  urlsFor,
 } from "@quire/server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { allItems, allPages, createClient, QuireApiError, type QuireClient, unwrap } from "./index.js";
@@ -32,7 +33,7 @@ beforeAll(async () => {
   await migrate(db);
   const firstRun = await bootstrapOwner(
     db,
-    { clock: systemClock, ids: timeOrderedIds() },
+    { clock: systemClock, ids: timeOrderedIds(), urls: urlsFor("http://localhost:8080") },
     "owner@example.com",
   );
   if (!firstRun) throw new Error("expected an empty database");

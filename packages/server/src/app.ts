@@ -69,6 +69,7 @@ export function createApp(options: AppOptions): QuireApp {
     secretKey: options.secretKey,
     files: options.files ?? fileSettingsFrom(configFromEnv({}).files),
     fetcher: createFetcher(options.network ?? publicAddressesOnly),
+    network: options.network ?? publicAddressesOnly,
     git: options.git ?? gitSettingsFrom(configFromEnv({}).git, options.network ?? publicAddressesOnly),
     eventDelivery: options.eventDelivery ?? defaultEventDelivery,
     mailer: options.mailer ?? createMailer(configFromEnv({}).mail, logger),

@@ -5,3 +5,4 @@ export { issueToken } from "./auth/tokens.js";
 export { bootstrapOwner, type FirstRun } from "./bootstrap.js";
 export { type Clock, type IdGenerator, systemClock, timeOrderedIds } from "./context.js";
 export { type Db, migrate, openDatabase } from "./db/database.js";
+export { urlsFor } from "./urls.js";

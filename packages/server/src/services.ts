@@ -4,7 +4,7 @@ import type { Clock, IdGenerator } from "./context.js";
 import type { Db, Transaction } from "./db/database.js";
 import type { EventDeliverySettings } from "./events/delivery-settings.js";
 import type { Mailer } from "./mail/index.js";
-import type { Fetcher } from "./net/fetch.js";
+import type { Fetcher, NetworkPolicy } from "./net/fetch.js";
 import type { GitSettings } from "./net/git.js";
 import type { Urls } from "./urls.js";
 
@@ -27,6 +27,8 @@ export interface Services {
   files: FileSettings;
   /** Fetches what users point the server at (imports), through the network policy. */
   fetcher: Fetcher;
+  /** Which addresses the server's own requests may reach (the fetcher's policy). */
+  network: NetworkPolicy;
   /** Git Sync's repositories, reached through the same network policy. */
   git: GitSettings;
   /** How events go out to webhooks and integrations. */

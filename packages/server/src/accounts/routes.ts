@@ -7,7 +7,7 @@ import { withRequestOrigin } from "../http/request-context.js";
 import { RateLimiter } from "../limits/rate-limit.js";
 import { type MailContent, passwordResetMail, signInLinkMail } from "../mail/index.js";
 import type { Services } from "../services.js";
-import { SIGN_IN_PAGE, SIGN_OUT_PAGE, type Urls } from "../urls.js";
+import { JOIN_PAGE, SIGN_IN_PAGE, SIGN_OUT_PAGE, type Urls } from "../urls.js";
 import { alert, field, form, link, paragraph, sendPage } from "./pages.js";
 import { setPassword } from "./password-change.js";
 import { passwordProblem } from "./passwords.js";
@@ -59,13 +59,13 @@ export function accountRoutes(router: Router, services: Services): void {
     address: req.socket.remoteAddress,
   });
 
-  /** Where to go once signed in: a path of the app on this server, else the app's home. */
+  /** Where a sign-in may lead: the app, and the pages that need a signed-in person (joining). */
+  const destinations = [appHome, path(`${JOIN_PAGE}/`)];
   const nextPath = (next: unknown) => {
-    if (typeof next !== "string" || !next.startsWith(appHome) || /[\\\s]/.test(next)) return appHome;
+    const allowed = (candidate: string) => destinations.some((prefix) => candidate.startsWith(prefix));
+    if (typeof next !== "string" || !allowed(next) || /[\\\s]/.test(next)) return appHome;
     const url = new URL(next, publicOrigin);
-    return url.origin === publicOrigin && url.pathname.startsWith(appHome)
-      ? `${url.pathname}${url.search}`
-      : appHome;
+    return url.origin === publicOrigin && allowed(url.pathname) ? `${url.pathname}${url.search}` : appHome;
   };
 
   /** Counts an attempt for the address and, when given, the account; false once either is past its limit. */

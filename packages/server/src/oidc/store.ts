@@ -71,3 +71,8 @@ export async function updateProvider(
 export async function deleteProvider(db: Db, id: string): Promise<void> {
   await db.deleteFrom("oidc_providers").where("id", "=", id).execute();
 }
+
+/** A provider by its id alone, for the routes browsers follow to sign in. */
+export function providerById(db: Db, providerId: string): Promise<OidcProviderTable | undefined> {
+  return db.selectFrom("oidc_providers").selectAll().where("id", "=", providerId).executeTakeFirst();
+}

@@ -1,4 +1,5 @@
 import { defineArea } from "../area.js";
+import { ssoMember } from "../commands/sso-sign-in.js";
 import { ssoAccess, ssoHandlers } from "./handlers.js";
 import { samlRoutes } from "./routes.js";
 
@@ -7,5 +8,5 @@ export const ssoArea = defineArea({
   name: "sso",
   access: ssoAccess,
   handlers: ssoHandlers,
-  routes: samlRoutes,
+  routes: (router, services) => samlRoutes(router, services, ssoMember),
 });

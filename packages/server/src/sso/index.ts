@@ -3,3 +3,4 @@
  * `cli`, `bench`) may use. Its other modules (`store.ts`, `tables.ts`, `presenter.ts`, ...) are private: the
  * root `biome.json` fails the lint on an import of one from another area.
  */
+export { finishSsoSignIn, refuseSsoSignIn, type SsoMember, ssoLogins } from "./logins.js";

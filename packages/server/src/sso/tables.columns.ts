@@ -14,4 +14,14 @@ export const ssoColumns: ColumnsOf<SsoTables> = {
     default_role: "null",
     created_at: "not null",
   },
+  sso_logins: {
+    request_id: "not null",
+    browser_hash: "not null",
+    provider_id: "not null",
+    nonce: "null",
+    code_verifier: "null",
+    next: "not null",
+    expires_at: "not null",
+  },
+  sso_assertions: { provider_id: "not null", assertion_id: "not null", expires_at: "not null" },
 };

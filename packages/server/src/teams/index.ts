@@ -12,4 +12,5 @@ export {
   type TeamRow,
   teams,
   unknownIds,
+  upsertTeamMember,
 } from "./store.js";

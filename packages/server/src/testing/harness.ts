@@ -102,6 +102,7 @@ export function inspectionServices(): Services {
     secretKey: generateSecretKey(),
     files: testFileSettings(),
     fetcher: createFetcher(publicAddressesOnly),
+    network: publicAddressesOnly,
     git: testGitSettings(publicAddressesOnly),
     eventDelivery: defaultEventDelivery,
     mailer: createMailer({ from: "quire@quire.test" }, pino({ level: "silent" })),
