@@ -3397,6 +3397,148 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/user/factors": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the caller's second factors
+         * @description Lists the caller's second factors.
+         */
+        get: operations["listUserFactors"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/user/factors/passkeys": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Add a passkey
+         * @description Adds the passkey the browser created with the last options.
+         */
+        post: operations["registerUserPasskey"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/user/factors/passkeys/options": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Start adding a passkey
+         * @description Options for the browser to create a passkey with.
+         */
+        post: operations["startUserPasskey"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/user/factors/recovery-codes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Make new recovery codes
+         * @description Replaces the caller's recovery codes with ten new ones.
+         */
+        post: operations["regenerateUserRecoveryCodes"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/user/factors/totp": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Start setting up an authenticator app
+         * @description Starts setting up an authenticator app: a new secret, active once a code of it is confirmed
+         *     (`confirmUserTotp`). A setup not confirmed is replaced by the next.
+         */
+        post: operations["startUserTotp"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/user/factors/totp/confirm": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Turn an authenticator app on
+         * @description Turns the authenticator app being set up on, with one of its codes; returns new recovery codes.
+         */
+        post: operations["confirmUserTotp"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/user/factors/{factorId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Remove a second factor
+         * @description Removes one of the caller's factors. With a password, it must be given; without one, the session
+         *     must have begun in the last ten minutes. Without factors left, the recovery codes go too.
+         */
+        delete: operations["deleteUserFactor"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/user/password": {
         parameters: {
             query?: never;
@@ -4910,6 +5052,13 @@ export interface components {
             /** @description The specification. */
             ref: components["schemas"]["OpenAPIContentRef"];
         };
+        /** @description A code of the authenticator app just set up. */
+        ConfirmTotpRequest: {
+            /** @description Six digits. */
+            code: string;
+            /** @description What to call the factor; `Authenticator app` by default. */
+            name?: string;
+        };
         /**
          * @description The format content is returned in.
          * @enum {string}
@@ -5840,6 +5989,11 @@ export interface components {
          *     which follows the parent's as it changes and as the content moves.
          */
         DefaultLevel: components["schemas"]["MemberRole"] | "inherit";
+        /** @description What a factor's removal needs. */
+        DeleteFactorRequest: {
+            /** @description The current password; required when the account has one. */
+            currentPassword?: string;
+        };
         /** @description Removes a page and its child pages. */
         DeletePageChange: {
             /**
@@ -6080,7 +6234,7 @@ export interface components {
          *     ignores a type it does not know.
          * @enum {string}
          */
-        EventType: "space_created" | "space_updated" | "space_visibility_updated" | "space_moved" | "space_deleted" | "space_restored" | "space_transferred" | "collection_created" | "collection_updated" | "collection_moved" | "collection_deleted" | "collection_transferred" | "space_content_updated" | "change_request_created" | "change_request_updated" | "change_request_status_updated" | "change_request_merged" | "change_request_updated_from_main" | "comment_created" | "comment_reply_created" | "member_joined" | "member_role_updated" | "member_removed" | "team_created" | "team_deleted" | "team_member_added" | "team_member_removed" | "site_published" | "site_unpublished" | "site_structure_updated" | "space_gitsync_started" | "space_gitsync_completed" | "installation_setup" | "installation_deleted" | "permission_granted" | "permission_removed" | "saml_provider_created" | "saml_provider_updated" | "saml_provider_deleted" | "token_created" | "token_revoked" | "sign_in_failed" | "signed_in" | "session_revoked" | "password_changed" | "ping";
+        EventType: "space_created" | "space_updated" | "space_visibility_updated" | "space_moved" | "space_deleted" | "space_restored" | "space_transferred" | "collection_created" | "collection_updated" | "collection_moved" | "collection_deleted" | "collection_transferred" | "space_content_updated" | "change_request_created" | "change_request_updated" | "change_request_status_updated" | "change_request_merged" | "change_request_updated_from_main" | "comment_created" | "comment_reply_created" | "member_joined" | "member_role_updated" | "member_removed" | "team_created" | "team_deleted" | "team_member_added" | "team_member_removed" | "site_published" | "site_unpublished" | "site_structure_updated" | "space_gitsync_started" | "space_gitsync_completed" | "installation_setup" | "installation_deleted" | "permission_granted" | "permission_removed" | "saml_provider_created" | "saml_provider_updated" | "saml_provider_deleted" | "token_created" | "token_revoked" | "sign_in_failed" | "signed_in" | "session_revoked" | "password_changed" | "factor_added" | "factor_removed" | "ping";
         /** @description Exports a space to a repository, as GitBook's `ExportToGitRepository`. */
         ExportToGitRepository: {
             /**
@@ -6118,6 +6272,130 @@ export interface components {
             gitInfo?: components["schemas"]["UpdateSpaceGitInfo"];
             /** @description The message of the commit. */
             commitMessage: string;
+        };
+        /** @description A second factor of the caller's account. */
+        Factor: {
+            /**
+             * @description Always `factor`.
+             * @enum {string}
+             */
+            object: "factor";
+            /** @description Unique id of the factor. */
+            id: string;
+            /** @description What kind of factor it is. */
+            kind: components["schemas"]["FactorKind"];
+            /** @description What the person calls it. */
+            name: string;
+            /**
+             * Format: date-time
+             * @description When it was added.
+             */
+            createdAt: string;
+            /**
+             * Format: date-time
+             * @description When it was last used to sign in.
+             */
+            lastUsedAt?: string;
+        };
+        /** @description A member added a second factor. */
+        FactorAddedEvent: {
+            /**
+             * @description Always `event`.
+             * @enum {string}
+             */
+            object: "event";
+            /** @description Unique id of the event: `webhook-id` of its deliveries, the same for every attempt. */
+            id: string;
+            /**
+             * @description Type of the event. (enum property replaced by openapi-typescript)
+             * @enum {string}
+             */
+            type: "factor_added";
+            /**
+             * @description Version of the payload's schema.
+             * @enum {number}
+             */
+            version: 1;
+            /** @description The organization it happened in. */
+            organization: string;
+            /**
+             * Format: int64
+             * @description Position of the event among its organization's: events are numbered 1, 2, 3… without gaps, once
+             *     their changes are committed, each after the events of the changes it followed (that changed what
+             *     it changes or that it read); changes made side by side may be numbered in either order.
+             */
+            sequence: number;
+            /**
+             * Format: date-time
+             * @description When the change was committed.
+             */
+            createdAt: string;
+            /** @description Id of the user who made the change; absent for changes the server made itself. */
+            actor?: string;
+            /** @description What the event is about. */
+            data: components["schemas"]["FactorEventData"];
+        };
+        /** @description A member's second factor was added or removed. */
+        FactorEventData: {
+            /** @description Id of the member. */
+            user: string;
+            /** @description Id of the factor. */
+            factor: string;
+            /** @description What kind of factor. */
+            kind: components["schemas"]["FactorKind"];
+        };
+        /**
+         * @description What kind of second factor a person proves who they are with, after their password or link.
+         * @enum {string}
+         */
+        FactorKind: "totp" | "passkey";
+        /** @description The caller's second factors, and how many unused recovery codes they have. */
+        FactorList: {
+            /** @description Oldest first. */
+            items: components["schemas"]["Factor"][];
+            /**
+             * Format: int32
+             * @description Recovery codes not used yet.
+             */
+            recoveryCodesLeft: number;
+        };
+        /** @description A member's second factor was removed. */
+        FactorRemovedEvent: {
+            /**
+             * @description Always `event`.
+             * @enum {string}
+             */
+            object: "event";
+            /** @description Unique id of the event: `webhook-id` of its deliveries, the same for every attempt. */
+            id: string;
+            /**
+             * @description Type of the event. (enum property replaced by openapi-typescript)
+             * @enum {string}
+             */
+            type: "factor_removed";
+            /**
+             * @description Version of the payload's schema.
+             * @enum {number}
+             */
+            version: 1;
+            /** @description The organization it happened in. */
+            organization: string;
+            /**
+             * Format: int64
+             * @description Position of the event among its organization's: events are numbered 1, 2, 3… without gaps, once
+             *     their changes are committed, each after the events of the changes it followed (that changed what
+             *     it changes or that it read); changes made side by side may be numbered in either order.
+             */
+            sequence: number;
+            /**
+             * Format: date-time
+             * @description When the change was committed.
+             */
+            createdAt: string;
+            /** @description Id of the user who made the change; absent for changes the server made itself. */
+            actor?: string;
+            /** @description What the event is about. */
+            data: components["schemas"]["FactorEventData"];
         };
         /** @description Points at a file of the same content. */
         FileContentRef: {
@@ -8111,6 +8389,11 @@ export interface components {
          * @enum {string}
          */
         PageWidth: "default" | "wide";
+        /** @description What the browser passes to `navigator.credentials.create()`, as WebAuthn's JSON. */
+        PasskeyRegistrationOptions: {
+            /** @description `PublicKeyCredentialCreationOptionsJSON`; its challenge works for five minutes. */
+            options: Record<string, never>;
+        };
         /** @description A member's password was set or changed. */
         PasswordChangedEvent: {
             /**
@@ -8421,6 +8704,18 @@ export interface components {
              * @description When they reacted.
              */
             reactedAt: string;
+        };
+        /** @description Codes that each sign in once in place of a second factor; shown once, only their hashes are kept. */
+        RecoveryCodes: {
+            /** @description Ten codes. */
+            codes: string[];
+        };
+        /** @description The browser's answer to the registration options. */
+        RegisterPasskeyRequest: {
+            /** @description `RegistrationResponseJSON`, as `navigator.credentials.create()` made it. */
+            response: Record<string, never>;
+            /** @description What to call the passkey; `Passkey` by default. */
+            name?: string;
         };
         /** @description Body of a request for reviews. */
         RequestReviewersRequest: {
@@ -11697,6 +11992,13 @@ export interface components {
             /** @description What the event is about. */
             data: components["schemas"]["TokenEventData"];
         };
+        /** @description An authenticator app's secret, to enter in the app; shown once, active once confirmed. */
+        TotpSetup: {
+            /** @description The secret, in base32. */
+            secret: string;
+            /** @description The `otpauth://` URI an app reads from a QR code. */
+            uri: string;
+        };
         /** @description Transfers an item to another organization. */
         TransferRequest: {
             /** @description Id of the target organization. */
@@ -12424,7 +12726,7 @@ export interface components {
         /** @description What a webhook's description may hold. */
         WebhookDescription: string;
         /** @description An event as webhooks deliver it: its body, signed as the Standard Webhooks specification says. */
-        WebhookEvent: components["schemas"]["SpaceCreatedEvent"] | components["schemas"]["SpaceUpdatedEvent"] | components["schemas"]["SpaceVisibilityUpdatedEvent"] | components["schemas"]["SpaceMovedEvent"] | components["schemas"]["SpaceDeletedEvent"] | components["schemas"]["SpaceRestoredEvent"] | components["schemas"]["SpaceTransferredEvent"] | components["schemas"]["CollectionCreatedEvent"] | components["schemas"]["CollectionUpdatedEvent"] | components["schemas"]["CollectionMovedEvent"] | components["schemas"]["CollectionDeletedEvent"] | components["schemas"]["CollectionTransferredEvent"] | components["schemas"]["SpaceContentUpdatedEvent"] | components["schemas"]["ChangeRequestCreatedEvent"] | components["schemas"]["ChangeRequestUpdatedEvent"] | components["schemas"]["ChangeRequestStatusUpdatedEvent"] | components["schemas"]["ChangeRequestMergedEvent"] | components["schemas"]["ChangeRequestUpdatedFromMainEvent"] | components["schemas"]["CommentCreatedEvent"] | components["schemas"]["CommentReplyCreatedEvent"] | components["schemas"]["MemberJoinedEvent"] | components["schemas"]["MemberRoleUpdatedEvent"] | components["schemas"]["MemberRemovedEvent"] | components["schemas"]["TeamCreatedEvent"] | components["schemas"]["TeamDeletedEvent"] | components["schemas"]["TeamMemberAddedEvent"] | components["schemas"]["TeamMemberRemovedEvent"] | components["schemas"]["SitePublishedEvent"] | components["schemas"]["SiteUnpublishedEvent"] | components["schemas"]["SiteStructureUpdatedEvent"] | components["schemas"]["SpaceGitSyncStartedEvent"] | components["schemas"]["SpaceGitSyncCompletedEvent"] | components["schemas"]["InstallationSetupEvent"] | components["schemas"]["InstallationDeletedEvent"] | components["schemas"]["PermissionGrantedEvent"] | components["schemas"]["PermissionRemovedEvent"] | components["schemas"]["SamlProviderCreatedEvent"] | components["schemas"]["SamlProviderUpdatedEvent"] | components["schemas"]["SamlProviderDeletedEvent"] | components["schemas"]["TokenCreatedEvent"] | components["schemas"]["TokenRevokedEvent"] | components["schemas"]["SignInFailedEvent"] | components["schemas"]["SignedInEvent"] | components["schemas"]["SessionRevokedEvent"] | components["schemas"]["PasswordChangedEvent"] | components["schemas"]["PingEvent"];
+        WebhookEvent: components["schemas"]["SpaceCreatedEvent"] | components["schemas"]["SpaceUpdatedEvent"] | components["schemas"]["SpaceVisibilityUpdatedEvent"] | components["schemas"]["SpaceMovedEvent"] | components["schemas"]["SpaceDeletedEvent"] | components["schemas"]["SpaceRestoredEvent"] | components["schemas"]["SpaceTransferredEvent"] | components["schemas"]["CollectionCreatedEvent"] | components["schemas"]["CollectionUpdatedEvent"] | components["schemas"]["CollectionMovedEvent"] | components["schemas"]["CollectionDeletedEvent"] | components["schemas"]["CollectionTransferredEvent"] | components["schemas"]["SpaceContentUpdatedEvent"] | components["schemas"]["ChangeRequestCreatedEvent"] | components["schemas"]["ChangeRequestUpdatedEvent"] | components["schemas"]["ChangeRequestStatusUpdatedEvent"] | components["schemas"]["ChangeRequestMergedEvent"] | components["schemas"]["ChangeRequestUpdatedFromMainEvent"] | components["schemas"]["CommentCreatedEvent"] | components["schemas"]["CommentReplyCreatedEvent"] | components["schemas"]["MemberJoinedEvent"] | components["schemas"]["MemberRoleUpdatedEvent"] | components["schemas"]["MemberRemovedEvent"] | components["schemas"]["TeamCreatedEvent"] | components["schemas"]["TeamDeletedEvent"] | components["schemas"]["TeamMemberAddedEvent"] | components["schemas"]["TeamMemberRemovedEvent"] | components["schemas"]["SitePublishedEvent"] | components["schemas"]["SiteUnpublishedEvent"] | components["schemas"]["SiteStructureUpdatedEvent"] | components["schemas"]["SpaceGitSyncStartedEvent"] | components["schemas"]["SpaceGitSyncCompletedEvent"] | components["schemas"]["InstallationSetupEvent"] | components["schemas"]["InstallationDeletedEvent"] | components["schemas"]["PermissionGrantedEvent"] | components["schemas"]["PermissionRemovedEvent"] | components["schemas"]["SamlProviderCreatedEvent"] | components["schemas"]["SamlProviderUpdatedEvent"] | components["schemas"]["SamlProviderDeletedEvent"] | components["schemas"]["TokenCreatedEvent"] | components["schemas"]["TokenRevokedEvent"] | components["schemas"]["SignInFailedEvent"] | components["schemas"]["SignedInEvent"] | components["schemas"]["SessionRevokedEvent"] | components["schemas"]["PasswordChangedEvent"] | components["schemas"]["FactorAddedEvent"] | components["schemas"]["FactorRemovedEvent"] | components["schemas"]["PingEvent"];
         /** @description One page of a list. */
         WebhookPage: {
             /** @description Present when more items follow this page. */
@@ -39713,6 +40015,775 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["User"];
                 };
+            };
+            /**
+             * @description The request is malformed or does not satisfy the contract. Besides what the schemas say, no string
+             *     (in the path, the query or the body, keys included) may contain a NUL character (U+0000) or a lone
+             *     UTF-16 surrogate: such a request is refused with 400 and changes nothing.
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The bearer token is missing or invalid. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The caller's role does not allow this operation. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The resource does not exist or is not visible to the caller. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description The request conflicts with the current state of the resource (a deleted space, say), or a request with
+             *     the same `Idempotency-Key` is still running.
+             */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body, or a file in it, is larger than the server accepts. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body is not of a media type the operation takes (JSON, or a multipart form for uploads). */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request cannot be processed as sent: an `Idempotency-Key` reused with another request. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests were sent; retry later. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listUserFactors: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The request has succeeded. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FactorList"];
+                };
+            };
+            /**
+             * @description The request is malformed or does not satisfy the contract. Besides what the schemas say, no string
+             *     (in the path, the query or the body, keys included) may contain a NUL character (U+0000) or a lone
+             *     UTF-16 surrogate: such a request is refused with 400 and changes nothing.
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The bearer token is missing or invalid. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The caller's role does not allow this operation. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The resource does not exist or is not visible to the caller. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description The request conflicts with the current state of the resource (a deleted space, say), or a request with
+             *     the same `Idempotency-Key` is still running.
+             */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body, or a file in it, is larger than the server accepts. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body is not of a media type the operation takes (JSON, or a multipart form for uploads). */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request cannot be processed as sent: an `Idempotency-Key` reused with another request. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests were sent; retry later. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    registerUserPasskey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RegisterPasskeyRequest"];
+            };
+        };
+        responses: {
+            /** @description The request has succeeded and a new resource has been created as a result. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Factor"];
+                };
+            };
+            /**
+             * @description The request is malformed or does not satisfy the contract. Besides what the schemas say, no string
+             *     (in the path, the query or the body, keys included) may contain a NUL character (U+0000) or a lone
+             *     UTF-16 surrogate: such a request is refused with 400 and changes nothing.
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The bearer token is missing or invalid. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The caller's role does not allow this operation. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The resource does not exist or is not visible to the caller. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description The request conflicts with the current state of the resource (a deleted space, say), or a request with
+             *     the same `Idempotency-Key` is still running.
+             */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body, or a file in it, is larger than the server accepts. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body is not of a media type the operation takes (JSON, or a multipart form for uploads). */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request cannot be processed as sent: an `Idempotency-Key` reused with another request. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests were sent; retry later. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    startUserPasskey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The request has succeeded. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PasskeyRegistrationOptions"];
+                };
+            };
+            /**
+             * @description The request is malformed or does not satisfy the contract. Besides what the schemas say, no string
+             *     (in the path, the query or the body, keys included) may contain a NUL character (U+0000) or a lone
+             *     UTF-16 surrogate: such a request is refused with 400 and changes nothing.
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The bearer token is missing or invalid. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The caller's role does not allow this operation. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The resource does not exist or is not visible to the caller. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description The request conflicts with the current state of the resource (a deleted space, say), or a request with
+             *     the same `Idempotency-Key` is still running.
+             */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body, or a file in it, is larger than the server accepts. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body is not of a media type the operation takes (JSON, or a multipart form for uploads). */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request cannot be processed as sent: an `Idempotency-Key` reused with another request. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests were sent; retry later. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    regenerateUserRecoveryCodes: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The request has succeeded. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RecoveryCodes"];
+                };
+            };
+            /**
+             * @description The request is malformed or does not satisfy the contract. Besides what the schemas say, no string
+             *     (in the path, the query or the body, keys included) may contain a NUL character (U+0000) or a lone
+             *     UTF-16 surrogate: such a request is refused with 400 and changes nothing.
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The bearer token is missing or invalid. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The caller's role does not allow this operation. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The resource does not exist or is not visible to the caller. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description The request conflicts with the current state of the resource (a deleted space, say), or a request with
+             *     the same `Idempotency-Key` is still running.
+             */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body, or a file in it, is larger than the server accepts. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body is not of a media type the operation takes (JSON, or a multipart form for uploads). */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request cannot be processed as sent: an `Idempotency-Key` reused with another request. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests were sent; retry later. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    startUserTotp: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The request has succeeded. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TotpSetup"];
+                };
+            };
+            /**
+             * @description The request is malformed or does not satisfy the contract. Besides what the schemas say, no string
+             *     (in the path, the query or the body, keys included) may contain a NUL character (U+0000) or a lone
+             *     UTF-16 surrogate: such a request is refused with 400 and changes nothing.
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The bearer token is missing or invalid. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The caller's role does not allow this operation. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The resource does not exist or is not visible to the caller. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description The request conflicts with the current state of the resource (a deleted space, say), or a request with
+             *     the same `Idempotency-Key` is still running.
+             */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body, or a file in it, is larger than the server accepts. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body is not of a media type the operation takes (JSON, or a multipart form for uploads). */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request cannot be processed as sent: an `Idempotency-Key` reused with another request. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests were sent; retry later. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    confirmUserTotp: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ConfirmTotpRequest"];
+            };
+        };
+        responses: {
+            /** @description The request has succeeded. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RecoveryCodes"];
+                };
+            };
+            /**
+             * @description The request is malformed or does not satisfy the contract. Besides what the schemas say, no string
+             *     (in the path, the query or the body, keys included) may contain a NUL character (U+0000) or a lone
+             *     UTF-16 surrogate: such a request is refused with 400 and changes nothing.
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The bearer token is missing or invalid. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The caller's role does not allow this operation. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The resource does not exist or is not visible to the caller. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description The request conflicts with the current state of the resource (a deleted space, say), or a request with
+             *     the same `Idempotency-Key` is still running.
+             */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body, or a file in it, is larger than the server accepts. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body is not of a media type the operation takes (JSON, or a multipart form for uploads). */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request cannot be processed as sent: an `Idempotency-Key` reused with another request. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests were sent; retry later. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    deleteUserFactor: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Id of the factor. */
+                factorId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["DeleteFactorRequest"];
+            };
+        };
+        responses: {
+            /** @description A 204 response with an empty body. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /**
              * @description The request is malformed or does not satisfy the contract. Besides what the schemas say, no string

@@ -78,7 +78,7 @@ describe("the sign-in page", () => {
     expect(res.text).toContain('value="/app/orgs/x"');
     expect(res.text).not.toMatch(INLINE_SCRIPT);
     expect(res.headers["content-security-policy"]).toBe(CONTENT_SECURITY_POLICY);
-    expect(res.headers["referrer-policy"]).toBe("no-referrer");
+    expect(res.headers["referrer-policy"]).toBe("same-origin");
   });
 
   it("signs in with the right password: a new HttpOnly, SameSite=Lax cookie, then next", async () => {

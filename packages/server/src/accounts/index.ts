@@ -7,5 +7,5 @@ export { alert, field, form, link, paragraph, sendPage } from "./pages.js";
 export { setPassword } from "./password-change.js";
 export { hashPassword, passwordProblem } from "./passwords.js";
 export { FIRST_START_LINK_MS, signInLinkUrl } from "./routes.js";
-export { beginSession, type SignInOrigin } from "./sign-in.js";
+export { signInBrowser } from "./sign-in.js";
 export { createLinkToken } from "./store.js";

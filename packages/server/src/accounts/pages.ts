@@ -5,13 +5,14 @@ import { renderPreview } from "../app-previews/index.js";
 import { CONTENT_SECURITY_POLICY } from "../sites/index.js";
 import type { Urls } from "../urls.js";
 
-/** What every page of signing in carries: no script, no framing, no copy kept, no link leaked on. */
+/** What every page of signing in carries: no inline script, no framing, no copy kept, no link leaked on. */
 const PAGE_HEADERS = {
   "Content-Security-Policy": CONTENT_SECURITY_POLICY,
   "Cache-Control": "private, no-store",
   "X-Content-Type-Options": "nosniff",
   // A one-time link's token is in the path: another site must not learn it from a link followed here.
-  "Referrer-Policy": "no-referrer",
+  // (Not `no-referrer`: with it, Chromium sends `Origin: null` with the page's own forms.)
+  "Referrer-Policy": "same-origin",
 };
 
 /** One of the server's pages for people, in the published sites' look (which works on a phone). */
@@ -40,7 +41,7 @@ export function sendPage(
     );
 }
 
-type FieldKind = "email" | "password" | "new-password" | "text" | "name";
+type FieldKind = "email" | "password" | "new-password" | "text" | "name" | "code";
 
 const INPUTS: Record<FieldKind, { type: string; autocomplete: string }> = {
   email: { type: "email", autocomplete: "username" },
@@ -48,6 +49,8 @@ const INPUTS: Record<FieldKind, { type: string; autocomplete: string }> = {
   "new-password": { type: "password", autocomplete: "new-password" },
   text: { type: "text", autocomplete: "off" },
   name: { type: "text", autocomplete: "name" },
+  // Not numeric: a recovery code, which has letters, goes in the same field.
+  code: { type: "text", autocomplete: "one-time-code" },
 };
 
 /** A labelled field: the label is the field's accessible name, which tests and screen readers use. */

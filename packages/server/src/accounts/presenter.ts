@@ -1,6 +1,7 @@
 import type { Schema } from "@quire/api-types";
 import type { SessionTable } from "../auth/sessions.js";
 import { SESSION_IDLE_MS } from "../auth/sessions.js";
+import type { UserFactorTable } from "./tables.js";
 
 /** A session as its user sees it; it ends at the earlier of its absolute end and a week unused. */
 export function presentSession(row: SessionTable, currentSessionId: string | undefined): Schema<"Session"> {
@@ -15,5 +16,17 @@ export function presentSession(row: SessionTable, currentSessionId: string | und
     createdAt: row.created_at,
     lastSeenAt: row.last_seen_at,
     expiresAt: idleEnd < row.expires_at ? idleEnd : row.expires_at,
+  };
+}
+
+/** A second factor as its user sees it: never its secret or key. */
+export function presentFactor(row: UserFactorTable): Schema<"Factor"> {
+  return {
+    object: "factor",
+    id: row.id,
+    kind: row.kind,
+    name: row.name,
+    createdAt: row.created_at,
+    ...(row.last_used_at !== null && { lastUsedAt: row.last_used_at }),
   };
 }

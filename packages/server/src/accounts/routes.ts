@@ -5,13 +5,16 @@ import { recordUserEvent } from "../auth/user-events.js";
 import type { UserTable } from "../db/schema.js";
 import { withRequestOrigin } from "../http/request-context.js";
 import { RateLimiter } from "../limits/rate-limit.js";
-import { type MailContent, passwordResetMail, signInLinkMail } from "../mail/index.js";
+import { type MailContent, passwordResetMail, sendInBackground, signInLinkMail } from "../mail/index.js";
 import type { Services } from "../services.js";
 import { JOIN_PAGE, SIGN_IN_PAGE, SIGN_OUT_PAGE, type Urls } from "../urls.js";
 import { alert, field, form, link, paragraph, sendPage } from "./pages.js";
 import { setPassword } from "./password-change.js";
 import { passwordProblem } from "./passwords.js";
-import { beginSession, type SignInOrigin, userWithPassword } from "./sign-in.js";
+import { scriptNamed, sendScript } from "./scripts.js";
+import { SCRIPTS_PATH, secondFactorRoutes } from "./second-factor.js";
+import { ACCOUNT_PAGES, securityRoutes } from "./security-page.js";
+import { type SignInOrigin, signInBrowser, userWithPassword } from "./sign-in.js";
 import { accountByEmail, createLinkToken, linkHolder, useLink } from "./store.js";
 
 const EMAIL_LINK_PATH = "sign-in/email";
@@ -59,8 +62,8 @@ export function accountRoutes(router: Router, services: Services): void {
     address: req.socket.remoteAddress,
   });
 
-  /** Where a sign-in may lead: the app, and the pages that need a signed-in person (joining). */
-  const destinations = [appHome, path(`${JOIN_PAGE}/`)];
+  /** Where a sign-in may lead: the app, and the pages that need a signed-in person (joining, the account's). */
+  const destinations = [appHome, path(`${JOIN_PAGE}/`), path(`${ACCOUNT_PAGES}/`)];
   const nextPath = (next: unknown) => {
     const allowed = (candidate: string) => destinations.some((prefix) => candidate.startsWith(prefix));
     if (typeof next !== "string" || !allowed(next) || /[\\\s]/.test(next)) return appHome;
@@ -85,18 +88,8 @@ export function accountRoutes(router: Router, services: Services): void {
     return false;
   };
 
-  const signIn = async (req: Request, res: Response, user: UserTable, method: SignInMethod, next: string) => {
-    const secret = await beginSession(services, user, method, originOf(req));
-    res.append("Set-Cookie", sessionCookie(secret, { secure, maxAgeMs: SESSION_MAX_AGE_MS }));
-    res.redirect(303, next);
-  };
-
-  /** Mails in the background: the answer must not take longer for an account that exists. */
-  const mailInBackground = (to: string, content: MailContent) => {
-    services.mailer.send({ to, ...content }).catch((err: unknown) => {
-      services.logger.error({ err, mail: { subject: content.subject } }, "A mail could not be sent");
-    });
-  };
+  const openSession = (req: Request, res: Response, user: UserTable, method: SignInMethod) =>
+    signInBrowser(services, req, res, user, method);
 
   const signInPage = (res: Response, status: number, next: string, message?: string, email?: string) =>
     sendPage(res, urls, {
@@ -132,6 +125,17 @@ export function accountRoutes(router: Router, services: Services): void {
       fromOwnPages(req, publicOrigin) ? next() : refuseCrossSite(res),
   ];
   const body = (req: Request) => (req.body ?? {}) as Record<string, unknown>;
+
+  const kit = { path, ownForm, openSession, withinLimits, secure };
+  /** Signs in, or first asks for the second factor of a person who has one. */
+  const signIn = secondFactorRoutes(router, services, kit);
+  securityRoutes(router, services, kit);
+
+  router.get(path(`${SCRIPTS_PATH}/:script`), (req, res, next) => {
+    const found = scriptNamed(req);
+    if (found) sendScript(res, found);
+    else next();
+  });
 
   router.get(path(SIGN_IN_PAGE), (req, res) => {
     signInPage(res, 200, nextPath(req.query.next));
@@ -188,7 +192,8 @@ export function accountRoutes(router: Router, services: Services): void {
       if (!text(email).includes("@")) return emailForm(res, 400, target, "Enter the email of your account.");
       if (!(await withinLimits(req, res, text(email)))) return;
       const user = await accountByEmail(db, text(email));
-      if (user) mailInBackground(user.email, await send(user, target));
+      if (user)
+        sendInBackground(services.mailer, services.logger, { to: user.email, ...(await send(user, target)) });
       sendPage(res, urls, { status: 200, title: "Check your email", content: [alert(LINK_SENT)] });
     });
   };
@@ -283,7 +288,8 @@ export function accountRoutes(router: Router, services: Services): void {
     if (!(await withinLimits(req, res))) return;
     const user = await useLink(db, token, "reset", clock.now());
     if (!user) return linkGone(res);
-    // Whoever held the old password is signed out everywhere; the person who reset it is signed in.
+    // Whoever held the old password is signed out everywhere; the person who reset it is signed in
+    // (after their second factor: the email is no factor).
     await setPassword(services, user.id, password, { address: req.socket.remoteAddress });
     await signIn(req, res, user, "link", appHome);
   });

@@ -1,5 +1,7 @@
+import type { Request, Response } from "express";
 import { recordFailedSignIn } from "../audit/index.js";
-import { openSession, type SignInMethod } from "../auth/sessions.js";
+import { sessionCookie } from "../auth/authenticate.js";
+import { openSession, SESSION_MAX_AGE_MS, type SignInMethod } from "../auth/sessions.js";
 import { recordUserEvent } from "../auth/user-events.js";
 import type { UserTable } from "../db/schema.js";
 import { withRequestOrigin } from "../http/request-context.js";
@@ -17,7 +19,7 @@ export interface SignInOrigin {
  * Opens a session for a user who proved who they are, recording `signed_in` in the same transaction,
  * and returns the cookie's secret.
  */
-export function beginSession(
+function beginSession(
   services: Services,
   user: UserTable,
   method: SignInMethod,
@@ -34,6 +36,22 @@ export function beginSession(
       return session.secret;
     }),
   );
+}
+
+/** Signs the browser of `req` in as `user`: a new session, and its cookie on `res`. */
+export async function signInBrowser(
+  services: Services,
+  req: Request,
+  res: Response,
+  user: UserTable,
+  method: SignInMethod,
+): Promise<void> {
+  const secret = await beginSession(services, user, method, {
+    device: req.headers["user-agent"],
+    address: req.socket.remoteAddress,
+  });
+  const secure = new URL(services.urls.page("")).protocol === "https:";
+  res.append("Set-Cookie", sessionCookie(secret, { secure, maxAgeMs: SESSION_MAX_AGE_MS }));
 }
 
 /**

@@ -58,6 +58,8 @@ export const AUDIT_ACTIONS: { readonly [T in AuditedType]: readonly [action: str
   signed_in: ["sign_in.succeeded", "Member signed in"],
   session_revoked: ["session.revoked", "Session revoked"],
   password_changed: ["password.changed", "Password changed"],
+  factor_added: ["factor.added", "Second factor added"],
+  factor_removed: ["factor.removed", "Second factor removed"],
 };
 
 const typeOfAction = new Map(

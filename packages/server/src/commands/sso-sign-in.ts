@@ -40,13 +40,15 @@ export function ssoMember(
   return services.transaction(async (tx) => {
     const existing = await findUserByEmail(tx, identity.email);
     if (existing) {
+      // An organization that enforces single sign-on trusts its providers for all of its members.
       const membership = await tx
         .selectFrom("memberships")
-        .select("sso")
-        .where("organization_id", "=", organizationId)
-        .where("user_id", "=", existing.id)
+        .innerJoin("organizations", "organizations.id", "memberships.organization_id")
+        .select(["memberships.sso as member_sso", "organizations.sso as organization_sso"])
+        .where("memberships.organization_id", "=", organizationId)
+        .where("memberships.user_id", "=", existing.id)
         .executeTakeFirst();
-      if (membership?.sso) return existing;
+      if (membership?.member_sso || membership?.organization_sso) return existing;
       throw new SsoSignInRefused(
         `An account with the email ${existing.email} already exists and does not sign in through this provider: sign in with its password, and ask an administrator to turn on single sign-on for it.`,
       );

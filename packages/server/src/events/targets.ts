@@ -113,6 +113,8 @@ const TARGETS: Targets = {
   signed_in: user,
   session_revoked: user,
   password_changed: user,
+  factor_added: user,
+  factor_removed: user,
   ping: organization,
 };
 

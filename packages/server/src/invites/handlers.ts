@@ -7,6 +7,7 @@ import type { Role } from "../db/schema.js";
 import { badRequest, notFound, preconditionFailed } from "../http/errors.js";
 import { presentPage } from "../http/paging.js";
 import { noContent, ok } from "../http/results.js";
+import { invitationMail, sendInBackground } from "../mail/index.js";
 import { lockMemberships } from "../members/index.js";
 import { onOrganization } from "../organizations/index.js";
 import { ROLE_ORDER } from "../policy.js";
@@ -14,7 +15,7 @@ import type { Services } from "../services.js";
 import { assertSpaceNotDeleted } from "../spaces/index.js";
 import { onInvite } from "./access.js";
 import { canManageInvites } from "./policy.js";
-import { presentInviteFor, presentInviteLink } from "./presenter.js";
+import { invitationUrl, presentInviteFor, presentInviteLink } from "./presenter.js";
 import {
   contentInOrganization,
   deleteInvite,
@@ -113,6 +114,22 @@ async function contentOfInvite(
   return content;
 }
 
+/**
+ * The caller joins through the invite link `inviteId` of `organizationId` (see `joinWithInvite`): 404
+ * for an unknown link or one whose content has left the organization, 412 when the organization has
+ * turned invite links off.
+ */
+export async function joinThroughLink(
+  services: Services,
+  args: { organizationId: string; inviteId: string; callerId: string },
+): Promise<void> {
+  const { invite, callerRole, inviteLinks } = await inviteForCaller(services.db, args);
+  if (!inviteLinks) throw preconditionFailed(LINKS_OFF, "invite_links_disabled");
+  const content = await contentOfInvite(services.db, invite, args.callerId);
+  if (content?.kind === "space") assertSpaceNotDeleted(content.row);
+  await joinWithInvite(services, invite, content, args.callerId, callerRole);
+}
+
 export function inviteHandlers(services: Services): AreaHandlers<typeof inviteAccess> {
   const { db, urls, ids, now, transaction } = services;
 
@@ -126,6 +143,17 @@ export function inviteHandlers(services: Services): AreaHandlers<typeof inviteAc
           sso: body.sso ?? false,
         });
       });
+      for (const { email, role, token, expiresAt } of result.invitations)
+        sendInBackground(services.mailer, services.logger, {
+          to: email,
+          ...invitationMail({
+            organizationName: organization.title,
+            inviterName: caller.user.display_name,
+            role,
+            link: invitationUrl(urls, token),
+            expiresAt,
+          }),
+        });
       return ok({
         users: result.users,
         invited: result.users.length,
@@ -134,12 +162,7 @@ export function inviteHandlers(services: Services): AreaHandlers<typeof inviteAc
     },
 
     async joinOrganizationWithInvite({ path, caller }) {
-      const userId = caller.user.id;
-      const { invite, callerRole, inviteLinks } = await inviteForCaller(db, { ...path, callerId: userId });
-      if (!inviteLinks) throw preconditionFailed(LINKS_OFF, "invite_links_disabled");
-      const content = await contentOfInvite(db, invite, userId);
-      if (content?.kind === "space") assertSpaceNotDeleted(content.row);
-      await joinWithInvite(services, invite, content, userId, callerRole);
+      await joinThroughLink(services, { ...path, callerId: caller.user.id });
       return { status: 200 as const, body: {} };
     },
 

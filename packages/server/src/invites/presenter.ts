@@ -3,7 +3,7 @@ import { presentCollection } from "../collections/index.js";
 import type { Role } from "../db/schema.js";
 import type { Membership } from "../policy.js";
 import { presentSpace } from "../spaces/index.js";
-import type { Urls } from "../urls.js";
+import { JOIN_PAGE, type Urls } from "../urls.js";
 import { isRedundant } from "./policy.js";
 import type { InvitedContent } from "./store.js";
 import type { InviteLinkTable } from "./tables.js";
@@ -40,3 +40,10 @@ function levelOf(row: InviteLinkTable): Role {
   if (row.role === null) throw new Error(`Invite ${row.id} to content has no level`);
   return row.role;
 }
+
+/** The page an invitation's mailed link opens: `join/<token>`. */
+export const invitationUrl = (urls: Urls, token: string): string => urls.page(`${JOIN_PAGE}/${token}`);
+
+/** The page where a signed-in person joins through an invite link. */
+export const inviteLinkUrl = (urls: Urls, inviteId: string): string =>
+  urls.page(`${JOIN_PAGE}/link/${inviteId}`);

@@ -1,9 +1,10 @@
+import { createHash, randomBytes } from "node:crypto";
 import { sql } from "kysely";
 import { callerMembership, contentWithCaller, membershipOf, roleOfRank } from "../access.js";
 import { isSet, timestamp } from "../db/codecs.js";
 import type { Db } from "../db/database.js";
 import { preparedRead } from "../db/prepared.js";
-import type { CollectionTable, Role, SpaceTable } from "../db/schema.js";
+import type { CollectionTable, Role, SpaceTable, UserTable } from "../db/schema.js";
 import { notFound } from "../http/errors.js";
 import { keysetList } from "../http/paging.js";
 import {
@@ -14,7 +15,7 @@ import {
 } from "../members/index.js";
 import { atLeast, type Membership, roleOnContent } from "../policy.js";
 import { createUser, findUserByEmail } from "../users/index.js";
-import type { InviteLinkTable } from "./tables.js";
+import type { EmailInvitationTable, InviteLinkTable } from "./tables.js";
 
 export interface InviteLookup {
   invite: InviteLinkTable;
@@ -136,6 +137,8 @@ export function inviteTarget(
 export interface EmailInvites {
   users: string[];
   failedSSOEmails: string[];
+  /** The new members, each with the link to mail them. */
+  invitations: Array<EmailInvitee & InvitationLink>;
 }
 
 /** A user to invite, by email, with the role they get (null: a guest). */
@@ -144,10 +147,14 @@ export interface EmailInvitee {
   role: Role | null;
 }
 
+/** How long the link mailed with an invitation works. */
+const INVITATION_MS = 7 * 24 * 60 * 60 * 1000;
+
 /**
- * Adds the users of `invitees` to the organization, each with their role; unknown emails become
- * users without a token (the CLI gives them one). Members already there are left alone. With `sso`,
- * the new members sign in through single sign-on, unless they belong to another organization.
+ * Adds the users of `invitees` to the organization, each with their role, and makes each new member
+ * a one-time link to mail them; unknown emails become users without a password or token, which the
+ * link lets them choose. Members already there are left alone. With `sso`, the new members sign in
+ * through single sign-on, unless they belong to another organization.
  */
 export async function inviteByEmail(
   tx: Db,
@@ -157,7 +164,7 @@ export async function inviteByEmail(
   options: { sso: boolean },
 ): Promise<EmailInvites> {
   const now = timestamp(services.clock.now());
-  const result: EmailInvites = { users: [], failedSSOEmails: [] };
+  const result: EmailInvites = { users: [], failedSSOEmails: [], invitations: [] };
   for (const { email, role } of invitees) {
     const user =
       (await findUserByEmail(tx, email)) ??
@@ -179,6 +186,131 @@ export async function inviteByEmail(
       sso,
     });
     result.users.push(user.id);
+    const link = await insertInvitation(tx, services, { organizationId, userId: user.id });
+    result.invitations.push({ email, role, ...link });
   }
   return result;
+}
+
+const sha256 = (text: string) => createHash("sha256").update(text).digest("hex");
+
+/** The token of an invitation's one-time link, and when it expires. */
+export interface InvitationLink {
+  token: string;
+  expiresAt: Date;
+}
+
+/** Makes the one-time link of a new member's invitation; only its token's hash is stored. */
+async function insertInvitation(
+  tx: Db,
+  { clock, ids }: MembershipChange,
+  { organizationId, userId }: { organizationId: string; userId: string },
+): Promise<InvitationLink> {
+  const token = randomBytes(32).toString("base64url");
+  const now = clock.now();
+  const expiresAt = new Date(now.getTime() + INVITATION_MS);
+  await tx
+    .insertInto("email_invitations")
+    .values({
+      id: ids.next(),
+      token_hash: sha256(token),
+      organization_id: organizationId,
+      user_id: userId,
+      created_at: timestamp(now),
+      expires_at: timestamp(expiresAt),
+      used_at: null,
+    })
+    .execute();
+  return { token, expiresAt };
+}
+
+/** An invitation whose link still works, with what its pages show and who it is for. */
+export interface OpenInvitation {
+  id: EmailInvitationTable["id"];
+  organizationId: string;
+  organizationTitle: string;
+  /** The organization enforces single sign-on, or the invitation made its member an SSO one. */
+  sso: boolean;
+  role: Role | null;
+  user: UserTable;
+  /** The invited user has a password: an account of their own, not a person new to Quire. */
+  hasPassword: boolean;
+}
+
+/**
+ * The invitation a link's token is for, while it is unused, unexpired and its membership is there;
+ * undefined otherwise (an unknown token alike). It does not use it.
+ */
+export async function openInvitation(db: Db, token: string, now: Date): Promise<OpenInvitation | undefined> {
+  const found = await db
+    .selectFrom("email_invitations as i")
+    .innerJoin("memberships as m", (join) =>
+      join.onRef("m.organization_id", "=", "i.organization_id").onRef("m.user_id", "=", "i.user_id"),
+    )
+    .innerJoin("organizations as o", "o.id", "i.organization_id")
+    .innerJoin("users as u", "u.id", "i.user_id")
+    .leftJoin("user_passwords as p", "p.user_id", "i.user_id")
+    .selectAll("u")
+    .select([
+      "i.id as invitation_id",
+      "o.id as organization_id",
+      "o.title as organization_title",
+      "o.sso as organization_sso",
+      "m.sso as membership_sso",
+      "m.role as role",
+      "p.user_id as password_holder",
+    ])
+    .where("i.token_hash", "=", sha256(token))
+    .where("i.used_at", "is", null)
+    .where("i.expires_at", ">", timestamp(now))
+    .executeTakeFirst();
+  if (!found) return undefined;
+  const {
+    invitation_id,
+    organization_id,
+    organization_title,
+    organization_sso,
+    membership_sso,
+    role,
+    password_holder,
+    ...user
+  } = found;
+  return {
+    id: invitation_id,
+    organizationId: organization_id,
+    organizationTitle: organization_title,
+    sso: isSet(organization_sso) || isSet(membership_sso),
+    role,
+    user,
+    hasPassword: password_holder !== null,
+  };
+}
+
+/** Uses an invitation: true once, false to every later or concurrent use and to an expired one. */
+export async function useInvitation(db: Db, invitationId: string, now: Date): Promise<boolean> {
+  const used = await db
+    .updateTable("email_invitations")
+    .set({ used_at: timestamp(now) })
+    .where("id", "=", invitationId)
+    .where("used_at", "is", null)
+    .where("expires_at", ">", timestamp(now))
+    .executeTakeFirst();
+  return used.numUpdatedRows > 0n;
+}
+
+/** An invite link with its organization's title and whether it allows invite links; undefined for none. */
+export async function inviteLinkById(
+  db: Db,
+  inviteId: string,
+): Promise<(InviteLinkTable & { organization_title: string; links_allowed: boolean }) | undefined> {
+  const found = await db
+    .selectFrom("invite_links as i")
+    .innerJoin("organizations as o", "o.id", "i.organization_id")
+    .selectAll("i")
+    .select(["o.title as organization_title", "o.invite_links"])
+    .where("i.id", "=", inviteId)
+    .executeTakeFirst();
+  if (!found) return undefined;
+  const { invite_links, ...invite } = found;
+  return { ...invite, links_allowed: isSet(invite_links) };
 }

@@ -12,4 +12,13 @@ export const invitesColumns: ColumnsOf<InvitesTables> = {
     space_id: "null",
     collection_id: "null",
   },
+  email_invitations: {
+    id: "not null",
+    token_hash: "not null",
+    organization_id: "not null",
+    user_id: "not null",
+    created_at: "not null",
+    expires_at: "not null",
+    used_at: "null",
+  },
 };

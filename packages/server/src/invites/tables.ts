@@ -6,6 +6,7 @@ import type { Role } from "../db/schema.js";
  */
 export interface InvitesTables {
   invite_links: InviteLinkTable;
+  email_invitations: EmailInvitationTable;
 }
 
 export interface InviteLinkTable {
@@ -23,6 +24,19 @@ export interface InviteLinkTable {
   space_id: string | null;
   /** Set for an invite to this collection. */
   collection_id: string | null;
+}
+
+/** The one-time link mailed to a person invited by email, for the membership the invitation made. */
+export interface EmailInvitationTable {
+  id: string;
+  /** SHA-256 (hex) of the token the link carries: a copy of the table lets nobody join. */
+  token_hash: string;
+  organization_id: string;
+  user_id: string;
+  created_at: string;
+  expires_at: string;
+  /** Set by the one use a link has. */
+  used_at: string | null;
 }
 
 declare module "../db/schema.js" {

@@ -4,6 +4,7 @@ export {
   type MailSettings,
   mailDestination,
   type OutgoingMail,
+  sendInBackground,
 } from "./mailer.js";
 export {
   invitationMail,

@@ -63,3 +63,13 @@ export function mailDestination(settings: MailSettings): string {
   if (url.password) url.password = "***";
   return url.href;
 }
+
+/**
+ * Sends a mail without waiting for it: a request answers as fast whether or not it mails anyone
+ * (nothing tells an unknown email from a known one), and a mail that fails is logged, by subject only.
+ */
+export function sendInBackground(mailer: Mailer, logger: Logger, mail: OutgoingMail): void {
+  mailer.send(mail).catch((err: unknown) => {
+    logger.error({ err, mail: { subject: mail.subject } }, "A mail could not be sent");
+  });
+}

@@ -1,9 +1,7 @@
 import { createHash, randomBytes } from "node:crypto";
 import { parse as parseCookies, serialize as serializeCookie } from "cookie";
 import type { Request, Response } from "express";
-import { alert, beginSession, link, paragraph, sendPage } from "../accounts/index.js";
-import { sessionCookie } from "../auth/authenticate.js";
-import { SESSION_MAX_AGE_MS } from "../auth/sessions.js";
+import { alert, link, paragraph, sendPage, signInBrowser } from "../accounts/index.js";
 import { timestamp } from "../db/codecs.js";
 import type { Db } from "../db/database.js";
 import type { UserTable } from "../db/schema.js";
@@ -109,12 +107,7 @@ export async function finishSsoSignIn(
   res: Response,
   sign: { user: UserTable; method: "saml" | "oidc"; next: string },
 ): Promise<void> {
-  const secret = await beginSession(services, sign.user, sign.method, {
-    device: req.headers["user-agent"],
-    address: req.socket.remoteAddress,
-  });
-  const secure = new URL(services.urls.page("")).protocol === "https:";
-  res.append("Set-Cookie", sessionCookie(secret, { secure, maxAgeMs: SESSION_MAX_AGE_MS }));
+  await signInBrowser(services, req, res, sign.user, sign.method);
   res.redirect(303, sign.next);
 }
 

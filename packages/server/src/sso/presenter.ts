@@ -14,6 +14,10 @@ export function samlServiceUrls(urls: Urls, providerId: string) {
   return { acsURL: `${base}/acs`, startURL: `${base}/start`, entityID: `${base}/metadata` };
 }
 
+/** Where a browser starts signing in through a SAML provider. */
+export const samlStartUrl = (urls: Urls, providerId: string): string =>
+  samlServiceUrls(urls, providerId).startURL;
+
 export function presentSamlProvider(
   row: SamlProviderTable,
   defaultTeam: TeamRow | undefined,

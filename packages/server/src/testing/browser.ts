@@ -30,6 +30,8 @@ export function inBrowser(app: () => RequestListener) {
     await new Promise((resolve) => server.close(resolve));
   });
   return {
+    /** Where the server listens (`http://127.0.0.1:<port>`), once the block's set-up ran. */
+    origin: () => origin,
     async open(path: string, options: BrowserContextOptions = {}): Promise<Page> {
       if (!browser) throw new Error("The browser is not open: call open() inside a test.");
       const page = await browser.newPage(options);

@@ -4,4 +4,4 @@
  * private: the root `biome.json` fails the lint on an import of one from another area.
  */
 export { presentUser, presentUserIn } from "./presenter.js";
-export { createUser, findUserByEmail, hasUsers, usersByIds } from "./store.js";
+export { createUser, findUserByEmail, hasUsers, setDisplayName, usersByIds } from "./store.js";

@@ -39,3 +39,7 @@ export async function usersByIds(db: Db, ids: Iterable<string>): Promise<Map<str
   const rows = await db.selectFrom("users").selectAll().where("id", "in", unique).execute();
   return new Map(rows.map((row) => [row.id, row]));
 }
+
+export async function setDisplayName(db: Db, userId: string, displayName: string): Promise<void> {
+  await db.updateTable("users").set({ display_name: displayName }).where("id", "=", userId).execute();
+}
