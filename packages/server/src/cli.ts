@@ -1,4 +1,5 @@
 #!/usr/bin/env node
+import { text } from "node:stream/consumers";
 import { runCli } from "./cli/commands.js";
 import { configFromEnv } from "./config.js";
 
@@ -9,4 +10,5 @@ process.exitCode = await runCli(process.argv.slice(2), {
   env: process.env,
   out: (text) => process.stdout.write(text),
   err: (text) => process.stderr.write(text),
+  input: () => text(process.stdin),
 });

@@ -11,6 +11,10 @@ export const SIGN_IN_PAGE = "sign-in";
 export const SIGN_OUT_PAGE = "sign-out";
 /** Where an invitation's link leads: `join/<token>`. */
 export const JOIN_PAGE = "join";
+/** The pages of a signed-in person's account. */
+export const ACCOUNT_PAGES = "account";
+/** Where a signed-in person adds their second factors. */
+export const SECURITY_PAGE = `${ACCOUNT_PAGES}/security`;
 
 /**
  * `next` when it is a path of the app on this server (where to go once signed in), else the app's

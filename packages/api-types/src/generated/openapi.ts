@@ -6226,7 +6226,7 @@ export interface components {
          * @description Why a request failed: one generic value per status, and specific reasons a client may act on.
          * @enum {string}
          */
-        ErrorType: "bad_request" | "unauthorized" | "forbidden" | "not_found" | "method_not_allowed" | "conflict" | "gone" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "unprocessable" | "rate_limited" | "internal" | "not_implemented" | "unavailable" | "space_deleted" | "change_request_closed" | "merge_rules_not_met" | "merge_conflict" | "etag_mismatch" | "already_done" | "slug_taken" | "name_taken" | "path_taken" | "basename_taken" | "proxy_taken" | "hostname_taken" | "last_admin" | "invite_links_disabled" | "idempotency_in_progress" | "idempotency_key_reused" | "content_too_complex";
+        ErrorType: "bad_request" | "unauthorized" | "forbidden" | "not_found" | "method_not_allowed" | "conflict" | "gone" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "unprocessable" | "rate_limited" | "internal" | "not_implemented" | "unavailable" | "space_deleted" | "change_request_closed" | "merge_rules_not_met" | "merge_conflict" | "etag_mismatch" | "already_done" | "slug_taken" | "name_taken" | "path_taken" | "basename_taken" | "proxy_taken" | "hostname_taken" | "last_admin" | "invite_links_disabled" | "second_factor_required" | "idempotency_in_progress" | "idempotency_key_reused" | "content_too_complex";
         /**
          * @description What happened in an organization. Names are GitBook's integration event types where GitBook has one
          *     (`space_content_updated`, `space_visibility_updated`, `space_gitsync_started`, `space_gitsync_completed`,
@@ -8116,6 +8116,12 @@ export interface components {
             ai?: boolean;
             /** @description Invite links are enabled. */
             inviteLinks: boolean;
+            /**
+             * @description Every member must have a second factor (Quire's own): until they add one, they may only read
+             *     themselves, their sessions and factors, change their password and add a factor; every other
+             *     operation answers 403 `second_factor_required`.
+             */
+            requireSecondFactor?: boolean;
             /** @description The billing plan. */
             plan: components["schemas"]["BillingPlan"];
             /** @description Billing details, for members only. */
@@ -12227,6 +12233,8 @@ export interface components {
             ai?: boolean;
             /** @description Enable invite links. */
             inviteLinks?: boolean;
+            /** @description Require every member to have a second factor (Quire's own); admins only. */
+            requireSecondFactor?: boolean;
             /** @description What a change request must meet to be merged, in spaces that follow the organization's rules. */
             mergeRules?: components["schemas"]["MergeRulesStandaloneConfiguration"];
         };

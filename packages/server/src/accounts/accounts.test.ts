@@ -193,6 +193,25 @@ describe("the sign-in page", () => {
   });
 });
 
+describe("organizations that enforce single sign-on", () => {
+  it("refuse their members a password or a link, once proved; their admins keep their password", async () => {
+    const { organizationId: enforcing, admin } = await t.organization();
+    await t.request.patch(`/v1/orgs/${enforcing}`).set(admin.auth).send({ sso: true }).expect(200);
+    const member = await t.user({ organizationId: enforcing, role: "edit" });
+    await t.setPassword(member, "the member's password");
+    // A wrong password learns nothing of the rule.
+    await signIn(member, "a wrong password").expect(401);
+    const refused = await signIn(member, "the member's password").expect(403);
+    expect(refused.text).toContain("signs its members in through single sign-on");
+    expect(cookieOf(refused)).toBeUndefined();
+    await postForm("/sign-in/email").send({ email: member.user.email }).expect(200);
+    const link = linkIn((await smtp.next()).text).split("?")[0] as string;
+    await postForm(link).send({}).expect(403);
+    await t.setPassword(admin, "the admin's password");
+    await signIn(admin, "the admin's password").expect(303);
+  });
+});
+
 describe("sessions", () => {
   it("sign-out ends the session and clears the cookie", async () => {
     const user = await member();

@@ -30,6 +30,21 @@ export async function hasSecondFactor(db: Db, userId: string): Promise<boolean> 
   return found !== undefined;
 }
 
+/** An organization of the user's that requires a second factor (the first by title), if any. */
+export function organizationRequiringSecondFactor(
+  db: Db,
+  userId: string,
+): Promise<{ title: string } | undefined> {
+  return db
+    .selectFrom("memberships")
+    .innerJoin("organizations", "organizations.id", "memberships.organization_id")
+    .select("organizations.title")
+    .where("memberships.user_id", "=", userId)
+    .where("organizations.require_second_factor", "=", 1)
+    .orderBy("organizations.title")
+    .executeTakeFirst();
+}
+
 export async function insertFactor(db: Db, row: UserFactorTable): Promise<void> {
   await db.insertInto("user_factors").values(row).execute();
 }

@@ -11,7 +11,7 @@ import { storePassword } from "./store.js";
  * hash is made before the transaction, off the event loop; the rest commits at once, with its events.
  */
 export async function setPassword(
-  services: Services,
+  services: Pick<Services, "transaction" | "clock" | "ids">,
   userId: string,
   password: string,
   options: { keepSession?: string | undefined; address?: string | undefined },

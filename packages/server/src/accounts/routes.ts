@@ -1,21 +1,22 @@
 import express, { type Request, type Response, type Router } from "express";
 import { fromOwnPages, sessionCookie, sessionSecretOf } from "../auth/authenticate.js";
-import { closeSessionBySecret, SESSION_MAX_AGE_MS, type SignInMethod } from "../auth/sessions.js";
+import { closeSessionBySecret, type SignInMethod } from "../auth/sessions.js";
 import { recordUserEvent } from "../auth/user-events.js";
 import type { UserTable } from "../db/schema.js";
+import { ApiError } from "../http/errors.js";
 import { withRequestOrigin } from "../http/request-context.js";
 import { RateLimiter } from "../limits/rate-limit.js";
 import { type MailContent, passwordResetMail, sendInBackground, signInLinkMail } from "../mail/index.js";
 import type { Services } from "../services.js";
-import { JOIN_PAGE, SIGN_IN_PAGE, SIGN_OUT_PAGE, type Urls } from "../urls.js";
+import { ACCOUNT_PAGES, JOIN_PAGE, SIGN_IN_PAGE, SIGN_OUT_PAGE, type Urls } from "../urls.js";
 import { alert, field, form, link, paragraph, sendPage } from "./pages.js";
 import { setPassword } from "./password-change.js";
 import { passwordProblem } from "./passwords.js";
 import { scriptNamed, sendScript } from "./scripts.js";
 import { SCRIPTS_PATH, secondFactorRoutes } from "./second-factor.js";
-import { ACCOUNT_PAGES, securityRoutes } from "./security-page.js";
+import { securityRoutes } from "./security-page.js";
 import { type SignInOrigin, signInBrowser, userWithPassword } from "./sign-in.js";
-import { accountByEmail, createLinkToken, linkHolder, useLink } from "./store.js";
+import { accountByEmail, createLinkToken, linkHolder, ssoOnlyOrganization, useLink } from "./store.js";
 
 const EMAIL_LINK_PATH = "sign-in/email";
 const LINK_PATH = "sign-in/link";
@@ -137,6 +138,25 @@ export function accountRoutes(router: Router, services: Services): void {
     else next();
   });
 
+  /**
+   * Refuses a password or a link to a member of an organization that enforces single sign-on (told
+   * only to whoever proved the password or holds the link); true once answered.
+   */
+  const refusedForSso = async (res: Response, user: UserTable) => {
+    const organization = await ssoOnlyOrganization(db, user.id);
+    if (!organization) return false;
+    sendPage(res, urls, {
+      status: 403,
+      title: "Sign in through single sign-on",
+      content: [
+        alert(
+          `${organization.title} signs its members in through single sign-on: sign in from your organization's identity provider.`,
+        ),
+      ],
+    });
+    return true;
+  };
+
   router.get(path(SIGN_IN_PAGE), (req, res) => {
     signInPage(res, 200, nextPath(req.query.next));
   });
@@ -146,8 +166,18 @@ export function accountRoutes(router: Router, services: Services): void {
     const target = nextPath(next);
     if (!text(email) || !text(password)) return signInPage(res, 400, target, WRONG_PASSWORD, text(email));
     if (!(await withinLimits(req, res, text(email)))) return;
-    const user = await userWithPassword(services, text(email), text(password), originOf(req));
+    const user = await userWithPassword(services, text(email), text(password), originOf(req)).catch(
+      (error: unknown) => {
+        // Too many passwords being checked at once: the form again, with the reason, at once.
+        if (!(error instanceof ApiError && error.status === 503)) throw error;
+        if (error.headers) res.set(error.headers);
+        signInPage(res, 503, target, error.message, text(email));
+        return null;
+      },
+    );
+    if (user === null) return;
     if (!user) return signInPage(res, 401, target, WRONG_PASSWORD, text(email));
+    if (await refusedForSso(res, user)) return;
     await signIn(req, res, user, "password", target);
   });
 
@@ -257,6 +287,7 @@ export function accountRoutes(router: Router, services: Services): void {
     if (!(await withinLimits(req, res))) return;
     const user = await useLink(db, tokenOf(req), "sign_in", clock.now());
     if (!user) return linkGone(res);
+    if (await refusedForSso(res, user)) return;
     await signIn(req, res, user, "link", nextPath(body(req).next));
   });
 

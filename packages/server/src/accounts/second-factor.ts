@@ -7,7 +7,7 @@ import { fromOwnPages } from "../auth/authenticate.js";
 import type { SignInMethod } from "../auth/sessions.js";
 import type { UserTable } from "../db/schema.js";
 import type { Services } from "../services.js";
-import { SIGN_IN_PAGE } from "../urls.js";
+import { SECURITY_PAGE, SIGN_IN_PAGE } from "../urls.js";
 import { acceptPasskey, acceptTotpCode, passkeySignInOptions } from "./factors.js";
 import {
   activeFactors,
@@ -15,6 +15,7 @@ import {
   createPendingSignIn,
   endPendingSignIn,
   hasSecondFactor,
+  organizationRequiringSecondFactor,
   pendingSignIn,
   setPendingChallenge,
   useRecoveryCode,
@@ -211,7 +212,8 @@ export function secondFactorRoutes(router: Router, services: Services, kit: Sign
 
   /**
    * After the password or link: signs a person without a second factor in; sends one with a factor
-   * to the second-factor page, with a pending sign-in for ten minutes.
+   * to the second-factor page, with a pending sign-in for ten minutes. Signed in without the factor
+   * an organization of theirs requires, a person goes to add one: the API refuses them all else.
    */
   return async (req: Request, res: Response, user: UserTable, method: PendingMethod, next: string) => {
     if (await hasSecondFactor(db, user.id)) {
@@ -225,7 +227,8 @@ export function secondFactorRoutes(router: Router, services: Services, kit: Sign
       return res.redirect(303, path(SECOND_FACTOR_PATH));
     }
     await kit.openSession(req, res, user, method);
-    res.redirect(303, next);
+    const required = await organizationRequiringSecondFactor(db, user.id);
+    res.redirect(303, required ? path(SECURITY_PAGE) : next);
   };
 }
 

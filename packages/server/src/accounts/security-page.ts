@@ -7,15 +7,11 @@ import type { UserTable } from "../db/schema.js";
 import { ApiError } from "../http/errors.js";
 import { withRequestOrigin } from "../http/request-context.js";
 import type { Services } from "../services.js";
-import { SIGN_IN_PAGE } from "../urls.js";
+import { SECURITY_PAGE, SIGN_IN_PAGE } from "../urls.js";
 import { confirmTotp, newRecoveryCodes, startTotp, totpBeingSetUp } from "./factors.js";
-import { activeFactors, recoveryCodesLeft } from "./factors-store.js";
+import { activeFactors, organizationRequiringSecondFactor, recoveryCodesLeft } from "./factors-store.js";
 import { alert, field, form, link, paragraph, sendPage } from "./pages.js";
 import { pageScripts, type SignInKit } from "./second-factor.js";
-
-/** The pages of a signed-in person's account, under the root. */
-export const ACCOUNT_PAGES = "account";
-const SECURITY_PATH = `${ACCOUNT_PAGES}/security`;
 
 const KIND_NAMES = { totp: "authenticator app", passkey: "passkey" } as const;
 
@@ -32,7 +28,7 @@ export function securityRoutes(router: Router, services: Services, { path, ownFo
   const signedIn = async (req: Request, res: Response): Promise<UserTable | undefined> => {
     const secret = sessionSecretOf(req);
     const found = secret ? await sessionHolder(db, secret, clock.now()) : undefined;
-    if (!found) res.redirect(303, `${path(SIGN_IN_PAGE)}?next=${encodeURIComponent(path(SECURITY_PATH))}`);
+    if (!found) res.redirect(303, `${path(SIGN_IN_PAGE)}?next=${encodeURIComponent(path(SECURITY_PAGE))}`);
     return found?.user;
   };
 
@@ -42,6 +38,7 @@ export function securityRoutes(router: Router, services: Services, { path, ownFo
 
   const securityPage = async (res: Response, user: UserTable, status = 200, message?: string) => {
     const factors = await activeFactors(db, user.id);
+    const requiring = factors.length === 0 ? await organizationRequiringSecondFactor(db, user.id) : undefined;
     const hasTotp = factors.some((factor) => factor.kind === "totp");
     const setup = hasTotp
       ? undefined
@@ -51,13 +48,14 @@ export function securityRoutes(router: Router, services: Services, { path, ownFo
           paragraph("Enter this secret in your authenticator app, then the code it shows:"),
           paragraph(h("code", setup.secret)),
           paragraph("Or give the app this address: ", h("code", { class: "otpauth" }, setup.uri)),
-          form(path(`${SECURITY_PATH}/totp`), "Turn on", field("Code", "code", "code")),
+          form(path(`${SECURITY_PAGE}/totp`), "Turn on", field("Code", "code", "code")),
         ]
       : [paragraph("Your authenticator app is on.")];
     sendPage(res, urls, {
       status,
       title: "Security",
       content: [
+        alert(requiring && `${requiring.title} requires a second factor: add one to continue.`),
         alert(message),
         h("h2", "Your second factors"),
         factors.length === 0
@@ -74,7 +72,7 @@ export function securityRoutes(router: Router, services: Services, { path, ownFo
         ...(factors.length > 0
           ? [
               paragraph(`Recovery codes left: ${await recoveryCodesLeft(db, user.id)}.`),
-              form(path(`${SECURITY_PATH}/recovery-codes`), "Make new recovery codes", []),
+              form(path(`${SECURITY_PAGE}/recovery-codes`), "Make new recovery codes", []),
             ]
           : []),
         h("h2", "Passkeys"),
@@ -110,16 +108,16 @@ export function securityRoutes(router: Router, services: Services, { path, ownFo
           "ul",
           codes.map((code) => h("li", h("code", code))),
         ),
-        paragraph(link(path(SECURITY_PATH), "Back to security")),
+        paragraph(link(path(SECURITY_PAGE), "Back to security")),
       ],
     });
 
-  router.get(path(SECURITY_PATH), async (req, res) => {
+  router.get(path(SECURITY_PAGE), async (req, res) => {
     const user = await signedIn(req, res);
     if (user) await securityPage(res, user);
   });
 
-  router.post(path(`${SECURITY_PATH}/totp`), ...ownForm, async (req, res) => {
+  router.post(path(`${SECURITY_PAGE}/totp`), ...ownForm, async (req, res) => {
     const user = await signedIn(req, res);
     if (!user) return;
     const code = String((req.body as Record<string, unknown>).code ?? "").trim();
@@ -131,7 +129,7 @@ export function securityRoutes(router: Router, services: Services, { path, ownFo
     }
   });
 
-  router.post(path(`${SECURITY_PATH}/recovery-codes`), ...ownForm, async (req, res) => {
+  router.post(path(`${SECURITY_PAGE}/recovery-codes`), ...ownForm, async (req, res) => {
     const user = await signedIn(req, res);
     if (!user) return;
     try {

@@ -101,3 +101,19 @@ export async function useLink(
     .executeTakeFirst();
   return used && db.selectFrom("users").selectAll().where("id", "=", used.user_id).executeTakeFirst();
 }
+
+/**
+ * An organization where this user may sign in only through single sign-on (it enforces it, and they
+ * are no admin there: admins keep their password, the way back in when the provider fails), if any.
+ */
+export function ssoOnlyOrganization(db: Db, userId: string): Promise<{ title: string } | undefined> {
+  return db
+    .selectFrom("memberships")
+    .innerJoin("organizations", "organizations.id", "memberships.organization_id")
+    .select("organizations.title")
+    .where("memberships.user_id", "=", userId)
+    .where("organizations.sso", "=", 1)
+    .where((eb) => eb.or([eb("memberships.role", "is", null), eb("memberships.role", "!=", "admin")]))
+    .orderBy("organizations.title")
+    .executeTakeFirst();
+}

@@ -1,7 +1,6 @@
 import type { Schema } from "@quire/api-types";
 import supertest from "supertest";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createApp } from "../app.js";
 import {
   type ContentScenario,
   createContentScenario,

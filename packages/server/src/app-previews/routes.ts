@@ -6,7 +6,7 @@ import { sessionHolder } from "../auth/sessions.js";
 import { ApiError } from "../http/errors.js";
 import type { Services } from "../services.js";
 import { assetNamed, CONTENT_SECURITY_POLICY, sendAsset } from "../sites/index.js";
-import { SIGN_IN_PAGE, SIGN_OUT_PAGE } from "../urls.js";
+import { SECURITY_PAGE, SIGN_IN_PAGE, SIGN_OUT_PAGE } from "../urls.js";
 import { previews, type Visit } from "./previews.js";
 import { type PreviewView, renderPreview } from "./view.js";
 
@@ -24,6 +24,7 @@ export function appPreviewRoutes(router: Router, services: Services): void {
   const href = (appPath: string) => new URL(urls.app(appPath)).pathname;
   const signInPath = new URL(urls.page(SIGN_IN_PAGE)).pathname;
   const signOutPath = new URL(urls.page(SIGN_OUT_PAGE)).pathname;
+  const securityPath = new URL(urls.page(SECURITY_PAGE)).pathname;
 
   /** What every answer carries: the sites' policy (no script, no framing), and no copy kept on the way. */
   router.use(APP, (_req, res, next) => {
@@ -93,6 +94,8 @@ export function appPreviewRoutes(router: Router, services: Services): void {
     const secret = sessionSecretOf(req);
     const holder = secret ? await sessionHolder(db, secret, clock.now()) : undefined;
     if (!holder) return res.redirect(303, `${signInPath}?next=${encodeURIComponent(req.originalUrl)}`);
+    // An organization of theirs requires a second factor they have not added: that comes first.
+    if (holder.lacksRequiredFactor) return res.redirect(303, securityPath);
     const caller: Caller = { user: holder.user, sessionId: holder.sessionId };
     const visit = { caller, href };
     try {

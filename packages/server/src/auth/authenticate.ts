@@ -9,8 +9,9 @@ import { sessionHolder } from "./sessions.js";
 import { userForToken } from "./tokens.js";
 
 /**
- * How long a token or a session stays trusted without asking the database again. Revoking either
- * therefore takes effect within this time on every server process, without any message between them.
+ * How long a token or a session stays trusted without asking the database again. Revoking either, or
+ * adding a second factor an organization requires, therefore takes effect within this time on every
+ * server process, without any message between them.
  */
 export const TOKEN_CACHE_TTL_MS = 1000;
 const TOKEN_CACHE_MAX = 10_000;
@@ -68,12 +69,14 @@ export function requestAuthenticator(
   const byToken = async (token: string): Promise<Caller> => {
     const found = await userForToken(db, token);
     if (!found) throw unauthorized();
-    return remember(`token ${token}`, { user: found.user, tokenId: found.tokenId }, found.holdsGrants);
+    const { user, tokenId, lacksRequiredFactor } = found;
+    return remember(`token ${token}`, { user, tokenId, lacksRequiredFactor }, found.holdsGrants);
   };
   const bySession = async (secret: string): Promise<Caller> => {
     const found = await sessionHolder(db, secret, clock.now());
     if (!found) throw unauthorized("The session has ended: sign in again.");
-    return remember(`session ${secret}`, { user: found.user, sessionId: found.sessionId }, found.holdsGrants);
+    const { user, sessionId, lacksRequiredFactor } = found;
+    return remember(`session ${secret}`, { user, sessionId, lacksRequiredFactor }, found.holdsGrants);
   };
   const known = (key: string): Caller | undefined => {
     const cached = cache.get(key);

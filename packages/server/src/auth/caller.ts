@@ -7,4 +7,9 @@ export interface Caller {
   tokenId?: string;
   /** Id of the session (`sessions.id`), when the call came from a signed-in browser. */
   sessionId?: string;
+  /**
+   * An organization of theirs requires a second factor they have not added: the API lets them do
+   * little else (see `OPEN_WITHOUT_REQUIRED_FACTOR`).
+   */
+  lacksRequiredFactor?: boolean;
 }

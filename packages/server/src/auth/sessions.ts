@@ -5,6 +5,7 @@ import type { Clock, IdGenerator } from "../context.js";
 import { timestamp } from "../db/codecs.js";
 import type { Db } from "../db/database.js";
 import type { UserTable } from "../db/schema.js";
+import { lacksRequiredFactor } from "./required-factor.js";
 
 export interface SessionTables {
   sessions: SessionTable;
@@ -90,6 +91,8 @@ export interface SessionHolder {
   sessionId: string;
   /** Whether the user holds any grant on content (see `grantHolders`). */
   holdsGrants: boolean;
+  /** Whether an organization of theirs requires a second factor they lack (see `lacksRequiredFactor`). */
+  lacksRequiredFactor: boolean;
 }
 
 /**
@@ -103,19 +106,25 @@ export async function sessionHolder(db: Db, secret: string, now: Date): Promise<
     .selectAll("users")
     .select(["sessions.id as session_id", "sessions.last_seen_at"])
     .select(holdsAnyGrant(sql.ref("users.id")).as("holds_grants"))
+    .select(lacksRequiredFactor(sql.ref("users.id")).as("lacks_required_factor"))
     .where("sessions.secret_hash", "=", sha256(secret))
     .where("sessions.expires_at", ">", timestamp(now))
     .where("sessions.last_seen_at", ">", timestamp(now, -SESSION_IDLE_MS))
     .executeTakeFirst();
   if (!found) return undefined;
-  const { session_id, last_seen_at, holds_grants, ...user } = found;
+  const { session_id, last_seen_at, holds_grants, lacks_required_factor, ...user } = found;
   if (Date.parse(last_seen_at) <= now.getTime() - LAST_SEEN_PRECISION_MS)
     await db
       .updateTable("sessions")
       .set({ last_seen_at: timestamp(now) })
       .where("id", "=", session_id)
       .execute();
-  return { user, sessionId: session_id, holdsGrants: Boolean(holds_grants) };
+  return {
+    user,
+    sessionId: session_id,
+    holdsGrants: Boolean(holds_grants),
+    lacksRequiredFactor: Boolean(lacks_required_factor),
+  };
 }
 
 /** Ends the session whose cookie carries `secret`; nothing happens for an unknown one. */

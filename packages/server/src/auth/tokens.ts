@@ -5,6 +5,7 @@ import type { Clock, IdGenerator } from "../context.js";
 import { timestamp } from "../db/codecs.js";
 import type { Db } from "../db/database.js";
 import type { UserTable } from "../db/schema.js";
+import { lacksRequiredFactor } from "./required-factor.js";
 import { recordUserEvent } from "./user-events.js";
 
 const TOKEN_PREFIX = "quire_";
@@ -48,13 +49,16 @@ const recordTokenEvent = (
   });
 
 /**
- * The user a bearer token belongs to, the token's id and whether the user holds any grant on content
- * (see `grantHolders`), or undefined for an unknown token.
+ * The user a bearer token belongs to, the token's id, whether the user holds any grant on content
+ * (see `grantHolders`) and whether they lack a second factor an organization of theirs requires
+ * (see `lacksRequiredFactor`), or undefined for an unknown token.
  */
 export async function userForToken(
   db: Db,
   token: string,
-): Promise<{ user: UserTable; tokenId: string; holdsGrants: boolean } | undefined> {
+): Promise<
+  { user: UserTable; tokenId: string; holdsGrants: boolean; lacksRequiredFactor: boolean } | undefined
+> {
   if (!token.startsWith(TOKEN_PREFIX)) return undefined;
   const hash = hashToken(token);
   const row = await db
@@ -63,12 +67,18 @@ export async function userForToken(
     .selectAll("users")
     .select(["api_tokens.token_hash", "api_tokens.id as token_id"])
     .select(holdsAnyGrant(sql.ref("users.id")).as("holds_grants"))
+    .select(lacksRequiredFactor(sql.ref("users.id")).as("lacks_required_factor"))
     .where("api_tokens.token_hash", "=", hash)
     .executeTakeFirst();
   // The index finds the row by hash; the constant-time comparison keeps the final check free of timing leaks.
   if (!row || !timingSafeEqual(Buffer.from(row.token_hash), Buffer.from(hash))) return undefined;
-  const { token_hash: _hash, token_id, holds_grants, ...user } = row;
-  return { user, tokenId: token_id, holdsGrants: Boolean(holds_grants) };
+  const { token_hash: _hash, token_id, holds_grants, lacks_required_factor, ...user } = row;
+  return {
+    user,
+    tokenId: token_id,
+    holdsGrants: Boolean(holds_grants),
+    lacksRequiredFactor: Boolean(lacks_required_factor),
+  };
 }
 
 export interface TokenSummary {

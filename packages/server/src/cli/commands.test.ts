@@ -1,6 +1,7 @@
 import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { verify } from "@node-rs/argon2";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { resolveSecretKey } from "../auth/secret-key.js";
 import { userForToken } from "../auth/tokens.js";
@@ -27,7 +28,8 @@ afterAll(async () => {
   rmSync(database, { recursive: true, force: true });
 });
 
-async function run(...argv: string[]) {
+/** Runs the CLI with `stdin` as its standard input. */
+async function runWithInput(stdin: string, ...argv: string[]) {
   let out = "";
   let err = "";
   const code = await runCli(argv, {
@@ -36,14 +38,53 @@ async function run(...argv: string[]) {
     env: {},
     out: (t) => (out += t),
     err: (t) => (err += t),
+    input: async () => stdin,
   });
   return { code, out, err };
 }
+
+const run = (...argv: string[]) => runWithInput("", ...argv);
 
 const userByEmail = (email: string) =>
   db.selectFrom("users").selectAll().where("email", "=", email).executeTakeFirst();
 
 describe("the CLI", () => {
+  it("sets a password read from standard input, never from an argument", async () => {
+    await run("user", "create", "--email", "pat@example.com", "--name", "Pat");
+    const set = await runWithInput(
+      "a password from stdin\n",
+      "user",
+      "password",
+      "--email",
+      "Pat@example.com",
+    );
+    expect(set).toEqual({
+      code: 0,
+      out: "Set the password of pat@example.com; their sessions are signed out.\n",
+      err: "",
+    });
+    const user = await userByEmail("pat@example.com");
+    const stored = await db
+      .selectFrom("user_passwords")
+      .select("hash")
+      .where("user_id", "=", user?.id ?? "")
+      .executeTakeFirstOrThrow();
+    expect(stored.hash).toMatch(/^\$argon2id\$/);
+    expect(await verify(stored.hash, "a password from stdin")).toBe(true);
+    expect(await runWithInput("short\n", "user", "password", "--email", "pat@example.com")).toMatchObject({
+      code: 1,
+      err: "quire: A password needs at least 10 characters.\n",
+    });
+    expect(await run("user", "password", "--email", "pat@example.com", "--password", "x")).toMatchObject({
+      code: 2,
+    });
+    expect(
+      await runWithInput("a password from stdin", "user", "password", "--email", "nobody@example.com"),
+    ).toMatchObject({
+      code: 1,
+    });
+  });
+
   it("creates a user, then a token that authenticates them", async () => {
     const created = await run("user", "create", "--email", "Ada@Example.com", "--name", "Ada");
     expect(created).toMatchObject({ code: 0, err: "" });
@@ -241,6 +282,7 @@ describe("the CLI for operators", () => {
         env: {},
         out: (t) => (out += t),
         err: (t) => (err += t),
+        input: async () => "",
       });
       return { code, out, err };
     };
@@ -278,6 +320,7 @@ describe("the CLI for operators", () => {
       env: {},
       out: () => {},
       err: (text) => expect(text).toContain("pg_dump"),
+      input: async () => "",
     });
     expect(result).toBe(1);
   });
@@ -301,6 +344,7 @@ describe("the CLI's paths and keys", () => {
       env: { ...env, INIT_CWD: dir },
       out: (t) => (out += t),
       err: (t) => (err += t),
+      input: async () => "",
     });
     return { code, out, err };
   };

@@ -1,4 +1,5 @@
 import { parseArgs } from "node:util";
+import { passwordProblem, setPassword } from "../accounts/index.js";
 import { issueToken, listTokens, revokeToken } from "../auth/tokens.js";
 import { createOrganization } from "../commands/create-organization.js";
 import { userPath } from "../config.js";
@@ -14,6 +15,7 @@ const ROLES: readonly Role[] = ["admin", "create", "review", "edit", "comment", 
 export const USAGE = `Usage:
   quire organization create --title <title> --email <owner's email>
   quire user create --email <email> --name <display name> [--org <organizationId> [--role <role>]]
+  quire user password --email <email>   (reads the new password from standard input)
   quire member list --org <organizationId>
   quire token create --email <email> [--label <label>]
   quire token list --email <email>
@@ -47,7 +49,7 @@ interface Command {
   required: readonly ("email" | "name" | "id" | "title" | "org" | "to" | "from")[];
   /** Commands on the SQLite file itself run without opening the database through Kysely. */
   onFile?: (values: Values, io: CliIo) => Promise<void>;
-  run?(db: Db, values: Values, out: (text: string) => void): Promise<void>;
+  run?(db: Db, values: Values, out: (text: string) => void, io: CliIo): Promise<void>;
 }
 
 /** The SQLite directory of `location`, or an error for PostgreSQL. */
@@ -146,6 +148,23 @@ const COMMANDS: Record<string, Command> = {
       out(`Created user ${user.id} (${user.email})${org ? `, ${role} in ${org}` : ""}.\n`);
     },
   },
+  "user password": {
+    required: ["email"],
+    // Never an argument: the shell's history and the process list would show it.
+    async run(db, { email = "" }, out, { input }) {
+      const user = await userByEmail(db, email);
+      const password = (await input()).replace(/\r?\n$/, "");
+      const problem = passwordProblem(password);
+      if (problem) throw new Error(problem);
+      await setPassword(
+        { ...services, transaction: (work) => db.transaction().execute(work) },
+        user.id,
+        password,
+        {},
+      );
+      out(`Set the password of ${user.email}; their sessions are signed out.\n`);
+    },
+  },
   "token create": {
     required: ["email"],
     async run(db, { email = "", label }, out) {
@@ -180,6 +199,8 @@ export interface CliIo {
   env: NodeJS.ProcessEnv;
   out: (text: string) => void;
   err: (text: string) => void;
+  /** Standard input, read to its end: where a password comes from. */
+  input: () => Promise<string>;
 }
 
 type Parsed = { command: Command; values: Values } | { exit: number; message?: string };
@@ -229,7 +250,7 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
       // A mistyped QUIRE_DATA_DIR must not leave a new, empty database behind.
       db = openDatabase({ location: database, create: false });
       await migrate(db);
-      await command.run?.(db, values, out);
+      await command.run?.(db, values, out, io);
     }
     return 0;
   } catch (error) {

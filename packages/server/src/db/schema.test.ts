@@ -105,6 +105,7 @@ const expectedColumns: ColumnsOf<Database> = {
     created_at: "not null",
     updated_at: "not null",
     merge_rules: "null",
+    require_second_factor: "not null",
   },
   collections: {
     id: "not null",

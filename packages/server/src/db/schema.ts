@@ -69,6 +69,8 @@ export interface OrganizationTable {
   updated_at: string;
   /** The organization's merge rules; null: none. */
   merge_rules: JsonText<Schema<"MergeRulesStandaloneConfiguration">> | null;
+  /** Members without a second factor may only add one (see auth/required-factor.ts). */
+  require_second_factor: Flag;
 }
 
 /** Collections and spaces share one ordering among the siblings of a parent: `position`. */

@@ -4,6 +4,7 @@ import type { Handler, Handlers, OperationId } from "@quire/api-types";
 import express from "express";
 import type { Authenticate } from "../auth/authenticate.js";
 import type { Caller } from "../auth/caller.js";
+import { OPEN_WITHOUT_REQUIRED_FACTOR, secondFactorRequired } from "../auth/required-factor.js";
 import type { IdempotentRequests } from "../idempotency/store.js";
 import type { RateLimiter } from "../limits/rate-limit.js";
 import {
@@ -22,6 +23,8 @@ import { RouteIndex } from "./route-index.js";
 interface Route {
   operation: CompiledOperation;
   handler: Handler<OperationId, Caller>;
+  /** A caller lacking a second factor their organization requires may call it (to add one, say). */
+  openWithoutRequiredFactor: boolean;
 }
 
 interface PathEntry {
@@ -97,10 +100,11 @@ async function limitRate(limiter: RateLimiter, key: string, res: ServerResponse)
 
 /**
  * The whole request pipeline of the API in one step, built from the contract at start-up:
- * route index → operation → bearer token → JSON body → precompiled parameter and body checks →
- * handler → (response check) → answer. The token is checked before the body is read, so an
- * anonymous caller never makes the server parse anything. It works on Node's own request and
- * response: Express's per-request set-up costs as much as the route lookup and the checks together.
+ * route index → operation → bearer token (and a second factor an organization requires) → JSON body
+ * → precompiled parameter and body checks → handler → (response check) → answer. The token is
+ * checked before the body is read, so an anonymous caller never makes the server parse anything. It
+ * works on Node's own request and response: Express's per-request set-up costs as much as the route
+ * lookup and the checks together.
  * Resolves false for a path outside the contract, for the caller to serve otherwise.
  */
 export function dispatcher({
@@ -126,7 +130,11 @@ export function dispatcher({
       index.add(operation.path, entry, { restOfPath: operation.restOfPath });
     }
     const handler = handlers[operation.operationId] as Handler<OperationId, Caller>;
-    entry.methods.set(operation.method.toUpperCase(), { operation, handler });
+    entry.methods.set(operation.method.toUpperCase(), {
+      operation,
+      handler,
+      openWithoutRequiredFactor: OPEN_WITHOUT_REQUIRED_FACTOR.has(operation.operationId),
+    });
     entry.allow = [...entry.methods.keys(), ...(entry.methods.has("GET") ? ["HEAD"] : [])].join(", ");
   }
   // Only bodies whose text spells out a NUL character or a surrogate (JSON has no other way to carry
@@ -157,7 +165,7 @@ export function dispatcher({
         headers: { allow: match.value.allow },
       });
     }
-    const { operation, handler } = route;
+    const { operation, handler, openWithoutRequiredFactor } = route;
     try {
       let caller: Caller;
       try {
@@ -187,6 +195,7 @@ export function dispatcher({
           caller.sessionId === undefined ? tokenOf(req.headers.authorization) : `session ${caller.sessionId}`,
           res,
         );
+      if (caller.lacksRequiredFactor && !openWithoutRequiredFactor) throw secondFactorRequired();
 
       const path: Record<string, string> = {};
       for (const [i, name] of operation.pathParameters.entries())

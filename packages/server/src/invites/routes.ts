@@ -10,8 +10,8 @@ import {
   setPassword,
   signInBrowser,
 } from "../accounts/index.js";
-import { fromOwnPages, sessionCookie, sessionSecretOf } from "../auth/authenticate.js";
-import { SESSION_MAX_AGE_MS, sessionHolder } from "../auth/sessions.js";
+import { fromOwnPages, sessionSecretOf } from "../auth/authenticate.js";
+import { sessionHolder } from "../auth/sessions.js";
 import type { UserTable } from "../db/schema.js";
 import { ApiError } from "../http/errors.js";
 import type { Services } from "../services.js";
@@ -40,7 +40,6 @@ const text = (value: unknown) => (typeof value === "string" ? value : "");
  */
 export function inviteRoutes(router: Router, services: Services): void {
   const { db, urls, clock } = services;
-  const secure = new URL(urls.page("")).protocol === "https:";
   const publicOrigin = new URL(urls.page("")).origin;
   const pathOf = (url: string) => new URL(url).pathname;
   const appHome = pathOf(urls.app(""));

@@ -7,12 +7,13 @@ import { created, noContent, ok } from "../http/results.js";
 import { onOrganization } from "../organizations/index.js";
 import type { OrganizationRole } from "../policy.js";
 import type { Services } from "../services.js";
+import { defaultTeamsOf } from "../sso/index.js";
 import { unknownIds } from "../teams/index.js";
 import { onOidcProvider } from "./access.js";
 import { sealClientSecret } from "./client-secret.js";
 import { canManageOidc } from "./policy.js";
 import { presentOidcProvider } from "./presenter.js";
-import { defaultTeamsOf, deleteProvider, insertProvider, listProviders, updateProvider } from "./store.js";
+import { deleteProvider, insertProvider, listProviders, updateProvider } from "./store.js";
 import type { OidcProviderTable } from "./tables.js";
 
 const MANAGE = "manage single sign-on for this organization";

@@ -6,7 +6,6 @@ import { preparedRead } from "../db/prepared.js";
 import { notFound } from "../http/errors.js";
 import { keysetList } from "../http/paging.js";
 import type { Membership } from "../policy.js";
-import { type TeamRow, teams } from "../teams/index.js";
 import type { OidcProviderTable } from "./tables.js";
 
 const providerWithCaller = preparedRead(
@@ -42,18 +41,6 @@ export const listProviders = keysetList(
       .where("organization_id", "=", args.organizationId),
   { created_at: "string", id: "string" },
 );
-
-/** The default teams of the providers, as the caller sees them, by id. */
-export async function defaultTeamsOf(
-  db: Db,
-  providers: readonly OidcProviderTable[],
-  callerId: string,
-): Promise<Map<string, TeamRow>> {
-  const ids = [...new Set(providers.flatMap((p) => (p.default_team_id ? [p.default_team_id] : [])))];
-  if (ids.length === 0) return new Map();
-  const rows = await teams(db, callerId).where("t.id", "in", ids).execute();
-  return new Map(rows.map((row) => [row.id, row]));
-}
 
 export async function insertProvider(db: Db, row: OidcProviderTable): Promise<void> {
   await db.insertInto("oidc_providers").values(row).execute();

@@ -1,6 +1,8 @@
+import { hasSecondFactor } from "../accounts/index.js";
 import { type AccessMap, type AreaHandlers, anyCaller } from "../area.js";
+import { secondFactorRequired } from "../auth/required-factor.js";
 import { createOrganization, createOrganizationWithSite } from "../commands/create-organization.js";
-import { flag, toJson } from "../db/codecs.js";
+import { flag, isSet, toJson } from "../db/codecs.js";
 import { badRequest, conflict } from "../http/errors.js";
 import { presentPage } from "../http/paging.js";
 import { storedMergeRules } from "../reviews/index.js";
@@ -50,7 +52,16 @@ export function organizationHandlers(services: Services): AreaHandlers<typeof or
       return { status: 200, body: presentOrganization(organization, { role, ownsTeam }, urls) };
     },
 
-    async updateOrganizationById({ body }, { organization, role, ownsTeam }) {
+    async updateOrganizationById({ body, caller }, { organization, role, ownsTeam }) {
+      // Requiring a factor one lacks would refuse one's own next request.
+      if (
+        body.requireSecondFactor &&
+        !isSet(organization.require_second_factor) &&
+        !(await hasSecondFactor(db, caller.user.id))
+      )
+        throw secondFactorRequired(
+          "Add a second factor to your own account (under /user/factors) before requiring one of this organization's members.",
+        );
       if (body.hostname !== undefined && (await hostnameTaken(db, body.hostname, organization.id))) {
         throw conflict(
           `The hostname "${body.hostname}" is already used by another organization.`,
@@ -71,6 +82,9 @@ export function organizationHandlers(services: Services): AreaHandlers<typeof or
         ...(body.sso !== undefined && { sso: flag(body.sso) }),
         ...(body.ai !== undefined && { ai: flag(body.ai) }),
         ...(body.inviteLinks !== undefined && { invite_links: flag(body.inviteLinks) }),
+        ...(body.requireSecondFactor !== undefined && {
+          require_second_factor: flag(body.requireSecondFactor),
+        }),
         ...(mergeRules !== undefined && { merge_rules: mergeRules }),
       };
       const updated = await services.transaction(async (tx) => {

@@ -35,6 +35,7 @@ export function presentOrganization(
     sso: isSet(row.sso),
     ai: isSet(row.ai),
     inviteLinks: isSet(row.invite_links),
+    requireSecondFactor: isSet(row.require_second_factor),
     plan: row.plan as Schema<"BillingPlan">,
     urls: {
       location: urls.api(`orgs/${row.id}`),

@@ -113,6 +113,7 @@ export function newOrganization(
     created_at: now,
     updated_at: now,
     merge_rules: null,
+    require_second_factor: 0,
   };
 }
 

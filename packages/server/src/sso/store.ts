@@ -64,10 +64,10 @@ export async function activeProviders(db: Db, organizationId: string): Promise<S
   return rows.filter(isActive);
 }
 
-/** The default teams of the providers, as the caller sees them, by id. */
+/** The default teams of the providers (SAML or OpenID Connect), as the caller sees them, by id. */
 export async function defaultTeamsOf(
   db: Db,
-  providers: readonly SamlProviderTable[],
+  providers: readonly { default_team_id: string | null }[],
   callerId: string,
 ): Promise<Map<string, TeamRow>> {
   const ids = [...new Set(providers.flatMap((p) => (p.default_team_id ? [p.default_team_id] : [])))];
