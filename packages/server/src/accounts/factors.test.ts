@@ -185,6 +185,16 @@ describe("an authenticator app (TOTP)", () => {
     expect(last.text).toContain("Sign in again");
     await giveCode(pending, codeOf(user.secret)).expect(401);
     await browser().get("/sign-in/second-factor").set("Cookie", pending).expect(401);
+    // Each wrong code is in the audit log of the person's organizations.
+    await numberEvents(t.db);
+    const failures = await t.db
+      .selectFrom("events")
+      .select("data")
+      .where("type", "=", "sign_in_failed")
+      .execute();
+    expect(
+      failures.map((row) => JSON.parse(row.data as string)).filter((data) => data.user === user.user.id),
+    ).toEqual(Array(5).fill({ operation: "signInSecondFactor", method: "password", user: user.user.id }));
   });
 
   it("counts codes against the account's limit of sign-in attempts", async () => {

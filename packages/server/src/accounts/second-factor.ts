@@ -5,7 +5,9 @@ import type { ElementContent } from "hast";
 import { h } from "hastscript";
 import { fromOwnPages } from "../auth/authenticate.js";
 import type { SignInMethod } from "../auth/sessions.js";
+import { recordUserEvent } from "../auth/user-events.js";
 import type { UserTable } from "../db/schema.js";
+import { withRequestOrigin } from "../http/request-context.js";
 import type { Services } from "../services.js";
 import { SECURITY_PAGE, SIGN_IN_PAGE } from "../urls.js";
 import { acceptPasskey, acceptTotpCode, passkeySignInOptions } from "./factors.js";
@@ -97,8 +99,20 @@ export function secondFactorRoutes(router: Router, services: Services, kit: Sign
     return true;
   };
 
-  /** Counts a wrong answer; past the limit the pending sign-in ends. False once it has. */
-  const wrong = async (res: Response, pending: PendingSignInTable) => {
+  /**
+   * Counts a wrong answer, an audit event in each of the person's organizations; past the limit the
+   * pending sign-in ends. False once it has.
+   */
+  const wrong = async (req: Request, res: Response, pending: PendingSignInTable) => {
+    const address = req.socket.remoteAddress;
+    await withRequestOrigin(address === undefined ? {} : { address }, () =>
+      services.transaction((tx) =>
+        recordUserEvent(tx, services, pending.user_id, {
+          type: "sign_in_failed",
+          data: { operation: "signInSecondFactor", method: pending.method, user: pending.user_id },
+        }),
+      ),
+    );
     if ((await countWrongCode(db, pending.id)) < MAX_WRONG) return true;
     await endPendingSignIn(db, pending.id);
     res.append("Set-Cookie", pendingCookie("", 0));
@@ -159,7 +173,7 @@ export function secondFactorRoutes(router: Router, services: Services, kit: Sign
       ? await acceptTotpCode(services, found.user.id, code)
       : code.length > 0 && (await useRecoveryCode(db, found.user.id, code, clock.now()));
     if (accepted && (await finish(req, res, found))) return res.redirect(303, found.pending.next);
-    if (!(await wrong(res, found.pending))) return startAgain(res);
+    if (!(await wrong(req, res, found.pending))) return startAgain(res);
     await secondFactorPage(res, 401, found.user.id, WRONG_CODE);
   });
 
@@ -205,7 +219,7 @@ export function secondFactorRoutes(router: Router, services: Services, kit: Sign
         typeof response?.id === "string" &&
         (await acceptPasskey(services, found.user.id, response, pending.challenge));
       if (accepted && (await finish(req, res, found))) return void res.json({ location: pending.next });
-      const message = (await wrong(res, pending)) ? "The passkey was not accepted." : START_AGAIN;
+      const message = (await wrong(req, res, pending)) ? "The passkey was not accepted." : START_AGAIN;
       res.status(401).json({ error: { code: 401, message } });
     }),
   );

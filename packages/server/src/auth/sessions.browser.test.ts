@@ -88,6 +88,17 @@ describe.skipIf(browserMissing)("signing in, in a browser", () => {
     }
   });
 
+  it("opens the app signed in as the owner from the URL the first start prints", {
+    timeout: 60_000,
+  }, async () => {
+    const page = await browser.open(new URL(owner.signInUrl).pathname, { viewport: PHONE });
+    await page.getByText("This link signs you in as owner@example.com.").waitFor();
+    await page.getByRole("button", { name: "Sign in" }).click();
+    await page.waitForURL("**/app/");
+    await page.getByText("Signed in as Owner").waitFor();
+    await page.context().close();
+  });
+
   it("tells a wrong password without saying whether the email exists", { timeout: 60_000 }, async () => {
     const page = await browser.open("/sign-in");
     await page.getByRole("textbox", { name: "Email" }).fill("owner@example.com");
