@@ -3731,7 +3731,7 @@ export interface components {
         AuditEventTarget: {
             /**
              * @description Kind of resource: `space`, `collection`, `change-request`, `comment`, `user`, `team`, `site`,
-             *     `installation`, `saml-provider`, `token` or `organization`.
+             *     `installation`, `saml-provider`, `oidc-provider`, `token` or `organization`.
              */
             type: string;
             /** @description Id of the resource. */
@@ -6234,7 +6234,7 @@ export interface components {
          *     ignores a type it does not know.
          * @enum {string}
          */
-        EventType: "space_created" | "space_updated" | "space_visibility_updated" | "space_moved" | "space_deleted" | "space_restored" | "space_transferred" | "collection_created" | "collection_updated" | "collection_moved" | "collection_deleted" | "collection_transferred" | "space_content_updated" | "change_request_created" | "change_request_updated" | "change_request_status_updated" | "change_request_merged" | "change_request_updated_from_main" | "comment_created" | "comment_reply_created" | "member_joined" | "member_role_updated" | "member_removed" | "team_created" | "team_deleted" | "team_member_added" | "team_member_removed" | "site_published" | "site_unpublished" | "site_structure_updated" | "space_gitsync_started" | "space_gitsync_completed" | "installation_setup" | "installation_deleted" | "permission_granted" | "permission_removed" | "saml_provider_created" | "saml_provider_updated" | "saml_provider_deleted" | "token_created" | "token_revoked" | "sign_in_failed" | "signed_in" | "session_revoked" | "password_changed" | "factor_added" | "factor_removed" | "ping";
+        EventType: "space_created" | "space_updated" | "space_visibility_updated" | "space_moved" | "space_deleted" | "space_restored" | "space_transferred" | "collection_created" | "collection_updated" | "collection_moved" | "collection_deleted" | "collection_transferred" | "space_content_updated" | "change_request_created" | "change_request_updated" | "change_request_status_updated" | "change_request_merged" | "change_request_updated_from_main" | "comment_created" | "comment_reply_created" | "member_joined" | "member_role_updated" | "member_removed" | "team_created" | "team_deleted" | "team_member_added" | "team_member_removed" | "site_published" | "site_unpublished" | "site_structure_updated" | "space_gitsync_started" | "space_gitsync_completed" | "installation_setup" | "installation_deleted" | "permission_granted" | "permission_removed" | "saml_provider_created" | "saml_provider_updated" | "saml_provider_deleted" | "oidc_provider_created" | "oidc_provider_updated" | "oidc_provider_deleted" | "token_created" | "token_revoked" | "sign_in_failed" | "signed_in" | "session_revoked" | "password_changed" | "factor_added" | "factor_removed" | "ping";
         /** @description Exports a space to a repository, as GitBook's `ExportToGitRepository`. */
         ExportToGitRepository: {
             /**
@@ -7920,6 +7920,89 @@ export interface components {
             /** @description URLs of the provider. */
             urls: components["schemas"]["OidcProviderUrls"];
         };
+        /** @description An OpenID Connect provider was added to the organization. */
+        OidcProviderCreatedEvent: {
+            /**
+             * @description Always `event`.
+             * @enum {string}
+             */
+            object: "event";
+            /** @description Unique id of the event: `webhook-id` of its deliveries, the same for every attempt. */
+            id: string;
+            /**
+             * @description Type of the event. (enum property replaced by openapi-typescript)
+             * @enum {string}
+             */
+            type: "oidc_provider_created";
+            /**
+             * @description Version of the payload's schema.
+             * @enum {number}
+             */
+            version: 1;
+            /** @description The organization it happened in. */
+            organization: string;
+            /**
+             * Format: int64
+             * @description Position of the event among its organization's: events are numbered 1, 2, 3… without gaps, once
+             *     their changes are committed, each after the events of the changes it followed (that changed what
+             *     it changes or that it read); changes made side by side may be numbered in either order.
+             */
+            sequence: number;
+            /**
+             * Format: date-time
+             * @description When the change was committed.
+             */
+            createdAt: string;
+            /** @description Id of the user who made the change; absent for changes the server made itself. */
+            actor?: string;
+            /** @description What the event is about. */
+            data: components["schemas"]["OidcProviderEventData"];
+        };
+        /** @description An OpenID Connect provider was removed from the organization. */
+        OidcProviderDeletedEvent: {
+            /**
+             * @description Always `event`.
+             * @enum {string}
+             */
+            object: "event";
+            /** @description Unique id of the event: `webhook-id` of its deliveries, the same for every attempt. */
+            id: string;
+            /**
+             * @description Type of the event. (enum property replaced by openapi-typescript)
+             * @enum {string}
+             */
+            type: "oidc_provider_deleted";
+            /**
+             * @description Version of the payload's schema.
+             * @enum {number}
+             */
+            version: 1;
+            /** @description The organization it happened in. */
+            organization: string;
+            /**
+             * Format: int64
+             * @description Position of the event among its organization's: events are numbered 1, 2, 3… without gaps, once
+             *     their changes are committed, each after the events of the changes it followed (that changed what
+             *     it changes or that it read); changes made side by side may be numbered in either order.
+             */
+            sequence: number;
+            /**
+             * Format: date-time
+             * @description When the change was committed.
+             */
+            createdAt: string;
+            /** @description Id of the user who made the change; absent for changes the server made itself. */
+            actor?: string;
+            /** @description What the event is about. */
+            data: components["schemas"]["OidcProviderEventData"];
+        };
+        /** @description An OpenID Connect provider of the organization. */
+        OidcProviderEventData: {
+            /** @description Id of the provider. */
+            provider: string;
+            /** @description Label of the provider. */
+            label: string;
+        };
         /** @description One page of a list. */
         OidcProviderPage: {
             /** @description Present when more items follow this page. */
@@ -7931,6 +8014,53 @@ export interface components {
             count: number;
             /** @description The items of this page. */
             items: components["schemas"]["OidcProvider"][];
+        };
+        /** @description An OpenID Connect provider's settings changed. */
+        OidcProviderUpdatedEvent: {
+            /**
+             * @description Always `event`.
+             * @enum {string}
+             */
+            object: "event";
+            /** @description Unique id of the event: `webhook-id` of its deliveries, the same for every attempt. */
+            id: string;
+            /**
+             * @description Type of the event. (enum property replaced by openapi-typescript)
+             * @enum {string}
+             */
+            type: "oidc_provider_updated";
+            /**
+             * @description Version of the payload's schema.
+             * @enum {number}
+             */
+            version: 1;
+            /** @description The organization it happened in. */
+            organization: string;
+            /**
+             * Format: int64
+             * @description Position of the event among its organization's: events are numbered 1, 2, 3… without gaps, once
+             *     their changes are committed, each after the events of the changes it followed (that changed what
+             *     it changes or that it read); changes made side by side may be numbered in either order.
+             */
+            sequence: number;
+            /**
+             * Format: date-time
+             * @description When the change was committed.
+             */
+            createdAt: string;
+            /** @description Id of the user who made the change; absent for changes the server made itself. */
+            actor?: string;
+            /** @description What the event is about. */
+            data: components["schemas"]["OidcProviderUpdatedEventData"];
+        };
+        /** @description An OpenID Connect provider whose settings changed. */
+        OidcProviderUpdatedEventData: {
+            /** @description Id of the provider. */
+            provider: string;
+            /** @description Label of the provider. */
+            label: string;
+            /** @description Names of the fields of `OidcProvider` that changed (`clientSecret` when the secret was set or removed). */
+            changes: string[];
         };
         /** @description URLs of an OpenID Connect provider. */
         OidcProviderUrls: {
@@ -12734,7 +12864,7 @@ export interface components {
         /** @description What a webhook's description may hold. */
         WebhookDescription: string;
         /** @description An event as webhooks deliver it: its body, signed as the Standard Webhooks specification says. */
-        WebhookEvent: components["schemas"]["SpaceCreatedEvent"] | components["schemas"]["SpaceUpdatedEvent"] | components["schemas"]["SpaceVisibilityUpdatedEvent"] | components["schemas"]["SpaceMovedEvent"] | components["schemas"]["SpaceDeletedEvent"] | components["schemas"]["SpaceRestoredEvent"] | components["schemas"]["SpaceTransferredEvent"] | components["schemas"]["CollectionCreatedEvent"] | components["schemas"]["CollectionUpdatedEvent"] | components["schemas"]["CollectionMovedEvent"] | components["schemas"]["CollectionDeletedEvent"] | components["schemas"]["CollectionTransferredEvent"] | components["schemas"]["SpaceContentUpdatedEvent"] | components["schemas"]["ChangeRequestCreatedEvent"] | components["schemas"]["ChangeRequestUpdatedEvent"] | components["schemas"]["ChangeRequestStatusUpdatedEvent"] | components["schemas"]["ChangeRequestMergedEvent"] | components["schemas"]["ChangeRequestUpdatedFromMainEvent"] | components["schemas"]["CommentCreatedEvent"] | components["schemas"]["CommentReplyCreatedEvent"] | components["schemas"]["MemberJoinedEvent"] | components["schemas"]["MemberRoleUpdatedEvent"] | components["schemas"]["MemberRemovedEvent"] | components["schemas"]["TeamCreatedEvent"] | components["schemas"]["TeamDeletedEvent"] | components["schemas"]["TeamMemberAddedEvent"] | components["schemas"]["TeamMemberRemovedEvent"] | components["schemas"]["SitePublishedEvent"] | components["schemas"]["SiteUnpublishedEvent"] | components["schemas"]["SiteStructureUpdatedEvent"] | components["schemas"]["SpaceGitSyncStartedEvent"] | components["schemas"]["SpaceGitSyncCompletedEvent"] | components["schemas"]["InstallationSetupEvent"] | components["schemas"]["InstallationDeletedEvent"] | components["schemas"]["PermissionGrantedEvent"] | components["schemas"]["PermissionRemovedEvent"] | components["schemas"]["SamlProviderCreatedEvent"] | components["schemas"]["SamlProviderUpdatedEvent"] | components["schemas"]["SamlProviderDeletedEvent"] | components["schemas"]["TokenCreatedEvent"] | components["schemas"]["TokenRevokedEvent"] | components["schemas"]["SignInFailedEvent"] | components["schemas"]["SignedInEvent"] | components["schemas"]["SessionRevokedEvent"] | components["schemas"]["PasswordChangedEvent"] | components["schemas"]["FactorAddedEvent"] | components["schemas"]["FactorRemovedEvent"] | components["schemas"]["PingEvent"];
+        WebhookEvent: components["schemas"]["SpaceCreatedEvent"] | components["schemas"]["SpaceUpdatedEvent"] | components["schemas"]["SpaceVisibilityUpdatedEvent"] | components["schemas"]["SpaceMovedEvent"] | components["schemas"]["SpaceDeletedEvent"] | components["schemas"]["SpaceRestoredEvent"] | components["schemas"]["SpaceTransferredEvent"] | components["schemas"]["CollectionCreatedEvent"] | components["schemas"]["CollectionUpdatedEvent"] | components["schemas"]["CollectionMovedEvent"] | components["schemas"]["CollectionDeletedEvent"] | components["schemas"]["CollectionTransferredEvent"] | components["schemas"]["SpaceContentUpdatedEvent"] | components["schemas"]["ChangeRequestCreatedEvent"] | components["schemas"]["ChangeRequestUpdatedEvent"] | components["schemas"]["ChangeRequestStatusUpdatedEvent"] | components["schemas"]["ChangeRequestMergedEvent"] | components["schemas"]["ChangeRequestUpdatedFromMainEvent"] | components["schemas"]["CommentCreatedEvent"] | components["schemas"]["CommentReplyCreatedEvent"] | components["schemas"]["MemberJoinedEvent"] | components["schemas"]["MemberRoleUpdatedEvent"] | components["schemas"]["MemberRemovedEvent"] | components["schemas"]["TeamCreatedEvent"] | components["schemas"]["TeamDeletedEvent"] | components["schemas"]["TeamMemberAddedEvent"] | components["schemas"]["TeamMemberRemovedEvent"] | components["schemas"]["SitePublishedEvent"] | components["schemas"]["SiteUnpublishedEvent"] | components["schemas"]["SiteStructureUpdatedEvent"] | components["schemas"]["SpaceGitSyncStartedEvent"] | components["schemas"]["SpaceGitSyncCompletedEvent"] | components["schemas"]["InstallationSetupEvent"] | components["schemas"]["InstallationDeletedEvent"] | components["schemas"]["PermissionGrantedEvent"] | components["schemas"]["PermissionRemovedEvent"] | components["schemas"]["SamlProviderCreatedEvent"] | components["schemas"]["SamlProviderUpdatedEvent"] | components["schemas"]["SamlProviderDeletedEvent"] | components["schemas"]["OidcProviderCreatedEvent"] | components["schemas"]["OidcProviderUpdatedEvent"] | components["schemas"]["OidcProviderDeletedEvent"] | components["schemas"]["TokenCreatedEvent"] | components["schemas"]["TokenRevokedEvent"] | components["schemas"]["SignInFailedEvent"] | components["schemas"]["SignedInEvent"] | components["schemas"]["SessionRevokedEvent"] | components["schemas"]["PasswordChangedEvent"] | components["schemas"]["FactorAddedEvent"] | components["schemas"]["FactorRemovedEvent"] | components["schemas"]["PingEvent"];
         /** @description One page of a list. */
         WebhookPage: {
             /** @description Present when more items follow this page. */

@@ -56,6 +56,11 @@ const samlProvider = (data: { provider: string; label: string }): EventTarget =>
   id: data.provider,
   label: data.label,
 });
+const oidcProvider = (data: { provider: string; label: string }): EventTarget => ({
+  type: "oidc-provider",
+  id: data.provider,
+  label: data.label,
+});
 const token = (data: { token: string; label: string }): EventTarget => ({
   type: "token",
   id: data.token,
@@ -107,6 +112,9 @@ const TARGETS: Targets = {
   saml_provider_created: samlProvider,
   saml_provider_updated: samlProvider,
   saml_provider_deleted: samlProvider,
+  oidc_provider_created: oidcProvider,
+  oidc_provider_updated: oidcProvider,
+  oidc_provider_deleted: oidcProvider,
   token_created: token,
   token_revoked: token,
   sign_in_failed: organization,

@@ -2,6 +2,7 @@ import type { Schema } from "@quire/api-types";
 import type { AccessMap, AreaHandlers } from "../area.js";
 import { toJson } from "../db/codecs.js";
 import type { Db } from "../db/database.js";
+import { recordEvent } from "../events/record.js";
 import { badRequest } from "../http/errors.js";
 import { created, noContent, ok } from "../http/results.js";
 import { onOrganization } from "../organizations/index.js";
@@ -70,6 +71,20 @@ async function checkedFields(
   } satisfies Partial<OidcProviderTable>;
 }
 
+/**
+ * The name in `OidcProvider` of each stored column, for the `changes` of `oidc_provider_updated`. A
+ * client secret is sealed anew at every write: setting one counts as a change, its value never shows.
+ */
+const FIELDS = {
+  label: "label",
+  issuer: "issuer",
+  client_id: "clientId",
+  client_secret: "clientSecret",
+  scopes: "scopes",
+  default_team_id: "defaultTeam",
+  default_role: "defaultRole",
+} as const;
+
 const managesSso = onOrganization(MANAGE, ({ role }) => canManageOidc(role));
 const managesProvider = onOidcProvider(MANAGE, ({ role }) => canManageOidc(role));
 
@@ -82,7 +97,7 @@ export const oidcAccess = {
 } satisfies AccessMap;
 
 export function oidcHandlers(services: Services): AreaHandlers<typeof oidcAccess> {
-  const { db, urls, ids, now } = services;
+  const { db, urls, ids, now, transaction } = services;
 
   /** Providers as the API shows them to a caller with `role`, their default teams read at once. */
   const present = async (rows: readonly OidcProviderTable[], role: OrganizationRole, callerId: string) => {
@@ -120,7 +135,15 @@ export function oidcHandlers(services: Services): AreaHandlers<typeof oidcAccess
         created_at: now(),
         ...fields,
       };
-      await insertProvider(db, row);
+      await transaction(async (tx) => {
+        await insertProvider(tx, row);
+        await recordEvent(tx, services, {
+          organizationId: organization.id,
+          type: "oidc_provider_created",
+          data: { provider: row.id, label: row.label },
+          actorId: caller.user.id,
+        });
+      });
       return created(await presentOne(row, role, caller.user.id));
     },
 
@@ -130,12 +153,33 @@ export function oidcHandlers(services: Services): AreaHandlers<typeof oidcAccess
 
     async updateOrganizationOIDCProvider({ body, caller }, { provider, role }) {
       const changes = await checkedFields(services, provider.organization_id, provider.id, body);
-      await updateProvider(db, provider.id, changes);
-      return ok(await presentOne({ ...provider, ...changes }, role, caller.user.id));
+      const updated = { ...provider, ...changes };
+      const changed = (Object.keys(FIELDS) as (keyof typeof FIELDS)[]).filter(
+        (column) => column in changes && updated[column] !== provider[column],
+      );
+      if (changed.length > 0)
+        await transaction(async (tx) => {
+          await updateProvider(tx, provider.id, changes);
+          await recordEvent(tx, services, {
+            organizationId: provider.organization_id,
+            type: "oidc_provider_updated",
+            data: { provider: provider.id, label: updated.label, changes: changed.map((c) => FIELDS[c]) },
+            actorId: caller.user.id,
+          });
+        });
+      return ok(await presentOne(updated, role, caller.user.id));
     },
 
-    async deleteOrganizationOIDCProvider(_input, { provider }) {
-      await deleteProvider(db, provider.id);
+    async deleteOrganizationOIDCProvider({ caller }, { provider }) {
+      await transaction(async (tx) => {
+        await deleteProvider(tx, provider.id);
+        await recordEvent(tx, services, {
+          organizationId: provider.organization_id,
+          type: "oidc_provider_deleted",
+          data: { provider: provider.id, label: provider.label },
+          actorId: caller.user.id,
+        });
+      });
       return noContent();
     },
   };

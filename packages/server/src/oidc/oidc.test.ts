@@ -104,6 +104,23 @@ describe("OpenID Connect providers", () => {
     await t.request.get(`${s.oidcUrl}/${id}`).set(s.admin.auth).expect(404);
     const list = await t.request.get(s.oidcUrl).set(s.admin.auth).expect(200);
     expect(list.body).toEqual({ count: 0, items: [] });
+
+    // Each change is in the organization's audit log, by whom, the secret's value never.
+    const audit = await t.request
+      .get(`/v1/orgs/${s.organizationId}/audit-events`)
+      .set(s.admin.auth)
+      .expect(200);
+    const entries = (audit.body.items as { action: string; actor: { id: string }; target: object }[])
+      .filter((entry) => entry.action.startsWith("oidc_provider."))
+      .map(({ action, actor, target }) => ({ action, actor: actor.id, target }));
+    expect([...new Set(entries.map((entry) => entry.action))].sort()).toEqual([
+      "oidc_provider.created",
+      "oidc_provider.deleted",
+      "oidc_provider.updated",
+    ]);
+    for (const entry of entries)
+      expect(entry).toMatchObject({ actor: s.admin.user.id, target: { type: "oidc-provider", id } });
+    expect(JSON.stringify(audit.body)).not.toContain("another-secret");
   });
 
   it("lists providers oldest first, by pages, none showing a secret", async () => {
