@@ -1,7 +1,10 @@
+import type { Schema } from "@quire/api-types";
 import type { Role, UserTable } from "../db/schema.js";
 import { recordEvent } from "../events/record.js";
 import { addMembership } from "../members/index.js";
+import { oidcProviders, presentOidcLogins } from "../oidc/index.js";
 import type { Services } from "../services.js";
+import { activeSamlProviders, presentSamlLogins } from "../sso/index.js";
 import { upsertTeamMember } from "../teams/index.js";
 import { createUser, findUserByEmail } from "../users/index.js";
 
@@ -80,4 +83,19 @@ export function ssoMember(
     }
     return user;
   });
+}
+
+/**
+ * How to sign in to an organization through each of its single sign-on providers: its active SAML
+ * providers, then its OpenID Connect ones, each oldest first.
+ */
+export async function ssoProviderLogins(
+  services: Services,
+  organizationId: string,
+): Promise<Schema<"SsoProviderLogin">[]> {
+  const [saml, oidc] = await Promise.all([
+    activeSamlProviders(services.db, organizationId),
+    oidcProviders(services.db, organizationId),
+  ]);
+  return [...presentSamlLogins(saml, services.urls), ...presentOidcLogins(oidc, services.urls)];
 }

@@ -109,6 +109,15 @@ describe("signing in through an OpenID Connect provider", () => {
     await supertest(t.app).get(wrongState).set("Cookie", forged.browser).expect(403);
   });
 
+  it("is listed among the organization's single sign-on logins, with its start URL", async () => {
+    const logins = await t.request.get(`/v1/orgs/${organizationId}/sso`).set(admin.auth).expect(200);
+    expect(logins.body.items).toContainEqual({
+      id: provider.id,
+      label: "Corp",
+      startURL: provider.service.startURL,
+    });
+  });
+
   it("answers 404 for an unknown provider", async () => {
     await supertest(t.app).get("/sso/oidc/nope/start").expect(404);
     await supertest(t.app).get("/sso/oidc/nope/callback?state=x").expect(404);

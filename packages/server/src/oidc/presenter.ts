@@ -33,3 +33,10 @@ export function presentOidcProvider(
     urls: { location: urls.api(`orgs/${row.organization_id}/oidc-providers/${row.id}`) },
   };
 }
+
+/** How to sign in through each of the providers, beside the SAML ones in the organization's SSO list. */
+export const presentOidcLogins = (
+  rows: readonly OidcProviderTable[],
+  urls: Urls,
+): Schema<"SsoProviderLogin">[] =>
+  rows.map((row) => ({ id: row.id, label: row.label, startURL: oidcServiceUrls(urls, row.id).startURL }));

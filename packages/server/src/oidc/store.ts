@@ -63,3 +63,14 @@ export async function deleteProvider(db: Db, id: string): Promise<void> {
 export function providerById(db: Db, providerId: string): Promise<OidcProviderTable | undefined> {
   return db.selectFrom("oidc_providers").selectAll().where("id", "=", providerId).executeTakeFirst();
 }
+
+/** The providers of an organization, oldest first: each can be signed in with once created. */
+export function organizationProviders(db: Db, organizationId: string): Promise<OidcProviderTable[]> {
+  return db
+    .selectFrom("oidc_providers")
+    .selectAll()
+    .where("organization_id", "=", organizationId)
+    .orderBy("created_at")
+    .orderBy("id")
+    .execute();
+}

@@ -2,6 +2,7 @@ import { X509Certificate } from "node:crypto";
 import type { Schema } from "@quire/api-types";
 import { membershipOf } from "../access.js";
 import { type AccessMap, type AreaHandlers, anyCaller } from "../area.js";
+import { ssoProviderLogins } from "../commands/sso-sign-in.js";
 import type { Db } from "../db/database.js";
 import { recordEvent } from "../events/record.js";
 import { badRequest } from "../http/errors.js";
@@ -11,9 +12,8 @@ import type { OrganizationRole } from "../policy.js";
 import type { Services } from "../services.js";
 import { onSamlProvider } from "./access.js";
 import { canManageSso } from "./policy.js";
-import { presentSamlProvider, samlServiceUrls } from "./presenter.js";
+import { presentSamlProvider } from "./presenter.js";
 import {
-  activeProviders,
   defaultTeamsOf,
   deleteProvider,
   insertProvider,
@@ -183,14 +183,7 @@ export function ssoHandlers(services: Services): AreaHandlers<typeof ssoAccess> 
     },
 
     async listSSOProviderLoginsInOrganization(_input, { organization }) {
-      const rows = await activeProviders(db, organization.id);
-      return ok({
-        items: rows.map((row) => ({
-          id: row.id,
-          label: row.label,
-          startURL: samlServiceUrls(urls, row.id).startURL,
-        })),
-      });
+      return ok({ items: await ssoProviderLogins(services, organization.id) });
     },
   };
 }

@@ -4,5 +4,5 @@
  * root `biome.json` fails the lint on an import of one from another area.
  */
 export { finishSsoSignIn, refuseSsoSignIn, type SsoMember, ssoLogins } from "./logins.js";
-export { samlStartUrl } from "./presenter.js";
+export { presentSamlLogins, samlStartUrl } from "./presenter.js";
 export { activeProviders as activeSamlProviders, defaultTeamsOf } from "./store.js";

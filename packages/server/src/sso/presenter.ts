@@ -18,6 +18,13 @@ export function samlServiceUrls(urls: Urls, providerId: string) {
 export const samlStartUrl = (urls: Urls, providerId: string): string =>
   samlServiceUrls(urls, providerId).startURL;
 
+/** How to sign in through each of the providers, as `listSSOProviderLoginsInOrganization` lists them. */
+export const presentSamlLogins = (
+  rows: readonly SamlProviderTable[],
+  urls: Urls,
+): Schema<"SsoProviderLogin">[] =>
+  rows.map((row) => ({ id: row.id, label: row.label, startURL: samlStartUrl(urls, row.id) }));
+
 export function presentSamlProvider(
   row: SamlProviderTable,
   defaultTeam: TeamRow | undefined,
