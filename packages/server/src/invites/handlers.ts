@@ -25,6 +25,7 @@ import {
   inviteByEmail,
   inviteForCaller,
   inviteTarget,
+  joinByEmailDomain,
   listInvites,
   setInviteRole,
 } from "./store.js";
@@ -41,6 +42,8 @@ export const inviteAccess = {
   inviteUsersToOrganization: managesInvites,
   // The caller joins an organization they are not yet a member of: the invite is their access.
   joinOrganizationWithInvite: anyCaller,
+  // ...or their email's domain is.
+  joinOrganization: anyCaller,
   listOrganizationInviteLinks: managesInvites,
   createOrganizationInvite: managesInvites,
   // Any member reads a link, to see whether it would give them more (`redundant`).
@@ -164,6 +167,19 @@ export function inviteHandlers(services: Services): AreaHandlers<typeof inviteAc
     async joinOrganizationWithInvite({ path, caller }) {
       await joinThroughLink(services, { ...path, callerId: caller.user.id });
       return { status: 200 as const, body: {} };
+    },
+
+    async joinOrganization({ path, caller }) {
+      const joined = await transaction((tx) =>
+        joinByEmailDomain(
+          tx,
+          { ...services, actorId: caller.user.id },
+          { organizationId: path.organizationId, userId: caller.user.id, email: caller.user.email },
+        ),
+      );
+      // As an unknown one: whoever may not join learns nothing of the organization.
+      if (!joined) throw notFound("Organization");
+      return noContent();
     },
 
     async listOrganizationInviteLinks({ path, query, caller }, { role }) {

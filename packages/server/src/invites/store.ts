@@ -1,7 +1,7 @@
 import { createHash, randomBytes } from "node:crypto";
 import { sql } from "kysely";
 import { callerMembership, contentWithCaller, membershipOf, roleOfRank } from "../access.js";
-import { isSet, timestamp } from "../db/codecs.js";
+import { fromJson, isSet, timestamp } from "../db/codecs.js";
 import type { Db } from "../db/database.js";
 import { preparedRead } from "../db/prepared.js";
 import type { CollectionTable, Role, SpaceTable, UserTable } from "../db/schema.js";
@@ -10,6 +10,7 @@ import { keysetList } from "../http/paging.js";
 import {
   addMembership,
   inOtherOrganization,
+  lockMemberships,
   type MembershipChange,
   setMemberRole,
 } from "../members/index.js";
@@ -313,4 +314,28 @@ export async function inviteLinkById(
   if (!found) return undefined;
   const { invite_links, ...invite } = found;
   return { ...invite, links_allowed: isSet(invite_links) };
+}
+
+/**
+ * `userId` joins `organizationId` as a guest when the domain of `email` is one of the organization's
+ * email domains (GitBook's `joinOrganization`): false for an unknown organization and when the
+ * domain is not one of them. A member already stays as they are.
+ */
+export async function joinByEmailDomain(
+  tx: Db,
+  change: MembershipChange,
+  { organizationId, userId, email }: { organizationId: string; userId: string; email: string },
+): Promise<boolean> {
+  const organization = await tx
+    .selectFrom("organizations")
+    .select("email_domains")
+    .where("id", "=", organizationId)
+    .executeTakeFirst();
+  if (!organization) return false;
+  const domain = email.slice(email.lastIndexOf("@") + 1).toLowerCase();
+  if (!fromJson(organization.email_domains).some((allowed) => allowed.toLowerCase() === domain)) return false;
+  await lockMemberships(tx, organizationId);
+  const joinedAt = timestamp(change.clock.now());
+  await addMembership(tx, change, { organizationId, userId, role: null, joinedAt }, { ifAbsent: true });
+  return true;
 }
