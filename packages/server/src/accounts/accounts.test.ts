@@ -254,6 +254,11 @@ describe("sessions", () => {
       cookieOf(await signIn(user, user.password).set("User-Agent", "Firefox on a phone").expect(303)),
     );
     const b = sentBack(cookieOf(await signIn(user, user.password).expect(303)));
+    // The second browser is new to the account: its owner is told.
+    const told = await smtp.next();
+    expect(told).toMatchObject({ to: [user.user.email], subject: "New sign-in to your Quire account" });
+    expect(told.text).toContain("Device: ");
+    expect(told.text).not.toContain("Firefox on a phone");
     const list = await browser().get("/v1/user/sessions").set("Cookie", a).expect(200);
     expect(list.body.items).toHaveLength(2);
     const current = list.body.items.find((s: { current: boolean }) => s.current);

@@ -1,10 +1,11 @@
 import type { Request, Response } from "express";
 import { recordFailedSignIn } from "../audit/index.js";
 import { sessionCookie } from "../auth/authenticate.js";
-import { openSession, SESSION_MAX_AGE_MS, type SignInMethod } from "../auth/sessions.js";
+import { isNewDevice, openSession, SESSION_MAX_AGE_MS, type SignInMethod } from "../auth/sessions.js";
 import { recordUserEvent } from "../auth/user-events.js";
 import type { UserTable } from "../db/schema.js";
 import { withRequestOrigin } from "../http/request-context.js";
+import { newSignInMail, sendInBackground } from "../mail/index.js";
 import type { Services } from "../services.js";
 import { passwordMatches } from "./passwords.js";
 import { accountByEmail } from "./store.js";
@@ -17,25 +18,38 @@ export interface SignInOrigin {
 
 /**
  * Opens a session for a user who proved who they are, recording `signed_in` in the same transaction,
- * and returns the cookie's secret.
+ * and returns the cookie's secret. A device new to them gets them a mail saying so, once committed.
  */
-function beginSession(
+async function beginSession(
   services: Services,
   user: UserTable,
   method: SignInMethod,
   origin: SignInOrigin,
 ): Promise<string> {
-  return withRequestOrigin(origin.address === undefined ? {} : { address: origin.address }, () =>
-    services.transaction(async (tx) => {
-      const session = await openSession(tx, services, { userId: user.id, method, ...origin });
-      await recordUserEvent(tx, services, user.id, {
-        type: "signed_in",
-        actorId: user.id,
-        data: { user: user.id, session: session.id, method },
-      });
-      return session.secret;
-    }),
+  const { secret, newDevice } = await withRequestOrigin(
+    origin.address === undefined ? {} : { address: origin.address },
+    () =>
+      services.transaction(async (tx) => {
+        const newDevice = await isNewDevice(tx, user.id, origin.device);
+        const session = await openSession(tx, services, { userId: user.id, method, ...origin });
+        await recordUserEvent(tx, services, user.id, {
+          type: "signed_in",
+          actorId: user.id,
+          data: { user: user.id, session: session.id, method },
+        });
+        return { secret: session.secret, newDevice };
+      }),
   );
+  if (newDevice)
+    sendInBackground(services.mailer, services.logger, {
+      to: user.email,
+      ...newSignInMail({
+        when: services.clock.now(),
+        device: origin.device?.slice(0, 200) || "a browser that does not name itself",
+        ...(origin.address !== undefined && { address: origin.address }),
+      }),
+    });
+  return secret;
 }
 
 /** Signs the browser of `req` in as `user`: a new session, and its cookie on `res`. */

@@ -127,6 +127,16 @@ export async function sessionHolder(db: Db, secret: string, now: Date): Promise<
   };
 }
 
+/**
+ * Whether `device` is new to the user: they have sessions, none from it. (The first session of all
+ * is no news; a device is known by the `User-Agent` its sessions were opened with.)
+ */
+export async function isNewDevice(db: Db, userId: string, device: string | undefined): Promise<boolean> {
+  const devices = await db.selectFrom("sessions").select("device").where("user_id", "=", userId).execute();
+  const shortened = device?.slice(0, DEVICE_LENGTH) ?? null;
+  return devices.length > 0 && !devices.some((row) => row.device === shortened);
+}
+
 /** Ends the session whose cookie carries `secret`; nothing happens for an unknown one. */
 export async function closeSessionBySecret(db: Db, secret: string): Promise<SessionTable | undefined> {
   return db
