@@ -1,4 +1,5 @@
 import { defineArea } from "../area.js";
+import { ssoLoginsForEmail } from "../commands/sso-sign-in.js";
 import { accountAccess, accountHandlers } from "./handlers.js";
 import { accountRoutes } from "./routes.js";
 
@@ -7,5 +8,5 @@ export const accountsArea = defineArea({
   name: "accounts",
   access: accountAccess,
   handlers: accountHandlers,
-  routes: accountRoutes,
+  routes: (router, services) => accountRoutes(router, services, ssoLoginsForEmail),
 });

@@ -1,4 +1,5 @@
 import express, { type Request, type Response, type Router } from "express";
+import { h } from "hastscript";
 import { fromOwnPages, sessionCookie, sessionSecretOf } from "../auth/authenticate.js";
 import { closeSessionBySecret, type SignInMethod } from "../auth/sessions.js";
 import { recordUserEvent } from "../auth/user-events.js";
@@ -21,6 +22,7 @@ import { accountByEmail, createLinkToken, linkHolder, ssoOnlyOrganization, useLi
 const EMAIL_LINK_PATH = "sign-in/email";
 const LINK_PATH = "sign-in/link";
 const RESET_PATH = "reset-password";
+const SSO_PATH = "sign-in/sso";
 
 /** How long an emailed sign-in link works; the first start's link works for a day. */
 export const SIGN_IN_LINK_MS = 15 * 60 * 1000;
@@ -49,7 +51,17 @@ const text = (value: unknown) => (typeof value === "string" ? value : "");
  * at the first start), and a password reset by email. Each form must be posted from these pages
  * (403 otherwise); attempts are limited per account and per address, in the limiter's shared store.
  */
-export function accountRoutes(router: Router, services: Services): void {
+/** Where a person signs in through single sign-on, from their email alone (`commands/sso-sign-in.ts`). */
+export type SsoLoginsForEmail = (
+  services: Services,
+  email: string,
+) => Promise<ReadonlyArray<{ label: string; startURL: string }>>;
+
+export function accountRoutes(
+  router: Router,
+  services: Services,
+  ssoLoginsForEmail: SsoLoginsForEmail,
+): void {
   const { db, urls, clock } = services;
   const secure = new URL(urls.page("")).protocol === "https:";
   const publicOrigin = new URL(urls.page("")).origin;
@@ -108,6 +120,7 @@ export function accountRoutes(router: Router, services: Services): void {
           link(`${path(EMAIL_LINK_PATH)}?next=${encodeURIComponent(next)}`, "Email me a sign-in link"),
         ),
         paragraph(link(path(RESET_PATH), "Forgot your password?")),
+        paragraph(link(`${path(SSO_PATH)}?next=${encodeURIComponent(next)}`, "Sign in with single sign-on")),
       ],
     });
 
@@ -156,6 +169,42 @@ export function accountRoutes(router: Router, services: Services): void {
     });
     return true;
   };
+
+  const ssoPage = (res: Response, status: number, next: string, message?: string) =>
+    sendPage(res, urls, {
+      status,
+      title: "Sign in with single sign-on",
+      content: [
+        alert(message),
+        paragraph("Your organization's identity provider signs you in: enter your work email to find it."),
+        form(path(SSO_PATH), "Continue", field("Email", "email", "email"), { next }),
+      ],
+    });
+
+  router.get(path(SSO_PATH), (req, res) => ssoPage(res, 200, nextPath(req.query.next)));
+
+  // One provider: straight to it. Several: the person picks. None: said so, whatever the email.
+  router.post(path(SSO_PATH), ...ownForm, async (req, res) => {
+    const { email, next } = body(req);
+    const target = nextPath(next);
+    if (!text(email).includes("@")) return ssoPage(res, 400, target, "Enter your work email.");
+    const logins = await ssoLoginsForEmail(services, text(email));
+    const start = (login: { startURL: string }) => `${login.startURL}?next=${encodeURIComponent(target)}`;
+    const [only] = logins;
+    if (only && logins.length === 1) return res.redirect(303, start(only));
+    if (!only) return ssoPage(res, 404, target, "No single sign-on is set up for this email's domain.");
+    sendPage(res, urls, {
+      status: 200,
+      title: "Sign in with single sign-on",
+      content: [
+        paragraph("Choose where to sign in:"),
+        h(
+          "ul",
+          logins.map((login) => h("li", link(start(login), login.label))),
+        ),
+      ],
+    });
+  });
 
   router.get(path(SIGN_IN_PAGE), (req, res) => {
     signInPage(res, 200, nextPath(req.query.next));

@@ -4,7 +4,7 @@ import { recordEvent } from "../events/record.js";
 import { addMembership } from "../members/index.js";
 import { oidcProviders, presentOidcLogins } from "../oidc/index.js";
 import type { Services } from "../services.js";
-import { activeSamlProviders, presentSamlLogins } from "../sso/index.js";
+import { activeSamlProviders, organizationIdsForDomain, presentSamlLogins } from "../sso/index.js";
 import { upsertTeamMember } from "../teams/index.js";
 import { createUser, findUserByEmail } from "../users/index.js";
 
@@ -98,4 +98,22 @@ export async function ssoProviderLogins(
     oidcProviders(services.db, organizationId),
   ]);
   return [...presentSamlLogins(saml, services.urls), ...presentOidcLogins(oidc, services.urls)];
+}
+
+/**
+ * Where a person signs in through single sign-on, from their email alone: the logins of the
+ * organizations whose email domains include the email's (the sign-in page's "single sign-on").
+ */
+export async function ssoLoginsForEmail(
+  services: Services,
+  email: string,
+): Promise<Schema<"SsoProviderLogin">[]> {
+  const domain = email
+    .slice(email.lastIndexOf("@") + 1)
+    .trim()
+    .toLowerCase();
+  if (!domain) return [];
+  const organizations = await organizationIdsForDomain(services.db, domain);
+  const logins = await Promise.all(organizations.map((id) => ssoProviderLogins(services, id)));
+  return logins.flat();
 }

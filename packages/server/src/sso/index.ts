@@ -5,4 +5,4 @@
  */
 export { finishSsoSignIn, refuseSsoSignIn, type SsoMember, ssoLogins } from "./logins.js";
 export { presentSamlLogins, samlStartUrl } from "./presenter.js";
-export { activeProviders as activeSamlProviders, defaultTeamsOf } from "./store.js";
+export { activeProviders as activeSamlProviders, defaultTeamsOf, organizationIdsForDomain } from "./store.js";

@@ -185,6 +185,42 @@ describe("signing in through a SAML provider", () => {
     expect(cookieNamed(forced, "quire_session")).toBeUndefined();
   });
 
+  it("is found from the sign-in page by the person's email domain", async () => {
+    await t.request
+      .patch(`/v1/orgs/${organizationId}`)
+      .set(admin.auth)
+      .send({ emailDomains: ["corp.example"] })
+      .expect(200);
+    const page = await supertest(t.app).get("/sign-in").expect(200);
+    expect(page.text).toContain("Sign in with single sign-on");
+    const found = await supertest(t.app)
+      .post("/sign-in/sso")
+      .set("Origin", ORIGIN)
+      .type("form")
+      .send({ email: "someone@Corp.Example", next: "/app/orgs/o3" })
+      .expect(303);
+    expect(found.headers.location).toBe(
+      `${provider.service.startURL}?next=${encodeURIComponent("/app/orgs/o3")}`,
+    );
+    const started = await supertest(t.app)
+      .get(pathOf(found.headers.location as string))
+      .expect(303);
+    expect(started.headers.location).toMatch(/^https:\/\/idp\.example\/sso\?SAMLRequest=/);
+    const none = await supertest(t.app)
+      .post("/sign-in/sso")
+      .set("Origin", ORIGIN)
+      .type("form")
+      .send({ email: "someone@elsewhere.example" })
+      .expect(404);
+    expect(none.text).toContain("No single sign-on is set up for this email's domain.");
+    await supertest(t.app)
+      .post("/sign-in/sso")
+      .set("Origin", "https://evil.example")
+      .type("form")
+      .send({ email: "a@corp.example" })
+      .expect(403);
+  });
+
   it("answers 404 for an unknown or incomplete provider", async () => {
     await supertest(t.app).get("/sso/saml/nope/start").expect(404);
     await supertest(t.app).post("/sso/saml/nope/acs").type("form").send({ SAMLResponse: "x" }).expect(404);

@@ -4,6 +4,7 @@ import { fromJson, toJson } from "../db/codecs.js";
 import type { Db } from "../db/database.js";
 import { memberLookup } from "../db/member-lookup.js";
 import { preparedRead } from "../db/prepared.js";
+import type { OrganizationTable } from "../db/schema.js";
 import { notFound } from "../http/errors.js";
 import { keysetList } from "../http/paging.js";
 import type { Membership } from "../policy.js";
@@ -108,14 +109,12 @@ export async function deleteProvider(db: Db, id: string): Promise<void> {
  * `everywhere`, else among those the caller belongs to; each with the caller's membership.
  */
 export async function organizationsForDomain(db: Db, domain: string, callerId: string, everywhere: boolean) {
-  // A first cut in SQL on the JSON text; the exact match is made on the parsed list.
-  const pattern = `%${toJson(domain).replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
   let query = db
     .selectFrom("organizations")
     .selectAll()
     .select(callerMembership(callerId, sql.ref("organizations.id")).as("caller_membership"))
     .select(callerOwnsTeam(callerId, sql.ref("organizations.id")).as("caller_owns_team"))
-    .where(sql<boolean>`lower(email_domains) like ${pattern} escape '\\'`);
+    .where(mayListDomain(domain));
   if (!everywhere)
     query = query.where(
       "id",
@@ -123,5 +122,26 @@ export async function organizationsForDomain(db: Db, domain: string, callerId: s
       db.selectFrom("memberships").select("organization_id").where("user_id", "=", callerId),
     );
   const rows = await query.orderBy("id").execute();
-  return rows.filter((row) => fromJson(row.email_domains).some((d) => d.toLowerCase() === domain));
+  return rows.filter(listsDomain(domain));
+}
+
+/** A first cut in SQL on the JSON text of `email_domains`; `listsDomain` makes the exact match. */
+const mayListDomain = (domain: string) =>
+  sql<boolean>`lower(email_domains) like ${`%${toJson(domain).replace(/[\\%_]/g, (c) => `\\${c}`)}%`} escape '\\'`;
+
+const listsDomain =
+  (domain: string) =>
+  (row: { email_domains: OrganizationTable["email_domains"] }): boolean =>
+    fromJson(row.email_domains).some((listed) => listed.toLowerCase() === domain);
+
+/** The ids of the organizations whose email domains include `domain` (lower-cased), oldest first. */
+export async function organizationIdsForDomain(db: Db, domain: string): Promise<string[]> {
+  const rows = await db
+    .selectFrom("organizations")
+    .select(["id", "email_domains"])
+    .where(mayListDomain(domain))
+    .orderBy("created_at")
+    .orderBy("id")
+    .execute();
+  return rows.filter(listsDomain(domain)).map((row) => row.id);
 }
