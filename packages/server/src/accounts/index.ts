@@ -8,5 +8,5 @@ export { alert, field, form, link, paragraph, sendPage } from "./pages.js";
 export { setPassword } from "./password-change.js";
 export { hashPassword, passwordProblem } from "./passwords.js";
 export { FIRST_START_LINK_MS, signInLinkUrl } from "./routes.js";
-export { signInBrowser } from "./sign-in.js";
+export { landingAfterSignIn, signInBrowser } from "./sign-in.js";
 export { createLinkToken } from "./store.js";

@@ -9,7 +9,7 @@ import { recordUserEvent } from "../auth/user-events.js";
 import type { UserTable } from "../db/schema.js";
 import { withRequestOrigin } from "../http/request-context.js";
 import type { Services } from "../services.js";
-import { SECURITY_PAGE, SIGN_IN_PAGE } from "../urls.js";
+import { SIGN_IN_PAGE } from "../urls.js";
 import { acceptPasskey, acceptTotpCode, passkeySignInOptions } from "./factors.js";
 import {
   activeFactors,
@@ -17,13 +17,13 @@ import {
   createPendingSignIn,
   endPendingSignIn,
   hasSecondFactor,
-  organizationRequiringSecondFactor,
   pendingSignIn,
   setPendingChallenge,
   useRecoveryCode,
 } from "./factors-store.js";
 import { alert, field, form, link, paragraph, sendPage } from "./pages.js";
 import { PAGE_SCRIPTS } from "./scripts.js";
+import { landingAfterSignIn } from "./sign-in.js";
 import type { PendingMethod, PendingSignInTable } from "./tables.js";
 
 /** What the sign-in pages share with the steps after the password. */
@@ -241,8 +241,7 @@ export function secondFactorRoutes(router: Router, services: Services, kit: Sign
       return res.redirect(303, path(SECOND_FACTOR_PATH));
     }
     await kit.openSession(req, res, user, method);
-    const required = await organizationRequiringSecondFactor(db, user.id);
-    res.redirect(303, required ? path(SECURITY_PAGE) : next);
+    res.redirect(303, await landingAfterSignIn(services, user.id, next));
   };
 }
 

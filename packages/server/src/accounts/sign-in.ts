@@ -7,6 +7,8 @@ import type { UserTable } from "../db/schema.js";
 import { withRequestOrigin } from "../http/request-context.js";
 import { newSignInMail, sendInBackground } from "../mail/index.js";
 import type { Services } from "../services.js";
+import { SECURITY_PAGE } from "../urls.js";
+import { hasSecondFactor, organizationRequiringSecondFactor } from "./factors-store.js";
 import { passwordMatches } from "./passwords.js";
 import { accountByEmail } from "./store.js";
 
@@ -97,4 +99,15 @@ export async function userWithPassword(
       ),
     );
   return undefined;
+}
+
+/**
+ * Where a person just signed in goes: to add a second factor when an organization of theirs requires
+ * one they lack (the API refuses them everything else meanwhile), else `next`.
+ */
+export async function landingAfterSignIn(services: Services, userId: string, next: string): Promise<string> {
+  const required =
+    (await organizationRequiringSecondFactor(services.db, userId)) !== undefined &&
+    !(await hasSecondFactor(services.db, userId));
+  return required ? new URL(services.urls.page(SECURITY_PAGE)).pathname : next;
 }

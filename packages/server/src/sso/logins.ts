@@ -1,7 +1,7 @@
 import { createHash, randomBytes } from "node:crypto";
 import { parse as parseCookies, serialize as serializeCookie } from "cookie";
 import type { Request, Response } from "express";
-import { alert, link, paragraph, sendPage, signInBrowser } from "../accounts/index.js";
+import { alert, landingAfterSignIn, link, paragraph, sendPage, signInBrowser } from "../accounts/index.js";
 import { timestamp } from "../db/codecs.js";
 import type { Db } from "../db/database.js";
 import type { UserTable } from "../db/schema.js";
@@ -108,7 +108,7 @@ export async function finishSsoSignIn(
   sign: { user: UserTable; method: "saml" | "oidc"; next: string },
 ): Promise<void> {
   await signInBrowser(services, req, res, sign.user, sign.method);
-  res.redirect(303, sign.next);
+  res.redirect(303, await landingAfterSignIn(services, sign.user.id, sign.next));
 }
 
 /**
