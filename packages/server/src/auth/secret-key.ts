@@ -4,15 +4,6 @@ import { join } from "node:path";
 import type { Logger } from "pino";
 import { type Db, isPostgresLocation } from "../db/database.js";
 
-export interface ServerSecretTable {
-  name: string;
-  value: string;
-}
-
-export type SecretKeyTables = {
-  server_secrets: ServerSecretTable;
-};
-
 /** The name of the generated key's file in the data directory (SQLite). */
 const FILE = "secret-key";
 /** Its row in `server_secrets` (PostgreSQL). */

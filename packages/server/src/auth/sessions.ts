@@ -6,30 +6,9 @@ import { timestamp } from "../db/codecs.js";
 import type { Db } from "../db/database.js";
 import type { UserTable } from "../db/schema.js";
 import { lacksRequiredFactor } from "./required-factor.js";
+import type { SessionTable, SignInMethod } from "./tables.js";
 
-export interface SessionTables {
-  sessions: SessionTable;
-}
-
-/** How a person proved who they are when the session began. */
-export type SignInMethod = "password" | "link" | "oidc" | "saml";
-
-/** A signed-in browser. */
-export interface SessionTable {
-  /** The session's public name, as the API lists it: not the cookie's secret. */
-  id: string;
-  /** SHA-256 (hex) of the secret the cookie carries: a copy of the table lets nobody in. */
-  secret_hash: string;
-  user_id: string;
-  method: SignInMethod;
-  /** The browser's `User-Agent`, shortened: what a person recognises in the list of their sessions. */
-  device: string | null;
-  address: string | null;
-  created_at: string;
-  last_seen_at: string;
-  /** The absolute end, whatever its use; unused for `SESSION_IDLE_MS` it ends earlier. */
-  expires_at: string;
-}
+export type { SessionTable, SignInMethod } from "./tables.js";
 
 /** A session ends this long after sign-in, however much it is used: a browser left signed in is asked again. */
 export const SESSION_MAX_AGE_MS = 30 * 24 * 60 * 60 * 1000;

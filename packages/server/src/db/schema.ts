@@ -1,6 +1,5 @@
 import type { Schema } from "@quire/api-types";
-import type { SecretKeyTables } from "../auth/secret-key.js";
-import type { SessionTables } from "../auth/sessions.js";
+import type { SecretKeyTables, SessionTables } from "../auth/tables.js";
 import type { ContentTables } from "../content/tables.js";
 import type { EventsTables } from "../events/tables.js";
 import type { IdempotencyTables } from "../idempotency/tables.js";
