@@ -10,6 +10,7 @@ COPY package.json package-lock.json ./
 COPY spec/package.json spec/
 COPY packages/api-types/package.json packages/api-types/
 COPY packages/client/package.json packages/client/
+COPY packages/app/package.json packages/app/
 COPY packages/server/package.json packages/server/
 COPY packages/spec-tools/package.json packages/spec-tools/
 RUN npm ci --no-audit --no-fund
@@ -29,6 +30,8 @@ COPY --from=build /src/spec/package.json spec/
 COPY --from=build /src/spec/openapi spec/openapi
 COPY --from=build /src/packages/api-types/package.json packages/api-types/
 COPY --from=build /src/packages/api-types/dist packages/api-types/dist
+COPY --from=build /src/packages/app/package.json packages/app/
+COPY --from=build /src/packages/app/dist packages/app/dist
 COPY --from=build /src/packages/server/package.json packages/server/
 COPY --from=build /src/packages/server/dist packages/server/dist
 RUN mkdir -p /var/lib/quire && chown node:node /var/lib/quire

@@ -11,6 +11,7 @@ import {
 } from "../change-requests/testing.js";
 import { CONTENT_SECURITY_POLICY } from "../sites/index.js";
 import type { TestUser } from "../testing/harness.js";
+import { APP_CONTENT_SECURITY_POLICY } from "./spa.js";
 
 let s: ContentScenario;
 /** Each resource's `urls.app`, as the API answered it, with what its preview must show. */
@@ -219,5 +220,45 @@ describe("the API's urls.app, signed in", () => {
     const cookie = await signIn(s.reader);
     const res = await visit(`/app/orgs/${s.organizationId}/search?q=alpacas`, cookie).expect(200);
     expect(res.text).toContain(`/app/spaces/${spaceId}/guide`);
+  });
+});
+
+describe("the app at /app/ (packages/app's build)", () => {
+  it("sends a visitor signed out to sign in and back, as the previews do", async () => {
+    for (const path of ["/app/", "/app/index.html"]) {
+      const res = await visit(path).expect(303);
+      expect(res.headers.location).toBe(`/sign-in?next=${encodeURIComponent(path)}`);
+    }
+  });
+
+  it("serves the app's page to a person signed in, revalidated, under a policy with nothing inline", async () => {
+    const cookie = await signIn(s.reader);
+    for (const path of ["/app/", "/app/index.html"]) {
+      const res = await visit(path, cookie).expect(200);
+      expect(res.type).toBe("text/html");
+      expect(res.headers["cache-control"]).toBe("no-cache");
+      expect(res.headers["content-security-policy"]).toBe(APP_CONTENT_SECURITY_POLICY);
+      expect(res.headers["content-security-policy"]).not.toContain("unsafe-inline");
+      expect(res.text).toContain('<div id="root">');
+      expect(res.text).not.toMatch(INLINE_SCRIPT);
+    }
+  });
+
+  it("serves its hashed assets to anyone, cached for a year", async () => {
+    const page = await visit("/app/", await signIn(s.reader)).expect(200);
+    const assets = [...page.text.matchAll(/(?:src|href)="(\/app\/assets\/[^"]+)"/g)].map((m) => m[1] ?? "");
+    expect(assets.some((path) => path.endsWith(".js"))).toBe(true);
+    for (const path of assets) {
+      const res = await visit(path).expect(200);
+      expect(res.headers["cache-control"]).toBe("public, max-age=31536000, immutable");
+      expect(res.headers["content-security-policy"]).toBe(APP_CONTENT_SECURITY_POLICY);
+    }
+    await visit("/app/assets/nope-12345678.js").expect(404);
+  });
+
+  it("keeps the previews at every other path under /app/", async () => {
+    const cookie = await signIn(s.reader);
+    const res = await visit(`/app/orgs/${s.organizationId}`, cookie).expect(200);
+    expect(res.headers["content-security-policy"]).toBe(CONTENT_SECURITY_POLICY);
   });
 });

@@ -8,6 +8,7 @@ import type { Services } from "../services.js";
 import { assetNamed, CONTENT_SECURITY_POLICY, sendAsset } from "../sites/index.js";
 import { SECURITY_PAGE, SIGN_IN_PAGE, SIGN_OUT_PAGE } from "../urls.js";
 import { previews, type Visit } from "./previews.js";
+import { spaRoutes } from "./spa.js";
 import { type PreviewView, renderPreview } from "./view.js";
 
 /** The app's paths, under the server's root: every `urls.app` is under it. */
@@ -25,6 +26,21 @@ export function appPreviewRoutes(router: Router, services: Services): void {
   const signInPath = new URL(urls.page(SIGN_IN_PAGE)).pathname;
   const signOutPath = new URL(urls.page(SIGN_OUT_PAGE)).pathname;
   const securityPath = new URL(urls.page(SECURITY_PAGE)).pathname;
+
+  /**
+   * Who is signed in, or undefined after answering for the others: a visitor signed out is sent to sign
+   * in and back; a person whose organization requires a second factor they lack, to add one first.
+   */
+  async function holderOf(req: Request, res: Response) {
+    const secret = sessionSecretOf(req);
+    const holder = secret ? await sessionHolder(db, secret, clock.now()) : undefined;
+    if (!holder) return void res.redirect(303, `${signInPath}?next=${encodeURIComponent(req.originalUrl)}`);
+    if (holder.lacksRequiredFactor) return void res.redirect(303, securityPath);
+    return holder;
+  }
+
+  // The app (packages/app) at /app/, before the previews (which keep every other path under /app/).
+  spaRoutes(router, APP, async (req, res) => (await holderOf(req, res)) !== undefined);
 
   /** What every answer carries: the sites' policy (no script, no framing), and no copy kept on the way. */
   router.use(APP, (_req, res, next) => {
@@ -91,11 +107,8 @@ export function appPreviewRoutes(router: Router, services: Services): void {
     // The sites' style sheet and script, which the previews use too: the same for everyone.
     const asset = segments.length === 1 && segments[0] !== undefined ? assetNamed(segments[0]) : undefined;
     if (asset) return sendAsset(req, res, asset);
-    const secret = sessionSecretOf(req);
-    const holder = secret ? await sessionHolder(db, secret, clock.now()) : undefined;
-    if (!holder) return res.redirect(303, `${signInPath}?next=${encodeURIComponent(req.originalUrl)}`);
-    // An organization of theirs requires a second factor they have not added: that comes first.
-    if (holder.lacksRequiredFactor) return res.redirect(303, securityPath);
+    const holder = await holderOf(req, res);
+    if (!holder) return;
     const caller: Caller = { user: holder.user, sessionId: holder.sessionId };
     const visit = { caller, href };
     try {

@@ -1,35 +1,17 @@
 import { createServer, type Server } from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createApp, type QuireApp } from "../app.js";
-import { bootstrapOwner, type FirstRun } from "../bootstrap.js";
-import { timeOrderedIds } from "../context.js";
-import { migrate } from "../db/database.js";
-import { browserMissing, inBrowser, seriousViolations } from "../testing/browser.js";
-import { openTestDatabase, type TestDatabase } from "../testing/database.js";
-import { TestClock } from "../testing/harness.js";
-import { urlsFor } from "../urls.js";
-import { generateSecretKey } from "./secret-key.js";
+import type { FirstRun } from "../bootstrap.js";
+import { browserMissing, seriousViolations } from "../testing/browser.js";
+import { OWNER_PASSWORD, servedApp } from "../testing/browser-app.js";
 
-const PASSWORD = "a password of the owner";
 const PHONE = { width: 390, height: 844 };
 
 describe.skipIf(browserMissing)("signing in, in a browser", () => {
-  let database: TestDatabase;
-  let app: QuireApp;
+  const { browser, api, owner: ownerOf } = servedApp();
   let owner: FirstRun;
   /** A page of another origin of this machine (same site, other port), as an attacker's would be. */
   let elsewhere: Server;
   let elsewhereOrigin = "";
-  const browser = inBrowser(() => app);
-  const api = (path: string, init: RequestInit = {}) =>
-    fetch(`${browser.origin()}${path}`, {
-      ...init,
-      headers: {
-        authorization: `Bearer ${owner.token}`,
-        "content-type": "application/json",
-        ...init.headers,
-      },
-    });
   const collections = async () =>
     (
       (await (await api(`/v1/orgs/${owner.organizationId}/collections`)).json()) as {
@@ -38,23 +20,7 @@ describe.skipIf(browserMissing)("signing in, in a browser", () => {
     ).items;
 
   beforeAll(async () => {
-    database = await openTestDatabase();
-    await migrate(database.db);
-    const clock = new TestClock(new Date().toISOString());
-    const services = { clock, ids: timeOrderedIds(clock), urls: urlsFor(browser.origin()) };
-    app = createApp({
-      db: database.db,
-      clock,
-      secretKey: generateSecretKey(),
-      publicUrl: browser.origin(),
-      validateResponses: true,
-    });
-    owner = (await bootstrapOwner(database.db, services, "owner@example.com")) as FirstRun;
-    const set = await api("/v1/user/password", {
-      method: "PUT",
-      body: JSON.stringify({ newPassword: PASSWORD }),
-    });
-    expect(set.status).toBe(204);
+    owner = ownerOf();
     const target = `${browser.origin()}/v1/orgs/${owner.organizationId}/collections`;
     // A form and a script that write with whatever cookie the browser holds for Quire.
     elsewhere = createServer((_req, res) => {
@@ -69,7 +35,6 @@ describe.skipIf(browserMissing)("signing in, in a browser", () => {
 
   afterAll(async () => {
     await new Promise((resolve) => elsewhere.close(resolve));
-    await database.close();
   });
 
   it("sends a visitor signed out to sign in, and back to where they were going", {
@@ -80,7 +45,7 @@ describe.skipIf(browserMissing)("signing in, in a browser", () => {
       await page.waitForURL(/\/sign-in\?next=/);
       expect(await seriousViolations(page), `${viewport.width} px`).toEqual([]);
       await page.getByRole("textbox", { name: "Email" }).fill("owner@example.com");
-      await page.getByLabel("Password").fill(PASSWORD);
+      await page.getByLabel("Password").fill(OWNER_PASSWORD);
       await page.getByRole("button", { name: "Sign in" }).click();
       await page.waitForURL(`**/app/orgs/${owner.organizationId}`);
       await page.getByRole("heading", { name: "My organization" }).waitFor();
@@ -116,7 +81,7 @@ describe.skipIf(browserMissing)("signing in, in a browser", () => {
   }, async () => {
     const page = await browser.open("/sign-in");
     await page.getByRole("textbox", { name: "Email" }).fill("owner@example.com");
-    await page.getByLabel("Password").fill(PASSWORD);
+    await page.getByLabel("Password").fill(OWNER_PASSWORD);
     await page.getByRole("button", { name: "Sign in" }).click();
     await page.waitForURL("**/app/");
     // Quire's own page writes: the cookie, and the header only its pages send.

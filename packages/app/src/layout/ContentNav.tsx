@@ -1,0 +1,39 @@
+import { useCollections, useSpaces } from "../api/pages.js";
+import { ErrorView, Loading } from "../components/ErrorView.js";
+import { t } from "../i18n/index.js";
+import { type ContentNode, contentTree } from "../lib/content-tree.js";
+
+/** The organization's collections and spaces, as links to them, nested as they are. */
+export function ContentNav({ organizationId }: { organizationId: string }) {
+  const collections = useCollections(organizationId);
+  const spaces = useSpaces(organizationId);
+  const failed = collections.error ?? spaces.error;
+  const tree =
+    collections.data && spaces.data
+      ? contentTree(
+          collections.data.map((c) => ({ id: c.id, title: c.title, parent: c.parent, href: c.urls.app })),
+          spaces.data.map((s) => ({ id: s.id, title: s.title, parent: s.parent, href: s.urls.app })),
+        )
+      : undefined;
+  return (
+    <nav className="content-nav" aria-label={t("nav.content")}>
+      <h2 className="nav-title">{t("nav.content")}</h2>
+      {failed ? <ErrorView error={failed} /> : tree ? <Tree nodes={tree} /> : <Loading />}
+      {tree?.length === 0 && <p>{t("nav.empty")}</p>}
+    </nav>
+  );
+}
+
+function Tree({ nodes }: { nodes: readonly ContentNode[] }) {
+  if (nodes.length === 0) return null;
+  return (
+    <ul>
+      {nodes.map((node) => (
+        <li key={node.item.id} className={node.kind}>
+          <a href={node.item.href}>{node.item.title}</a>
+          <Tree nodes={node.children} />
+        </li>
+      ))}
+    </ul>
+  );
+}

@@ -1,0 +1,13 @@
+import { t } from "../i18n/index.js";
+import { useShell } from "../layout/shell-context.js";
+
+/** The home: the organization's title, and where to go from here. */
+export function Home() {
+  const { organization } = useShell();
+  return (
+    <>
+      <h1>{organization.title}</h1>
+      <p>{t("home.intro")}</p>
+    </>
+  );
+}
