@@ -5,6 +5,7 @@ import { ErrorView, Loading } from "../components/ErrorView.js";
 import { t } from "../i18n/index.js";
 import { paths } from "../routes/paths.js";
 import { ContentNav } from "./ContentNav.js";
+import { CreateContent } from "./CreateContent.js";
 import { OrganizationSwitcher } from "./OrganizationSwitcher.js";
 import { SearchBox } from "./SearchBox.js";
 import type { ShellContext } from "./shell-context.js";
@@ -30,7 +31,12 @@ export function Shell() {
         <Account />
       </header>
       <div className="body">
-        {organization && <ContentNav organizationId={organization.id} />}
+        {organization && (
+          <div className="sidebar">
+            <ContentNav organizationId={organization.id} />
+            <CreateContent organizationId={organization.id} />
+          </div>
+        )}
         <main className="main">
           {organizations.isPending && <Loading />}
           {organizations.isError && <ErrorView error={organizations.error} />}

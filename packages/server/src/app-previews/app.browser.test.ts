@@ -71,6 +71,49 @@ describe.skipIf(browserMissing)("the app's home, in a browser", () => {
     await page.context().close();
   });
 
+  it("creates a collection and a space from their dialogs, which then show in the navigation", {
+    timeout: 60_000,
+  }, async () => {
+    const page = await signedIn(DESKTOP);
+    const content = page.getByRole("navigation", { name: "Content" });
+    await content.getByRole("link", { name: "Engineering" }).waitFor();
+    for (const [button, title] of [
+      ["New collection", "Design reviews"],
+      ["New space", "Onboarding notes"],
+    ] as const) {
+      await page.getByRole("button", { name: button }).click();
+      const dialog = page.getByRole("dialog", { name: button });
+      const field = dialog.getByRole("textbox", { name: "Title" });
+      await field.waitFor();
+      expect(await field.evaluate((el) => el === document.activeElement), "focus on the title").toBe(true);
+      await dialog.getByRole("button", { name: "Create" }).click();
+      await dialog.getByRole("alert").filter({ hasText: "Enter a title." }).waitFor();
+      if (button === "New collection") {
+        expect(await seriousViolations(page), "dialog open").toEqual([]);
+        await field.fill("x".repeat(60)); // longer than the contract allows: the server's 400, in words
+        await dialog.getByRole("button", { name: "Create" }).click();
+        const refused = dialog.getByRole("alert").filter({ hasText: "Something went wrong" });
+        await refused.waitFor();
+        expect(await refused.textContent()).not.toContain("{");
+      }
+      await field.fill(title);
+      await dialog.getByRole("button", { name: "Create" }).click();
+      await content.getByRole("link", { name: title }).waitFor();
+      expect(await dialog.isVisible(), "the dialog closes once created").toBe(false);
+    }
+    await page.getByRole("button", { name: "New space" }).click();
+    await page.getByRole("dialog", { name: "New space" }).waitFor();
+    await page.keyboard.press("Escape");
+    await page.getByRole("dialog", { name: "New space" }).waitFor({ state: "hidden" });
+
+    const org = served.owner().organizationId;
+    const titles = async (kind: string) =>
+      (await api<{ items: { title: string }[] }>(`/v1/orgs/${org}/${kind}`)).items.map((item) => item.title);
+    expect(await titles("collections")).toContain("Design reviews");
+    expect(await titles("spaces")).toContain("Onboarding notes");
+    await page.context().close();
+  });
+
   it("is served under a policy with nothing inline, which it runs under, its assets cached for good", async () => {
     const page = await signedIn(DESKTOP, false);
     const refused: string[] = [];

@@ -1,0 +1,35 @@
+import { useQueryClient } from "@tanstack/react-query";
+import { $api } from "./client.js";
+
+/** What a "New …" dialog needs of its mutation, whatever the kind of item it creates. */
+export interface Creator {
+  /** Creates an item titled `title`; `done` runs once it exists (and its list is refreshed). */
+  create(title: string, done: () => void): void;
+  pending: boolean;
+  error: unknown;
+  reset(): void;
+}
+
+const COLLECTIONS = "/v1/orgs/{organizationId}/collections";
+const SPACES = "/v1/orgs/{organizationId}/spaces";
+
+/**
+ * Creates a collection or a space (`path`) in the organization, then refreshes every cached list of
+ * them: the contract's `[method, path]` prefix covers every page and organization of the list.
+ */
+function useCreateIn(path: typeof COLLECTIONS | typeof SPACES, organizationId: string): Creator {
+  const queryClient = useQueryClient();
+  const mutation = $api.useMutation("post", path, {
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: ["get", path] }),
+  });
+  return {
+    create: (title, done) =>
+      mutation.mutate({ params: { path: { organizationId } }, body: { title } }, { onSuccess: done }),
+    pending: mutation.isPending,
+    error: mutation.error,
+    reset: mutation.reset,
+  };
+}
+
+export const useCreateCollection = (organizationId: string) => useCreateIn(COLLECTIONS, organizationId);
+export const useCreateSpace = (organizationId: string) => useCreateIn(SPACES, organizationId);
