@@ -13,7 +13,7 @@ import { pagePaths } from "../git-sync/index.js";
 import { notFound } from "../http/errors.js";
 import { canViewInstallation, installationOn, onInstallation, onIntegration } from "../integrations/index.js";
 import { canViewSpecs, onSpec } from "../openapi-specs/index.js";
-import { listOrganizationsOfUser, onOrganization } from "../organizations/index.js";
+import { onOrganization } from "../organizations/index.js";
 import { searchContent } from "../search/index.js";
 import type { Services } from "../services.js";
 import { readsSite, renderPage, siteLinkContext } from "../sites/index.js";
@@ -451,27 +451,6 @@ export function previews(services: Services) {
           ]),
         ],
         canonicalUrl: urls.app(`orgs/${organizationId}/openapi/${spec.slug}`),
-      };
-    },
-
-    /** The signed-in user's organizations: where their previews start. */
-    async home(visit: Visit): Promise<PreviewView> {
-      const organizations = await listOrganizationsOfUser(
-        db,
-        { userId: visit.caller.user.id },
-        { limit: LISTED },
-      );
-      return {
-        siteTitle: "Quire",
-        homeHref: visit.href(""),
-        searchHref: visit.href(""),
-        subject: { title: "Your organizations" },
-        content: linkSection(
-          "Organizations",
-          organizations.rows.map((o) => ({ title: o.title, href: visit.href(`orgs/${o.id}`) })),
-          organizations.next !== undefined,
-        ),
-        canonicalUrl: urls.app(""),
       };
     },
   };

@@ -80,7 +80,8 @@ export function appPreviewRoutes(router: Router, services: Services): void {
   function previewAt(visit: Visit, segments: readonly string[], req: Request) {
     const query = (name: string) => (typeof req.query[name] === "string" ? req.query[name] : undefined);
     const [kind, id, sub, subId, ...rest] = segments;
-    if (kind === undefined) return show.home(visit);
+    // The app's home (`spa.ts`) is no preview.
+    if (kind === undefined) return undefined;
     if (kind === "spaces" && id !== undefined) {
       if (sub === "change-requests" && subId !== undefined)
         return show.changeRequest(visit, id, subId, rest.join("/"), query("comments"));

@@ -9,7 +9,6 @@ export { type OrganizationCaller, presentOrganization } from "./presenter.js";
 export {
   forgetDefaultContentSite,
   insertOrganization,
-  listOrganizationsOfUser,
   membershipIn,
   type NewOrganization,
   newOrganization,
