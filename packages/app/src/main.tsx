@@ -2,6 +2,8 @@ import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
 import { StrictMode } from "react";
 import { createRoot } from "react-dom/client";
 import { RouterProvider } from "react-router";
+import { language } from "./i18n/index.js";
+import { applyTheme } from "./layout/ThemeSwitch.js";
 import { router } from "./routes/router.js";
 import "./styles/app.css";
 
@@ -21,6 +23,10 @@ function isClientError(error: unknown): boolean {
     "status" in error ? error.status : "error" in error ? (error.error as { code?: unknown }).code : 0;
   return typeof status === "number" && status >= 400 && status < 500;
 }
+
+// Before the first render: the chosen theme and language, with no flash of the other.
+applyTheme();
+document.documentElement.lang = language;
 
 const root = document.getElementById("root");
 if (root)

@@ -25,6 +25,12 @@ const KNOWN: Record<string, MessageKey> = {
   rate_limited: "error.rate_limited",
 };
 
+/** The contract's `error.type` of a failed call, if the server answered with one. */
+export function errorType(error: unknown): string | undefined {
+  const body = error instanceof QuireApiError ? error.body : error;
+  return isErrorBody(body) ? body.error.type : undefined;
+}
+
 /**
  * What to tell the person about a failed call: openapi-react-query throws the parsed body, `allItems`
  * a `QuireApiError`, fetch a `TypeError` when the network fails. Never raw JSON.

@@ -1,12 +1,23 @@
-import { errorMessage } from "../api/errors.js";
+import { useQueryClient } from "@tanstack/react-query";
+import { errorMessage, errorType } from "../api/errors.js";
 import { t } from "../i18n/index.js";
 
-/** A failed call, told in words (from the error body's type and message), never as raw JSON. */
+/**
+ * A failed call, told in words (from the error body's type and message), never as raw JSON. A write
+ * refused because someone else changed the item first (412) offers to reload what is shown.
+ */
 export function ErrorView({ error }: { error: unknown }) {
+  const queryClient = useQueryClient();
+  const changedElsewhere = errorType(error) === "precondition_failed";
   return (
     <div className="error" role="alert">
       <p className="error-title">{t("error.title")}</p>
-      <p>{errorMessage(error)}</p>
+      <p>{changedElsewhere ? t("error.precondition_failed") : errorMessage(error)}</p>
+      {changedElsewhere && (
+        <button type="button" onClick={() => queryClient.invalidateQueries()}>
+          {t("error.reload")}
+        </button>
+      )}
     </div>
   );
 }

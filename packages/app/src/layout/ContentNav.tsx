@@ -1,7 +1,9 @@
+import { NavLink } from "react-router";
 import { useCollections, useSpaces } from "../api/pages.js";
 import { ErrorView, Loading } from "../components/ErrorView.js";
 import { t } from "../i18n/index.js";
 import { type ContentNode, contentTree } from "../lib/content-tree.js";
+import { paths } from "../routes/paths.js";
 
 /** The organization's collections and spaces, as links to them, nested as they are. */
 export function ContentNav({ organizationId }: { organizationId: string }) {
@@ -11,8 +13,13 @@ export function ContentNav({ organizationId }: { organizationId: string }) {
   const tree =
     collections.data && spaces.data
       ? contentTree(
-          collections.data.map((c) => ({ id: c.id, title: c.title, parent: c.parent, href: c.urls.app })),
-          spaces.data.map((s) => ({ id: s.id, title: s.title, parent: s.parent, href: s.urls.app })),
+          collections.data.map((c) => ({
+            id: c.id,
+            title: c.title,
+            parent: c.parent,
+            href: paths.collection(c.id),
+          })),
+          spaces.data.map((s) => ({ id: s.id, title: s.title, parent: s.parent, href: paths.space(s.id) })),
         )
       : undefined;
   return (
@@ -30,7 +37,7 @@ function Tree({ nodes }: { nodes: readonly ContentNode[] }) {
     <ul>
       {nodes.map((node) => (
         <li key={node.item.id} className={node.kind}>
-          <a href={node.item.href}>{node.item.title}</a>
+          <NavLink to={node.item.href}>{node.item.title}</NavLink>
           <Tree nodes={node.children} />
         </li>
       ))}

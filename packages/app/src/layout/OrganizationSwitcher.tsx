@@ -19,7 +19,11 @@ export function OrganizationSwitcher({
   return (
     <div className="switcher">
       <label htmlFor={id}>{t("header.organization")}</label>
-      <select id={id} value={current.id} onChange={(event) => navigate(paths.home(event.target.value))}>
+      <select
+        id={id}
+        value={current.id}
+        onChange={(event) => navigate(paths.organization(event.target.value))}
+      >
         {organizations.map((org) => (
           <option key={org.id} value={org.id}>
             {org.title}

@@ -1,4 +1,5 @@
-import { Link, Outlet, useSearchParams } from "react-router";
+import { useCallback, useEffect, useId, useState } from "react";
+import { Link, NavLink, Outlet, useLocation, useParams } from "react-router";
 import { $api } from "../api/client.js";
 import { useOrganizations } from "../api/pages.js";
 import { ErrorView, Loading } from "../components/ErrorView.js";
@@ -9,30 +10,77 @@ import { CreateContent } from "./CreateContent.js";
 import { OrganizationSwitcher } from "./OrganizationSwitcher.js";
 import { SearchBox } from "./SearchBox.js";
 import type { ShellContext } from "./shell-context.js";
+import { ThemeSwitch } from "./ThemeSwitch.js";
 
-/** The frame of every screen: header (organization, search, account), the Content navigation, main. */
+const LAST_ORGANIZATION = "quire.organization";
+
+/**
+ * The frame of every screen: the header (organization, search, theme, account), the sidebar (the
+ * organization's sections and its Content navigation; a drawer on a phone) and the main landmark.
+ * The organization shown is the path's, else the one a screen names, else the last shown, else the first.
+ */
 export function Shell() {
-  const [params] = useSearchParams();
+  const params = useParams();
+  const [named, setNamed] = useState<string>();
   const organizations = useOrganizations();
   const list = organizations.data ?? [];
-  const wanted = params.get("org");
+  const wanted = params.organizationId ?? named ?? localStorage.getItem(LAST_ORGANIZATION);
   const organization = list.find((org) => org.id === wanted) ?? list[0];
+  const showOrganization = useCallback((id: string) => setNamed(id), []);
+  useEffect(() => {
+    if (organization) localStorage.setItem(LAST_ORGANIZATION, organization.id);
+  }, [organization]);
+
+  const sidebarId = useId();
+  const [drawerOpen, setDrawerOpen] = useState(false);
+  const location = useLocation();
+  // Following a link in the drawer closes it.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: the location is what changes
+  useEffect(() => setDrawerOpen(false), [location.pathname]);
 
   return (
     <div className="shell">
       <header className="header">
-        <Link className="brand" to={paths.home(organization?.id)}>
+        <button
+          type="button"
+          className="menu-button"
+          aria-expanded={drawerOpen}
+          aria-controls={sidebarId}
+          onClick={() => setDrawerOpen((open) => !open)}
+        >
+          {t("header.menu")}
+        </button>
+        <Link className="brand" to={organization ? paths.organization(organization.id) : paths.home}>
           {organization?.title ?? t("app.name")}
         </Link>
         {organization && list.length > 1 && (
           <OrganizationSwitcher organizations={list} current={organization} />
         )}
         {organization && <SearchBox organizationId={organization.id} />}
+        <ThemeSwitch />
         <Account />
       </header>
       <div className="body">
         {organization && (
-          <div className="sidebar">
+          <div className="sidebar" id={sidebarId} data-open={drawerOpen}>
+            <nav className="sections-nav" aria-label={t("nav.organization")}>
+              <ul>
+                <li>
+                  <NavLink to={paths.organization(organization.id)} end>
+                    {t("nav.home")}
+                  </NavLink>
+                </li>
+                <li>
+                  <NavLink to={paths.people(organization.id, "")}>{t("nav.people")}</NavLink>
+                </li>
+                <li>
+                  <NavLink to={paths.sites(organization.id)}>{t("nav.sites")}</NavLink>
+                </li>
+                <li>
+                  <NavLink to={paths.organizationSettings(organization.id, "")}>{t("nav.settings")}</NavLink>
+                </li>
+              </ul>
+            </nav>
             <ContentNav organizationId={organization.id} />
             <CreateContent organizationId={organization.id} />
           </div>
@@ -41,19 +89,20 @@ export function Shell() {
           {organizations.isPending && <Loading />}
           {organizations.isError && <ErrorView error={organizations.error} />}
           {organizations.isSuccess && !organization && <h1>{t("home.noOrganizations")}</h1>}
-          {organization && <Outlet context={{ organization } satisfies ShellContext} />}
+          {organization && <Outlet context={{ organization, showOrganization } satisfies ShellContext} />}
         </main>
       </div>
     </div>
   );
 }
 
-/** Who is signed in, and a way out (the server's sign-out form). */
+/** Who is signed in, their settings, and a way out (the server's sign-out form). */
 function Account() {
   const user = $api.useQuery("get", "/v1/user");
   return (
     <form className="account" method="post" action={paths.signOut}>
       {user.data && <span>{t("header.signedInAs", { name: user.data.displayName })}</span>}
+      <Link to={paths.account()}>{t("header.account")}</Link>
       <button type="submit">{t("header.signOut")}</button>
     </form>
   );

@@ -1,8 +1,8 @@
 import { t } from "../i18n/index.js";
 import { useShell } from "../layout/shell-context.js";
 
-/** The home: the organization's title, and where to go from here. */
-export function Home() {
+/** An organization's home: its title, and where to go from here. */
+export default function Home() {
   const { organization } = useShell();
   return (
     <>

@@ -1,16 +1,39 @@
 /**
- * Every path the app links to: the single-page app lives at /app/ (its router's basename is `/app`);
- * the server-rendered previews under /app/… are reached by full page loads.
+ * Every path the app links to, relative to its router's basename (`/app`, where the server serves it).
+ * They are the paths of the API's `urls.app`: what the API links to opens here.
  */
 export const APP_BASENAME = "/app";
 
+const part = encodeURIComponent;
+const withQuery = (path: string, query: Record<string, string | undefined>) => {
+  const defined = Object.entries(query).filter((entry): entry is [string, string] => entry[1] !== undefined);
+  return defined.length === 0 ? path : `${path}?${new URLSearchParams(defined)}`;
+};
+
 export const paths = {
-  /** The home of the single-page app, for an organization (`?org=`) or the first one. */
-  home: (organizationId?: string) =>
-    organizationId === undefined ? "/" : `/?${new URLSearchParams({ org: organizationId })}`,
-  /** The server-rendered search preview of an organization (a full page load). */
-  searchPreview: (organizationId: string) =>
-    `${APP_BASENAME}/orgs/${encodeURIComponent(organizationId)}/search`,
+  /** The app's home: the organization last shown, or the first. */
+  home: "/",
+  /** An organization's home. */
+  organization: (organizationId: string) => `/orgs/${part(organizationId)}`,
+  /** Search across the organization (`q`: the words). */
+  search: (organizationId: string, q?: string) => withQuery(`/orgs/${part(organizationId)}/search`, { q }),
+  collection: (collectionId: string) => `/collections/${part(collectionId)}`,
+  /** A space, at one of its pages (its path, as the API gives it) or its first. */
+  space: (spaceId: string, pagePath = "") =>
+    `/spaces/${part(spaceId)}${pagePath ? `/${pagePath.split("/").map(part).join("/")}` : ""}`,
+  /** A change request: the server's preview until the review screens come (a full page load). */
+  changeRequestPreview: (spaceId: string, number: number) =>
+    `${APP_BASENAME}/spaces/${part(spaceId)}/change-requests/${number}`,
+  /** The organization's people: `members`, `teams` or `invites`. */
+  people: (organizationId: string, tab = "members") => `/orgs/${part(organizationId)}/people/${tab}`,
+  sites: (organizationId: string) => `/orgs/${part(organizationId)}/sites`,
+  site: (organizationId: string, siteId: string, tab = "") =>
+    `/orgs/${part(organizationId)}/sites/${part(siteId)}${tab ? `/${tab}` : ""}`,
+  /** The organization's settings, one section (`tab`) at a time. */
+  organizationSettings: (organizationId: string, tab = "general") =>
+    `/orgs/${part(organizationId)}/settings/${tab}`,
+  /** The person's own settings (profile, password, second factors, sessions, API tokens). */
+  account: (tab = "profile") => `/settings/${tab}`,
   /** Where to sign in, and come back to `next` (the current path) afterwards. */
   signIn: (next: string) => `/sign-in?${new URLSearchParams({ next })}`,
   signOut: "/sign-out",

@@ -2,7 +2,6 @@ import type { ElementContent } from "hast";
 import { h } from "hastscript";
 import type { Caller } from "../auth/caller.js";
 import { onChangeRequest } from "../change-requests/index.js";
-import { listCollectionsInOrganization, onCollection } from "../collections/index.js";
 import { type CommentRow, commentRules, listComments, listReplies } from "../comments/index.js";
 import { changesBetween } from "../content/merge.js";
 import { revisionOf, treeOf } from "../content/revisions.js";
@@ -13,26 +12,19 @@ import { pagePaths } from "../git-sync/index.js";
 import { notFound } from "../http/errors.js";
 import { canViewInstallation, installationOn, onInstallation, onIntegration } from "../integrations/index.js";
 import { canViewSpecs, onSpec } from "../openapi-specs/index.js";
-import { onOrganization } from "../organizations/index.js";
-import { searchContent } from "../search/index.js";
 import type { Services } from "../services.js";
-import { readsSite, renderPage, siteLinkContext } from "../sites/index.js";
-import { listSpacesInCollection, listSpacesInOrganization, onSpace } from "../spaces/index.js";
+import { renderPage, siteLinkContext } from "../sites/index.js";
+import { onSpace } from "../spaces/index.js";
 import { usersByIds } from "../users/index.js";
-import { fields, linkSection, type PreviewView, pageBody, renderedBody } from "./view.js";
+import { fields, type PreviewView, pageBody, renderedBody } from "./view.js";
 
 /** How many items a preview lists of each kind (spaces, comments, replies…): a preview is no index. */
 const LISTED = 50;
-/** How many spaces of search results a search shows. */
-const SEARCHED_SPACES = 10;
 
 // The same rules as the API's operations on each resource (see each area's handlers.ts).
 const readsSpace = onSpace("read this space");
 const readsChangeRequest = onChangeRequest("read this change request");
 const readsComments = commentRules("change request").parent("read its comments");
-const seesOrganization = onOrganization("see this organization");
-const searchesOrganization = onOrganization("search its content");
-const readsCollection = onCollection("read this collection");
 const seesIntegration = onIntegration("see this integration");
 const seesInstallation = onInstallation("see this installation", canViewInstallation);
 const viewsSpec = onSpec("view this OpenAPI specification", ({ role }) => canViewSpecs(role));
@@ -130,22 +122,6 @@ export function previews(services: Services) {
   }
 
   return {
-    /** A space: its page tree and the page at `pagePath`, the first document when none is given. */
-    async space(visit: Visit, spaceId: string, pagePath: string): Promise<PreviewView> {
-      const { space } = await readsSpace.standing(services, visit.caller, { spaceId });
-      const place = { space, revisionId: space.revision_id, path: `spaces/${space.id}` };
-      if (pagePath) return pageView(place, visit, pagePath);
-      const { tree, chrome } = await openPlace(place, visit);
-      const first = tree.firstDocument(null);
-      if (first) return pageView(place, visit, tree.path(first));
-      return {
-        ...chrome,
-        subject: { title: space.title },
-        content: [h("p", "This space has no pages yet.")],
-        canonicalUrl: urls.app(place.path),
-      };
-    },
-
     /**
      * A change request: its subject, status and author, the pages it changes and its comments with
      * their replies; or, with `pagePath`, a page of its content.
@@ -270,119 +246,6 @@ export function previews(services: Services) {
       };
     },
 
-    /** An organization: its spaces and collections. */
-    async organization(visit: Visit, organizationId: string): Promise<PreviewView> {
-      const { organization, role } = await seesOrganization.standing(services, visit.caller, {
-        organizationId,
-      });
-      const args = { organizationId, userId: visit.caller.user.id, role };
-      const spaces = await listSpacesInOrganization(db, args, { limit: LISTED });
-      const collections = await listCollectionsInOrganization(
-        db,
-        { ...args, topLevelOnly: false },
-        { limit: LISTED },
-      );
-      return {
-        ...organizationChrome(visit, organization),
-        subject: { title: organization.title },
-        content: [
-          fields([
-            ["Kind", organization.type],
-            ["Your role", role ?? "guest"],
-          ]),
-          ...linkSection(
-            "Spaces",
-            spaces.rows.map((space) => ({ title: space.title, href: visit.href(`spaces/${space.id}`) })),
-            spaces.next !== undefined,
-          ),
-          ...linkSection(
-            "Collections",
-            collections.rows.map((c) => ({ title: c.title, href: visit.href(`collections/${c.id}`) })),
-            collections.next !== undefined,
-          ),
-        ],
-        canonicalUrl: urls.app(`orgs/${organizationId}`),
-      };
-    },
-
-    /** The organization's content that matches `query`, as the API's search finds it. */
-    async search(visit: Visit, organizationId: string, query: string): Promise<PreviewView> {
-      const { organization } = await searchesOrganization.standing(services, visit.caller, {
-        organizationId,
-      });
-      const text = query.trim();
-      const found = text
-        ? await searchContent(
-            db,
-            urls,
-            { organizationId, spaces: { organizationId, userId: visit.caller.user.id }, text },
-            { limit: SEARCHED_SPACES },
-          )
-        : undefined;
-      const pathOf = (url: string) => new URL(url).pathname + new URL(url).hash;
-      return {
-        ...organizationChrome(visit, organization),
-        subject: { title: text ? `Search: ${text}` : "Search" },
-        content: !found
-          ? [h("p", "Type words to search for in the box above.")]
-          : found.items.length === 0
-            ? [h("p", "Nothing matches.")]
-            : found.items.flatMap((space) =>
-                linkSection(
-                  space.title,
-                  space.pages.map((page) => ({ title: page.title, href: pathOf(page.urls.app) })),
-                ),
-              ),
-        canonicalUrl: urls.app(`orgs/${organizationId}/search`),
-      };
-    },
-
-    /** A collection: the spaces in it. */
-    async collection(visit: Visit, collectionId: string): Promise<PreviewView> {
-      const { collection } = await readsCollection.standing(services, visit.caller, { collectionId });
-      const spaces = await listSpacesInCollection(
-        db,
-        { collectionId, userId: visit.caller.user.id },
-        { limit: LISTED },
-      );
-      return {
-        siteTitle: collection.title,
-        homeHref: visit.href(`collections/${collection.id}`),
-        searchHref: visit.href(`orgs/${collection.organization_id}/search`),
-        subject: { title: collection.title },
-        content: [
-          fields([
-            ["Description", collection.description],
-            ["Organization", h("a", { href: visit.href(`orgs/${collection.organization_id}`) }, "Open")],
-          ]),
-          ...linkSection(
-            "Spaces",
-            spaces.rows.map((space) => ({ title: space.title, href: visit.href(`spaces/${space.id}`) })),
-            spaces.next !== undefined,
-          ),
-        ],
-        canonicalUrl: urls.app(`collections/${collection.id}`),
-      };
-    },
-
-    /** A site: its title and audience, to those who may read it (`readsSite`, as the API). */
-    async site(visit: Visit, organizationId: string, siteId: string): Promise<PreviewView> {
-      const { site } = await readsSite.standing(services, visit.caller, { organizationId, siteId });
-      const { organization } = await seesOrganization.standing(services, visit.caller, { organizationId });
-      return {
-        ...organizationChrome(visit, organization),
-        subject: { title: site.title },
-        content: [
-          fields([
-            ["Audience", site.visibility],
-            ["Published", site.published ? "yes" : "no"],
-            ["Created", when(site.created_at)],
-          ]),
-        ],
-        canonicalUrl: urls.app(`orgs/${organizationId}/sites/${siteId}`),
-      };
-    },
-
     /** An integration: what it is and who publishes it. */
     async integration(visit: Visit, integrationName: string): Promise<PreviewView> {
       const { integration } = await seesIntegration.standing(services, visit.caller, { integrationName });
@@ -453,14 +316,5 @@ export function previews(services: Services) {
         canonicalUrl: urls.app(`orgs/${organizationId}/openapi/${spec.slug}`),
       };
     },
-  };
-}
-
-/** What the previews of an organization's resources show around them. */
-function organizationChrome(visit: Visit, organization: { id: string; title: string }) {
-  return {
-    siteTitle: organization.title,
-    homeHref: visit.href(`orgs/${organization.id}`),
-    searchHref: visit.href(`orgs/${organization.id}/search`),
   };
 }

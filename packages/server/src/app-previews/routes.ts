@@ -39,18 +39,15 @@ export function appPreviewRoutes(router: Router, services: Services): void {
     return holder;
   }
 
-  // The app (packages/app) at /app/, before the previews (which keep every other path under /app/).
-  spaRoutes(router, APP, async (req, res) => (await holderOf(req, res)) !== undefined);
+  // The app (packages/app) at /app/, and at every path under it that names no preview (its own routes).
+  const appPage = spaRoutes(router, APP, async (req, res) => (await holderOf(req, res)) !== undefined);
 
-  /** What every answer carries: the sites' policy (no script, no framing), and no copy kept on the way. */
-  router.use(APP, (_req, res, next) => {
-    res.set({
-      "Content-Security-Policy": CONTENT_SECURITY_POLICY,
-      "Cache-Control": "private, no-store",
-      "X-Content-Type-Options": "nosniff",
-    });
-    next();
-  });
+  /** What every preview carries: the sites' policy (no script, no framing), and no copy kept on the way. */
+  const previewHeaders = {
+    "Content-Security-Policy": CONTENT_SECURITY_POLICY,
+    "Cache-Control": "private, no-store",
+    "X-Content-Type-Options": "nosniff",
+  };
 
   /** The signed-in bar above a preview: who they are, and a way out. */
   const signedInAs = (caller: Caller) =>
@@ -62,6 +59,7 @@ export function appPreviewRoutes(router: Router, services: Services): void {
   const page = (res: Response, status: number, view: PreviewView) =>
     res
       .status(status)
+      .set(previewHeaders)
       .type("html")
       .send(renderPreview(view, href("")));
 
@@ -86,17 +84,10 @@ export function appPreviewRoutes(router: Router, services: Services): void {
       if (sub === "change-requests" && subId !== undefined)
         return show.changeRequest(visit, id, subId, rest.join("/"), query("comments"));
       if (sub === "revisions" && subId !== undefined) return show.revision(visit, id, subId, rest.join("/"));
-      return show.space(visit, id, segments.slice(2).join("/"));
     }
-    if (segments.length === 2 && id !== undefined) {
-      if (kind === "orgs") return show.organization(visit, id);
-      if (kind === "collections") return show.collection(visit, id);
-      if (kind === "integrations") return show.integration(visit, id);
-    }
-    if (kind === "orgs" && id !== undefined && segments.length === 3 && sub === "search")
-      return show.search(visit, id, query("q") ?? "");
+    if (segments.length === 2 && id !== undefined && kind === "integrations")
+      return show.integration(visit, id);
     if (kind === "orgs" && id !== undefined && subId !== undefined && segments.length === 4) {
-      if (sub === "sites") return show.site(visit, id, subId);
       if (sub === "integrations") return show.installation(visit, id, subId);
       if (sub === "openapi") return show.openApiSpec(visit, id, subId);
     }
@@ -107,14 +98,18 @@ export function appPreviewRoutes(router: Router, services: Services): void {
     const segments = (req.params as { path?: string[] }).path?.filter((segment) => segment !== "") ?? [];
     // The sites' style sheet and script, which the previews use too: the same for everyone.
     const asset = segments.length === 1 && segments[0] !== undefined ? assetNamed(segments[0]) : undefined;
-    if (asset) return sendAsset(req, res, asset);
+    if (asset) {
+      res.set(previewHeaders);
+      return sendAsset(req, res, asset);
+    }
     const holder = await holderOf(req, res);
     if (!holder) return;
     const caller: Caller = { user: holder.user, sessionId: holder.sessionId };
     const visit = { caller, href };
     try {
       const view = await previewAt(visit, segments, req);
-      if (!view) return void notFound(res);
+      // What no preview shows is the app's to route (and to say when it names nothing).
+      if (!view) return await appPage(res);
       page(res, 200, { ...view, content: [signedInAs(caller), ...view.content] });
     } catch (error) {
       // Hidden (404) and not allowed (403) look alike, as does a malformed cursor: the resource stays unknown.

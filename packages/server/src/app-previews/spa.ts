@@ -39,14 +39,15 @@ const IMMUTABLE = "public, max-age=31536000, immutable";
 /**
  * Serves the single-page app (`packages/app`) at `${base}/` and `${base}/index.html` to a person signed
  * in (`signedIn` answers for the others, as the previews do), and its hashed assets at
- * `${base}/assets/*` to anyone. Without a build, a 503 that says so.
+ * `${base}/assets/*` to anyone. Without a build, a 503 that says so. Returns what sends the app's page
+ * (to one already known to be signed in), for the other paths under `base` the app routes itself.
  */
 export function spaRoutes(
   router: Router,
   base: string,
   signedIn: (req: Request, res: Response) => Promise<boolean>,
   dist: string = appBuildDirectory(),
-): void {
+): (res: Response) => Promise<void> {
   const unbuilt = (res: Response) =>
     res
       .status(503)
@@ -54,8 +55,7 @@ export function spaRoutes(
       .type("text/plain")
       .send("The app is not built: run `npm run build` (or `npm start`), which builds packages/app.\n");
 
-  const home = async (req: Request, res: Response) => {
-    if (!(await signedIn(req, res))) return;
+  const sendApp = async (res: Response) => {
     let html: string;
     try {
       // Read on every visit (a small file): a new build is served without a restart.
@@ -68,6 +68,9 @@ export function spaRoutes(
       .set({ ...HEADERS, "Cache-Control": "no-cache" })
       .type("html")
       .send(html);
+  };
+  const home = async (req: Request, res: Response) => {
+    if (await signedIn(req, res)) await sendApp(res);
   };
   router.get([`${base}/`, `${base}/index.html`], home);
 
@@ -89,4 +92,5 @@ export function spaRoutes(
       .type("text/plain")
       .send("No such asset.\n");
   });
+  return sendApp;
 }

@@ -103,21 +103,3 @@ export function fields(entries: ReadonlyArray<[string, string | ElementContent |
     ),
   );
 }
-
-/** A titled list of links; "None." when empty, and a note when the list goes on past what is shown. */
-export function linkSection(
-  title: string,
-  links: ReadonlyArray<{ title: string; href: string }>,
-  more = false,
-): ElementContent[] {
-  return [
-    h("h2", title),
-    links.length === 0
-      ? h("p", "None.")
-      : h(
-          "ul",
-          links.map((link) => h("li", h("a", { href: link.href }, link.title))),
-        ),
-    ...(more ? [h("p", "More are not shown here.")] : []),
-  ];
-}

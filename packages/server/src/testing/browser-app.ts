@@ -1,16 +1,35 @@
-import { afterAll, beforeAll } from "vitest";
+import type { Page } from "playwright-core";
+import { afterAll, beforeAll, expect } from "vitest";
 import { createApp, type QuireApp } from "../app.js";
 import { generateSecretKey } from "../auth/secret-key.js";
 import { bootstrapOwner, type FirstRun } from "../bootstrap.js";
 import { timeOrderedIds } from "../context.js";
 import { migrate } from "../db/database.js";
 import { urlsFor } from "../urls.js";
-import { inBrowser } from "./browser.js";
+import { inBrowser, seriousViolations } from "./browser.js";
 import { openTestDatabase, type TestDatabase } from "./database.js";
 import { TestClock } from "./harness.js";
 
-/** The password `signedInApp` gives the owner. */
+/** The password `servedApp` gives the owner. */
 export const OWNER_PASSWORD = "a password of the owner";
+
+/** The widths every screen is checked at: a desktop, and a phone. */
+export const DESKTOP = { width: 1280, height: 800 };
+export const PHONE = { width: 390, height: 844 };
+
+/**
+ * What every screen must pass at each width: no serious or critical axe-core violation and, on a
+ * phone, no horizontal page overflow. `what` names the screen in failures.
+ */
+export async function expectUsable(page: Page, what: string): Promise<void> {
+  const width = page.viewportSize()?.width ?? 0;
+  expect(await seriousViolations(page), `${what} at ${width} px`).toEqual([]);
+  if (width <= PHONE.width)
+    expect(
+      await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth),
+      `${what}: no horizontal overflow at ${width} px`,
+    ).toBe(true);
+}
 
 /**
  * For a `describe` block of browser tests: the real app, on a database of the project's kind, served
@@ -55,6 +74,24 @@ export function servedApp() {
   return {
     browser,
     api,
+    /**
+     * A new tab at `path` of the app, signed in as the owner through the sign-in form it is sent to
+     * first; back at `path` once signed in. `bypassCSP` (the default) lets axe, a script, run.
+     */
+    async signIn(
+      path = "/app/",
+      { viewport = DESKTOP, bypassCSP = true }: { viewport?: typeof DESKTOP; bypassCSP?: boolean } = {},
+    ): Promise<Page> {
+      const page = await browser.open(path, { viewport, bypassCSP });
+      await page.waitForURL(/\/sign-in\?next=/);
+      await page.getByRole("textbox", { name: "Email" }).fill("owner@example.com");
+      await page.getByLabel("Password").fill(OWNER_PASSWORD);
+      await page.getByRole("button", { name: "Sign in" }).click();
+      await page.waitForURL(
+        (url) => url.pathname.startsWith("/app/") && !url.pathname.startsWith("/sign-in"),
+      );
+      return page;
+    },
     owner(): FirstRun {
       if (!owner) throw new Error("The app is not served yet: call owner() inside a test or a later hook.");
       return owner;
