@@ -2765,6 +2765,27 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/spaces/{spaceId}/content/page/{pageId}/rendered": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a page of a space's main content, rendered
+         * @description Gets a document page of a space's main content rendered as published sites render it, its links
+         *     between pages leading to the pages in the application; 404 for a group or a link, which have no body.
+         */
+        get: operations["getRenderedPage"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/spaces/{spaceId}/content/pages": {
         parameters: {
             query?: never;
@@ -8874,6 +8895,32 @@ export interface components {
             response: Record<string, never>;
             /** @description What to call the passkey; `Passkey` by default. */
             name?: string;
+        };
+        /**
+         * @description A page's body as published sites render it (the same engine), its links between pages leading to
+         *     the pages in the application: either its sanitized `html` or why the server's limits refuse it.
+         */
+        RenderedPage: {
+            /** @description The body as sanitized HTML; absent when refused. */
+            html?: string;
+            /** @description Why the server's limits refuse to render the body; absent when rendered. */
+            refused?: string;
+            /** @description Description of the page, from its front matter. */
+            description?: string;
+            /** @description The headings of the body, in order. */
+            headings: components["schemas"]["RenderedPageHeading"][];
+        };
+        /** @description A heading of a rendered page, for its table of contents. */
+        RenderedPageHeading: {
+            /** @description The heading's anchor: the `id` of its element in the page's `html`. */
+            id: string;
+            /** @description Text of the heading. */
+            title: string;
+            /**
+             * Format: int32
+             * @description Level of the heading, 1 to 6.
+             */
+            depth: number;
         };
         /** @description Body of a request for reviews. */
         RequestReviewersRequest: {
@@ -36387,6 +36434,119 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["RevisionPageMetaLinks"];
+                };
+            };
+            /**
+             * @description The request is malformed or does not satisfy the contract. Besides what the schemas say, no string
+             *     (in the path, the query or the body, keys included) may contain a NUL character (U+0000) or a lone
+             *     UTF-16 surrogate: such a request is refused with 400 and changes nothing.
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The bearer token is missing or invalid. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The caller's role does not allow this operation. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The resource does not exist or is not visible to the caller. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description The request conflicts with the current state of the resource (a deleted space, say), or a request with
+             *     the same `Idempotency-Key` is still running.
+             */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body, or a file in it, is larger than the server accepts. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body is not of a media type the operation takes (JSON, or a multipart form for uploads). */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request cannot be processed as sent: an `Idempotency-Key` reused with another request. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests were sent; retry later. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getRenderedPage: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Id of the space. */
+                spaceId: components["parameters"]["SpacePath"];
+                /** @description Id of the page. */
+                pageId: components["parameters"]["PagePath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The request has succeeded. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RenderedPage"];
                 };
             };
             /**

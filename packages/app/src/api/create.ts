@@ -14,22 +14,29 @@ const COLLECTIONS = "/v1/orgs/{organizationId}/collections";
 const SPACES = "/v1/orgs/{organizationId}/spaces";
 
 /**
- * Creates a collection or a space (`path`) in the organization, then refreshes every cached list of
- * them: the contract's `[method, path]` prefix covers every page and organization of the list.
+ * Creates a collection or a space (`path`) in the organization, inside the collection `parent` if
+ * given, then refreshes every cached list of them: the contract's `[method, path]` prefix covers every
+ * page and organization of the list.
  */
-function useCreateIn(path: typeof COLLECTIONS | typeof SPACES, organizationId: string): Creator {
+function useCreateIn(
+  path: typeof COLLECTIONS | typeof SPACES,
+  organizationId: string,
+  parent: string | undefined,
+): Creator {
   const queryClient = useQueryClient();
   const mutation = $api.useMutation("post", path, {
     onSuccess: () => queryClient.invalidateQueries({ queryKey: ["get", path] }),
   });
   return {
     create: (title, done) =>
-      mutation.mutate({ params: { path: { organizationId } }, body: { title } }, { onSuccess: done }),
+      mutation.mutate({ params: { path: { organizationId } }, body: { title, parent } }, { onSuccess: done }),
     pending: mutation.isPending,
     error: mutation.error,
     reset: mutation.reset,
   };
 }
 
-export const useCreateCollection = (organizationId: string) => useCreateIn(COLLECTIONS, organizationId);
-export const useCreateSpace = (organizationId: string) => useCreateIn(SPACES, organizationId);
+export const useCreateCollection = (organizationId: string, parent?: string) =>
+  useCreateIn(COLLECTIONS, organizationId, parent);
+export const useCreateSpace = (organizationId: string, parent?: string) =>
+  useCreateIn(SPACES, organizationId, parent);

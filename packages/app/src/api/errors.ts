@@ -32,6 +32,16 @@ export function errorType(error: unknown): string | undefined {
 }
 
 /**
+ * Whether a write was refused because someone else changed the item first: a 412, whatever reason
+ * its type names (`precondition_failed`, `etag_mismatch`: the contract says to read an unknown
+ * reason as its status's generic type).
+ */
+export function changedElsewhere(error: unknown): boolean {
+  const body = error instanceof QuireApiError ? error.body : error;
+  return isErrorBody(body) && (body.error.code === 412 || body.error.type === "precondition_failed");
+}
+
+/**
  * What to tell the person about a failed call: openapi-react-query throws the parsed body, `allItems`
  * a `QuireApiError`, fetch a `TypeError` when the network fails. Never raw JSON.
  */

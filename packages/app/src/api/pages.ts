@@ -10,10 +10,10 @@ type Organization = Schema<"Organization">;
  * A list's cache key: the contract's `[method, pathTemplate, init]` of its first page (so invalidating
  * by that prefix reaches it), marked as holding every page (an array, not one page's body).
  */
-const EVERY_PAGE = { pages: "all" } as const;
+export const EVERY_PAGE = { pages: "all" } as const;
 
 /** Every item of a paged list: follows `next.page` to the last page. */
-async function every<Item>(
+export async function every<Item>(
   fetchPage: Parameters<typeof allItems<Item>>[0],
   signal: AbortSignal,
 ): Promise<Item[]> {

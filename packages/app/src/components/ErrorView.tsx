@@ -1,5 +1,5 @@
 import { useQueryClient } from "@tanstack/react-query";
-import { errorMessage, errorType } from "../api/errors.js";
+import { changedElsewhere, errorMessage } from "../api/errors.js";
 import { t } from "../i18n/index.js";
 
 /**
@@ -8,12 +8,12 @@ import { t } from "../i18n/index.js";
  */
 export function ErrorView({ error }: { error: unknown }) {
   const queryClient = useQueryClient();
-  const changedElsewhere = errorType(error) === "precondition_failed";
+  const refusedAsStale = changedElsewhere(error);
   return (
     <div className="error" role="alert">
       <p className="error-title">{t("error.title")}</p>
-      <p>{changedElsewhere ? t("error.precondition_failed") : errorMessage(error)}</p>
-      {changedElsewhere && (
+      <p>{refusedAsStale ? t("error.precondition_failed") : errorMessage(error)}</p>
+      {refusedAsStale && (
         <button type="button" onClick={() => queryClient.invalidateQueries()}>
           {t("error.reload")}
         </button>

@@ -4,6 +4,8 @@ export interface ContentItem {
   title: string;
   parent?: string;
   href: string;
+  /** Whether the person may rename, move and delete it. */
+  manageable?: boolean;
 }
 
 /** A collection with what it holds, or a space (no children). */
@@ -51,3 +53,69 @@ export function contentTree(
 function holds(node: ContentNode, other: ContentNode): boolean {
   return node.children.some((child) => child === other || holds(child, other));
 }
+
+/** What moving needs of a collection or a space: which one, and where it is now. */
+export interface Placed {
+  kind: ContentNode["kind"];
+  id: string;
+  parent?: string;
+}
+
+/** A collection an item can move into, named by its path of titles ("Outer › Inner"). */
+export interface MoveTarget {
+  id: string;
+  label: string;
+}
+
+/** The collections above `id`, nearest first (stops at a cycle or a parent it cannot see). */
+function ancestorsOf(collections: readonly ContentItem[], id: string): ContentItem[] {
+  const byId = new Map(collections.map((c) => [c.id, c]));
+  const found: ContentItem[] = [];
+  for (let at = byId.get(id)?.parent; at !== undefined && at !== id && !found.some((c) => c.id === at); ) {
+    const parent = byId.get(at);
+    if (!parent) break;
+    found.push(parent);
+    at = parent.parent;
+  }
+  return found;
+}
+
+/**
+ * Whether `moving` can go into the collection `target` (undefined: the top level): not where it already
+ * is, and a collection never into itself or anything it holds.
+ */
+export function canMoveInto(
+  collections: readonly ContentItem[],
+  moving: Placed,
+  target: string | undefined,
+): boolean {
+  if (target === moving.parent) return false;
+  if (target === undefined || moving.kind === "space") return true;
+  return target !== moving.id && !ancestorsOf(collections, target).some((c) => c.id === moving.id);
+}
+
+/** The collections `moving` can go into, by path of titles, besides where it already is. */
+export function moveTargets(collections: readonly ContentItem[], moving: Placed): MoveTarget[] {
+  return collections
+    .filter((c) => c.id === moving.parent || canMoveInto(collections, moving, c.id))
+    .map((c) => ({
+      id: c.id,
+      label: [...ancestorsOf(collections, c.id).reverse(), c].map((a) => a.title).join(" › "),
+    }))
+    .sort((a, b) => a.label.localeCompare(b.label));
+}
+
+/** What the cached lists hold of an item: its id, title and place, with whatever else the API gave. */
+type Listed = Omit<ContentItem, "href" | "manageable">;
+
+/** `items` with `id` retitled. */
+export const retitled = <T extends Listed>(items: readonly T[], id: string, title: string): T[] =>
+  items.map((item) => (item.id === id ? { ...item, title } : item));
+
+/** `items` with `id` moved under `parent` (undefined: the top level, as an absent `parent` is). */
+export const moved = <T extends Listed>(items: readonly T[], id: string, parent: string | undefined): T[] =>
+  items.map((item) => (item.id === id ? { ...item, parent } : item));
+
+/** `items` without `id`; what it held (`parent` = id) moves up to `parent`, as a deleted collection's does. */
+export const removed = <T extends Listed>(items: readonly T[], id: string, parent: string | undefined): T[] =>
+  items.filter((item) => item.id !== id).map((item) => (item.parent === id ? { ...item, parent } : item));

@@ -1,9 +1,10 @@
 import type { Response } from "express";
 import type { ElementContent } from "hast";
+import { toHtml } from "hast-util-to-html";
 import { h } from "hastscript";
-import { renderPreview } from "../app-previews/index.js";
 import { CONTENT_SECURITY_POLICY } from "../sites/index.js";
 import type { Urls } from "../urls.js";
+import { PAGE_STYLE, SCRIPTS_PATH } from "./scripts.js";
 
 /** What every page of signing in carries: no inline script, no framing, no copy kept, no link leaked on. */
 const PAGE_HEADERS = {
@@ -15,30 +16,33 @@ const PAGE_HEADERS = {
   "Referrer-Policy": "same-origin",
 };
 
-/** One of the server's pages for people, in the published sites' look (which works on a phone). */
+/**
+ * One of the server's pages for people (signing in, joining, security): a card with the page's title,
+ * in the pages' own look (`pages-style.ts`), which works on a phone and in the dark.
+ */
 export function sendPage(
   res: Response,
   urls: Urls,
   page: { status: number; title: string; content: Array<ElementContent | undefined> },
 ): void {
-  const assets = new URL(urls.app("")).pathname;
-  res
-    .status(page.status)
-    .set(PAGE_HEADERS)
-    .type("html")
-    .send(
-      renderPreview(
-        {
-          siteTitle: "Quire",
-          homeHref: assets,
-          searchHref: assets,
-          subject: { title: page.title },
-          content: page.content,
-          canonicalUrl: urls.page(""),
-        },
-        assets,
-      ),
-    );
+  const pathOf = (url: string) => new URL(url).pathname;
+  const document = h(null, [
+    { type: "doctype" },
+    h("html", { lang: "en" }, [
+      h("head", [
+        h("meta", { charset: "utf-8" }),
+        h("meta", { name: "viewport", content: "width=device-width, initial-scale=1" }),
+        h("meta", { name: "robots", content: "noindex" }),
+        h("title", `${page.title} · Quire`),
+        h("link", { rel: "stylesheet", href: pathOf(urls.page(`${SCRIPTS_PATH}/${PAGE_STYLE.name}`)) }),
+      ]),
+      h("body", [
+        h("a", { class: "brand", href: pathOf(urls.app("")) }, "Quire"),
+        h("main", [h("h1", page.title), ...page.content.filter((node) => node !== undefined)]),
+      ]),
+    ]),
+  ]);
+  res.status(page.status).set(PAGE_HEADERS).type("html").send(toHtml(document));
 }
 
 type FieldKind = "email" | "password" | "new-password" | "text" | "name" | "code";

@@ -13,8 +13,8 @@ import { ACCOUNT_PAGES, JOIN_PAGE, SIGN_IN_PAGE, SIGN_OUT_PAGE, type Urls } from
 import { alert, field, form, link, paragraph, sendPage } from "./pages.js";
 import { setPassword } from "./password-change.js";
 import { passwordProblem } from "./passwords.js";
-import { scriptNamed, sendScript } from "./scripts.js";
-import { SCRIPTS_PATH, secondFactorRoutes } from "./second-factor.js";
+import { SCRIPTS_PATH, scriptNamed, sendScript } from "./scripts.js";
+import { secondFactorRoutes } from "./second-factor.js";
 import { securityRoutes } from "./security-page.js";
 import { type SignInOrigin, signInBrowser, userWithPassword } from "./sign-in.js";
 import { accountByEmail, createLinkToken, linkHolder, ssoOnlyOrganization, useLink } from "./store.js";

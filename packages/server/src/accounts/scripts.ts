@@ -3,6 +3,11 @@ import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import type { Request, Response } from "express";
+import { SIGN_IN_PAGE } from "../urls.js";
+import { PAGES_CSS } from "./pages-style.js";
+
+/** Where the pages' scripts and style sheet are served, to anyone: signed out on the second-factor page too. */
+export const SCRIPTS_PATH = `${SIGN_IN_PAGE}/scripts`;
 
 /**
  * The passkey buttons of the second-factor and security pages (their policy allows no inline script).
@@ -53,16 +58,18 @@ const PASSKEY_SCRIPT = `"use strict";
 })();
 `;
 
-/** A script of these pages, named after a digest of its content: cached for a year. */
+/** A script or style sheet of these pages, named after a digest of its content: cached for a year. */
 export interface Script {
   name: string;
   body: Buffer;
 }
 
-const script = (base: string, text: string): Script => {
+const asset = (base: string, text: string, extension: "js" | "css"): Script => {
   const body = Buffer.from(text);
-  return { name: `${base}.${createHash("sha256").update(body).digest("base64url").slice(0, 12)}.js`, body };
+  const digest = createHash("sha256").update(body).digest("base64url").slice(0, 12);
+  return { name: `${base}.${digest}.${extension}`, body };
 };
+const script = (base: string, text: string) => asset(base, text, "js");
 
 // The package exports its modules only: its browser bundle is found next to them.
 const webAuthnBundle = join(
@@ -77,13 +84,16 @@ export const PAGE_SCRIPTS: readonly Script[] = [
   script("passkey", PASSKEY_SCRIPT),
 ];
 
+/** The pages' own look (`PAGE_STYLE`): a card on a plain page, light or dark as the system is. */
+export const PAGE_STYLE: Script = asset("pages", PAGES_CSS, "css");
+
 export function sendScript(res: Response, found: Script): void {
   res
     .set({ "Cache-Control": "public, max-age=31536000, immutable", "X-Content-Type-Options": "nosniff" })
-    .type("text/javascript")
+    .type(found.name.endsWith(".css") ? "text/css" : "text/javascript")
     .send(found.body);
 }
 
-/** The script a request names, if any. */
+/** The script or style sheet a request names, if any. */
 export const scriptNamed = (req: Request): Script | undefined =>
-  PAGE_SCRIPTS.find((candidate) => candidate.name === req.params.script);
+  [...PAGE_SCRIPTS, PAGE_STYLE].find((candidate) => candidate.name === req.params.script);

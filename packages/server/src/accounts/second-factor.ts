@@ -22,7 +22,7 @@ import {
   useRecoveryCode,
 } from "./factors-store.js";
 import { alert, field, form, link, paragraph, sendPage } from "./pages.js";
-import { PAGE_SCRIPTS } from "./scripts.js";
+import { PAGE_SCRIPTS, SCRIPTS_PATH } from "./scripts.js";
 import { landingAfterSignIn } from "./sign-in.js";
 import type { PendingMethod, PendingSignInTable } from "./tables.js";
 
@@ -40,8 +40,6 @@ export interface SignInKit {
   secure: boolean;
 }
 
-/** Where the pages' scripts are served, to anyone: signed out on the second-factor page too. */
-export const SCRIPTS_PATH = `${SIGN_IN_PAGE}/scripts`;
 const SECOND_FACTOR_PATH = `${SIGN_IN_PAGE}/second-factor`;
 const PASSKEY_OPTIONS_PATH = `${SIGN_IN_PAGE}/passkey/options`;
 const PASSKEY_VERIFY_PATH = `${SIGN_IN_PAGE}/passkey/verify`;

@@ -1,8 +1,9 @@
 import { beforeAll, describe, expect, it } from "vitest";
-import { browserMissing, seriousViolations } from "../testing/browser.js";
-import { DESKTOP, expectUsable, PHONE, servedApp } from "../testing/browser-app.js";
+import { seriousViolations } from "../testing/browser.js";
+import { appTestsSkipped, DESKTOP, expectUsable, PHONE, servedApp } from "../testing/browser-app.js";
 
-describe.skipIf(browserMissing)("the app's shell, in a browser", () => {
+// In the PostgreSQL smoke set: signing in, the navigation and creating content through the app.
+describe.skipIf(appTestsSkipped({ smoke: true }))("the app's shell, in a browser", () => {
   const served = servedApp();
   const { browser } = served;
   const api = async <T>(path: string, init: RequestInit = {}): Promise<T> => {

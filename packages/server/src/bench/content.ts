@@ -16,10 +16,10 @@ import { systemClock, timeOrderedIds } from "../context.js";
 import { type Db, isPostgresLocation, migrate, openDatabase } from "../db/database.js";
 import { insertSpace } from "../spaces/index.js";
 import { urlsFor } from "../urls.js";
+import { apiClient, flatPages, type PageNode, seedPages } from "./seed.js";
 import { freshPostgresDatabase, startTarget } from "./server.js";
 
 const PAGES = Number(process.env.PAGES ?? 1000);
-const TOP_LEVEL = Math.ceil(PAGES / 10);
 const ROUNDS = Number(process.env.ROUNDS ?? 200);
 const UPDATES = 50;
 const BODY_BYTES = Number(process.env.BODY_BYTES ?? 600);
@@ -42,52 +42,6 @@ function stopServers() {
 
 const body = (label: string) =>
   `# ${label}\n\n${"Some text of the page, line by line.\n".repeat(Math.ceil(BODY_BYTES / 38))}`;
-
-function client(base: string, token: string) {
-  return async <T>(method: string, path: string, json?: unknown): Promise<T> => {
-    const response = await fetch(`${base}/v1/${path}`, {
-      method,
-      headers: {
-        authorization: `Bearer ${token}`,
-        ...(json !== undefined && { "content-type": "application/json" }),
-      },
-      ...(json !== undefined && { body: JSON.stringify(json) }),
-    });
-    if (!response.ok) throw new Error(`${method} ${path}: ${response.status} ${await response.text()}`);
-    return (await response.json()) as T;
-  };
-}
-
-type Call = ReturnType<typeof client>;
-interface PageNode {
-  id: string;
-  pages?: PageNode[];
-}
-
-/** 1,000 pages: a tenth at the top level, each with nine children, merged into the main content. */
-async function seedPages(call: Call, spaceId: string): Promise<void> {
-  const cr = await call<{ number: number }>("POST", `spaces/${spaceId}/change-requests`, {});
-  const edit = (changes: unknown[]) =>
-    call("POST", `spaces/${spaceId}/change-requests/${cr.number}/content`, { changes });
-  const insert = (title: string, parent?: string) => ({
-    type: "insert_page",
-    title,
-    markdown: body(title),
-    parent,
-  });
-  for (let i = 0; i < TOP_LEVEL; i += 50)
-    await edit(Array.from({ length: Math.min(50, TOP_LEVEL - i) }, (_, j) => insert(`Chapter ${i + j}`)));
-  const { pages } = await call<{ pages: PageNode[] }>(
-    "GET",
-    `spaces/${spaceId}/change-requests/${cr.number}/content/pages`,
-  );
-  const children = pages.flatMap((page, i) =>
-    Array.from({ length: 9 }, (_, j) => insert(`Section ${i}.${j}`, page.id)),
-  );
-  for (let i = 0; i < PAGES - TOP_LEVEL; i += 50)
-    await edit(children.slice(i, Math.min(i + 50, PAGES - TOP_LEVEL)));
-  await call("POST", `spaces/${spaceId}/change-requests/${cr.number}/merge`);
-}
 
 /** Bytes of the rows of the content tables, as stored values (keys and text). */
 async function storedBytes(db: Db) {
@@ -140,11 +94,10 @@ async function measure(location: string) {
       default_level: "read",
       position: 0,
     });
-    let call = client(await startServer(location), firstRun.token);
-    await seedPages(call, space.id);
+    let call = apiClient(await startServer(location), firstRun.token);
+    await seedPages(call, space.id, PAGES, body);
     const { pages } = await call<{ pages: PageNode[] }>("GET", `spaces/${space.id}/content/pages`);
-    const flat = (nodes: PageNode[]): PageNode[] => nodes.flatMap((n) => [n, ...flat(n.pages ?? [])]);
-    const all = flat(pages);
+    const all = flatPages(pages);
     console.log(
       `\nContent on ${sqlite ? "SQLite" : "PostgreSQL"}: a space of ${all.length} pages (${pages.length} at the top level), bodies of about ${BODY_BYTES} bytes`,
     );
@@ -168,7 +121,7 @@ async function measure(location: string) {
     const getDocument = () => call("GET", `spaces/${space.id}/content/page/${page}`);
     const cold = async (run: () => Promise<unknown>) => {
       stopServers();
-      call = client(await startServer(location), firstRun.token);
+      call = apiClient(await startServer(location), firstRun.token);
       for (let i = 0; i < 20; i++) await call("GET", `spaces/${space.id}`);
       return timed(run);
     };

@@ -1,12 +1,14 @@
 import type { AccessMap, AreaHandlers } from "../area.js";
 import { mainRevision } from "../commands/main-revision.js";
 import { withPagesInGit } from "../commands/pages-in-git.js";
+import { renderedPage } from "../commands/rendered-page.js";
 import { revisionHistory } from "../commands/revision-history.js";
 import { DEFAULT_CHANGES, revisionChanges } from "../commands/semantic-changes.js";
 import type { SpaceTable } from "../db/schema.js";
 import { ok } from "../http/results.js";
 import type { Services } from "../services.js";
 import { onSpace } from "../spaces/index.js";
+import { presentRenderedPage } from "./presenter.js";
 import { contentReads } from "./reads.js";
 
 const reads = onSpace("read this space");
@@ -16,6 +18,7 @@ export const spaceContentAccess = {
   getRevisionById: reads,
   listPages: reads,
   getPageById: reads,
+  getRenderedPage: reads,
   listFiles: reads,
   getFileById: reads,
   listRevisions: reads,
@@ -64,6 +67,10 @@ export function spaceContentHandlers(services: Services): AreaHandlers<typeof sp
 
     async getPageById({ path, query }, { space }) {
       return inGit(space, await content.page(viewOf(space), space.revision_id, path.pageId, query));
+    },
+
+    async getRenderedPage({ path }, { space }) {
+      return ok(presentRenderedPage(await renderedPage(services, space, path.pageId)));
     },
 
     async listFiles({ query }, { space }) {

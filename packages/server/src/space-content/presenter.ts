@@ -4,6 +4,7 @@ import { type PageMeta, pageLayout } from "../content/page-meta.js";
 import type { PageTree } from "../content/pages.js";
 import type { RevisionTable } from "../content/tables.js";
 import type { PageEntry } from "../content/trie.js";
+import type { RenderedPage } from "../sites/index.js";
 import type { Urls } from "../urls.js";
 
 /** Where content is seen in the application: a space's main content or one of its change requests. */
@@ -90,5 +91,19 @@ export function presentRevision(
     urls: { app: urls.app(`spaces/${view.spaceId}/revisions/${revision.id}`) },
     type: revision.type,
     tags: [],
+  };
+}
+
+/**
+ * A page as the sites render it, for the app: its HTML or why it is refused, its description, and its
+ * headings (the part before the first heading, which has none, left out).
+ */
+export function presentRenderedPage({ body, description, headings }: RenderedPage): Schema<"RenderedPage"> {
+  return {
+    ...body,
+    ...(description !== undefined && { description }),
+    headings: headings
+      .filter((section) => section.anchor !== "" && section.depth > 0)
+      .map((section) => ({ id: section.anchor, title: section.heading, depth: section.depth })),
   };
 }

@@ -6,12 +6,19 @@ import { bootstrapOwner, type FirstRun } from "../bootstrap.js";
 import { timeOrderedIds } from "../context.js";
 import { migrate } from "../db/database.js";
 import { urlsFor } from "../urls.js";
-import { inBrowser, seriousViolations } from "./browser.js";
-import { openTestDatabase, type TestDatabase } from "./database.js";
+import { browserMissing, inBrowser, seriousViolations } from "./browser.js";
+import { openTestDatabase, type TestDatabase, testDatabaseKind } from "./database.js";
 import { TestClock } from "./harness.js";
 
 /** The password `servedApp` gives the owner. */
 export const OWNER_PASSWORD = "a password of the owner";
+
+/**
+ * Whether a file of the app's browser tests is skipped: where Chromium is missing, and on PostgreSQL
+ * unless the file is in the smoke set (`smoke`): every screen runs on SQLite, a few flows on both.
+ */
+export const appTestsSkipped = ({ smoke = false } = {}) =>
+  browserMissing || (testDatabaseKind === "postgres" && !smoke);
 
 /** The widths every screen is checked at: a desktop, and a phone. */
 export const DESKTOP = { width: 1280, height: 800 };

@@ -1,4 +1,115 @@
-/** Placeholder while the screen is built. */
+import type { Schema } from "@quire/client";
+import { useId, useState } from "react";
+import { Link, useParams, useSearchParams } from "react-router";
+import { $api } from "../../api/client.js";
+import { ErrorView, Loading } from "../../components/ErrorView.js";
+import { t } from "../../i18n/index.js";
+import { useShownOrganization } from "../../layout/shell-context.js";
+import { paths } from "../../routes/paths.js";
+import { PageTree } from "./PageTree.js";
+import { PageView } from "./PageView.js";
+import { everyPage } from "./page-tree.js";
+import { usePages } from "./queries.js";
+import { SpaceSearch } from "./SpaceSearch.js";
+import { ChangeRequestsView, FilesView, GitView, LinksView } from "./SpaceViews.js";
+import "./space.css";
+
+/** The space's sections besides its pages: a query (`?view=`), which no page path can clash with. */
+const VIEWS = ["changes", "files", "links", "git"] as const;
+type View = (typeof VIEWS)[number];
+const isView = (value: string | null): value is View => VIEWS.some((view) => view === value);
+
+/** A space: its Pages tree, the page being read (the rest of the path), its sections and its search. */
 export default function SpaceScreen() {
-  return <h1>SpaceScreen</h1>;
+  const { spaceId = "", "*": pagePath = "" } = useParams();
+  const [params] = useSearchParams();
+  const wanted = params.get("view");
+  const view = isView(wanted) ? wanted : undefined;
+  const space = $api.useQuery("get", "/v1/spaces/{spaceId}", { params: { path: { spaceId } } });
+  useShownOrganization(space.data?.organization);
+
+  if (space.isPending) return <Loading />;
+  if (space.isError) return <ErrorView error={space.error} />;
+  return (
+    <div className="space-screen">
+      <div className="space-top">
+        <p className="space-title">
+          <Link to={paths.space(spaceId)}>{space.data.title}</Link>
+        </p>
+        <SpaceSections spaceId={spaceId} view={view} />
+        <SpaceSearch spaceId={spaceId} />
+      </div>
+      {view === undefined && <Reading space={space.data} pagePath={pagePath} />}
+      {view === "changes" && <ChangeRequestsView spaceId={spaceId} />}
+      {view === "files" && <FilesView spaceId={spaceId} />}
+      {view === "links" && <LinksView spaceId={spaceId} />}
+      {view === "git" && <GitView space={space.data} />}
+    </div>
+  );
+}
+
+/** Links to the space's sections, the current one marked. */
+function SpaceSections({ spaceId, view }: { spaceId: string; view: View | undefined }) {
+  const sections: [View | undefined, string][] = [
+    [undefined, t("space.pages")],
+    ["changes", t("space.changes")],
+    ["files", t("space.files")],
+    ["links", t("space.links")],
+    ["git", t("space.git")],
+  ];
+  return (
+    <nav className="space-sections" aria-label={t("space.sections")}>
+      <ul>
+        {sections.map(([section, label]) => (
+          <li key={label}>
+            <Link
+              to={section ? `${paths.space(spaceId)}?view=${section}` : paths.space(spaceId)}
+              aria-current={section === view ? "page" : undefined}
+            >
+              {label}
+            </Link>
+          </li>
+        ))}
+      </ul>
+    </nav>
+  );
+}
+
+/** The Pages tree (collapsible on a phone) beside the page at `pagePath`, or the first document page. */
+function Reading({ space, pagePath }: { space: Schema<"Space">; pagePath: string }) {
+  const pages = usePages(space.id);
+  const [treeOpen, setTreeOpen] = useState(false);
+  const treeId = useId();
+  if (pages.isPending) return <Loading />;
+  if (pages.isError) return <ErrorView error={pages.error} />;
+  const all = everyPage(pages.data.pages);
+  const path = pagePath.replace(/^\/+|\/+$/g, "");
+  const page =
+    path === "" ? all.find((candidate) => candidate.type === "document") : all.find((p) => p.path === path);
+  return (
+    <div className="space-reading">
+      <div className="space-tree-panel">
+        <button
+          type="button"
+          className="space-tree-toggle"
+          aria-expanded={treeOpen}
+          aria-controls={treeId}
+          onClick={() => setTreeOpen((open) => !open)}
+        >
+          {t("space.pages")}
+        </button>
+        <div id={treeId} className="space-tree-box" data-open={treeOpen}>
+          <PageTree spaceId={space.id} pages={pages.data.pages} currentPath={page?.path} />
+        </div>
+      </div>
+      {page && page.type === "document" ? (
+        <PageView key={page.id} spaceId={space.id} page={page} />
+      ) : (
+        <div className="space-page">
+          <h1>{page ? page.title : path === "" ? t("space.noPages") : t("space.notFound")}</h1>
+          {page === undefined && path !== "" && <p>{t("space.notFoundHelp", { path })}</p>}
+        </div>
+      )}
+    </div>
+  );
 }

@@ -1,0 +1,86 @@
+import { useId, useState } from "react";
+import { $api } from "../../api/client.js";
+import { ErrorView, Loading } from "../../components/ErrorView.js";
+import { t } from "../../i18n/index.js";
+import { parseSchema } from "./adaptive.js";
+import { type SiteTabProps, useRefreshSites } from "./queries.js";
+
+const SCHEMA = "/v1/orgs/{organizationId}/sites/{siteId}/adaptive-schema";
+
+/** The JSON Schema of the site's visitor attributes (adaptive content), edited as text, checked as typed. */
+export function AdaptiveSchema({ organizationId, site }: SiteTabProps) {
+  const id = useId();
+  const init = { params: { path: { organizationId, siteId: site.id } } };
+  const schema = $api.useQuery("get", SCHEMA, init);
+  return (
+    <section aria-labelledby={`${id}-heading`}>
+      <h2 id={`${id}-heading`}>{t("sites.tab.adaptive")}</h2>
+      <p className="hint">{t("sites.adaptive.help")}</p>
+      {schema.isPending && <Loading />}
+      {schema.isError && <ErrorView error={schema.error} />}
+      {schema.data && (
+        <SchemaEditor
+          key={schema.data.updatedAt}
+          organizationId={organizationId}
+          site={site}
+          text={JSON.stringify(schema.data.jsonSchema, null, 2)}
+        />
+      )}
+    </section>
+  );
+}
+
+function SchemaEditor({ organizationId, site, text }: SiteTabProps & { text: string }) {
+  const id = useId();
+  const refresh = useRefreshSites();
+  const [draft, setDraft] = useState(text);
+  const save = $api.useMutation("put", SCHEMA, { onSuccess: refresh });
+  const parsed = parseSchema(draft);
+  const problems = "problems" in parsed ? parsed.problems : [];
+  return (
+    <form
+      className="adaptive-form"
+      noValidate
+      onSubmit={(event) => {
+        event.preventDefault();
+        if ("schema" in parsed)
+          save.mutate({
+            params: { path: { organizationId, siteId: site.id } },
+            body: { jsonSchema: parsed.schema },
+          });
+      }}
+    >
+      <label htmlFor={`${id}-schema`}>{t("sites.adaptive.label")}</label>
+      <textarea
+        id={`${id}-schema`}
+        value={draft}
+        rows={14}
+        spellCheck={false}
+        onChange={(event) => {
+          save.reset();
+          setDraft(event.target.value);
+        }}
+        aria-invalid={problems.length > 0}
+        aria-describedby={`${id}-problems`}
+      />
+      <div id={`${id}-problems`} aria-live="polite">
+        {problems.length > 0 && (
+          <ul className="error">
+            {problems.map((problem) => (
+              <li key={`${problem.at} ${problem.key}`}>{t(problem.key, { at: problem.at })}</li>
+            ))}
+          </ul>
+        )}
+      </div>
+      {save.error != null && <ErrorView error={save.error} />}
+      <div className="form-actions">
+        <button type="submit" disabled={problems.length > 0 || save.isPending}>
+          {t("sites.adaptive.save")}
+        </button>
+        <p role="status" className="hint">
+          {save.isSuccess ? t("sites.adaptive.saved") : ""}
+        </p>
+      </div>
+    </form>
+  );
+}

@@ -1,0 +1,206 @@
+import type { Schema } from "@quire/client";
+import { useQueryClient } from "@tanstack/react-query";
+import { defaultRangeExtractor, useVirtualizer } from "@tanstack/react-virtual";
+import { type KeyboardEvent, useCallback, useEffect, useMemo, useRef, useState } from "react";
+import { Link } from "react-router";
+import { t } from "../../i18n/index.js";
+import { paths } from "../../routes/paths.js";
+import { ancestorsOf, type TreeRow, treeKey, visibleRows } from "./page-tree.js";
+import { renderedPageOptions } from "./queries.js";
+
+type Page = Schema<"RevisionPage">;
+
+const ROW_HEIGHT = 32;
+
+/**
+ * The space's pages as a WAI-ARIA tree named Pages: one tab stop (roving tabindex), arrows, Home, End;
+ * Enter follows a page's link. Its rows are virtualized (5,000 pages stay smooth), the focused row
+ * always rendered so the tab stop never disappears. Hovering or focusing a page prefetches its body.
+ */
+export function PageTree({
+  spaceId,
+  pages,
+  currentPath,
+}: {
+  spaceId: string;
+  pages: readonly Page[];
+  currentPath: string | undefined;
+}) {
+  const queryClient = useQueryClient();
+  const [expanded, setExpanded] = useState<ReadonlySet<string>>(() => new Set());
+  // The page being read shows: the pages above it open.
+  useEffect(() => {
+    if (currentPath === undefined) return;
+    const above = ancestorsOf(pages, currentPath);
+    if (above.length > 0) setExpanded((open) => new Set([...open, ...above]));
+  }, [pages, currentPath]);
+  const rows = useMemo(() => visibleRows(pages, expanded), [pages, expanded]);
+  const currentIndex = rows.findIndex((row) => row.page.path === currentPath);
+  // The tab stop, by page (rows move as pages open and close): the last focused, else the current page.
+  const [activeId, setActiveId] = useState<string>();
+  const focused = rows.findIndex((row) => row.page.id === activeId);
+  const activeIndex = focused >= 0 ? focused : Math.max(currentIndex, 0);
+
+  const scroller = useRef<HTMLDivElement>(null);
+  const virtualizer = useVirtualizer({
+    count: rows.length,
+    getScrollElement: () => scroller.current,
+    estimateSize: () => ROW_HEIGHT,
+    overscan: 10,
+    rangeExtractor: useCallback(
+      (range: Parameters<typeof defaultRangeExtractor>[0]) => {
+        const shown = defaultRangeExtractor(range);
+        return shown.includes(activeIndex) ? shown : [...shown, activeIndex].sort((a, b) => a - b);
+      },
+      [activeIndex],
+    ),
+  });
+
+  const focusRow = (index: number) => {
+    setActiveId(rows[index]?.page.id);
+    virtualizer.scrollToIndex(index, { align: "auto" });
+    // The row is rendered on the next frame when it was scrolled out.
+    requestAnimationFrame(() =>
+      scroller.current?.querySelector<HTMLElement>(`[data-index="${index}"]`)?.focus(),
+    );
+  };
+  const toggle = (id: string, open: boolean) =>
+    setExpanded((was) => {
+      const next = new Set(was);
+      if (open) next.add(id);
+      else next.delete(id);
+      return next;
+    });
+  const onKeyDown = (event: KeyboardEvent) => {
+    const move = treeKey(rows, activeIndex, event.key);
+    if (!move) {
+      const row = rows[activeIndex];
+      // Enter on a group (no link to follow) opens or closes it.
+      if (event.key === "Enter" && row?.page.type === "group" && row.expandable)
+        toggle(row.page.id, !row.expanded);
+      return;
+    }
+    event.preventDefault();
+    if ("focus" in move) focusRow(move.focus);
+    else if ("expand" in move) toggle(move.expand, true);
+    else toggle(move.collapse, false);
+  };
+  const prefetch = (page: Page) => {
+    if (page.type === "document") void queryClient.prefetchQuery(renderedPageOptions(spaceId, page.id));
+  };
+
+  if (rows.length === 0) return <p className="space-empty">{t("space.noPages")}</p>;
+  return (
+    <div ref={scroller} className="page-tree-scroller">
+      <div role="tree" aria-label={t("space.pages")} className="page-tree" onKeyDown={onKeyDown}>
+        <div role="none" className="page-tree-sizer" style={{ height: virtualizer.getTotalSize() }}>
+          {virtualizer.getVirtualItems().map((item) => {
+            const row = rows[item.index];
+            if (!row) return null;
+            return (
+              <TreeItem
+                key={row.page.id}
+                spaceId={spaceId}
+                row={row}
+                index={item.index}
+                top={item.start}
+                current={item.index === currentIndex}
+                tabStop={item.index === activeIndex}
+                onFocus={() => {
+                  setActiveId(row.page.id);
+                  prefetch(row.page);
+                }}
+                onHover={() => prefetch(row.page)}
+                onToggle={() => toggle(row.page.id, !row.expanded)}
+              />
+            );
+          })}
+        </div>
+      </div>
+    </div>
+  );
+}
+
+/** One row: a link to a document page, a link's target, or a group's heading-like label. */
+function TreeItem({
+  spaceId,
+  row,
+  index,
+  top,
+  current,
+  tabStop,
+  onFocus,
+  onHover,
+  onToggle,
+}: {
+  spaceId: string;
+  row: TreeRow;
+  index: number;
+  top: number;
+  current: boolean;
+  tabStop: boolean;
+  onFocus: () => void;
+  onHover: () => void;
+  onToggle: () => void;
+}) {
+  const { page } = row;
+  const tabIndex = tabStop ? 0 : -1;
+  const common = {
+    "data-index": index,
+    "aria-level": row.level,
+    "aria-setsize": row.setSize,
+    "aria-posinset": row.posInSet,
+    "aria-expanded": row.expandable ? row.expanded : undefined,
+    className: `tree-row tree-${page.type}`,
+    // Offsets computed by the virtualizer (the CSSOM, which the policy allows).
+    style: { transform: `translateY(${top}px)`, paddingInlineStart: `${row.level - 0.5}rem` },
+    onFocus,
+    onMouseEnter: onHover,
+  };
+  const twisty = row.expandable ? (
+    // A pointer's way to open and close; the keyboard's are the arrows.
+    <span
+      className="tree-twisty"
+      aria-hidden="true"
+      onClick={(event) => {
+        event.preventDefault();
+        event.stopPropagation();
+        onToggle();
+      }}
+    >
+      {row.expanded ? "▾" : "▸"}
+    </span>
+  ) : (
+    <span className="tree-twisty" aria-hidden="true" />
+  );
+  if (page.type === "group")
+    return (
+      // biome-ignore lint/a11y/useKeyWithClickEvents: Enter and the arrows open it (see the tree's keys)
+      <div role="treeitem" tabIndex={tabIndex} {...common} onClick={onToggle}>
+        {twisty}
+        {page.title}
+      </div>
+    );
+  if (page.type === "link")
+    return (
+      <a role="treeitem" tabIndex={tabIndex} {...common} href={page.href}>
+        {twisty}
+        {page.title}
+        <span className="tree-external" aria-hidden="true">
+          {" ↗"}
+        </span>
+      </a>
+    );
+  return (
+    <Link
+      role="treeitem"
+      tabIndex={tabIndex}
+      {...common}
+      to={paths.space(spaceId, page.path)}
+      aria-current={current ? "page" : undefined}
+    >
+      {twisty}
+      {page.title}
+    </Link>
+  );
+}

@@ -1,0 +1,264 @@
+import type { Page } from "playwright-core";
+import { beforeAll, describe, expect, it } from "vitest";
+import { browserMissing } from "../testing/browser.js";
+import { DESKTOP, expectUsable, PHONE, servedApp } from "../testing/browser-app.js";
+
+interface Site {
+  id: string;
+  title: string;
+  published: boolean;
+  visibility: string;
+  urls: { app: string; published?: string };
+}
+interface Customization {
+  title?: string;
+  styling: { theme: string; primaryColor: { light: string; dark: string } };
+  updatedAt?: string;
+}
+
+describe.skipIf(browserMissing)("the sites screens, in a browser", () => {
+  const served = servedApp();
+  const api = async <T>(path: string, init: RequestInit = {}): Promise<T> => {
+    const res = await served.api(path, init);
+    expect(res.status, `${init.method ?? "GET"} ${path}`).toBeLessThan(300);
+    return (res.status === 204 || res.status === 205 ? undefined : await res.json()) as T;
+  };
+  const org = () => served.owner().organizationId;
+  const post = <T>(path: string, body: object) =>
+    api<T>(path, { method: "POST", body: JSON.stringify(body) });
+
+  beforeAll(async () => {
+    for (const title of ["Guide", "Reference"]) await post(`/v1/orgs/${org()}/spaces`, { title });
+  });
+
+  const main = (page: Page) => page.getByRole("main");
+  const tabs = (page: Page) => page.getByRole("navigation", { name: "Site settings" });
+  const openTab = async (page: Page, name: string, path: RegExp) => {
+    await tabs(page).getByRole("link", { name, exact: true }).click();
+    await page.waitForURL(path);
+    expect(await tabs(page).getByRole("link", { name, exact: true }).getAttribute("aria-current")).toBe(
+      "page",
+    );
+  };
+  const siteNamed = async (title: string) =>
+    (await api<{ items: Site[] }>(`/v1/orgs/${org()}/sites`)).items.find((site) => site.title === title);
+
+  it("creates a site, publishes it, gives it two sections, customizes it with a live preview, unpublishes it", {
+    timeout: 120_000,
+  }, async () => {
+    const page = await served.signIn(`/app/orgs/${org()}/sites`, { viewport: DESKTOP });
+    await main(page).getByRole("heading", { level: 1, name: "Sites" }).waitFor();
+    await main(page).getByText("This organization has no site yet").waitFor();
+
+    // New site: a title and the space it publishes.
+    await main(page).getByRole("button", { name: "New site" }).click();
+    const dialog = page.getByRole("dialog", { name: "New site" });
+    await dialog.getByRole("textbox", { name: "Title" }).fill("Docs site");
+    await dialog.getByRole("combobox", { name: "Space" }).selectOption({ label: "Guide" });
+    await dialog.getByRole("button", { name: "Create" }).click();
+    await main(page).getByRole("heading", { level: 1, name: "Docs site" }).waitFor();
+    const site = await siteNamed("Docs site");
+    expect(site).toMatchObject({ published: false });
+    const siteId = site?.id ?? "";
+    expect(new URL(page.url()).pathname).toBe(`/app/orgs/${org()}/sites/${siteId}`);
+    expect(await tabs(page).getByRole("link", { name: "Overview" }).getAttribute("aria-current")).toBe(
+      "page",
+    );
+
+    // Publish: the button says what it does, and the state reads back.
+    await main(page).getByRole("button", { name: "Publish", exact: true }).click();
+    await main(page).getByRole("button", { name: "Unpublish" }).waitFor();
+    const published = await api<Site>(`/v1/orgs/${org()}/sites/${siteId}`);
+    expect(published.published).toBe(true);
+    await main(page)
+      .getByRole("link", { name: published.urls.published ?? "" })
+      .waitFor();
+    await main(page).getByRole("combobox", { name: "Visibility" }).selectOption("unlisted");
+    await expect
+      .poll(async () => (await api<Site>(`/v1/orgs/${org()}/sites/${siteId}`)).visibility)
+      .toBe("unlisted");
+
+    // Sections: the first one gathers the site's space into a section named after the site.
+    await openTab(page, "Sections", /\/sections$/);
+    await main(page).getByRole("button", { name: "Add section" }).click();
+    const add = page.getByRole("dialog", { name: "Add section" });
+    await add.getByRole("combobox", { name: "Space" }).selectOption({ label: "Reference" });
+    await add.getByRole("textbox", { name: "Section title" }).fill("API reference");
+    await add.getByRole("button", { name: "Add", exact: true }).click();
+    const sections = main(page)
+      .getByRole("list")
+      .filter({ has: page.getByRole("heading", { level: 3 }) });
+    await sections.getByRole("heading", { name: "API reference" }).waitFor();
+    const listed = async () =>
+      (
+        await api<{ items: { title: string; siteSpaces: { space: { title: string } }[] }[] }>(
+          `/v1/orgs/${org()}/sites/${siteId}/sections`,
+        )
+      ).items.map((section) => `${section.title}: ${section.siteSpaces.map((s) => s.space.title).join()}`);
+    expect(await listed()).toEqual(["Docs site: Guide", "API reference: Reference"]);
+    await main(page).getByRole("button", { name: "Move up API reference" }).click();
+    await expect.poll(listed).toEqual(["API reference: Reference", "Docs site: Guide"]);
+    await expectUsable(page, "a site's sections");
+
+    // Customization: the preview follows the form before Save; Save writes it.
+    await openTab(page, "Customization", /\/customization$/);
+    const preview = main(page).getByRole("region", { name: "Preview" });
+    const title = main(page).getByRole("textbox", { name: "Site title" });
+    await title.fill("Acme Docs");
+    await preview.getByText("Acme Docs").waitFor();
+    await main(page).getByLabel("Primary colour").fill("#0b6e4f");
+    await main(page).getByRole("combobox", { name: "Theme" }).selectOption({ label: "Bold" });
+    const header = preview.locator(".site-preview-header");
+    expect(await header.evaluate((el) => getComputedStyle(el).backgroundColor)).toBe("rgb(11, 110, 79)");
+    expect(await header.evaluate((el) => getComputedStyle(el).color)).toBe("rgb(255, 255, 255)");
+    const customization = () => api<Customization>(`/v1/orgs/${org()}/sites/${siteId}/customization`);
+    expect((await customization()).title, "nothing is saved before Save").toBeUndefined();
+    await expectUsable(page, "a site's customization");
+    await main(page).getByRole("button", { name: "Save" }).click();
+    await main(page).getByRole("status").filter({ hasText: "Saved." }).waitFor();
+    const saved = await customization();
+    expect(saved.title).toBe("Acme Docs");
+    expect(saved.styling.theme).toBe("bold");
+    expect(saved.styling.primaryColor).toEqual({ light: "#0b6e4f", dark: "#0b6e4f" });
+
+    // Someone else saves first: Save is refused (412) and Reload shows their version.
+    const { updatedAt: _read, ...theirs } = { ...saved, title: "Changed elsewhere" };
+    await api(`/v1/orgs/${org()}/sites/${siteId}/customization`, {
+      method: "PUT",
+      body: JSON.stringify(theirs),
+    });
+    await title.fill("Mine");
+    await main(page).getByRole("button", { name: "Save" }).click();
+    const refused = main(page).getByRole("alert").filter({ hasText: "Someone else changed this" });
+    await refused.waitFor();
+    await refused.getByRole("button", { name: "Reload" }).click();
+    await expect.poll(() => title.inputValue()).toBe("Changed elsewhere");
+    expect((await customization()).title).toBe("Changed elsewhere");
+
+    await openTab(page, "Overview", new RegExp(`/sites/${siteId}$`));
+    await main(page).getByRole("button", { name: "Unpublish" }).click();
+    await main(page).getByRole("button", { name: "Publish", exact: true }).waitFor();
+    expect((await api<Site>(`/v1/orgs/${org()}/sites/${siteId}`)).published).toBe(false);
+
+    // Removing a section keeps its space: the site shows the other one.
+    await openTab(page, "Sections", /\/sections$/);
+    await main(page).getByRole("button", { name: "Remove API reference" }).click();
+    await expect.poll(listed).toEqual(["Docs site: Guide"]);
+    await sections.getByRole("heading", { name: "API reference" }).waitFor({ state: "detached" });
+
+    // The list shows it, unpublished, with its audience.
+    await page.getByRole("navigation", { name: "Organization" }).getByRole("link", { name: "Sites" }).click();
+    const item = main(page).getByRole("listitem").filter({ hasText: "Docs site" });
+    await item.getByText("Not published").waitFor();
+    await item.getByText("Unlisted").waitFor();
+    await page.context().close();
+  });
+
+  it("opens the API's urls.app of a site and each tab by its own address, under the app's policy", {
+    timeout: 60_000,
+  }, async () => {
+    const site = await post<Site>(`/v1/orgs/${org()}/sites`, { title: "Linked site" });
+    // The served policy (no bypass): the preview's colours go through the CSSOM, which it allows.
+    const page = await served.signIn(new URL(site.urls.app).pathname, {
+      viewport: DESKTOP,
+      bypassCSP: false,
+    });
+    await main(page).getByRole("heading", { level: 1, name: "Linked site" }).waitFor();
+    await page.goto(new URL(`${site.urls.app}/redirects`).href);
+    await main(page).getByRole("heading", { level: 2, name: "Redirects" }).waitFor();
+    expect(await tabs(page).getByRole("link", { name: "Redirects" }).getAttribute("aria-current")).toBe(
+      "page",
+    );
+    await page.goBack();
+    await main(page).getByRole("heading", { level: 2, name: "Overview" }).waitFor();
+    await openTab(page, "Customization", /\/customization$/);
+    await main(page).getByLabel("Primary colour").fill("#8a1c7c");
+    await main(page).getByRole("combobox", { name: "Theme" }).selectOption({ label: "Bold" });
+    const header = main(page).getByRole("region", { name: "Preview" }).locator(".site-preview-header");
+    expect(await header.evaluate((el) => getComputedStyle(el).backgroundColor)).toBe("rgb(138, 28, 124)");
+    await page.context().close();
+  });
+
+  it("manages share links, redirects and the adaptive schema", { timeout: 60_000 }, async () => {
+    const site = await post<Site>(`/v1/orgs/${org()}/sites`, { title: "Access site" });
+    const page = await served.signIn(`${new URL(site.urls.app).pathname}/access`, { viewport: DESKTOP });
+    await main(page).getByRole("button", { name: "New share link" }).click();
+    const dialog = page.getByRole("dialog", { name: "New share link" });
+    await dialog.getByRole("textbox", { name: "Name" }).fill("Partners");
+    await dialog.getByRole("button", { name: "Create" }).click();
+    await main(page).getByRole("button", { name: "Revoke Partners" }).click();
+    await main(page).getByText("(revoked)").waitFor();
+    const links = await api<{ items: { name: string; active: boolean }[] }>(
+      `/v1/orgs/${org()}/sites/${site.id}/share-links`,
+    );
+    expect(links.items).toMatchObject([{ name: "Partners", active: false }]);
+    await main(page).getByRole("button", { name: "Show the signing key" }).click();
+    expect(await main(page).getByRole("textbox", { name: "Signing key" }).inputValue()).not.toBe("");
+
+    await openTab(page, "Redirects", /\/redirects$/);
+    await main(page).getByRole("button", { name: "Add redirect" }).click();
+    const add = page.getByRole("dialog", { name: "Add redirect" });
+    await add.getByRole("textbox", { name: "Old path" }).fill("/old/page");
+    await add.getByRole("textbox", { name: "Send visitors to (URL)" }).fill("https://example.com/new");
+    await add.getByRole("button", { name: "Create" }).click();
+    await main(page).getByRole("button", { name: "Delete /old/page" }).click();
+    await main(page).getByText("No redirects.").waitFor();
+
+    await openTab(page, "Adaptive content", /\/adaptive$/);
+    const schema = main(page).getByRole("textbox", { name: "Visitor attributes (JSON Schema)" });
+    await schema.fill('{"type":"object","additionalProperties":false,"properties":{"plan":{"type":"date"}}}');
+    await main(page).getByText('claims.plan: "type" must be').waitFor();
+    expect(await main(page).getByRole("button", { name: "Save schema" }).isDisabled()).toBe(true);
+    await schema.fill(
+      '{"type":"object","additionalProperties":false,"properties":{"plan":{"type":"string","description":"Plan"}}}',
+    );
+    await main(page).getByRole("button", { name: "Save schema" }).click();
+    await main(page).getByRole("status").filter({ hasText: "Saved." }).waitFor();
+    const read = await api<{ jsonSchema: { properties: object } }>(
+      `/v1/orgs/${org()}/sites/${site.id}/adaptive-schema`,
+    );
+    expect(read.jsonSchema.properties).toEqual({ plan: { type: "string", description: "Plan" } });
+    await page.context().close();
+  });
+
+  for (const [at, viewport] of [
+    ["desktop", DESKTOP],
+    ["phone", PHONE],
+  ] as const)
+    it(`is usable on every view and open dialog, on a ${at}`, { timeout: 120_000 }, async () => {
+      await post<Site>(`/v1/orgs/${org()}/sites`, { title: `Checked on a ${at}` });
+      const page = await served.signIn(`/app/orgs/${org()}/sites`, { viewport });
+      const dialog = async (button: string) => {
+        await main(page).getByRole("button", { name: button }).click();
+        await page.getByRole("dialog", { name: button }).waitFor();
+        await expectUsable(page, `the ${button} dialog (${at})`);
+        await page.keyboard.press("Escape");
+        await page.getByRole("dialog", { name: button }).waitFor({ state: "hidden" });
+      };
+      const view = async (tab: string, heading: string) => {
+        if (tab) await tabs(page).getByRole("link", { name: tab, exact: true }).click();
+        await main(page).getByRole("heading", { level: 2, name: heading }).waitFor();
+        await expect.poll(() => main(page).getByText("Loading…").count()).toBe(0);
+        await expectUsable(page, `the ${heading} view (${at})`);
+      };
+      await main(page)
+        .getByRole("link", { name: `Checked on a ${at}` })
+        .waitFor();
+      await expectUsable(page, `the sites list (${at})`);
+      await dialog("New site");
+      await main(page)
+        .getByRole("link", { name: `Checked on a ${at}` })
+        .click();
+      await view("", "Overview");
+      await dialog("Delete site");
+      await view("Sections", "Sections");
+      await dialog("Add section");
+      await view("Customization", "Customization");
+      await view("Access", "Access");
+      await dialog("New share link");
+      await view("Redirects", "Redirects");
+      await dialog("Add redirect");
+      await view("Adaptive content", "Adaptive content");
+      await page.context().close();
+    });
+});
