@@ -49,7 +49,9 @@ export function inBrowser(app: () => RequestListener) {
  * context opened with `bypassCSP`: axe is a script, which the pages' policy refuses).
  */
 export async function seriousViolations(page: Page) {
-  await page.addScriptTag({ path: createRequire(import.meta.url).resolve("axe-core") });
+  // Once per document: a page the app changed in place still has it.
+  if (!(await page.evaluate(() => "axe" in window)))
+    await page.addScriptTag({ path: createRequire(import.meta.url).resolve("axe-core") });
   const violations = await page.evaluate(async () => {
     const { axe } = window as unknown as { axe: typeof AxeCore };
     return (await axe.run()).violations.map(({ id, impact, nodes }) => ({

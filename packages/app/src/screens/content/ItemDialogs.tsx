@@ -1,4 +1,5 @@
 import { useId, useState } from "react";
+import { TitleField } from "../../components/TitleField.js";
 import { t } from "../../i18n/index.js";
 import type { MoveTarget } from "../../lib/content-tree.js";
 import { ContentDialog } from "./ContentDialog.js";
@@ -14,7 +15,6 @@ export function RenameDialog({
   onRename: (title: string) => void;
   onClose: () => void;
 }) {
-  const id = useId();
   const [title, setTitle] = useState(item.title);
   const [empty, setEmpty] = useState(false);
   const submit = () => {
@@ -31,19 +31,7 @@ export function RenameDialog({
       onSubmit={submit}
       onClose={onClose}
     >
-      <label htmlFor={`${id}-title`}>{t("create.title")}</label>
-      <input
-        id={`${id}-title`}
-        value={title}
-        onChange={(event) => setTitle(event.target.value)}
-        aria-invalid={empty}
-        aria-describedby={empty ? `${id}-empty` : undefined}
-      />
-      {empty && (
-        <p id={`${id}-empty`} className="error" role="alert">
-          {t("create.emptyTitle")}
-        </p>
-      )}
+      <TitleField value={title} onChange={setTitle} empty={empty} />
     </ContentDialog>
   );
 }

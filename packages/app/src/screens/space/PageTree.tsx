@@ -59,10 +59,11 @@ export function PageTree({
   const focusRow = (index: number) => {
     setActiveId(rows[index]?.page.id);
     virtualizer.scrollToIndex(index, { align: "auto" });
-    // The row is rendered on the next frame when it was scrolled out.
-    requestAnimationFrame(() =>
-      scroller.current?.querySelector<HTMLElement>(`[data-index="${index}"]`)?.focus(),
-    );
+    const rowAt = () => scroller.current?.querySelector<HTMLElement>(`[data-index="${index}"]`);
+    // A row in view takes focus at once (the next key goes to it); one scrolled out is rendered on the next frame.
+    const shown = rowAt();
+    if (shown) shown.focus();
+    else requestAnimationFrame(() => rowAt()?.focus());
   };
   const toggle = (id: string, open: boolean) =>
     setExpanded((was) => {

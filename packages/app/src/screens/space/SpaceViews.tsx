@@ -31,7 +31,11 @@ export function ChangeRequestsView({ spaceId }: { spaceId: string }) {
     <section aria-labelledby="space-view-heading">
       <div className="space-view-head">
         <h1 id="space-view-heading">{t("space.changes")}</h1>
-        <CreateDialog label={t("space.newChangeRequest")} creator={useCreateChangeRequest(spaceId)} />
+        <CreateDialog
+          label={t("space.newChangeRequest")}
+          fieldLabel={t("space.subject")}
+          creator={useCreateChangeRequest(spaceId)}
+        />
       </div>
       {pending && <Loading />}
       {failed && <ErrorView error={failed.error} />}
