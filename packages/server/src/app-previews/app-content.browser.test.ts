@@ -1,7 +1,6 @@
 import type { Locator, Page } from "playwright-core";
 import { beforeAll, describe, expect, it } from "vitest";
-import { browserMissing } from "../testing/browser.js";
-import { DESKTOP, expectUsable, PHONE, servedApp } from "../testing/browser-app.js";
+import { appTestsSkipped, DESKTOP, expectUsable, PHONE, servedApp } from "../testing/browser-app.js";
 
 interface Item {
   id: string;
@@ -10,15 +9,9 @@ interface Item {
   deletedAt?: string;
 }
 
-describe.skipIf(browserMissing)("the app's content: navigation actions, search, a collection", () => {
+describe.skipIf(appTestsSkipped())("the app's content: navigation actions, search, a collection", () => {
   const served = servedApp();
-  const api = async <T>(path: string, init: RequestInit = {}): Promise<T> => {
-    const res = await served.api(path, init);
-    expect(res.status, `${init.method ?? "GET"} ${path}`).toBeLessThan(300);
-    return (res.status === 204 ? undefined : await res.json()) as T;
-  };
-  const post = <T>(path: string, body: object) =>
-    api<T>(path, { method: "POST", body: JSON.stringify(body) });
+  const { json: api, post } = served;
   const org = () => served.owner().organizationId;
   const ids: Record<string, string> = {};
   let foundPagePath = "";

@@ -1,7 +1,6 @@
 import type { Page } from "playwright-core";
 import { beforeAll, describe, expect, it } from "vitest";
-import { browserMissing } from "../testing/browser.js";
-import { DESKTOP, expectUsable, PHONE, servedApp } from "../testing/browser-app.js";
+import { appTestsSkipped, DESKTOP, expectUsable, PHONE, servedApp } from "../testing/browser-app.js";
 
 interface Member {
   id: string;
@@ -12,15 +11,9 @@ interface Member {
 /** Members added in bulk: more than the list's pages of a hundred, so scrolling reads the next. */
 const BULK = 300;
 
-describe.skipIf(browserMissing)("the app's People screen, in a browser", () => {
+describe.skipIf(appTestsSkipped())("the app's People screen, in a browser", () => {
   const served = servedApp();
-  const api = async <T>(path: string, init: RequestInit = {}): Promise<T> => {
-    const res = await served.api(path, init);
-    expect(res.status, `${init.method ?? "GET"} ${path}`).toBeLessThan(300);
-    return (res.status === 204 ? undefined : await res.json()) as T;
-  };
-  const post = <T>(path: string, body: object) =>
-    api<T>(path, { method: "POST", body: JSON.stringify(body) });
+  const { json: api, post } = served;
   let org = "";
   const people = (tab = "members") => `/app/orgs/${org}/people/${tab}`;
   const membersMatching = async (search: string) =>

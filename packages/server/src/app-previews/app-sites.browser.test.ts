@@ -1,7 +1,6 @@
 import type { Page } from "playwright-core";
 import { beforeAll, describe, expect, it } from "vitest";
-import { browserMissing } from "../testing/browser.js";
-import { DESKTOP, expectUsable, PHONE, servedApp } from "../testing/browser-app.js";
+import { appTestsSkipped, DESKTOP, expectUsable, PHONE, servedApp } from "../testing/browser-app.js";
 
 interface Site {
   id: string;
@@ -16,16 +15,10 @@ interface Customization {
   updatedAt?: string;
 }
 
-describe.skipIf(browserMissing)("the sites screens, in a browser", () => {
+describe.skipIf(appTestsSkipped())("the sites screens, in a browser", () => {
   const served = servedApp();
-  const api = async <T>(path: string, init: RequestInit = {}): Promise<T> => {
-    const res = await served.api(path, init);
-    expect(res.status, `${init.method ?? "GET"} ${path}`).toBeLessThan(300);
-    return (res.status === 204 || res.status === 205 ? undefined : await res.json()) as T;
-  };
+  const { json: api, post } = served;
   const org = () => served.owner().organizationId;
-  const post = <T>(path: string, body: object) =>
-    api<T>(path, { method: "POST", body: JSON.stringify(body) });
 
   beforeAll(async () => {
     for (const title of ["Guide", "Reference"]) await post(`/v1/orgs/${org()}/spaces`, { title });

@@ -1,7 +1,6 @@
 import type { Schema } from "@quire/api-types";
 import { beforeAll, describe, expect, it } from "vitest";
-import { browserMissing } from "../testing/browser.js";
-import { DESKTOP, expectUsable, PHONE, servedApp } from "../testing/browser-app.js";
+import { appTestsSkipped, DESKTOP, expectUsable, PHONE, servedApp } from "../testing/browser-app.js";
 
 type Page = Schema<"RevisionPage">;
 
@@ -24,15 +23,10 @@ const GUIDE = [
   "",
 ].join("\n");
 
-describe.skipIf(browserMissing)("a space in the app, in a browser", () => {
+// In the PostgreSQL smoke set: reading a space's pages through the app.
+describe.skipIf(appTestsSkipped({ smoke: true }))("a space in the app, in a browser", () => {
   const served = servedApp();
-  const api = async <T>(path: string, init: RequestInit = {}): Promise<T> => {
-    const res = await served.api(path, init);
-    expect(res.status, `${init.method ?? "GET"} ${path}`).toBeLessThan(300);
-    return (res.status === 204 ? undefined : await res.json()) as T;
-  };
-  const post = <T>(path: string, body: object) =>
-    api<T>(path, { method: "POST", body: JSON.stringify(body) });
+  const { json: api, post } = served;
   let spaceId = "";
   const spaceUrl = (rest = "") => `/app/spaces/${spaceId}${rest}`;
 

@@ -6,15 +6,10 @@ import { appTestsSkipped, DESKTOP, expectUsable, PHONE, servedApp } from "../tes
 describe.skipIf(appTestsSkipped({ smoke: true }))("the app's shell, in a browser", () => {
   const served = servedApp();
   const { browser } = served;
-  const api = async <T>(path: string, init: RequestInit = {}): Promise<T> => {
-    const res = await served.api(path, init);
-    expect(res.status, `${init.method ?? "GET"} ${path}`).toBeLessThan(300);
-    return (res.status === 204 ? undefined : await res.json()) as T;
-  };
+  const { json: api, post } = served;
 
   beforeAll(async () => {
     const org = served.owner().organizationId;
-    const post = (path: string, body: object) => api(path, { method: "POST", body: JSON.stringify(body) });
     await post(`/v1/orgs/${org}/collections`, { title: "Engineering" });
     await post(`/v1/orgs/${org}/spaces`, { title: "Handbook" });
   });

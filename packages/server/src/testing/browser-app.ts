@@ -78,9 +78,18 @@ export function servedApp() {
     if (set.status !== 204) throw new Error(`The owner's password was not set: ${set.status}`);
   }, 60_000);
   afterAll(() => database.close());
+  /** The API's JSON answer to the owner's request, which must succeed (undefined for an empty answer). */
+  const json = async <T>(path: string, init: RequestInit = {}): Promise<T> => {
+    const res = await api(path, init);
+    expect(res.status, `${init.method ?? "GET"} ${path}`).toBeLessThan(300);
+    return (res.status === 204 || res.status === 205 ? undefined : await res.json()) as T;
+  };
   return {
     browser,
     api,
+    json,
+    /** POSTs `body` as the owner; the answer's JSON. */
+    post: <T>(path: string, body: object) => json<T>(path, { method: "POST", body: JSON.stringify(body) }),
     /**
      * A new tab at `path` of the app, signed in as the owner through the sign-in form it is sent to
      * first; back at `path` once signed in. `bypassCSP` (the default) lets axe, a script, run.

@@ -4,11 +4,10 @@ import { type FormEvent, useId, useState } from "react";
 import { $api, fetchClient } from "../../api/client.js";
 import { Dialog } from "../../components/Dialog.js";
 import { ErrorView, Loading } from "../../components/ErrorView.js";
+import { type Role, RoleSelect } from "../../components/RoleSelect.js";
 import { t } from "../../i18n/index.js";
-import type { Role } from "./logic.js";
 import { MemberFinder } from "./MemberFinder.js";
 import { loadedItems, usePages } from "./paged.js";
-import { RoleSelect } from "./RoleSelect.js";
 
 type Kind = "space" | "collection";
 /** Whom a role is given: a member of the organization, or one of its teams. */

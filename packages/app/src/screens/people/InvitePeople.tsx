@@ -3,11 +3,11 @@ import { type FormEvent, useId, useState } from "react";
 import { $api } from "../../api/client.js";
 import { Dialog } from "../../components/Dialog.js";
 import { ErrorView } from "../../components/ErrorView.js";
+import { type Role, RoleSelect } from "../../components/RoleSelect.js";
 import { t } from "../../i18n/index.js";
 import { useShell } from "../../layout/shell-context.js";
-import { DEFAULT_ROLE, parseEmails, type Role } from "./logic.js";
+import { DEFAULT_ROLE, parseEmails } from "./logic.js";
 import { MEMBERS } from "./members.js";
-import { RoleSelect } from "./RoleSelect.js";
 
 /**
  * The "Invite people" button and its dialog: one or several email addresses and a role. The server

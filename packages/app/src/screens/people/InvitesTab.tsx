@@ -3,11 +3,11 @@ import { useQueryClient } from "@tanstack/react-query";
 import { type FormEvent, useId, useState } from "react";
 import { $api, fetchClient } from "../../api/client.js";
 import { ErrorView, Loading } from "../../components/ErrorView.js";
+import { type Role, RoleSelect, roleKey } from "../../components/RoleSelect.js";
 import { t } from "../../i18n/index.js";
 import { useShell } from "../../layout/shell-context.js";
-import { DEFAULT_ROLE, inviteLinkUrl, type Role, roleKey } from "./logic.js";
+import { DEFAULT_ROLE, inviteLinkUrl } from "./logic.js";
 import { loadedItems, usePages } from "./paged.js";
-import { RoleSelect } from "./RoleSelect.js";
 
 const LINKS = "/v1/orgs/{organizationId}/link-invites";
 const LINK = "/v1/orgs/{organizationId}/link-invites/{inviteId}";

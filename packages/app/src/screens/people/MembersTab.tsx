@@ -5,12 +5,11 @@ import { useSearchParams } from "react-router";
 import { errorType } from "../../api/errors.js";
 import { Dialog } from "../../components/Dialog.js";
 import { ErrorView, Loading } from "../../components/ErrorView.js";
+import { RoleSelect, roleKey } from "../../components/RoleSelect.js";
 import { t } from "../../i18n/index.js";
 import { useShell } from "../../layout/shell-context.js";
-import { roleKey } from "./logic.js";
 import { useChangeRole, useMemberPages, useRemoveMember } from "./members.js";
 import { loadedItems } from "./paged.js";
-import { RoleSelect } from "./RoleSelect.js";
 
 type Member = Schema<"Member">;
 

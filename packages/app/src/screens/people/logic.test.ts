@@ -1,6 +1,7 @@
 import type { Schema } from "@quire/client";
 import { describe, expect, it } from "vitest";
-import { inviteLinkUrl, parseEmails, roleKey, roleOf, without, withRole } from "./logic.js";
+import { roleKey, roleOf } from "../../components/RoleSelect.js";
+import { inviteLinkUrl, parseEmails, without, withRole } from "./logic.js";
 
 const member = (id: string, role: Schema<"Member">["role"]): Schema<"Member"> => ({
   object: "member",
@@ -33,8 +34,8 @@ describe("the People screen's logic", () => {
   });
 
   it("names each role and none, and reads a select's value back", () => {
-    expect(roleKey("admin")).toBe("people.role.admin");
-    expect(roleKey(null)).toBe("people.role.guest");
+    expect(roleKey("admin")).toBe("role.admin");
+    expect(roleKey(null)).toBe("role.guest");
     expect(roleOf("review")).toBe("review");
     expect(roleOf("")).toBeNull();
   });

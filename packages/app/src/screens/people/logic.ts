@@ -1,25 +1,11 @@
 import type { Schema } from "@quire/client";
 import type { InfiniteData } from "@tanstack/react-query";
-import type { MessageKey } from "../../i18n/index.js";
+import type { Role } from "../../components/RoleSelect.js";
 
-export type Role = Schema<"MemberRole">;
 type Member = Schema<"Member">;
-
-/** The contract's roles, from the most to the least powerful (GitBook's order). */
-export const ROLES: readonly Role[] = ["admin", "create", "review", "edit", "comment", "read"];
 
 /** The role offered when the organization names no default (as the server gives new members). */
 export const DEFAULT_ROLE: Role = "read";
-
-/** A select's value for a role; a guest (no role) is the empty value. */
-export const GUEST = "";
-
-/** The name shown for each role, and for none (a guest). */
-export const roleKey = (role: Role | null): MessageKey =>
-  role === null ? "people.role.guest" : `people.role.${role}`;
-
-/** The role a select's value stands for (`GUEST`: none). */
-export const roleOf = (value: string): Role | null => ROLES.find((role) => role === value) ?? null;
 
 /**
  * The addresses typed in the invite dialog, separated by commas, semicolons, spaces or lines, each once

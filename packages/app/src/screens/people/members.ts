@@ -1,7 +1,8 @@
 import type { Schema } from "@quire/client";
 import { type InfiniteData, type QueryKey, useMutation, useQueryClient } from "@tanstack/react-query";
 import { $api, fetchClient } from "../../api/client.js";
-import { type Role, without, withRole } from "./logic.js";
+import type { Role } from "../../components/RoleSelect.js";
+import { without, withRole } from "./logic.js";
 import { isPagedKey, type Page, usePages } from "./paged.js";
 
 type Member = Schema<"Member">;
