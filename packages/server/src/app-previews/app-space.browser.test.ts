@@ -157,4 +157,27 @@ describe.skipIf(appTestsSkipped({ smoke: true }))("a space in the app, in a brow
     await main.getByRole("heading", { level: 1, name: "FAQ" }).waitFor();
     await page.context().close();
   });
+
+  it("shares the space: Share gives a member a role of their own, read back through the API", {
+    timeout: 90_000,
+  }, async () => {
+    const org = served.owner().organizationId;
+    await post(`/v1/orgs/${org}/invites`, { emails: ["grace@example.com"], role: "read" });
+    const page = await served.signIn(spaceUrl());
+    await page.getByRole("button", { name: "Share" }).click();
+    const dialog = page.getByRole("dialog", { name: "Share" });
+    await dialog.getByText("No one has a role of their own here", { exact: false }).waitFor();
+    await dialog.getByRole("combobox", { name: "Role to give" }).selectOption("edit");
+    await dialog.getByRole("searchbox", { name: "Find a member" }).fill("grace");
+    await dialog.getByRole("button", { name: /Give grace.* the role/ }).click();
+    await dialog.getByRole("combobox", { name: /Role of grace/ }).waitFor();
+    await expectUsable(page, "the Share dialog");
+    const granted = await api<{ items: { user: { email: string }; permission: string }[] }>(
+      `/v1/spaces/${spaceId}/permissions/users`,
+    );
+    expect(granted.items.map((item) => [item.user.email, item.permission])).toEqual([
+      ["grace@example.com", "edit"],
+    ]);
+    await page.context().close();
+  });
 });

@@ -8,6 +8,7 @@ import { ErrorView, Loading } from "../../components/ErrorView.js";
 import { t } from "../../i18n/index.js";
 import { useShownOrganization } from "../../layout/shell-context.js";
 import { paths } from "../../routes/paths.js";
+import { ContentAccess } from "../people/ContentAccess.js";
 import "./content.css";
 
 /** A collection: its title, description, what it holds (as links), and New space / New collection inside it. */
@@ -24,6 +25,9 @@ export default function CollectionScreen() {
     <>
       <h1>{title}</h1>
       {description && <p className="collection-description">{description}</p>}
+      {collection.data.permissions.admin && (
+        <ContentAccess kind="collection" id={collectionId} organizationId={collection.data.organization} />
+      )}
       <Contents collection={collection.data} />
     </>
   );

@@ -51,7 +51,7 @@ export function ItemMenu({
   };
   const onMenuKey = (event: KeyboardEvent) => {
     const items = menuItemsIn(container.current);
-    const at = items.findIndex((item) => item === document.activeElement);
+    const at = document.activeElement instanceof HTMLElement ? items.indexOf(document.activeElement) : -1;
     const focus = (index: number) => items[(index + items.length) % items.length]?.focus();
     const keys: Record<string, () => void> = {
       ArrowDown: () => focus(at + 1),

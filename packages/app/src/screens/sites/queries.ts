@@ -1,4 +1,4 @@
-import { allItems, type Schema, unwrap } from "@quire/client";
+import { type Schema, unwrap } from "@quire/client";
 import { type QueryKey, type UseQueryResult, useQuery, useQueryClient } from "@tanstack/react-query";
 import { $api, fetchClient } from "../../api/client.js";
 import { EVERY_PAGE, every } from "../../api/pages.js";

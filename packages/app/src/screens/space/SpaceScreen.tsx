@@ -6,6 +6,7 @@ import { ErrorView, Loading } from "../../components/ErrorView.js";
 import { t } from "../../i18n/index.js";
 import { useShownOrganization } from "../../layout/shell-context.js";
 import { paths } from "../../routes/paths.js";
+import { ContentAccess } from "../people/ContentAccess.js";
 import { PageTree } from "./PageTree.js";
 import { PageView } from "./PageView.js";
 import { everyPage } from "./page-tree.js";
@@ -36,6 +37,9 @@ export default function SpaceScreen() {
         <p className="space-title">
           <Link to={paths.space(spaceId)}>{space.data.title}</Link>
         </p>
+        {space.data.permissions.admin && (
+          <ContentAccess kind="space" id={spaceId} organizationId={space.data.organization} />
+        )}
         <SpaceSections spaceId={spaceId} view={view} />
         <SpaceSearch spaceId={spaceId} />
       </div>
