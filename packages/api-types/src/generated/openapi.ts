@@ -3437,7 +3437,11 @@ export interface paths {
         delete?: never;
         options?: never;
         head?: never;
-        patch?: never;
+        /**
+         * Update the caller
+         * @description Renames the caller; answers the caller as `getAuthenticatedUser` does.
+         */
+        patch: operations["updateAuthenticatedUser"];
         trace?: never;
     };
     "/v1/user/factors": {
@@ -3646,6 +3650,50 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/user/tokens": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the caller's API tokens
+         * @description Lists the caller's API tokens, without their secrets.
+         */
+        get: operations["listUserTokens"];
+        put?: never;
+        /**
+         * Create an API token
+         * @description Makes an API token for the caller; its secret is in this answer only.
+         */
+        post: operations["createUserToken"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/user/tokens/{tokenId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Revoke one of the caller's API tokens
+         * @description Revokes one of the caller's API tokens: it works no more.
+         */
+        delete: operations["revokeUserToken"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -3659,6 +3707,28 @@ export interface components {
         AddTeamMemberRequest: {
             /** @description The member's role in the team. */
             role?: components["schemas"]["TeamMemberRole"];
+        };
+        /** @description An API token of the caller, as a bearer credential (`Authorization: Bearer …`); never its secret. */
+        ApiToken: {
+            /**
+             * @description Always `api-token`.
+             * @enum {string}
+             */
+            object: "api-token";
+            /** @description Unique id of the token. */
+            id: string;
+            /** @description What the person calls it. */
+            label: string;
+            /**
+             * Format: date-time
+             * @description When it was made.
+             */
+            createdAt: string;
+        };
+        /** @description The caller's API tokens. */
+        ApiTokenList: {
+            /** @description Oldest first. */
+            items: components["schemas"]["ApiToken"][];
         };
         /**
          * @description A change recorded in an organization: one of its events (the stream webhooks deliver) or a security
@@ -5167,6 +5237,11 @@ export interface components {
          * @enum {string}
          */
         ContentVisibility: "public" | "unlisted" | "share-link" | "visitor-auth" | "in-collection" | "private";
+        /** @description A new API token of the caller. */
+        CreateApiTokenRequest: {
+            /** @description What to call the token, to tell it from the others. */
+            label: string;
+        };
         /** @description Creates a change request. */
         CreateChangeRequestRequest: {
             /** @description Subject of the change request. */
@@ -7913,6 +7988,25 @@ export interface components {
         MoveSiteSpaceRequest: {
             /** @description Where to put the site space; at the end when omitted. */
             position?: components["schemas"]["SiteSpacePointerPosition"];
+        };
+        /** @description A token just made, with its secret: shown this once, only its hash is kept. */
+        NewApiToken: {
+            /**
+             * @description Always `api-token`.
+             * @enum {string}
+             */
+            object: "api-token";
+            /** @description Unique id of the token. */
+            id: string;
+            /** @description What the person calls it. */
+            label: string;
+            /**
+             * Format: date-time
+             * @description When it was made.
+             */
+            createdAt: string;
+            /** @description The secret to send as `Authorization: Bearer <secret>`. */
+            secret: string;
         };
         /** @description A password, as a person chooses it. */
         NewPassword: string;
@@ -12614,6 +12708,11 @@ export interface components {
         UpdateTeamRequest: {
             /** @description Title of the team. */
             title?: components["schemas"]["TeamTitle"];
+        };
+        /** @description A new name for the caller. */
+        UpdateUserRequest: {
+            /** @description Name shown for the caller: spaces around it are dropped; 1 to 100 characters left. */
+            displayName: string;
         };
         /** @description Changes to a webhook; omitted fields stay as they are. */
         UpdateWebhookRequest: {
@@ -40535,6 +40634,118 @@ export interface operations {
             };
         };
     };
+    updateAuthenticatedUser: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateUserRequest"];
+            };
+        };
+        responses: {
+            /** @description The request has succeeded. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["User"];
+                };
+            };
+            /**
+             * @description The request is malformed or does not satisfy the contract. Besides what the schemas say, no string
+             *     (in the path, the query or the body, keys included) may contain a NUL character (U+0000) or a lone
+             *     UTF-16 surrogate: such a request is refused with 400 and changes nothing.
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The bearer token is missing or invalid. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The caller's role does not allow this operation. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The resource does not exist or is not visible to the caller. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description The request conflicts with the current state of the resource (a deleted space, say), or a request with
+             *     the same `Idempotency-Key` is still running.
+             */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body, or a file in it, is larger than the server accepts. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body is not of a media type the operation takes (JSON, or a multipart form for uploads). */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request cannot be processed as sent: an `Idempotency-Key` reused with another request. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests were sent; retry later. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     listUserFactors: {
         parameters: {
             query?: never;
@@ -41635,6 +41846,335 @@ export interface operations {
             path: {
                 /** @description Id of the session. */
                 sessionId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A 204 response with an empty body. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /**
+             * @description The request is malformed or does not satisfy the contract. Besides what the schemas say, no string
+             *     (in the path, the query or the body, keys included) may contain a NUL character (U+0000) or a lone
+             *     UTF-16 surrogate: such a request is refused with 400 and changes nothing.
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The bearer token is missing or invalid. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The caller's role does not allow this operation. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The resource does not exist or is not visible to the caller. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description The request conflicts with the current state of the resource (a deleted space, say), or a request with
+             *     the same `Idempotency-Key` is still running.
+             */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body, or a file in it, is larger than the server accepts. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body is not of a media type the operation takes (JSON, or a multipart form for uploads). */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request cannot be processed as sent: an `Idempotency-Key` reused with another request. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests were sent; retry later. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listUserTokens: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The request has succeeded. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiTokenList"];
+                };
+            };
+            /**
+             * @description The request is malformed or does not satisfy the contract. Besides what the schemas say, no string
+             *     (in the path, the query or the body, keys included) may contain a NUL character (U+0000) or a lone
+             *     UTF-16 surrogate: such a request is refused with 400 and changes nothing.
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The bearer token is missing or invalid. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The caller's role does not allow this operation. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The resource does not exist or is not visible to the caller. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description The request conflicts with the current state of the resource (a deleted space, say), or a request with
+             *     the same `Idempotency-Key` is still running.
+             */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body, or a file in it, is larger than the server accepts. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body is not of a media type the operation takes (JSON, or a multipart form for uploads). */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request cannot be processed as sent: an `Idempotency-Key` reused with another request. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests were sent; retry later. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    createUserToken: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateApiTokenRequest"];
+            };
+        };
+        responses: {
+            /** @description The request has succeeded and a new resource has been created as a result. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NewApiToken"];
+                };
+            };
+            /**
+             * @description The request is malformed or does not satisfy the contract. Besides what the schemas say, no string
+             *     (in the path, the query or the body, keys included) may contain a NUL character (U+0000) or a lone
+             *     UTF-16 surrogate: such a request is refused with 400 and changes nothing.
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The bearer token is missing or invalid. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The caller's role does not allow this operation. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The resource does not exist or is not visible to the caller. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description The request conflicts with the current state of the resource (a deleted space, say), or a request with
+             *     the same `Idempotency-Key` is still running.
+             */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body, or a file in it, is larger than the server accepts. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body is not of a media type the operation takes (JSON, or a multipart form for uploads). */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request cannot be processed as sent: an `Idempotency-Key` reused with another request. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests were sent; retry later. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    revokeUserToken: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Id of the token. */
+                tokenId: string;
             };
             cookie?: never;
         };

@@ -3,10 +3,12 @@ import type { RegistrationResponseJSON } from "@simplewebauthn/server";
 import { type AccessMap, type AreaHandlers, anyCaller } from "../area.js";
 import type { Caller } from "../auth/caller.js";
 import { closeAllSessions, closeSession, listSessions } from "../auth/sessions.js";
+import { createToken, listTokens, revokeToken } from "../auth/tokens.js";
 import { recordUserEvent } from "../auth/user-events.js";
 import { timestamp } from "../db/codecs.js";
 import { badRequest, forbidden, notFound } from "../http/errors.js";
 import type { Services } from "../services.js";
+import { presentUser, setDisplayName } from "../users/index.js";
 import {
   confirmTotp,
   newRecoveryCodes,
@@ -18,7 +20,7 @@ import {
 import { activeFactors, factorOf, recoveryCodesLeft } from "./factors-store.js";
 import { setPassword } from "./password-change.js";
 import { passwordMatches } from "./passwords.js";
-import { presentFactor, presentSession } from "./presenter.js";
+import { presentFactor, presentSession, presentToken } from "./presenter.js";
 import { passwordHashOf } from "./store.js";
 
 /** Without a password, a factor is removed only from a session this young: whoever holds it just signed in. */
@@ -26,6 +28,11 @@ const FRESH_SESSION_MS = 10 * 60 * 1000;
 
 /** Every operation is about the caller's own account. */
 export const accountAccess = {
+  updateAuthenticatedUser: anyCaller,
+  // A token may make tokens, as GitBook's may: each is the caller's own, named in its event.
+  listUserTokens: anyCaller,
+  createUserToken: anyCaller,
+  revokeUserToken: anyCaller,
   listUserSessions: anyCaller,
   revokeUserSession: anyCaller,
   revokeUserSessions: anyCaller,
@@ -40,7 +47,7 @@ export const accountAccess = {
 } satisfies AccessMap;
 
 export function accountHandlers(services: Services): AreaHandlers<typeof accountAccess> {
-  const { db, clock } = services;
+  const { db, clock, urls } = services;
 
   /** Refuses (403) a caller who does not prove, now, that they hold the account: its password, or else a session just begun. */
   const proveHolder = async (caller: Caller, password: string | undefined) => {
@@ -64,6 +71,37 @@ export function accountHandlers(services: Services): AreaHandlers<typeof account
   };
 
   return {
+    async updateAuthenticatedUser({ caller, body }) {
+      // The contract asks for a character other than a space: what is left after trimming is never empty.
+      const displayName = body.displayName.trim();
+      await setDisplayName(db, caller.user.id, displayName);
+      // The credential is remembered with its user for a second (`TOKEN_CACHE_TTL_MS`): the next
+      // `GET /v1/user` made with it, the app's at once, reads the new name too.
+      caller.user.display_name = displayName;
+      return { status: 200, body: presentUser(caller.user, urls) };
+    },
+
+    async listUserTokens({ caller }) {
+      return { status: 200, body: { items: (await listTokens(db, caller.user.id)).map(presentToken) } };
+    },
+
+    async createUserToken({ caller, body }) {
+      const { secret, ...token } = await createToken(
+        db,
+        services,
+        caller.user.id,
+        body.label.trim(),
+        caller.user.id,
+      );
+      return { status: 201, body: { ...presentToken(token), secret } };
+    },
+
+    async revokeUserToken({ caller, path }) {
+      if (!(await revokeToken(db, services, path.tokenId, { userId: caller.user.id })))
+        throw notFound("Token");
+      return { status: 204, body: undefined };
+    },
+
     async listUserSessions({ caller }) {
       const sessions = await listSessions(db, caller.user.id, clock.now());
       return { status: 200, body: { items: sessions.map((row) => presentSession(row, caller.sessionId)) } };

@@ -1,6 +1,7 @@
 import type { Schema } from "@quire/api-types";
 import type { SessionTable } from "../auth/sessions.js";
 import { SESSION_IDLE_MS } from "../auth/sessions.js";
+import type { TokenSummary } from "../auth/tokens.js";
 import type { UserFactorTable } from "./tables.js";
 
 /** A session as its user sees it; it ends at the earlier of its absolute end and a week unused. */
@@ -29,4 +30,9 @@ export function presentFactor(row: UserFactorTable): Schema<"Factor"> {
     createdAt: row.created_at,
     ...(row.last_used_at !== null && { lastUsedAt: row.last_used_at }),
   };
+}
+
+/** An API token as its user sees it: never its secret, which only its creation answers. */
+export function presentToken(row: TokenSummary): Schema<"ApiToken"> {
+  return { object: "api-token", id: row.id, label: row.label, createdAt: row.created_at };
 }

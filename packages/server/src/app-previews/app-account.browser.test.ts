@@ -1,28 +1,45 @@
 import { Secret, TOTP } from "otpauth";
 import type { Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
-import { browserMissing } from "../testing/browser.js";
-import { DESKTOP, expectUsable, OWNER_PASSWORD, PHONE, servedApp } from "../testing/browser-app.js";
+import {
+  appTestsSkipped,
+  DESKTOP,
+  expectUsable,
+  OWNER_PASSWORD,
+  PHONE,
+  servedApp,
+} from "../testing/browser-app.js";
 
 interface Sessions {
   items: { id: string; current: boolean; createdAt: string }[];
 }
 
 // The server takes 10 sign-ins of an account per 15 minutes of its clock, which stands still in tests:
-// this file signs the owner in 9 times in all.
-describe.skipIf(browserMissing)("the person's settings, in a browser", () => {
+// this file signs the owner in 9 times in all. The first test's tab stays open for the profile and
+// tokens tests after it, which sign in no more.
+describe.skipIf(appTestsSkipped())("the person's settings, in a browser", () => {
   const served = servedApp();
   const { browser } = served;
-  const api = async <T>(path: string, init: RequestInit = {}): Promise<T> => {
-    const res = await served.api(path, init);
-    expect(res.status, `${init.method ?? "GET"} ${path}`).toBeLessThan(300);
-    return (res.status === 204 ? undefined : await res.json()) as T;
-  };
+  const { json: api } = served;
   /** The status of the API's `GET /v1/user` for the page's browser (its session cookie). */
   const userStatus = (page: Page) => page.evaluate(() => fetch("/v1/user").then((res) => res.status));
   /** Waits for the page's session to be refused: the server remembers a known one for a second. */
   const signedOut = (page: Page) => expect.poll(() => userStatus(page), { timeout: 5_000 }).toBe(401);
   const section = (page: Page, name: string) => page.getByRole("main").getByRole("region", { name });
+  /** The first test's tab, signed in, until the tokens test closes it. */
+  let settings: Page | undefined;
+  const settingsAt = async (name: string, tab: string) => {
+    if (!settings) throw new Error("The first test left no tab open.");
+    await settings
+      .getByRole("navigation", { name: "Your settings sections" })
+      .getByRole("link", { name })
+      .click();
+    await settings.waitForURL(new RegExp(`/app/settings/${tab}$`));
+    return settings;
+  };
+  /** The status of `GET /v1/user` with `secret` as the bearer token. */
+  const bearerStatus = async (secret: string) =>
+    (await served.api("/v1/user", { headers: { authorization: `Bearer ${secret}` } })).status;
   /** Signs the owner in at one of the sections (a deep link). */
   const openSection = (tab: string, viewport = DESKTOP) =>
     served.signIn(`/app/settings/${tab}`, { viewport });
@@ -37,7 +54,9 @@ describe.skipIf(browserMissing)("the person's settings, in a browser", () => {
     await page.getByRole("main").getByRole("heading", { level: 1, name: "Your settings" }).waitFor();
     await page.getByText(`Signed in as ${user.displayName}`).waitFor();
     const profile = section(page, "Profile");
-    await profile.getByText(user.displayName, { exact: true }).waitFor();
+    await expect
+      .poll(() => profile.getByRole("textbox", { name: "Display name" }).inputValue())
+      .toBe(user.displayName);
     await profile.getByText(user.email, { exact: true }).waitFor();
     const nav = page.getByRole("navigation", { name: "Your settings sections" });
     for (const viewport of [DESKTOP, PHONE]) {
@@ -59,12 +78,92 @@ describe.skipIf(browserMissing)("the person's settings, in a browser", () => {
         await expectUsable(page, `the ${name} section`);
       }
     }
-    await section(page, "API tokens").getByText("quire token create", { exact: false }).waitFor();
     // The back button returns to the section before.
     await page.goBack();
     await page.waitForURL(/\/app\/settings\/sessions$/);
     await section(page, "Sessions").waitFor();
+    settings = page;
+  });
+
+  it("renames the person, in the header and through the API", { timeout: 60_000 }, async () => {
+    const page = await settingsAt("Profile", "profile");
+    const profile = section(page, "Profile");
+    const name = profile.getByRole("textbox", { name: "Display name" });
+    const save = profile.getByRole("button", { name: "Save" });
+    await name.fill("   ");
+    await save.click();
+    await profile.getByRole("alert").filter({ hasText: "Enter a name." }).waitFor();
+    await expectUsable(page, "the profile, refused");
+    await name.fill("  Ada Lovelace ");
+    await save.click();
+    await profile.getByRole("status").filter({ hasText: "Your name is saved." }).waitFor();
+    expect(await name.inputValue()).toBe("Ada Lovelace");
+    await page.getByText("Signed in as Ada Lovelace").waitFor();
+    expect((await api<{ displayName: string }>("/v1/user")).displayName).toBe("Ada Lovelace");
+    for (const viewport of [PHONE, DESKTOP]) {
+      await page.setViewportSize(viewport);
+      await expectUsable(page, "the profile, saved");
+    }
+  });
+
+  it("creates a token whose secret is shown once and works, then revokes it", {
+    timeout: 90_000,
+  }, async () => {
+    const page = await settingsAt("API tokens", "tokens");
+    const tokens = section(page, "API tokens");
+    const create = page.getByRole("dialog", { name: "Create token" });
+    for (const viewport of [PHONE, DESKTOP]) {
+      await page.setViewportSize(viewport);
+      await tokens.getByRole("button", { name: "Create token" }).click();
+      await create.getByRole("textbox", { name: "Label" }).waitFor();
+      await expectUsable(page, "the dialog creating a token");
+      if (viewport === PHONE) {
+        await page.keyboard.press("Escape");
+        await create.waitFor({ state: "hidden" });
+      }
+    }
+    await create.getByRole("button", { name: "Create", exact: true }).click();
+    await create.getByRole("alert").filter({ hasText: "Enter a label." }).waitFor();
+    await create.getByRole("textbox", { name: "Label" }).fill("CI deploy");
+    await create.getByRole("button", { name: "Create", exact: true }).click();
+    const secret = (await create.getByText(/^quire_/).textContent()) ?? "";
+    await create.getByRole("button", { name: "Copy: Token secret" }).waitFor();
+    for (const viewport of [PHONE, DESKTOP]) {
+      await page.setViewportSize(viewport);
+      await expectUsable(page, "the new token's secret");
+    }
+    expect(await bearerStatus(secret)).toBe(200);
+    await create.getByRole("button", { name: "Done" }).click();
+    await create.waitFor({ state: "hidden" });
+    // Shown once: neither the list nor the API shows it again.
+    const item = tokens.getByRole("listitem").filter({ hasText: "CI deploy" });
+    await item.waitFor();
+    expect(await page.getByText(secret).count()).toBe(0);
+    const listed = await api<{ items: { id: string; label: string }[] }>("/v1/user/tokens");
+    expect(listed.items.map((token) => token.label)).toContain("CI deploy");
+    expect(JSON.stringify(listed)).not.toContain(secret);
+    await expectUsable(page, "the tokens");
+
+    const revoke = page.getByRole("dialog", { name: "Revoke CI deploy" });
+    for (const viewport of [PHONE, DESKTOP]) {
+      await page.setViewportSize(viewport);
+      await item.getByRole("button", { name: "Revoke" }).click();
+      await revoke.getByText("refused from now on").waitFor();
+      await expectUsable(page, "the dialog revoking a token");
+      if (viewport === PHONE) {
+        await revoke.getByRole("button", { name: "Cancel" }).click();
+        await revoke.waitFor({ state: "hidden" });
+      }
+    }
+    await revoke.getByRole("button", { name: "Revoke" }).click();
+    await tokens.getByRole("status").filter({ hasText: "The token is revoked." }).waitFor();
+    await item.waitFor({ state: "detached" });
+    const left = await api<{ items: { label: string }[] }>("/v1/user/tokens");
+    expect(left.items.map((token) => token.label)).not.toContain("CI deploy");
+    // The server remembers a known token for a second.
+    await expect.poll(() => bearerStatus(secret), { timeout: 5_000 }).toBe(401);
     await page.context().close();
+    settings = undefined;
   });
 
   it("sets up an authenticator app with a code, shows the recovery codes once, and removes it with the password", {

@@ -21,31 +21,47 @@ export async function issueToken(
   userId: string,
   label: string,
 ): Promise<string> {
-  const token = `${TOKEN_PREFIX}${randomBytes(32).toString("base64url")}`;
+  return (await createToken(db, context, userId, label)).secret;
+}
+
+/**
+ * Creates an API token for a user, as `issueToken`, with its summary; `actorId` is who asked for it
+ * through the API (none from the command line).
+ */
+export async function createToken(
+  db: Db,
+  context: { clock: Clock; ids: IdGenerator },
+  userId: string,
+  label: string,
+  actorId?: string,
+): Promise<TokenSummary & { secret: string }> {
+  const secret = `${TOKEN_PREFIX}${randomBytes(32).toString("base64url")}`;
   const row = {
     id: context.ids.next(),
     user_id: userId,
-    token_hash: hashToken(token),
+    token_hash: hashToken(secret),
     label,
     created_at: timestamp(context.clock.now()),
   };
   await db.transaction().execute(async (tx) => {
     await tx.insertInto("api_tokens").values(row).execute();
-    await recordTokenEvent(tx, context, "token_created", row);
+    await recordTokenEvent(tx, context, "token_created", row, actorId);
   });
-  return token;
+  return { id: row.id, label, created_at: row.created_at, secret };
 }
 
-/** Tokens are made and revoked from the command line on the server: no user of the API is the actor. */
+/** From the command line on the server, no user of the API is the actor; through the API, its caller is. */
 const recordTokenEvent = (
   tx: Db,
   context: { clock: Clock; ids: IdGenerator },
   type: "token_created" | "token_revoked",
   token: { id: string; user_id: string; label: string },
+  actorId: string | undefined,
 ) =>
   recordUserEvent(tx, context, token.user_id, {
     type,
     data: { token: token.id, label: token.label, user: token.user_id },
+    ...(actorId !== undefined && { actorId }),
   });
 
 /**
@@ -98,19 +114,21 @@ export function listTokens(db: Db, userId: string): Promise<TokenSummary[]> {
     .execute();
 }
 
-/** Deletes a token; false when there is none with that id. */
+/**
+ * Deletes a token; false when there is none with that id (of `owner.userId`, when given: through the
+ * API, a person revokes only their own, and is the actor).
+ */
 export async function revokeToken(
   db: Db,
   context: { clock: Clock; ids: IdGenerator },
   tokenId: string,
+  owner?: { userId: string },
 ): Promise<boolean> {
   return db.transaction().execute(async (tx) => {
-    const token = await tx
-      .deleteFrom("api_tokens")
-      .where("id", "=", tokenId)
-      .returning(["id", "user_id", "label"])
-      .executeTakeFirst();
-    if (token) await recordTokenEvent(tx, context, "token_revoked", token);
+    let query = tx.deleteFrom("api_tokens").where("id", "=", tokenId);
+    if (owner) query = query.where("user_id", "=", owner.userId);
+    const token = await query.returning(["id", "user_id", "label"]).executeTakeFirst();
+    if (token) await recordTokenEvent(tx, context, "token_revoked", token, owner?.userId);
     return token !== undefined;
   });
 }

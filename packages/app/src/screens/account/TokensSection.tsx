@@ -1,29 +1,195 @@
+import type { Schema } from "@quire/client";
+import { useQueryClient } from "@tanstack/react-query";
+import { type FormEvent, useId, useState } from "react";
+import { $api } from "../../api/client.js";
+import { Dialog } from "../../components/Dialog.js";
+import { ErrorView, Loading } from "../../components/ErrorView.js";
 import { t } from "../../i18n/index.js";
+import { formatTime } from "./format.js";
+import { OneTimeSecret } from "./secrets.js";
 
-/**
- * API tokens: the contract has no operation to list, create or revoke them, so the section says how
- * the server's command line does it until the API does.
- */
+type ApiToken = Schema<"ApiToken">;
+
+const TOKENS = "/v1/user/tokens";
+/** The contract's `CreateApiTokenRequest.label`: at most 100 characters. */
+const LABEL_MAX = 100;
+
+function useRefreshTokens() {
+  const queryClient = useQueryClient();
+  return () => queryClient.invalidateQueries({ queryKey: ["get", TOKENS] });
+}
+
+/** The person's API tokens: listed without their secrets, made (the secret shown once) and revoked. */
 export function TokensSection() {
+  const tokens = $api.useQuery("get", TOKENS);
+  const [creating, setCreating] = useState(false);
+  const [revoking, setRevoking] = useState<ApiToken>();
+  const [said, setSaid] = useState("");
+  const id = useId();
+
   return (
-    <section className="account-section" aria-labelledby="account-tokens">
-      <h2 id="account-tokens">{t("account.nav.tokens")}</h2>
+    <section className="account-section" aria-labelledby={`${id}-heading`}>
+      <h2 id={`${id}-heading`}>{t("account.nav.tokens")}</h2>
       <p>{t("account.tokens.intro")}</p>
-      <p>{t("account.tokens.unavailable")}</p>
-      <dl className="account-commands">
-        <dt>{t("account.tokens.create")}</dt>
-        <dd>
-          <code>quire token create --email &lt;email&gt; --label &lt;label&gt;</code>
-        </dd>
-        <dt>{t("account.tokens.list")}</dt>
-        <dd>
-          <code>quire token list --email &lt;email&gt;</code>
-        </dd>
-        <dt>{t("account.tokens.revoke")}</dt>
-        <dd>
-          <code>quire token revoke --id &lt;tokenId&gt;</code>
-        </dd>
-      </dl>
+      {tokens.isPending && <Loading />}
+      {tokens.isError && <ErrorView error={tokens.error} />}
+      {tokens.data &&
+        (tokens.data.items.length === 0 ? (
+          <p>{t("account.tokens.none")}</p>
+        ) : (
+          <ul className="account-list" aria-labelledby={`${id}-heading`}>
+            {tokens.data.items.map((token) => (
+              <li key={token.id}>
+                <div className="account-item-text" id={`${id}-${token.id}`}>
+                  <p className="account-item-title">{token.label}</p>
+                  <p className="account-item-detail">
+                    {t("account.tokens.created", { time: formatTime(token.createdAt) })}
+                  </p>
+                </div>
+                <button
+                  type="button"
+                  aria-describedby={`${id}-${token.id}`}
+                  onClick={() => {
+                    setSaid("");
+                    setRevoking(token);
+                  }}
+                >
+                  {t("account.tokens.revoke")}
+                </button>
+              </li>
+            ))}
+          </ul>
+        ))}
+      <button
+        type="button"
+        onClick={() => {
+          setSaid("");
+          setCreating(true);
+        }}
+      >
+        {t("account.tokens.create")}
+      </button>
+      <p role="status">{said}</p>
+
+      <Dialog open={creating} onClose={() => setCreating(false)} title={t("account.tokens.create")}>
+        <CreateToken onClose={() => setCreating(false)} />
+      </Dialog>
+      <Dialog
+        open={revoking !== undefined}
+        onClose={() => setRevoking(undefined)}
+        title={t("account.tokens.revokeTitle", { label: revoking?.label ?? "" })}
+      >
+        {revoking && (
+          <RevokeToken
+            token={revoking}
+            onCancel={() => setRevoking(undefined)}
+            onRevoked={() => {
+              setRevoking(undefined);
+              setSaid(t("account.tokens.revoked"));
+            }}
+          />
+        )}
+      </Dialog>
     </section>
+  );
+}
+
+/** Asks for a label, makes the token, then shows its secret: the only time the server gives it. */
+function CreateToken({ onClose }: { onClose: () => void }) {
+  const refresh = useRefreshTokens();
+  const create = $api.useMutation("post", TOKENS, { onSuccess: refresh });
+  const [label, setLabel] = useState("");
+  const [empty, setEmpty] = useState(false);
+  const id = useId();
+
+  if (create.data)
+    return (
+      <>
+        <p>{t("account.tokens.createdIntro", { label: create.data.label })}</p>
+        <OneTimeSecret label={t("account.tokens.secret")} value={create.data.secret} />
+        <p>{t("account.shownOnce")}</p>
+        <div className="dialog-actions">
+          <button type="button" onClick={onClose}>
+            {t("account.done")}
+          </button>
+        </div>
+      </>
+    );
+
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    const trimmed = label.trim();
+    setEmpty(trimmed === "");
+    if (trimmed !== "") create.mutate({ body: { label: trimmed } });
+  };
+  return (
+    <form className="account-form" onSubmit={submit} noValidate>
+      <div className="account-field">
+        <label htmlFor={`${id}-label`}>{t("account.tokens.label")}</label>
+        <input
+          id={`${id}-label`}
+          value={label}
+          maxLength={LABEL_MAX}
+          onChange={(event) => setLabel(event.target.value)}
+          aria-invalid={empty}
+          aria-describedby={`${id}-hint`}
+        />
+        <p id={`${id}-hint`} className="account-hint">
+          {t("account.tokens.labelHint")}
+        </p>
+      </div>
+      {empty && (
+        <p className="error" role="alert">
+          {t("account.tokens.labelEmpty")}
+        </p>
+      )}
+      {create.isError && <ErrorView error={create.error} />}
+      <div className="dialog-actions">
+        <button type="submit" disabled={create.isPending}>
+          {t("account.tokens.submit")}
+        </button>
+        <button type="button" onClick={onClose}>
+          {t("account.cancel")}
+        </button>
+      </div>
+    </form>
+  );
+}
+
+/** Confirms, then revokes `token`: whatever uses it is refused from then on. */
+function RevokeToken({
+  token,
+  onCancel,
+  onRevoked,
+}: {
+  token: ApiToken;
+  onCancel: () => void;
+  onRevoked: () => void;
+}) {
+  const refresh = useRefreshTokens();
+  const revoke = $api.useMutation("delete", "/v1/user/tokens/{tokenId}", {
+    onSuccess: async () => {
+      await refresh();
+      onRevoked();
+    },
+  });
+  return (
+    <>
+      <p>{t("account.tokens.revokeIntro")}</p>
+      {revoke.isError && <ErrorView error={revoke.error} />}
+      <div className="dialog-actions">
+        <button
+          type="button"
+          className="account-danger"
+          disabled={revoke.isPending}
+          onClick={() => revoke.mutate({ params: { path: { tokenId: token.id } } })}
+        >
+          {t("account.tokens.revoke")}
+        </button>
+        <button type="button" onClick={onCancel}>
+          {t("account.cancel")}
+        </button>
+      </div>
+    </>
   );
 }
