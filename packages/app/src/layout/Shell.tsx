@@ -1,7 +1,8 @@
+import { useQueryClient } from "@tanstack/react-query";
 import { useCallback, useEffect, useId, useState } from "react";
 import { Link, NavLink, Outlet, useLocation, useParams } from "react-router";
 import { $api } from "../api/client.js";
-import { useOrganizations } from "../api/pages.js";
+import { prefetchContent, useOrganizations } from "../api/pages.js";
 import { ErrorView, Loading } from "../components/ErrorView.js";
 import { t } from "../i18n/index.js";
 import { paths } from "../routes/paths.js";
@@ -26,6 +27,11 @@ export function Shell() {
   const list = organizations.data ?? [];
   const wanted = params.organizationId ?? named ?? localStorage.getItem(LAST_ORGANIZATION);
   const organization = list.find((org) => org.id === wanted) ?? list[0];
+  const queryClient = useQueryClient();
+  // biome-ignore lint/correctness/useExhaustiveDependencies: once, at the first render
+  useEffect(() => {
+    if (wanted) prefetchContent(queryClient, wanted);
+  }, []);
   const showOrganization = useCallback((id: string) => setNamed(id), []);
   useEffect(() => {
     if (organization) localStorage.setItem(LAST_ORGANIZATION, organization.id);

@@ -24,6 +24,9 @@ export const paths = {
   /** A change request: the server's preview until the review screens come (a full page load). */
   changeRequestPreview: (spaceId: string, number: number) =>
     `${APP_BASENAME}/spaces/${part(spaceId)}/change-requests/${number}`,
+  /** An integration installed in the organization: the server's preview (a full page load) until its screen comes. */
+  installationPreview: (organizationId: string, integrationName: string) =>
+    `${APP_BASENAME}/orgs/${part(organizationId)}/integrations/${part(integrationName)}`,
   /** The organization's people: `members`, `teams` or `invites`. */
   people: (organizationId: string, tab = "members") => `/orgs/${part(organizationId)}/people/${tab}`,
   sites: (organizationId: string) => `/orgs/${part(organizationId)}/sites`,

@@ -403,6 +403,49 @@ describe.skipIf(appTestsSkipped())("the organization's settings, in a browser", 
     await page.context().close();
   });
 
+  it("installs and uninstalls an integration, each read back through the API", {
+    timeout: 90_000,
+  }, async () => {
+    const name = `weather-${Date.now()}`;
+    await served.post(`/v1/integrations/${name}`, {
+      title: "Weather",
+      description: "Shows the weather",
+      scopes: ["space:content:read"],
+      script: "export default {};",
+      organization: org(),
+    });
+    const mine = async () =>
+      (await api<Page_<Schema<"Installation">>>(`/v1/integrations/${name}/installations`)).items.filter(
+        (installation) => installation.target.organization === org(),
+      );
+
+    const page = await served.signIn(settings("integrations"));
+    const main = page.getByRole("main");
+    await main.getByText("No integration is installed yet.").waitFor();
+    await main.getByRole("heading", { level: 4, name: "Weather" }).waitFor();
+    await expectUsable(page, "integrations, none installed");
+    await main.getByRole("button", { name: "Install Weather" }).click();
+    const open = main.getByRole("link", { name: "Open Weather" });
+    await open.waitFor();
+    expect(await open.getAttribute("href")).toBe(`/app/orgs/${org()}/integrations/${name}`);
+    const [installed] = await mine();
+    expect(installed).toMatchObject({ target: { organization: org() } });
+    await expectUsable(page, "integrations, one installed");
+
+    await page.setViewportSize(PHONE);
+    await expectUsable(page, "integrations, on a phone");
+    await main.getByRole("button", { name: "Uninstall Weather" }).click();
+    const uninstall = page.getByRole("dialog", { name: "Uninstall integration" });
+    await expectUsable(page, "the Uninstall integration dialog, on a phone");
+    await page.setViewportSize(DESKTOP);
+    await expectUsable(page, "the Uninstall integration dialog");
+    await uninstall.getByRole("button", { name: "Uninstall" }).click();
+    await main.getByText("No integration is installed yet.").waitFor();
+    await main.getByRole("button", { name: "Install Weather" }).waitFor();
+    expect(await mine()).toEqual([]);
+    await page.context().close();
+  });
+
   it("tells a member the API refuses (403) in words, without breaking the screen", {
     timeout: 120_000,
   }, async () => {

@@ -214,6 +214,76 @@ describe.skipIf(appTestsSkipped())("the sites screens, in a browser", () => {
     await page.context().close();
   });
 
+  it("groups a site's sections: adds a group, puts a section in it, renames it, deletes it (the section stays)", {
+    timeout: 90_000,
+  }, async () => {
+    const site = await post<Site>(`/v1/orgs/${org()}/sites`, { title: "Grouped site" });
+    const spaces = await api<{ items: { id: string; title: string }[] }>(`/v1/orgs/${org()}/spaces`);
+    for (const [title, space] of [
+      ["Basics", "Guide"],
+      ["Endpoints", "Reference"],
+    ] as const)
+      await post(`/v1/orgs/${org()}/sites/${site.id}/sections`, {
+        spaceId: spaces.items.find((item) => item.title === space)?.id,
+        title,
+      });
+    const groups = async () =>
+      (
+        await api<{ items: { title: string; sections: { title: string }[] }[] }>(
+          `/v1/orgs/${org()}/sites/${site.id}/section-groups`,
+        )
+      ).items.map((group) => `${group.title}: ${group.sections.map((section) => section.title).join()}`);
+    const grouped = async () =>
+      (
+        await api<{ items: { title: string; sectionGroup?: string }[] }>(
+          `/v1/orgs/${org()}/sites/${site.id}/sections`,
+        )
+      ).items
+        .filter((section) => section.sectionGroup !== undefined)
+        .map((section) => section.title);
+
+    const page = await served.signIn(`${new URL(site.urls.app).pathname}/sections`, { viewport: DESKTOP });
+    await main(page).getByRole("heading", { level: 3, name: "Basics" }).waitFor();
+    await main(page).getByRole("button", { name: "Add group" }).click();
+    const add = page.getByRole("dialog", { name: "Add group" });
+    await add.getByRole("textbox", { name: "Group title" }).fill("Start here");
+    await expectUsable(page, "the Add group dialog (desktop)");
+    await add.getByRole("button", { name: "Add", exact: true }).click();
+    await main(page).getByRole("heading", { level: 3, name: "Group: Start here" }).waitFor();
+    expect(await groups()).toEqual(["Start here: "]);
+
+    // Basics goes into the group: the API and the screen both show it there.
+    const groupOfBasics = main(page).getByRole("combobox", { name: "Group of Basics" });
+    await groupOfBasics.selectOption({ label: "Start here" });
+    await expect.poll(groups).toEqual(["Start here: Basics"]);
+    expect(await grouped()).toEqual(["Basics"]);
+    await main(page).getByRole("heading", { level: 4, name: "Basics" }).waitFor();
+    await expect.poll(() => groupOfBasics.locator("option:checked").textContent()).toBe("Start here");
+    await expectUsable(page, "a site's sections with a group (desktop)");
+
+    // Rename, checked on a phone too.
+    await page.setViewportSize(PHONE);
+    await expectUsable(page, "a site's sections with a group (phone)");
+    await main(page).getByRole("button", { name: "Rename Start here" }).click();
+    const rename = page.getByRole("dialog", { name: "Rename the group “Start here”" });
+    await expectUsable(page, "the Rename group dialog (phone)");
+    await rename.getByRole("textbox", { name: "Group title" }).fill("First steps");
+    await rename.getByRole("button", { name: "Rename", exact: true }).click();
+    await expect.poll(groups).toEqual(["First steps: Basics"]);
+    await main(page).getByRole("heading", { level: 3, name: "Group: First steps" }).waitFor();
+
+    // Deleting the group keeps its section, back at the site's top level.
+    await main(page).getByRole("button", { name: "Delete group First steps" }).click();
+    const remove = page.getByRole("dialog", { name: "Delete group" });
+    await expectUsable(page, "the Delete group dialog (phone)");
+    await remove.getByRole("button", { name: "Delete", exact: true }).click();
+    await expect.poll(groups).toEqual([]);
+    expect(await grouped()).toEqual([]);
+    await main(page).getByRole("heading", { level: 3, name: "Basics" }).waitFor();
+    await main(page).getByRole("heading", { level: 3, name: "Endpoints" }).waitFor();
+    await page.context().close();
+  });
+
   for (const [at, viewport] of [
     ["desktop", DESKTOP],
     ["phone", PHONE],

@@ -7,7 +7,8 @@
  * The database is seeded in this process (the owner, the members, a session for the owner's cookie),
  * then the real app runs in a child process of its own (targets.ts) on it, on SQLite; the spaces and
  * their pages are made through the API. Debian's Chromium (playwright-core) opens the app with the
- * session cookie: each cold round in a new browser context (an empty cache).
+ * session cookie: each cold round in a new browser context (an empty cache). The first screen is timed
+ * in the page, from its navigation's start (`performance.now()`), as a person signing in meets it.
  *
  * Run after a build: `npm run bench:app` in packages/server (`node dist/bench/app.js`).
  * APP_PAGES (5000), APP_MEMBERS (10000), APP_ROUNDS (cold rounds, 5), APP_SWITCHES (page switches, 30).
@@ -123,6 +124,8 @@ async function main() {
 
     // 1. The first screen, cold: from asking for /app/ to the Content navigation listing the spaces.
     const firstScreen: number[] = [];
+    /** The same, counted here from before `goto`: a new tab's start in a new context included. */
+    const withNewTab: number[] = [];
     let sizes = new Map<string, number>();
     for (let round = 0; round < ROUNDS; round++) {
       const ctx = await context();
@@ -130,11 +133,21 @@ async function main() {
       const measured = transferSizes(page);
       const start = performance.now();
       await page.goto(`${target.url}/app/`);
-      await page
-        .getByRole("navigation", { name: "Content" })
-        .getByRole("link", { name: "Handbook" })
-        .waitFor();
-      firstScreen.push(performance.now() - start);
+      // Timed in the page, from its navigation's start (the redirect after sign-in lands there) to the
+      // navigation's link painted: a polling in the page, so no round trip to this process is counted.
+      const painted = await page.waitForFunction(
+        () => {
+          const nav = document.querySelector('nav[aria-label="Content"]');
+          const shown = Array.from(nav?.querySelectorAll("a") ?? []).some(
+            (a) => a.textContent === "Handbook",
+          );
+          return shown ? performance.now() : false;
+        },
+        undefined,
+        { polling: "raf" },
+      );
+      firstScreen.push(Number(await painted.jsonValue()));
+      withNewTab.push(performance.now() - start);
       await page.waitForLoadState("networkidle");
       sizes = await measured();
       await ctx.close();
@@ -194,8 +207,9 @@ async function main() {
       console.log(`  ${kind.padEnd(12)} ${kb(bytes)}`);
     console.log(`  JavaScript of the first screen: ${kb(scripts)} (target: at most 250 KB)`);
     console.log(
-      `  time to the Content navigation: median ${ms(median(firstScreen))}, max ${ms(Math.max(...firstScreen))} (target: under 1 s)`,
+      `  time to the Content navigation, from the navigation's start: median ${ms(median(firstScreen))}, max ${ms(Math.max(...firstScreen))} (target: under 1 s)`,
     );
+    console.log(`  the same with a new tab's start: median ${ms(median(withNewTab))}`);
     console.log(
       `\nMoving between pages of a space (click to the page's title), ${warmSwitches.length} switches:`,
     );

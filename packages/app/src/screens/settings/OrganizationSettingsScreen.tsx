@@ -5,6 +5,7 @@ import { paths } from "../../routes/paths.js";
 import { AuditLogSection } from "./AuditLogSection.js";
 import { CustomFieldsSection } from "./CustomFieldsSection.js";
 import { GeneralSection } from "./GeneralSection.js";
+import { IntegrationsSection } from "./IntegrationsSection.js";
 import { OpenApiSection } from "./OpenApiSection.js";
 import { SsoSection } from "./SsoSection.js";
 import { TranslationsSection } from "./TranslationsSection.js";
@@ -21,6 +22,7 @@ const SECTIONS: readonly { tab: string; label: MessageKey }[] = [
   { tab: "custom-fields", label: "settings.customFields" },
   { tab: "openapi", label: "settings.openapi" },
   { tab: "translations", label: "settings.translations" },
+  { tab: "integrations", label: "settings.integrations" },
 ];
 
 /** The organization's settings: one section at a time, each at a path of its own. */
@@ -50,6 +52,7 @@ export default function OrganizationSettingsScreen() {
           <Route path="custom-fields" element={<CustomFieldsSection organizationId={organizationId} />} />
           <Route path="openapi" element={<OpenApiSection organizationId={organizationId} />} />
           <Route path="translations" element={<TranslationsSection organizationId={organizationId} />} />
+          <Route path="integrations" element={<IntegrationsSection organizationId={organizationId} />} />
           <Route path="*" element={<p>{t("settings.noSection")}</p>} />
         </Routes>
       </section>

@@ -6,9 +6,11 @@ import { EVERY_PAGE, every } from "../../api/pages.js";
 export type Site = Schema<"Site">;
 export type SiteSection = Schema<"SiteSection">;
 export type Customization = Schema<"SiteCustomizationSettings">;
+export type SiteSectionGroup = Schema<"SiteSectionGroup">;
 
 const SITES = "/v1/orgs/{organizationId}/sites";
 const SECTIONS = "/v1/orgs/{organizationId}/sites/{siteId}/sections";
+const SECTION_GROUPS = "/v1/orgs/{organizationId}/sites/{siteId}/section-groups";
 const CUSTOMIZATION = "/v1/orgs/{organizationId}/sites/{siteId}/customization";
 
 /** The organization's sites, every page. */
@@ -32,6 +34,19 @@ export function useSections(organizationId: string, siteId: string): UseQueryRes
     queryFn: ({ signal }) =>
       every<SiteSection>(
         (page) => fetchClient.GET(SECTIONS, { signal, params: { path, query: { page } } }),
+        signal,
+      ),
+  });
+}
+
+/** The site's section groups in their order, each with its sections, every page. */
+export function useSectionGroups(organizationId: string, siteId: string): UseQueryResult<SiteSectionGroup[]> {
+  const path = { organizationId, siteId };
+  return useQuery({
+    queryKey: [...$api.queryOptions("get", SECTION_GROUPS, { params: { path } }).queryKey, EVERY_PAGE],
+    queryFn: ({ signal }) =>
+      every<SiteSectionGroup>(
+        (page) => fetchClient.GET(SECTION_GROUPS, { signal, params: { path, query: { page } } }),
         signal,
       ),
   });
