@@ -40708,6 +40708,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description A precondition of the operation does not hold. */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description The request body, or a file in it, is larger than the server accepts. */
             413: {
                 headers: {
