@@ -45,6 +45,8 @@ export default mergeConfig(
       maxWorkers: 2,
       testTimeout: 20_000,
       hookTimeout: 30_000,
+      // A browser's state follows an action by a render or more: reads of it retry this long.
+      expect: { poll: { timeout: 5_000 } },
     },
   }),
 );

@@ -73,7 +73,7 @@ describe.skipIf(appTestsSkipped())("the person's settings, in a browser", () => 
         await page.waitForURL(new RegExp(`/app/settings/${tab}$`));
         // The section and the link's mark come in the same render.
         await section(page, name).getByRole("heading", { level: 2, name }).waitFor();
-        expect(await link.getAttribute("aria-current")).toBe("page");
+        await expect.poll(() => link.getAttribute("aria-current")).toBe("page");
         await page.getByRole("status").filter({ hasText: "Loading" }).waitFor({ state: "detached" });
         await expectUsable(page, `the ${name} section`);
       }

@@ -160,7 +160,7 @@ describe.skipIf(appTestsSkipped())("the app's People screen, in a browser", () =
     await dialog.getByRole("combobox", { name: "Role" }).selectOption({ label: "Editor" });
     await dialog.getByRole("button", { name: "Send invitations" }).click();
     await page.getByRole("status").filter({ hasText: "Invited 2" }).waitFor();
-    expect(await dialog.isVisible()).toBe(false);
+    await expect.poll(() => dialog.isVisible()).toBe(false);
     for (const email of ["dee@example.com", "eve@example.com"])
       expect((await membersMatching(email))[0]?.role).toBe("edit");
     await page.context().close();

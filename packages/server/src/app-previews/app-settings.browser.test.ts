@@ -49,7 +49,7 @@ describe.skipIf(appTestsSkipped())("the organization's settings, in a browser", 
       await main.getByRole("heading", { level: 1, name: "Settings" }).waitFor();
       const sections = main.getByRole("navigation", { name: "Settings sections" });
       const general = sections.getByRole("link", { name: "General" });
-      expect(await general.getAttribute("aria-current")).toBe("page");
+      await expect.poll(() => general.getAttribute("aria-current")).toBe("page");
       await main.getByRole("textbox", { name: "Organization name" }).waitFor();
       await expectUsable(page, "general settings");
       await page.context().close();
@@ -98,7 +98,7 @@ describe.skipIf(appTestsSkipped())("the organization's settings, in a browser", 
       .filter({ hasText: "signing secret" })
       .getByText(/^whsec_/)
       .waitFor();
-    expect(await create.isVisible(), "the dialog closes once created").toBe(false);
+    await expect.poll(() => create.isVisible(), { message: "the dialog closes once created" }).toBe(false);
     await page.getByRole("heading", { level: 3, name: url }).waitFor();
     const [hook] = (await api<Page_<Schema<"Webhook">>>(`/v1/orgs/${org()}/webhooks`)).items;
     expect(hook?.url).toBe(url);

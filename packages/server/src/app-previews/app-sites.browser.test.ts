@@ -29,9 +29,9 @@ describe.skipIf(appTestsSkipped())("the sites screens, in a browser", () => {
   const openTab = async (page: Page, name: string, path: RegExp) => {
     await tabs(page).getByRole("link", { name, exact: true }).click();
     await page.waitForURL(path);
-    expect(await tabs(page).getByRole("link", { name, exact: true }).getAttribute("aria-current")).toBe(
-      "page",
-    );
+    await expect
+      .poll(() => tabs(page).getByRole("link", { name, exact: true }).getAttribute("aria-current"))
+      .toBe("page");
   };
   const siteNamed = async (title: string) =>
     (await api<{ items: Site[] }>(`/v1/orgs/${org()}/sites`)).items.find((site) => site.title === title);
@@ -54,9 +54,9 @@ describe.skipIf(appTestsSkipped())("the sites screens, in a browser", () => {
     expect(site).toMatchObject({ published: false });
     const siteId = site?.id ?? "";
     expect(new URL(page.url()).pathname).toBe(`/app/orgs/${org()}/sites/${siteId}`);
-    expect(await tabs(page).getByRole("link", { name: "Overview" }).getAttribute("aria-current")).toBe(
-      "page",
-    );
+    await expect
+      .poll(() => tabs(page).getByRole("link", { name: "Overview" }).getAttribute("aria-current"))
+      .toBe("page");
 
     // Publish: the button says what it does, and the state reads back.
     await main(page).getByRole("button", { name: "Publish", exact: true }).click();
@@ -159,9 +159,9 @@ describe.skipIf(appTestsSkipped())("the sites screens, in a browser", () => {
     await main(page).getByRole("heading", { level: 1, name: "Linked site" }).waitFor();
     await page.goto(new URL(`${site.urls.app}/redirects`).href);
     await main(page).getByRole("heading", { level: 2, name: "Redirects" }).waitFor();
-    expect(await tabs(page).getByRole("link", { name: "Redirects" }).getAttribute("aria-current")).toBe(
-      "page",
-    );
+    await expect
+      .poll(() => tabs(page).getByRole("link", { name: "Redirects" }).getAttribute("aria-current"))
+      .toBe("page");
     await page.goBack();
     await main(page).getByRole("heading", { level: 2, name: "Overview" }).waitFor();
     await openTab(page, "Customization", /\/customization$/);

@@ -64,7 +64,7 @@ describe.skipIf(appTestsSkipped({ smoke: true }))("a space in the app, in a brow
     const tree = page.getByRole("tree", { name: "Pages" });
     const guide = tree.getByRole("treeitem", { name: "Guide" });
     expect(await guide.getAttribute("aria-level")).toBe("1");
-    expect(await guide.getAttribute("aria-expanded")).toBe("false");
+    await expect.poll(() => guide.getAttribute("aria-expanded")).toBe("false");
     expect(await tree.getByRole("treeitem").count()).toBe(2);
     // The rendered body, with its formatting, and its headings.
     await main.locator(".space-body strong", { hasText: "this" }).waitFor();
@@ -76,7 +76,7 @@ describe.skipIf(appTestsSkipped({ smoke: true }))("a space in the app, in a brow
     // The keyboard: one tab stop, Right opens Guide, Down to Install, Enter opens it.
     await guide.focus();
     await page.keyboard.press("ArrowRight");
-    expect(await guide.getAttribute("aria-expanded")).toBe("true");
+    await expect.poll(() => guide.getAttribute("aria-expanded")).toBe("true");
     const install = tree.getByRole("treeitem", { name: "Install" });
     expect(await install.getAttribute("aria-level")).toBe("2");
     expect(await install.getAttribute("tabindex")).toBe("-1");
@@ -115,7 +115,7 @@ describe.skipIf(appTestsSkipped({ smoke: true }))("a space in the app, in a brow
       if (viewport === PHONE) {
         // On a phone the Pages tree folds above the page.
         const toggle = main.getByRole("button", { name: "Pages" });
-        expect(await toggle.getAttribute("aria-expanded")).toBe("false");
+        await expect.poll(() => toggle.getAttribute("aria-expanded")).toBe("false");
         await expectUsable(page, "a page, Pages folded");
         await toggle.click();
         await page.getByRole("tree", { name: "Pages" }).waitFor();

@@ -27,11 +27,11 @@ describe.skipIf(appTestsSkipped({ smoke: true }))("the app's shell, in a browser
       if (viewport === PHONE) {
         // On a phone the navigation is a drawer, behind the Menu button.
         const menu = page.getByRole("button", { name: "Menu" });
-        expect(await menu.getAttribute("aria-expanded")).toBe("false");
-        expect(await page.getByRole("navigation", { name: "Content" }).isVisible()).toBe(false);
+        await expect.poll(() => menu.getAttribute("aria-expanded")).toBe("false");
+        await expect.poll(() => page.getByRole("navigation", { name: "Content" }).isVisible()).toBe(false);
         await expectUsable(page, "the home, drawer closed");
         await menu.click();
-        expect(await menu.getAttribute("aria-expanded")).toBe("true");
+        await expect.poll(() => menu.getAttribute("aria-expanded")).toBe("true");
       }
       const content = page.getByRole("navigation", { name: "Content" });
       await content.getByRole("link", { name: "Engineering" }).waitFor();
@@ -48,7 +48,9 @@ describe.skipIf(appTestsSkipped({ smoke: true }))("the app's shell, in a browser
         // Following a link closes the drawer.
         await handbook.click();
         await page.waitForURL(/\/app\/spaces\//);
-        expect(await page.getByRole("button", { name: "Menu" }).getAttribute("aria-expanded")).toBe("false");
+        await expect
+          .poll(() => page.getByRole("button", { name: "Menu" }).getAttribute("aria-expanded"))
+          .toBe("false");
       }
       await page.context().close();
     }
@@ -125,7 +127,7 @@ describe.skipIf(appTestsSkipped({ smoke: true }))("the app's shell, in a browser
       await field.fill(title);
       await dialog.getByRole("button", { name: "Create" }).click();
       await content.getByRole("link", { name: title }).waitFor();
-      expect(await dialog.isVisible(), "the dialog closes once created").toBe(false);
+      await expect.poll(() => dialog.isVisible(), { message: "the dialog closes once created" }).toBe(false);
     }
     await page.getByRole("button", { name: "New space" }).click();
     await page.getByRole("dialog", { name: "New space" }).waitFor();
