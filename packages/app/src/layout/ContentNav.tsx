@@ -163,6 +163,9 @@ export function ContentNav({ organizationId }: { organizationId: string }) {
         <Loading />
       )}
       {tree?.length === 0 && <p>{t("nav.empty")}</p>}
+      <p className="trash-link">
+        <NavLink to={paths.deletedSpaces(organizationId)}>{t("nav.deletedSpaces")}</NavLink>
+      </p>
       {chosen?.action === "rename" && (
         <RenameDialog
           item={chosen.item}

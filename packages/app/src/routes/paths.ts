@@ -18,6 +18,8 @@ export const paths = {
   /** Search across the organization (`q`: the words). */
   search: (organizationId: string, q?: string) => withQuery(`/orgs/${part(organizationId)}/search`, { q }),
   collection: (collectionId: string) => `/collections/${part(collectionId)}`,
+  /** The organization's spaces deleted in the last 7 days, which can be restored. */
+  deletedSpaces: (organizationId: string) => `/orgs/${part(organizationId)}/deleted-spaces`,
   /** A space, at one of its pages (its path, as the API gives it) or its first. */
   space: (spaceId: string, pagePath = "") =>
     `/spaces/${part(spaceId)}${pagePath ? `/${pagePath.split("/").map(part).join("/")}` : ""}`,

@@ -24,6 +24,10 @@ export const router = createBrowserRouter(
           ...screen(() => import("../screens/content/SearchScreen.js")),
         },
         {
+          path: "orgs/:organizationId/deleted-spaces",
+          ...screen(() => import("../screens/content/DeletedSpacesScreen.js")),
+        },
+        {
           path: "collections/:collectionId",
           ...screen(() => import("../screens/content/CollectionScreen.js")),
         },

@@ -267,4 +267,41 @@ describe.skipIf(appTestsSkipped())("the app's content: navigation actions, searc
     }
     await page.context().close();
   });
+  it("lists the spaces deleted in the last 7 days, and restores them into the navigation", {
+    timeout: 120_000,
+  }, async () => {
+    for (const title of ["Old notes", "Drafts"]) {
+      ids[title] = (await post<Item>(`/v1/orgs/${org()}/spaces`, { title })).id;
+      await served.json(`/v1/spaces/${ids[title]}`, { method: "DELETE" });
+    }
+    const page = await signedIn(`/app/orgs/${org()}`);
+    const main = page.getByRole("main");
+    await contentNav(page).getByRole("link", { name: "Deleted spaces" }).click();
+    await page.waitForURL(/\/deleted-spaces$/);
+    await main.getByRole("heading", { level: 1, name: "Deleted spaces" }).waitFor();
+    const listed = main.getByRole("list", { name: "Deleted spaces" }).getByRole("heading", { level: 3 });
+    await expect.poll(() => listed.allTextContents()).toEqual(["Drafts", "Old notes"]);
+    await main
+      .getByText(/^Deleted .+; can be restored until .+\.$/)
+      .first()
+      .waitFor();
+    for (const viewport of [DESKTOP, PHONE]) {
+      await page.setViewportSize(viewport);
+      await expectUsable(page, "the deleted spaces");
+    }
+    await page.setViewportSize(DESKTOP);
+
+    await main.getByRole("button", { name: "Restore Drafts" }).click();
+    await main.getByRole("status").getByText("“Drafts” is restored").waitFor();
+    await contentNav(page).getByRole("link", { name: "Drafts" }).waitFor();
+    await expect.poll(() => listed.allTextContents()).toEqual(["Old notes"]);
+    expect((await item("spaces", "Drafts")).deletedAt).toBeUndefined();
+    await main.getByRole("link", { name: "Open Drafts" }).waitFor();
+
+    await main.getByRole("button", { name: "Restore Old notes" }).click();
+    await main.getByText("No space was deleted in the last 7 days.").waitFor();
+    expect((await item("spaces", "Old notes")).deletedAt).toBeUndefined();
+    await expectUsable(page, "no deleted space");
+    await page.context().close();
+  });
 });

@@ -33,6 +33,7 @@ const manages = (action: string) => onSpace(action, ({ role }) => canManageSpace
 
 export const spaceAccess = {
   listSpacesInOrganizationById: onOrganization("list its spaces"),
+  listDeletedSpacesInOrganizationById: onOrganization("list its deleted spaces"),
   // Where the space may go (the top level or a collection) is checked against the caller's role there.
   createSpace: onOrganization("create spaces"),
   getSpaceById: onSpace("read this space"),
@@ -47,7 +48,7 @@ export const spaceAccess = {
 } satisfies AccessMap;
 
 export function spaceHandlers(services: Services): AreaHandlers<typeof spaceAccess> {
-  const { db, urls, now, transaction } = services;
+  const { db, urls, now, clock, transaction } = services;
 
   /** Records an event about `space` in its organization, caused by `caller`. */
   const recordSpaceEvent = <
@@ -70,6 +71,13 @@ export function spaceHandlers(services: Services): AreaHandlers<typeof spaceAcce
   return {
     async listSpacesInOrganizationById({ path, query, caller }, { role }) {
       const args = { organizationId: path.organizationId, userId: caller.user.id, role };
+      const page = await listSpacesInOrganization(db, args, query);
+      return ok(presentPage(page, presentSpaceFor(role, urls)));
+    },
+
+    async listDeletedSpacesInOrganizationById({ path, query, caller }, { role }) {
+      const deleted = { now: clock.now() };
+      const args = { organizationId: path.organizationId, userId: caller.user.id, role, deleted };
       const page = await listSpacesInOrganization(db, args, query);
       return ok(presentPage(page, presentSpaceFor(role, urls)));
     },

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildCollection, buildNestedSpace, buildSpace } from "../testing/factories.js";
-import { joinOrganization } from "../testing/fixtures.js";
+import { buildOrganization, joinOrganization } from "../testing/fixtures.js";
 import { createOrganizationScenario, type TestApp, type TestUser } from "../testing/harness.js";
 import { DELETED_SPACE_RETENTION_MS } from "./store.js";
 
@@ -139,6 +139,66 @@ describe("GET /v1/orgs/{organizationId}/spaces", () => {
     await t.request.get(`/v1/orgs/${organizationId}/spaces?limit=-1`).set(admin.auth).expect(400);
     await t.request.get(`/v1/orgs/${organizationId}/spaces?limit=1001`).set(admin.auth).expect(400);
     await t.request.get(`/v1/orgs/${organizationId}/spaces?page=garbage`).set(admin.auth).expect(400);
+  });
+});
+
+describe("GET /v1/orgs/{organizationId}/deleted-spaces", () => {
+  const deletedIn = async (org: string, user: TestUser, query = "") =>
+    (await t.request.get(`/v1/orgs/${org}/deleted-spaces${query}`).set(user.auth).expect(200)).body;
+
+  it("lists the spaces deleted in the last 7 days, the last deleted first, until restored or gone", async () => {
+    const { organizationId: org, admin: owner } = await t.organization();
+    const [kept, older, newer] = await Promise.all(
+      ["Kept", "Older", "Newer"].map((title) => buildSpace(t, { organization_id: org, title })),
+    );
+    expect((await deletedIn(org, owner)).items).toEqual([]);
+    await t.request.delete(`/v1/spaces/${older?.id}`).set(owner.auth).expect(204);
+    t.clock.advance(DAY);
+    await t.request.delete(`/v1/spaces/${newer?.id}`).set(owner.auth).expect(204);
+    const listed = await deletedIn(org, owner);
+    expect(listed.count).toBe(2);
+    expect(listed.items.map((s: { title: string }) => s.title)).toEqual(["Newer", "Older"]);
+    expect(listed.items[0]).toMatchObject({
+      deletedAt: t.clock.now().toISOString(),
+      permissions: { admin: true },
+    });
+    // Page by page, on the same order.
+    const first = await deletedIn(org, owner, "?limit=1");
+    const second = await deletedIn(org, owner, `?limit=1&page=${first.next.page}`);
+    expect([...first.items, ...second.items].map((s: { id: string }) => s.id)).toEqual([
+      newer?.id,
+      older?.id,
+    ]);
+    expect(second.next).toBeUndefined();
+    expect((await deletedIn(org, owner)).items.map((s: { id: string }) => s.id)).not.toContain(kept?.id);
+
+    await t.request.post(`/v1/spaces/${newer?.id}/restore`).set(owner.auth).expect(200);
+    // Past 7 days the older one can no longer be restored, so it is not listed either.
+    t.clock.advance(DELETED_SPACE_RETENTION_MS - DAY);
+    expect((await deletedIn(org, owner)).items).toEqual([]);
+  });
+
+  it("lists to a guest only the deleted spaces granted to them", async () => {
+    const { organizationId: org, admin: owner, guest } = await buildOrganization(t, { guest: "guest" });
+    const [granted, other] = await Promise.all(
+      ["Granted", "Other"].map((title) => buildSpace(t, { organization_id: org, title })),
+    );
+    await t.request
+      .post(`/v1/spaces/${granted?.id}/permissions`)
+      .set(owner.auth)
+      .send({ role: "read", users: [guest.user.id] })
+      .expect(204);
+    for (const space of [granted, other])
+      await t.request.delete(`/v1/spaces/${space?.id}`).set(owner.auth).expect(204);
+    expect((await deletedIn(org, guest)).items.map((s: { id: string }) => s.id)).toEqual([granted?.id]);
+    expect((await deletedIn(org, owner)).count).toBe(2);
+  });
+
+  it("answers 401, 404 to a non-member, 400 for a bad page", async () => {
+    await t.request.get(`/v1/orgs/${organizationId}/deleted-spaces`).expect(401);
+    await t.request.get(`/v1/orgs/${organizationId}/deleted-spaces`).set(outsider.auth).expect(404);
+    await t.request.get(`/v1/orgs/${organizationId}/deleted-spaces?limit=-1`).set(admin.auth).expect(400);
+    await t.request.get(`/v1/orgs/${organizationId}/deleted-spaces?page=garbage`).set(admin.auth).expect(400);
   });
 });
 

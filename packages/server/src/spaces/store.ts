@@ -51,36 +51,60 @@ export async function spaceForCaller(
 }
 
 /**
- * The spaces of an organization that are not deleted, by id, as listed by a member (all of them) or by
- * a guest (those granted to them). The caller's role is known already (the access rule read it), so no
- * row asks for it again.
+ * The spaces of an organization as listed by a member (all of them) or by a guest (those granted to
+ * them). The caller's role is known already (the access rule read it), so no row asks for it again.
  */
-const spacesListedBy = (guest: boolean) =>
+const spacesOf = (
+  db: Db,
+  args: { organizationId: string; userId: string },
+  guest: boolean,
+  withGrants: boolean,
+) => {
+  const query = db
+    .selectFrom("spaces")
+    .selectAll()
+    .select(spaceGrant(withGrants, args.userId).as("caller_grant"))
+    .where("organization_id", "=", args.organizationId);
+  return guest ? query.where(sql<SqlBool>`${spaceGrant(withGrants, args.userId)} is not null`) : query;
+};
+/** Those not deleted, by id. */
+const liveListedBy = (guest: boolean) =>
   grantAware((withGrants) =>
     keysetList(
-      (db, args: { organizationId: string; userId: string }) => {
-        const query = db
-          .selectFrom("spaces")
-          .selectAll()
-          .select(spaceGrant(withGrants, args.userId).as("caller_grant"))
-          .where("organization_id", "=", args.organizationId)
-          .where("deleted_at", "is", null);
-        return guest ? query.where(sql<SqlBool>`${spaceGrant(withGrants, args.userId)} is not null`) : query;
-      },
+      (db, args: { organizationId: string; userId: string }) =>
+        spacesOf(db, args, guest, withGrants).where("deleted_at", "is", null),
       { id: "string" },
     ),
   );
-const listedByMember = spacesListedBy(false);
-const listedByGuest = spacesListedBy(true);
+/** Those deleted since `deletedSince`, the last deleted first. */
+const deletedListedBy = (guest: boolean) =>
+  grantAware((withGrants) =>
+    keysetList(
+      (db, args: { organizationId: string; userId: string; deletedSince: string }) =>
+        spacesOf(db, args, guest, withGrants).where("deleted_at", ">", args.deletedSince),
+      { deleted_at: "string", id: "string" },
+      { descending: true },
+    ),
+  );
+const listers = {
+  live: { member: liveListedBy(false), guest: liveListedBy(true) },
+  deleted: { member: deletedListedBy(false), guest: deletedListedBy(true) },
+};
 
-/** The spaces of an organization the caller lists, for their role there (null: a guest). */
+/**
+ * The spaces of an organization the caller lists, for their role there (null: a guest): those not
+ * deleted, or those deleted that can still be restored.
+ */
 export function listSpacesInOrganization(
   db: Db,
-  args: { organizationId: string; userId: string; role: OrganizationRole },
+  args: { organizationId: string; userId: string; role: OrganizationRole; deleted?: { now: Date } },
   query: PageQuery,
 ) {
-  const { role, ...ids } = args;
-  return (role === null ? listedByGuest : listedByMember)(db, ids, query);
+  const { role, deleted, ...ids } = args;
+  const who = role === null ? "guest" : "member";
+  return deleted
+    ? listers.deleted[who](db, { ...ids, deletedSince: retentionCutoff(deleted.now) }, query)
+    : listers.live[who](db, ids, query);
 }
 
 /** Spaces directly inside a collection, in their order among its children. */

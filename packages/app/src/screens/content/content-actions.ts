@@ -27,6 +27,9 @@ const LISTS = {
   space: ["get", "/v1/orgs/{organizationId}/spaces"],
 } as const;
 
+/** The organization's deleted spaces, which deleting or restoring a space changes. */
+const DELETED_SPACES = ["get", "/v1/orgs/{organizationId}/deleted-spaces"] as const;
+
 /** One item of each kind, as the screens of a collection or a space read it. */
 const ONE = {
   collection: ["get", "/v1/collections/{collectionId}"],
@@ -71,6 +74,7 @@ export function useContentActions({
       kinds.flatMap((kind) => [
         queryClient.invalidateQueries({ queryKey: LISTS[kind] }),
         queryClient.invalidateQueries({ queryKey: ONE[kind] }),
+        ...(kind === "space" ? [queryClient.invalidateQueries({ queryKey: DELETED_SPACES })] : []),
       ]),
     );
   const failed = (action: Failure["action"]) => (error: unknown, item: Target, snapshot?: Snapshot) => {
