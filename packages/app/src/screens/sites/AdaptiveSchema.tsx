@@ -3,15 +3,12 @@ import { $api } from "../../api/client.js";
 import { ErrorView, Loading } from "../../components/ErrorView.js";
 import { t } from "../../i18n/index.js";
 import { parseSchema } from "./adaptive.js";
-import { type SiteTabProps, useRefreshSites } from "./queries.js";
-
-const SCHEMA = "/v1/orgs/{organizationId}/sites/{siteId}/adaptive-schema";
+import { ADAPTIVE_SCHEMA, type SiteTabProps, useAdaptiveSchema, useRefreshSites } from "./queries.js";
 
 /** The JSON Schema of the site's visitor attributes (adaptive content), edited as text, checked as typed. */
 export function AdaptiveSchema({ organizationId, site }: SiteTabProps) {
   const id = useId();
-  const init = { params: { path: { organizationId, siteId: site.id } } };
-  const schema = $api.useQuery("get", SCHEMA, init);
+  const schema = useAdaptiveSchema(organizationId, site.id);
   return (
     <section aria-labelledby={`${id}-heading`}>
       <h2 id={`${id}-heading`}>{t("sites.tab.adaptive")}</h2>
@@ -34,7 +31,7 @@ function SchemaEditor({ organizationId, site, text }: SiteTabProps & { text: str
   const id = useId();
   const refresh = useRefreshSites();
   const [draft, setDraft] = useState(text);
-  const save = $api.useMutation("put", SCHEMA, { onSuccess: refresh });
+  const save = $api.useMutation("put", ADAPTIVE_SCHEMA, { onSuccess: refresh });
   const parsed = parseSchema(draft);
   const problems = "problems" in parsed ? parsed.problems : [];
   return (

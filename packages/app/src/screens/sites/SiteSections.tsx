@@ -12,6 +12,7 @@ import {
   useSectionGroups,
   useSections,
 } from "./queries.js";
+import { EditSection, ShownWhen, SiteSpaceList } from "./SectionConditions.js";
 import { AddGroup, GroupActions, GroupSelect, useRegroup } from "./SiteSectionGroups.js";
 
 const SECTION = "/v1/orgs/{organizationId}/sites/{siteId}/sections/{siteSectionId}";
@@ -68,7 +69,10 @@ interface SectionListProps extends SiteTabProps {
   level: 3 | 4;
 }
 
-/** Sections in order: each moves up or down among its neighbours, into another group, or away. */
+/**
+ * Sections in order: each is edited (title, path, who sees it), moves up or down among its neighbours,
+ * into another group, or away; each of its site spaces gets its own condition.
+ */
 function SectionList({ organizationId, site, sections, groups, level }: SectionListProps) {
   const refresh = useRefreshSites();
   const move = $api.useMutation("post", `${SECTION}/move`, { onSettled: refresh });
@@ -94,11 +98,8 @@ function SectionList({ organizationId, site, sections, groups, level }: SectionL
             <li key={section.id}>
               <div className="section-text">
                 <Title>{section.title}</Title>
-                <p className="hint">
-                  {t("sites.sections.spaces", {
-                    spaces: section.siteSpaces.map((siteSpace) => siteSpace.space.title).join(", ") || "—",
-                  })}
-                </p>
+                <ShownWhen condition={section.condition} />
+                <SiteSpaceList organizationId={organizationId} site={site} section={section} />
               </div>
               <div className="row-actions">
                 {groups.length > 0 && (
@@ -109,6 +110,7 @@ function SectionList({ organizationId, site, sections, groups, level }: SectionL
                     onChange={(to) => regroup.mutate({ section, to })}
                   />
                 )}
+                <EditSection organizationId={organizationId} site={site} section={section} />
                 <button
                   type="button"
                   disabled={!previous || busy}

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { parseSchema } from "./adaptive.js";
+import { booleanClaims, parseSchema } from "./adaptive.js";
 
 const keys = (text: string) => {
   const parsed = parseSchema(text);
@@ -46,5 +46,31 @@ describe("the adaptive schema as typed", () => {
       "claims.list.items sites.adaptive.badType",
       "claims.group sites.adaptive.closedObject",
     ]);
+  });
+});
+
+describe("the boolean claims of a schema", () => {
+  it("lists the boolean attributes, nested ones by their path, and skips the rest", () => {
+    const schema = {
+      type: "object",
+      additionalProperties: false,
+      properties: {
+        beta: { type: "boolean", description: "In the beta" },
+        plan: { type: "string", description: "The plan" },
+        unsigned: {
+          type: "object",
+          description: "Unsigned",
+          additionalProperties: false,
+          properties: { trial: { type: "boolean" }, tags: { type: "array" } },
+        },
+        "not a name": { type: "boolean", description: "Skipped" },
+      },
+    };
+    expect(booleanClaims(schema)).toEqual([
+      { path: "beta", description: "In the beta" },
+      { path: "unsigned.trial", description: "" },
+    ]);
+    expect(booleanClaims(undefined)).toEqual([]);
+    expect(booleanClaims({ type: "object", properties: [] })).toEqual([]);
   });
 });

@@ -62,3 +62,24 @@ export function parseSchema(text: string): { schema: JsonSchema } | { problems: 
 
 const isAdaptiveSchema = (value: unknown, problems: SchemaProblem[]): value is JsonSchema =>
   problems.length === 0 && isRecord(value);
+
+/** A boolean visitor attribute the schema declares: its path under `visitor.claims`, and what it means. */
+export interface BooleanClaim {
+  path: string;
+  description: string;
+}
+
+/**
+ * The boolean attributes of a visitor attributes schema, nested ones (`unsigned.beta`) included: the
+ * ones a condition tests as `== true`. Anything else in the schema is skipped, not refused.
+ */
+export function booleanClaims(schema: unknown, at = ""): BooleanClaim[] {
+  if (!isRecord(schema) || !isRecord(schema.properties)) return [];
+  return Object.entries(schema.properties).flatMap(([name, claim]): BooleanClaim[] => {
+    if (!NAME.test(name) || !isRecord(claim)) return [];
+    const path = `${at}${name}`;
+    if (claim.type === "object") return booleanClaims(claim, `${path}.`);
+    if (claim.type !== "boolean") return [];
+    return [{ path, description: typeof claim.description === "string" ? claim.description : "" }];
+  });
+}

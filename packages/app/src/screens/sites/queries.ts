@@ -12,6 +12,7 @@ const SITES = "/v1/orgs/{organizationId}/sites";
 const SECTIONS = "/v1/orgs/{organizationId}/sites/{siteId}/sections";
 const SECTION_GROUPS = "/v1/orgs/{organizationId}/sites/{siteId}/section-groups";
 const CUSTOMIZATION = "/v1/orgs/{organizationId}/sites/{siteId}/customization";
+export const ADAPTIVE_SCHEMA = "/v1/orgs/{organizationId}/sites/{siteId}/adaptive-schema";
 
 /** The organization's sites, every page. */
 export function useSites(organizationId: string): UseQueryResult<Site[]> {
@@ -50,6 +51,11 @@ export function useSectionGroups(organizationId: string, siteId: string): UseQue
         signal,
       ),
   });
+}
+
+/** The JSON Schema of the site's visitor attributes, which conditions read as `visitor.claims`. */
+export function useAdaptiveSchema(organizationId: string, siteId: string) {
+  return $api.useQuery("get", ADAPTIVE_SCHEMA, { params: { path: { organizationId, siteId } } });
 }
 
 /** The site's customization with its `ETag`, which a save sends back as `If-Match`. */
