@@ -284,19 +284,117 @@ describe.skipIf(appTestsSkipped())("the sites screens, in a browser", () => {
     await page.context().close();
   });
 
+  it("edits a section and who sees it: a refused condition is told, a claim of the adaptive schema inserted, then removed", {
+    timeout: 90_000,
+  }, async () => {
+    const site = await post<Site>(`/v1/orgs/${org()}/sites`, { title: "Adaptive site" });
+    const spaces = await api<{ items: { id: string; title: string }[] }>(`/v1/orgs/${org()}/spaces`);
+    await post(`/v1/orgs/${org()}/sites/${site.id}/sections`, {
+      spaceId: spaces.items.find((item) => item.title === "Guide")?.id,
+      title: "Beta guide",
+    });
+    await api(`/v1/orgs/${org()}/sites/${site.id}/adaptive-schema`, {
+      method: "PUT",
+      body: JSON.stringify({
+        jsonSchema: {
+          type: "object",
+          additionalProperties: false,
+          properties: { beta: { type: "boolean", description: "In the beta programme" } },
+        },
+      }),
+    });
+    interface Section {
+      title: string;
+      path: string;
+      condition?: string;
+      siteSpaces: { title: string; condition?: string }[];
+    }
+    const section = async () =>
+      (await api<{ items: Section[] }>(`/v1/orgs/${org()}/sites/${site.id}/sections`)).items[0];
+    const before = await section();
+
+    const page = await served.signIn(`${new URL(site.urls.app).pathname}/sections`, { viewport: DESKTOP });
+    const row = main(page)
+      .getByRole("listitem")
+      .filter({ has: page.getByRole("heading", { name: "Beta guide" }) });
+    await main(page).getByRole("button", { name: "Edit Beta guide" }).click();
+    const dialog = page.getByRole("dialog", { name: "Edit section" });
+    const title = dialog.getByRole("textbox", { name: "Title" });
+    const condition = dialog.getByRole("textbox", { name: "Condition" });
+    await expect.poll(() => title.inputValue()).toBe("Beta guide");
+    expect(await dialog.getByRole("textbox", { name: "Path" }).inputValue()).toBe(before?.path);
+    await expectUsable(page, "the Edit section dialog (desktop)");
+
+    // A condition that does not parse: refused in words, the dialog stays with what was typed.
+    await title.fill("Beta only");
+    await condition.fill("visitor.claims.beta ==");
+    await dialog.getByRole("button", { name: "Save" }).click();
+    await dialog.getByRole("alert").filter({ hasText: "not a valid expression" }).waitFor();
+    expect(await condition.inputValue()).toBe("visitor.claims.beta ==");
+    expect(await title.inputValue()).toBe("Beta only");
+    expect(await section()).toEqual(before);
+
+    // The schema's claim goes in as a test; Save writes it, with the new title.
+    await condition.fill("");
+    await dialog.getByRole("group", { name: "Insert claim" }).getByRole("button", { name: "beta" }).click();
+    await expect.poll(() => condition.inputValue()).toBe("visitor.claims.beta == true");
+    await dialog.getByRole("button", { name: "Save" }).click();
+    await dialog.waitFor({ state: "hidden" });
+    expect(await section()).toMatchObject({
+      title: "Beta only",
+      path: before?.path,
+      condition: "visitor.claims.beta == true",
+    });
+    const edited = main(page)
+      .getByRole("listitem")
+      .filter({ has: page.getByRole("heading", { name: "Beta only" }) });
+    await edited.getByText("Shown when: visitor.claims.beta == true").first().waitFor();
+    expect(await row.count()).toBe(0);
+
+    // Emptied, the condition is removed: everyone sees the section again.
+    await main(page).getByRole("button", { name: "Edit Beta only" }).click();
+    await expect.poll(() => condition.inputValue()).toBe("visitor.claims.beta == true");
+    await condition.fill("");
+    await dialog.getByRole("button", { name: "Save" }).click();
+    await dialog.waitFor({ state: "hidden" });
+    await expect.poll(async () => (await section())?.condition).toBeUndefined();
+    expect((await section())?.title).toBe("Beta only");
+    await expect.poll(() => edited.getByText("Shown when:").count()).toBe(0);
+
+    // A site space of the section gets its own condition, through the same field.
+    await main(page).getByRole("button", { name: "Edit condition of Guide" }).click();
+    const ofSpace = page.getByRole("dialog", { name: "Condition of the space “Guide”" });
+    await ofSpace.getByRole("group", { name: "Insert claim" }).getByRole("button", { name: "beta" }).click();
+    await expectUsable(page, "the Edit condition dialog of a site space (desktop)");
+    await ofSpace.getByRole("button", { name: "Save" }).click();
+    await ofSpace.waitFor({ state: "hidden" });
+    expect((await section())?.siteSpaces).toMatchObject([
+      { title: "Guide", condition: "visitor.claims.beta == true" },
+    ]);
+    expect((await section())?.condition).toBeUndefined();
+    await edited.getByRole("listitem").filter({ hasText: "Guide" }).getByText("Shown when:").waitFor();
+    await expectUsable(page, "a site's sections with conditions (desktop)");
+    await page.context().close();
+  });
+
   for (const [at, viewport] of [
     ["desktop", DESKTOP],
     ["phone", PHONE],
   ] as const)
     it(`is usable on every view and open dialog, on a ${at}`, { timeout: 120_000 }, async () => {
-      await post<Site>(`/v1/orgs/${org()}/sites`, { title: `Checked on a ${at}` });
+      const site = await post<Site>(`/v1/orgs/${org()}/sites`, { title: `Checked on a ${at}` });
+      const spaces = await api<{ items: { id: string }[] }>(`/v1/orgs/${org()}/spaces`);
+      await post(`/v1/orgs/${org()}/sites/${site.id}/sections`, {
+        spaceId: spaces.items[0]?.id,
+        title: "Checked",
+      });
       const page = await served.signIn(`/app/orgs/${org()}/sites`, { viewport });
-      const dialog = async (button: string) => {
+      const dialog = async (button: string, name = button) => {
         await main(page).getByRole("button", { name: button }).click();
-        await page.getByRole("dialog", { name: button }).waitFor();
-        await expectUsable(page, `the ${button} dialog (${at})`);
+        await page.getByRole("dialog", { name }).waitFor();
+        await expectUsable(page, `the ${name} dialog (${at})`);
         await page.keyboard.press("Escape");
-        await page.getByRole("dialog", { name: button }).waitFor({ state: "hidden" });
+        await page.getByRole("dialog", { name }).waitFor({ state: "hidden" });
       };
       const view = async (tab: string, heading: string) => {
         if (tab) await tabs(page).getByRole("link", { name: tab, exact: true }).click();
@@ -316,6 +414,7 @@ describe.skipIf(appTestsSkipped())("the sites screens, in a browser", () => {
       await dialog("Delete site");
       await view("Sections", "Sections");
       await dialog("Add section");
+      await dialog("Edit Checked", "Edit section");
       await view("Customization", "Customization");
       await view("Access", "Access");
       await dialog("New share link");
