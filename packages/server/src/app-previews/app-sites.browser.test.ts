@@ -349,7 +349,7 @@ describe.skipIf(appTestsSkipped())("the sites screens, in a browser", () => {
       .getByRole("listitem")
       .filter({ has: page.getByRole("heading", { name: "Beta only" }) });
     await edited.getByText("Shown when: visitor.claims.beta == true").first().waitFor();
-    expect(await row.count()).toBe(0);
+    await expect.poll(() => row.count()).toBe(0);
 
     // Emptied, the condition is removed: everyone sees the section again.
     await main(page).getByRole("button", { name: "Edit Beta only" }).click();
