@@ -2284,7 +2284,13 @@ export interface paths {
         delete?: never;
         options?: never;
         head?: never;
-        patch?: never;
+        /**
+         * Update a page of a change request
+         * @description Updates a page of a change request: its title and/or body, as one `update_page` change. With
+         *     `If-Match` naming the ETag of the page as read (without parameters), 412 when it changed since:
+         *     an editor never overwrites what another wrote meanwhile. Answers the page as read then.
+         */
+        patch: operations["updatePageInChangeRequestById"];
         trace?: never;
     };
     "/v1/spaces/{spaceId}/change-requests/{changeRequestId}/content/page/{pageId}/links": {
@@ -12565,6 +12571,16 @@ export interface components {
             title?: components["schemas"]["PageTitle"];
             /** @description New body, as Markdown; unchanged when omitted. */
             markdown?: string;
+        };
+        /** @description A page of a change request's new title and/or body. */
+        UpdatePageInChangeRequestRequest: {
+            /** @description New title; unchanged when omitted. The slug does not change with it. */
+            title?: components["schemas"]["PageTitle"];
+            /**
+             * @description New body, replacing the whole body: GitBook's JSON document, whose blocks left as they were keep
+             *     their Markdown byte for byte, or Markdown in GitBook's envelope; unchanged when omitted.
+             */
+            document?: components["schemas"]["MarkdownDocument"] | components["schemas"]["JSONDocumentBody"];
         };
         /** @description Changes to a SAML provider; omitted fields stay as they are. */
         UpdateSamlProviderRequest: {
@@ -33023,6 +33039,134 @@ export interface operations {
              *     the same `Idempotency-Key` is still running.
              */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body, or a file in it, is larger than the server accepts. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body is not of a media type the operation takes (JSON, or a multipart form for uploads). */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request cannot be processed as sent: an `Idempotency-Key` reused with another request. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests were sent; retry later. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    updatePageInChangeRequestById: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Id of the space. */
+                spaceId: components["parameters"]["SpacePath"];
+                /** @description Id of the change request, or its number in the space. */
+                changeRequestId: components["parameters"]["ChangeRequestPath.changeRequestId"];
+                /** @description Id of the page. */
+                pageId: components["parameters"]["PagePath"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdatePageInChangeRequestRequest"];
+            };
+        };
+        responses: {
+            /** @description The request has succeeded. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RevisionPage"];
+                };
+            };
+            /**
+             * @description The request is malformed or does not satisfy the contract. Besides what the schemas say, no string
+             *     (in the path, the query or the body, keys included) may contain a NUL character (U+0000) or a lone
+             *     UTF-16 surrogate: such a request is refused with 400 and changes nothing.
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The bearer token is missing or invalid. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The caller's role does not allow this operation. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The resource does not exist or is not visible to the caller. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description The request conflicts with the current state of the resource (a deleted space, say), or a request with
+             *     the same `Idempotency-Key` is still running.
+             */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A precondition of the operation does not hold. */
+            412: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -5,13 +5,19 @@ import { mergeChangeRequest, updateChangeRequestFromMain } from "../commands/mer
 import { changeRequestChanges, DEFAULT_CHANGES } from "../commands/semantic-changes.js";
 import { badRequest } from "../http/errors.js";
 import { presentPage } from "../http/paging.js";
-import { created, ok } from "../http/results.js";
+import { created, ok, withEntityTag } from "../http/results.js";
 import { onOrganization } from "../organizations/index.js";
 import type { Services } from "../services.js";
 import { contentReads } from "../space-content/index.js";
 import { assertSpaceNotDeleted, onSpace } from "../spaces/index.js";
 import { type MemberChangeRequest, onChangeRequest } from "./access.js";
-import { editChangeRequestContent, prepareContentEdit, prepareMerge, revisionBodies } from "./edits.js";
+import {
+  type ContentChange,
+  editChangeRequestContent,
+  prepareContentEdit,
+  prepareMerge,
+  revisionBodies,
+} from "./edits.js";
 import { canEditChangeRequests, canMergeChangeRequests } from "./policy.js";
 import { presentChangeRequest } from "./presenter.js";
 import {
@@ -38,6 +44,7 @@ export const changeRequestAccess = {
   getChangeRequestById: reads,
   updateChangeRequestById: edits("change change requests in this space"),
   updateChangeRequestContent: edits("edit the content of change requests in this space"),
+  updatePageInChangeRequestById: edits("edit the content of change requests in this space"),
   mergeChangeRequest: onChangeRequest("merge change requests in this space", ({ role }) =>
     canMergeChangeRequests(role),
   ),
@@ -105,6 +112,27 @@ export function changeRequestHandlers(services: Services): AreaHandlers<typeof c
     );
   };
 
+  /**
+   * Applies `changes` to the change request's content, all or none. The content engine reads them
+   * before the transaction (its workers never hold the database): the JSON documents of updates
+   * convert against the pages' bodies in the change request.
+   */
+  const editContent = async (
+    member: MemberChangeRequest,
+    userId: string,
+    changes: readonly ContentChange[],
+  ) => {
+    const bodies = revisionBodies(db, member.space.id, member.changeRequest.revision_id);
+    const edit = await prepareContentEdit(changes, [], bodies);
+    return transaction((tx) =>
+      editChangeRequestContent(
+        tx,
+        { ids, now: now() },
+        { spaceId: member.space.id, changeRequestId: member.changeRequest.id, userId, edit },
+      ),
+    );
+  };
+
   return {
     async listChangeRequestsForOrganization({ query, caller }, { organization }) {
       const filter = {
@@ -167,23 +195,15 @@ export function changeRequestHandlers(services: Services): AreaHandlers<typeof c
           "compat=false (the change request with the list of the pages changed) is not supported: " +
             "send compat=true or leave it out to get the updated change request.",
         );
-      // Read by the content engine before the transaction: its workers never hold the database. The
-      // JSON documents of updates convert against the pages' bodies in the change request.
-      const bodies = revisionBodies(db, member.space.id, member.changeRequest.revision_id);
-      const edit = await prepareContentEdit(body.changes, [], bodies);
-      const { space, changeRequest } = await transaction((tx) =>
-        editChangeRequestContent(
-          tx,
-          { ids, now: now() },
-          {
-            spaceId: member.space.id,
-            changeRequestId: member.changeRequest.id,
-            userId: caller.user.id,
-            edit,
-          },
-        ),
-      );
+      const { space, changeRequest } = await editContent(member, caller.user.id, body.changes);
       return ok(presentChangeRequest(changeRequest, space.revision_id, urls));
+    },
+
+    async updatePageInChangeRequestById({ path, body, caller }, member) {
+      await content.assertPage(member.space.id, member.changeRequest.revision_id, path.pageId);
+      const change = { operation: "update_page" as const, page: path.pageId, ...body };
+      const { changeRequest } = await editContent(member, caller.user.id, [change]);
+      return withEntityTag(await content.page(viewOf(member), changeRequest.revision_id, path.pageId, {}));
     },
 
     async mergeChangeRequest({ caller }, member) {

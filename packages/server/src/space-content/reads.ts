@@ -86,6 +86,12 @@ export function contentReads({ db, urls, secretKey }: Pick<Services, "db" | "url
       return presentEntry(tree, storage, tree.get(pageId), view, query);
     },
 
+    /** Throws 404 unless the content of `revisionId` has the page `pageId`: a write names it first. */
+    async assertPage(spaceId: string, revisionId: string, pageId: string) {
+      const { tree } = await open(spaceId, revisionId);
+      if (!tree.get(pageId)) throw notFound("Page");
+    },
+
     /** The page at `path` (its slugs, leading and trailing slashes aside); "" is the first page. */
     async pageAtPath(view: ContentView, revisionId: string, path: string, query: PageFormat) {
       const { tree, storage } = await open(view.spaceId, revisionId);
