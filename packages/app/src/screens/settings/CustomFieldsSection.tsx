@@ -2,9 +2,10 @@ import type { Schema } from "@quire/client";
 import { useQueryClient } from "@tanstack/react-query";
 import { useId, useState } from "react";
 import { $api } from "../../api/client.js";
-import { ErrorView, Loading } from "../../components/ErrorView.js";
-import { FormDialog } from "../../components/FormDialog.js";
+import { ConfirmDialog } from "../../components/ConfirmDialog.js";
+import { MutationDialog } from "../../components/MutationDialog.js";
 import { type MessageKey, t } from "../../i18n/index.js";
+import { SettingsList } from "./SettingsList.js";
 
 type Field = Schema<"CustomField">;
 type FieldType = Schema<"CustomFieldType">;
@@ -48,11 +49,10 @@ export function CustomFieldsSection({ organizationId }: { organizationId: string
       <h2>{t("settings.customFields")}</h2>
       <p>{t("settings.customFields.intro")}</p>
       <CreateField organizationId={organizationId} />
-      {fields.isPending && <Loading />}
-      {fields.isError && <ErrorView error={fields.error} />}
-      {fields.data?.items.length === 0 && <p>{t("settings.customFields.empty")}</p>}
-      <ul className="settings-list">
-        {fields.data?.items.map((field) => (
+      <SettingsList
+        query={fields}
+        empty={t("settings.customFields.empty")}
+        item={(field) => (
           <li key={field.id}>
             <h3>{field.title || field.name}</h3>
             <p className="meta">
@@ -64,8 +64,8 @@ export function CustomFieldsSection({ organizationId }: { organizationId: string
               <DeleteField organizationId={organizationId} field={field} />
             </div>
           </li>
-        ))}
-      </ul>
+        )}
+      />
     </>
   );
 }
@@ -80,30 +80,21 @@ function CreateField({ organizationId }: { organizationId: string }) {
     .map((option) => option.trim())
     .filter((option) => option !== "");
   return (
-    <FormDialog
+    <MutationDialog
       label={t("settings.field.new")}
       submitLabel={t("settings.create")}
-      pending={create.isPending}
-      error={create.error}
-      onOpen={() => {
-        create.reset();
-        setDraft(emptyDraft);
-      }}
-      onSubmit={(close) =>
-        create.mutate(
-          {
-            params: { path: { organizationId } },
-            body: {
-              name: draft.name.trim(),
-              type: draft.type,
-              ...(draft.title.trim() && { title: draft.title.trim() }),
-              ...(draft.description.trim() && { description: draft.description.trim() }),
-              ...(hasOptions(draft.type) && { options }),
-            },
-          },
-          { onSuccess: close },
-        )
-      }
+      write={create}
+      onOpen={() => setDraft(emptyDraft)}
+      variables={() => ({
+        params: { path: { organizationId } },
+        body: {
+          name: draft.name.trim(),
+          type: draft.type,
+          ...(draft.title.trim() && { title: draft.title.trim() }),
+          ...(draft.description.trim() && { description: draft.description.trim() }),
+          ...(hasOptions(draft.type) && { options }),
+        },
+      })}
     >
       <label htmlFor={`${id}-name`}>{t("settings.field.name")}</label>
       <input
@@ -150,7 +141,7 @@ function CreateField({ organizationId }: { organizationId: string }) {
         value={draft.description}
         onChange={(event) => setDraft({ ...draft, description: event.target.value })}
       />
-    </FormDialog>
+    </MutationDialog>
   );
 }
 
@@ -158,20 +149,13 @@ function DeleteField({ organizationId, field }: { organizationId: string; field:
   const refresh = useRefresh();
   const remove = $api.useMutation("delete", FIELD, { onSuccess: refresh });
   return (
-    <FormDialog
+    <ConfirmDialog
       label={t("settings.delete")}
       context={field.title || field.name}
       heading={t("settings.field.deleteHeading")}
-      submitLabel={t("settings.delete")}
-      danger
-      pending={remove.isPending}
-      error={remove.error}
-      onOpen={remove.reset}
-      onSubmit={(close) =>
-        remove.mutate({ params: { path: { organizationId, fieldName: field.name } } }, { onSuccess: close })
-      }
-    >
-      <p>{t("settings.field.deleteWarning", { title: field.title || field.name })}</p>
-    </FormDialog>
+      warning={t("settings.field.deleteWarning", { title: field.title || field.name })}
+      write={remove}
+      variables={() => ({ params: { path: { organizationId, fieldName: field.name } } })}
+    />
   );
 }

@@ -2,8 +2,8 @@ import type { Schema } from "@quire/client";
 import { useQueries, useQueryClient } from "@tanstack/react-query";
 import { useSearchParams } from "react-router";
 import { $api } from "../../api/client.js";
+import { ConfirmDialog } from "../../components/ConfirmDialog.js";
 import { ErrorView, Loading } from "../../components/ErrorView.js";
-import { FormDialog } from "../../components/FormDialog.js";
 import { type MessageKey, t } from "../../i18n/index.js";
 import { paths } from "../../routes/paths.js";
 import { PAGE, Pager } from "./Pager.js";
@@ -159,23 +159,15 @@ function Uninstall({ integration, installation }: { integration: Integration; in
   const refresh = useRefreshInstallations();
   const remove = $api.useMutation("delete", INSTALLATION, { onSuccess: refresh });
   return (
-    <FormDialog
+    <ConfirmDialog
       label={t("settings.integration.uninstall")}
       context={integration.title}
       heading={t("settings.integration.uninstallHeading")}
-      submitLabel={t("settings.integration.uninstall")}
-      danger
-      pending={remove.isPending}
-      error={remove.error}
-      onOpen={remove.reset}
-      onSubmit={(close) =>
-        remove.mutate(
-          { params: { path: { integrationName: integration.name, installationId: installation.id } } },
-          { onSuccess: close },
-        )
-      }
-    >
-      <p>{t("settings.integration.uninstallWarning", { title: integration.title })}</p>
-    </FormDialog>
+      warning={t("settings.integration.uninstallWarning", { title: integration.title })}
+      write={remove}
+      variables={() => ({
+        params: { path: { integrationName: integration.name, installationId: installation.id } },
+      })}
+    />
   );
 }

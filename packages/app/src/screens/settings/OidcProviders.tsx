@@ -1,11 +1,10 @@
 import type { Schema } from "@quire/client";
 import { useQueryClient } from "@tanstack/react-query";
-import { useId, useState } from "react";
+import { useId } from "react";
 import { $api } from "../../api/client.js";
-import { ErrorView, Loading } from "../../components/ErrorView.js";
-import { FormDialog } from "../../components/FormDialog.js";
 import { type Role, RoleSelect } from "../../components/RoleSelect.js";
 import { t } from "../../i18n/index.js";
+import { Providers } from "./Providers.js";
 
 type Provider = Schema<"OidcProvider">;
 
@@ -62,53 +61,42 @@ export function OidcProviders({ organizationId }: { organizationId: string }) {
     params: { path: { organizationId }, query: { limit: 100 } },
   });
   const refresh = useRefresh();
-  const [draft, setDraft] = useState(emptyDraft);
   const create = $api.useMutation("post", PROVIDERS, { onSuccess: refresh });
-  const headingId = useId();
+  const update = $api.useMutation("patch", PROVIDER, { onSuccess: refresh });
+  const remove = $api.useMutation("delete", PROVIDER, { onSuccess: refresh });
+  const path = (provider: Provider) => ({ organizationId, oidcProviderId: provider.id });
   return (
-    <section aria-labelledby={headingId}>
-      <h3 id={headingId}>{t("settings.oidc")}</h3>
-      <FormDialog
-        label={t("settings.oidc.new")}
-        submitLabel={t("settings.create")}
-        pending={create.isPending}
-        error={create.error}
-        onOpen={() => {
-          create.reset();
-          setDraft(emptyDraft);
-        }}
-        onClose={() => setDraft(forgetSecret)}
-        onSubmit={(close) =>
-          create.mutate({ params: { path: { organizationId } }, body: bodyOf(draft) }, { onSuccess: close })
-        }
-      >
-        <OidcFields draft={draft} onChange={setDraft} />
-      </FormDialog>
-      {providers.isPending && <Loading />}
-      {providers.isError && <ErrorView error={providers.error} />}
-      {providers.data?.items.length === 0 && <p>{t("settings.oidc.empty")}</p>}
-      <ul className="settings-list">
-        {providers.data?.items.map((provider) => (
-          <li key={provider.id}>
-            <h4>{provider.label}</h4>
-            <dl>
-              <dt>{t("settings.oidc.issuer")}</dt>
-              <dd>{provider.issuer}</dd>
-              <dt>{t("settings.oidc.clientId")}</dt>
-              <dd>{provider.clientId}</dd>
-              <dt>{t("settings.oidc.clientSecret")}</dt>
-              <dd>{provider.clientSecretSet ? t("settings.oidc.secretSet") : t("settings.oidc.noSecret")}</dd>
-              <dt>{t("settings.oidc.redirectURL")}</dt>
-              <dd>{provider.service.redirectURL}</dd>
-            </dl>
-            <div className="item-actions">
-              <EditOidc organizationId={organizationId} provider={provider} />
-              <DeleteOidc organizationId={organizationId} provider={provider} />
-            </div>
-          </li>
-        ))}
-      </ul>
-    </section>
+    <Providers
+      query={providers}
+      kind={{
+        heading: "settings.oidc",
+        newLabel: "settings.oidc.new",
+        empty: "settings.oidc.empty",
+        editHeading: "settings.oidc.editHeading",
+        emptyDraft,
+        draftOf,
+        keep: forgetSecret,
+        fields: (draft, onChange) => <OidcFields draft={draft} onChange={onChange} />,
+        details: (provider) => (
+          <dl>
+            <dt>{t("settings.oidc.issuer")}</dt>
+            <dd>{provider.issuer}</dd>
+            <dt>{t("settings.oidc.clientId")}</dt>
+            <dd>{provider.clientId}</dd>
+            <dt>{t("settings.oidc.clientSecret")}</dt>
+            <dd>{provider.clientSecretSet ? t("settings.oidc.secretSet") : t("settings.oidc.noSecret")}</dd>
+            <dt>{t("settings.oidc.redirectURL")}</dt>
+            <dd>{provider.service.redirectURL}</dd>
+          </dl>
+        ),
+        create,
+        created: (draft) => ({ params: { path: { organizationId } }, body: bodyOf(draft) }),
+        update,
+        updated: (provider, draft) => ({ params: { path: path(provider) }, body: bodyOf(draft) }),
+        remove,
+        removed: (provider) => ({ params: { path: path(provider) } }),
+      }}
+    />
   );
 }
 
@@ -150,59 +138,5 @@ function OidcFields({ draft, onChange }: { draft: Draft; onChange(draft: Draft):
         showLabel
       />
     </>
-  );
-}
-
-function EditOidc({ organizationId, provider }: { organizationId: string; provider: Provider }) {
-  const refresh = useRefresh();
-  const [draft, setDraft] = useState(() => draftOf(provider));
-  const update = $api.useMutation("patch", PROVIDER, { onSuccess: refresh });
-  return (
-    <FormDialog
-      label={t("settings.edit")}
-      context={provider.label}
-      heading={t("settings.oidc.editHeading")}
-      submitLabel={t("settings.save")}
-      pending={update.isPending}
-      error={update.error}
-      onOpen={() => {
-        update.reset();
-        setDraft(draftOf(provider));
-      }}
-      onClose={() => setDraft(forgetSecret)}
-      onSubmit={(close) =>
-        update.mutate(
-          { params: { path: { organizationId, oidcProviderId: provider.id } }, body: bodyOf(draft) },
-          { onSuccess: close },
-        )
-      }
-    >
-      <OidcFields draft={draft} onChange={setDraft} />
-    </FormDialog>
-  );
-}
-
-function DeleteOidc({ organizationId, provider }: { organizationId: string; provider: Provider }) {
-  const refresh = useRefresh();
-  const remove = $api.useMutation("delete", PROVIDER, { onSuccess: refresh });
-  return (
-    <FormDialog
-      label={t("settings.delete")}
-      context={provider.label}
-      heading={t("settings.sso.deleteHeading")}
-      submitLabel={t("settings.delete")}
-      danger
-      pending={remove.isPending}
-      error={remove.error}
-      onOpen={remove.reset}
-      onSubmit={(close) =>
-        remove.mutate(
-          { params: { path: { organizationId, oidcProviderId: provider.id } } },
-          { onSuccess: close },
-        )
-      }
-    >
-      <p>{t("settings.sso.deleteWarning", { label: provider.label })}</p>
-    </FormDialog>
   );
 }

@@ -2,10 +2,11 @@ import type { Schema } from "@quire/client";
 import { useQueryClient } from "@tanstack/react-query";
 import { useId, useState } from "react";
 import { $api } from "../../api/client.js";
-import { ErrorView, Loading } from "../../components/ErrorView.js";
-import { FormDialog } from "../../components/FormDialog.js";
+import { ConfirmDialog } from "../../components/ConfirmDialog.js";
+import { MutationDialog } from "../../components/MutationDialog.js";
 import { type MessageKey, t } from "../../i18n/index.js";
 import { formatTime } from "./format.js";
+import { SettingsList } from "./SettingsList.js";
 
 type Spec = Schema<"OpenAPISpec">;
 
@@ -39,11 +40,10 @@ export function OpenApiSection({ organizationId }: { organizationId: string }) {
       <h2>{t("settings.openapi")}</h2>
       <p>{t("settings.openapi.intro")}</p>
       <AddSpec organizationId={organizationId} />
-      {specs.isPending && <Loading />}
-      {specs.isError && <ErrorView error={specs.error} />}
-      {specs.data?.items.length === 0 && <p>{t("settings.openapi.empty")}</p>}
-      <ul className="settings-list">
-        {specs.data?.items.map((spec) => (
+      <SettingsList
+        query={specs}
+        empty={t("settings.openapi.empty")}
+        item={(spec) => (
           <li key={spec.id}>
             <h3>{spec.slug}</h3>
             <p className="meta">
@@ -56,8 +56,8 @@ export function OpenApiSection({ organizationId }: { organizationId: string }) {
               <DeleteSpec organizationId={organizationId} spec={spec} />
             </div>
           </li>
-        ))}
-      </ul>
+        )}
+      />
     </>
   );
 }
@@ -68,27 +68,18 @@ function AddSpec({ organizationId }: { organizationId: string }) {
   const [draft, setDraft] = useState(emptyDraft);
   const create = $api.useMutation("post", SPECS, { onSuccess: refresh });
   return (
-    <FormDialog
+    <MutationDialog
       label={t("settings.openapi.add")}
       submitLabel={t("settings.openapi.addSubmit")}
-      pending={create.isPending}
-      error={create.error}
-      onOpen={() => {
-        create.reset();
-        setDraft(emptyDraft);
-      }}
-      onSubmit={(close) =>
-        create.mutate(
-          {
-            params: { path: { organizationId } },
-            body: {
-              slug: draft.slug.trim(),
-              source: draft.from === "url" ? { url: draft.url.trim() } : { text: draft.text },
-            },
-          },
-          { onSuccess: close },
-        )
-      }
+      write={create}
+      onOpen={() => setDraft(emptyDraft)}
+      variables={() => ({
+        params: { path: { organizationId } },
+        body: {
+          slug: draft.slug.trim(),
+          source: draft.from === "url" ? { url: draft.url.trim() } : { text: draft.text },
+        },
+      })}
     >
       <label htmlFor={`${id}-slug`}>{t("settings.openapi.slug")}</label>
       <input
@@ -138,7 +129,7 @@ function AddSpec({ organizationId }: { organizationId: string }) {
           />
         </>
       )}
-    </FormDialog>
+    </MutationDialog>
   );
 }
 
@@ -146,20 +137,13 @@ function DeleteSpec({ organizationId, spec }: { organizationId: string; spec: Sp
   const refresh = useRefresh();
   const remove = $api.useMutation("delete", SPEC, { onSuccess: refresh });
   return (
-    <FormDialog
+    <ConfirmDialog
       label={t("settings.delete")}
       context={spec.slug}
       heading={t("settings.openapi.deleteHeading")}
-      submitLabel={t("settings.delete")}
-      danger
-      pending={remove.isPending}
-      error={remove.error}
-      onOpen={remove.reset}
-      onSubmit={(close) =>
-        remove.mutate({ params: { path: { organizationId, specSlug: spec.slug } } }, { onSuccess: close })
-      }
-    >
-      <p>{t("settings.openapi.deleteWarning", { slug: spec.slug })}</p>
-    </FormDialog>
+      warning={t("settings.openapi.deleteWarning", { slug: spec.slug })}
+      write={remove}
+      variables={() => ({ params: { path: { organizationId, specSlug: spec.slug } } })}
+    />
   );
 }

@@ -1,11 +1,10 @@
 import type { Schema } from "@quire/client";
 import { useQueryClient } from "@tanstack/react-query";
-import { useId, useState } from "react";
+import { useId } from "react";
 import { $api } from "../../api/client.js";
-import { ErrorView, Loading } from "../../components/ErrorView.js";
-import { FormDialog } from "../../components/FormDialog.js";
 import { type Role, RoleSelect } from "../../components/RoleSelect.js";
 import { t } from "../../i18n/index.js";
+import { Providers } from "./Providers.js";
 
 type Provider = Schema<"SamlProvider">;
 
@@ -49,34 +48,23 @@ export function SamlProviders({ organizationId }: { organizationId: string }) {
     params: { path: { organizationId }, query: { limit: 100 } },
   });
   const refresh = useRefresh();
-  const [draft, setDraft] = useState(emptyDraft);
   const create = $api.useMutation("post", PROVIDERS, { onSuccess: refresh });
-  const headingId = useId();
+  const update = $api.useMutation("patch", PROVIDER, { onSuccess: refresh });
+  const remove = $api.useMutation("delete", PROVIDER, { onSuccess: refresh });
+  const path = (provider: Provider) => ({ organizationId, samlProviderId: provider.id });
   return (
-    <section aria-labelledby={headingId}>
-      <h3 id={headingId}>{t("settings.saml")}</h3>
-      <FormDialog
-        label={t("settings.saml.new")}
-        submitLabel={t("settings.create")}
-        pending={create.isPending}
-        error={create.error}
-        onOpen={() => {
-          create.reset();
-          setDraft(emptyDraft);
-        }}
-        onSubmit={(close) =>
-          create.mutate({ params: { path: { organizationId } }, body: bodyOf(draft) }, { onSuccess: close })
-        }
-      >
-        <SamlFields draft={draft} onChange={setDraft} />
-      </FormDialog>
-      {providers.isPending && <Loading />}
-      {providers.isError && <ErrorView error={providers.error} />}
-      {providers.data?.items.length === 0 && <p>{t("settings.saml.empty")}</p>}
-      <ul className="settings-list">
-        {providers.data?.items.map((provider) => (
-          <li key={provider.id}>
-            <h4>{provider.label}</h4>
+    <Providers
+      query={providers}
+      kind={{
+        heading: "settings.saml",
+        newLabel: "settings.saml.new",
+        empty: "settings.saml.empty",
+        editHeading: "settings.saml.editHeading",
+        emptyDraft,
+        draftOf,
+        fields: (draft, onChange) => <SamlFields draft={draft} onChange={onChange} />,
+        details: (provider) => (
+          <>
             <p className="meta">
               {provider.status === "active" ? t("settings.saml.active") : t("settings.saml.pending")}
             </p>
@@ -86,14 +74,16 @@ export function SamlProviders({ organizationId }: { organizationId: string }) {
               <dt>{t("settings.saml.serviceEntityID")}</dt>
               <dd>{provider.service.entityID}</dd>
             </dl>
-            <div className="item-actions">
-              <EditSaml organizationId={organizationId} provider={provider} />
-              <DeleteSaml organizationId={organizationId} provider={provider} />
-            </div>
-          </li>
-        ))}
-      </ul>
-    </section>
+          </>
+        ),
+        create,
+        created: (draft) => ({ params: { path: { organizationId } }, body: bodyOf(draft) }),
+        update,
+        updated: (provider, draft) => ({ params: { path: path(provider) }, body: bodyOf(draft) }),
+        remove,
+        removed: (provider) => ({ params: { path: path(provider) } }),
+      }}
+    />
   );
 }
 
@@ -129,58 +119,5 @@ function SamlFields({ draft, onChange }: { draft: Draft; onChange(draft: Draft):
         showLabel
       />
     </>
-  );
-}
-
-function EditSaml({ organizationId, provider }: { organizationId: string; provider: Provider }) {
-  const refresh = useRefresh();
-  const [draft, setDraft] = useState(() => draftOf(provider));
-  const update = $api.useMutation("patch", PROVIDER, { onSuccess: refresh });
-  return (
-    <FormDialog
-      label={t("settings.edit")}
-      context={provider.label}
-      heading={t("settings.saml.editHeading")}
-      submitLabel={t("settings.save")}
-      pending={update.isPending}
-      error={update.error}
-      onOpen={() => {
-        update.reset();
-        setDraft(draftOf(provider));
-      }}
-      onSubmit={(close) =>
-        update.mutate(
-          { params: { path: { organizationId, samlProviderId: provider.id } }, body: bodyOf(draft) },
-          { onSuccess: close },
-        )
-      }
-    >
-      <SamlFields draft={draft} onChange={setDraft} />
-    </FormDialog>
-  );
-}
-
-function DeleteSaml({ organizationId, provider }: { organizationId: string; provider: Provider }) {
-  const refresh = useRefresh();
-  const remove = $api.useMutation("delete", PROVIDER, { onSuccess: refresh });
-  return (
-    <FormDialog
-      label={t("settings.delete")}
-      context={provider.label}
-      heading={t("settings.sso.deleteHeading")}
-      submitLabel={t("settings.delete")}
-      danger
-      pending={remove.isPending}
-      error={remove.error}
-      onOpen={remove.reset}
-      onSubmit={(close) =>
-        remove.mutate(
-          { params: { path: { organizationId, samlProviderId: provider.id } } },
-          { onSuccess: close },
-        )
-      }
-    >
-      <p>{t("settings.sso.deleteWarning", { label: provider.label })}</p>
-    </FormDialog>
   );
 }

@@ -3,10 +3,11 @@ import { useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
 import { Link } from "react-router";
 import { $api } from "../../api/client.js";
-import { ErrorView, Loading } from "../../components/ErrorView.js";
-import { FormDialog } from "../../components/FormDialog.js";
+import { ConfirmDialog } from "../../components/ConfirmDialog.js";
+import { MutationDialog } from "../../components/MutationDialog.js";
 import { t } from "../../i18n/index.js";
 import { paths } from "../../routes/paths.js";
+import { SettingsList } from "./SettingsList.js";
 import { draftOf, emptyDraft, WebhookFields } from "./WebhookFields.js";
 
 type Webhook = Schema<"Webhook">;
@@ -40,16 +41,11 @@ export function WebhooksSection({ organizationId }: { organizationId: string }) 
           <code>{secret}</code>
         </div>
       )}
-      {webhooks.isPending && <Loading />}
-      {webhooks.isError && <ErrorView error={webhooks.error} />}
-      {webhooks.data?.items.length === 0 && <p>{t("settings.webhooks.empty")}</p>}
-      {webhooks.data && webhooks.data.items.length > 0 && (
-        <ul className="settings-list">
-          {webhooks.data.items.map((webhook) => (
-            <WebhookItem key={webhook.id} organizationId={organizationId} webhook={webhook} />
-          ))}
-        </ul>
-      )}
+      <SettingsList
+        query={webhooks}
+        empty={t("settings.webhooks.empty")}
+        item={(webhook) => <WebhookItem key={webhook.id} organizationId={organizationId} webhook={webhook} />}
+      />
     </>
   );
 }
@@ -65,37 +61,26 @@ function CreateWebhook({
   const [draft, setDraft] = useState(emptyDraft);
   const create = $api.useMutation("post", WEBHOOKS, { onSuccess: refresh });
   return (
-    <FormDialog
+    <MutationDialog
       label={t("settings.webhook.new")}
       submitLabel={t("settings.create")}
-      pending={create.isPending}
-      error={create.error}
-      onOpen={() => {
-        create.reset();
-        setDraft(emptyDraft);
+      write={create}
+      onOpen={() => setDraft(emptyDraft)}
+      variables={() => ({
+        params: { path: { organizationId } },
+        body: {
+          url: draft.url.trim(),
+          events: draft.events,
+          active: draft.active,
+          ...(draft.description.trim() && { description: draft.description.trim() }),
+        },
+      })}
+      onDone={(created) => {
+        if (created.secret) onCreated(created.secret);
       }}
-      onSubmit={(close) =>
-        create.mutate(
-          {
-            params: { path: { organizationId } },
-            body: {
-              url: draft.url.trim(),
-              events: draft.events,
-              active: draft.active,
-              ...(draft.description.trim() && { description: draft.description.trim() }),
-            },
-          },
-          {
-            onSuccess: (created) => {
-              if (created.secret) onCreated(created.secret);
-              close();
-            },
-          },
-        )
-      }
     >
       <WebhookFields draft={draft} onChange={setDraft} />
-    </FormDialog>
+    </MutationDialog>
   );
 }
 
@@ -127,34 +112,25 @@ function EditWebhook({ organizationId, webhook }: { organizationId: string; webh
   const [draft, setDraft] = useState(() => draftOf(webhook));
   const update = $api.useMutation("patch", WEBHOOK, { onSuccess: refresh });
   return (
-    <FormDialog
+    <MutationDialog
       label={t("settings.edit")}
       context={webhook.url}
       heading={t("settings.webhook.editHeading")}
       submitLabel={t("settings.save")}
-      pending={update.isPending}
-      error={update.error}
-      onOpen={() => {
-        update.reset();
-        setDraft(draftOf(webhook));
-      }}
-      onSubmit={(close) =>
-        update.mutate(
-          {
-            params: { path: { organizationId, webhookId: webhook.id } },
-            body: {
-              url: draft.url.trim(),
-              events: draft.events,
-              active: draft.active,
-              description: draft.description.trim() || null,
-            },
-          },
-          { onSuccess: close },
-        )
-      }
+      write={update}
+      onOpen={() => setDraft(draftOf(webhook))}
+      variables={() => ({
+        params: { path: { organizationId, webhookId: webhook.id } },
+        body: {
+          url: draft.url.trim(),
+          events: draft.events,
+          active: draft.active,
+          description: draft.description.trim() || null,
+        },
+      })}
     >
       <WebhookFields draft={draft} onChange={setDraft} />
-    </FormDialog>
+    </MutationDialog>
   );
 }
 
@@ -162,20 +138,13 @@ function DeleteWebhook({ organizationId, webhook }: { organizationId: string; we
   const refresh = useRefreshWebhooks();
   const remove = $api.useMutation("delete", WEBHOOK, { onSuccess: refresh });
   return (
-    <FormDialog
+    <ConfirmDialog
       label={t("settings.delete")}
       context={webhook.url}
       heading={t("settings.webhook.deleteHeading")}
-      submitLabel={t("settings.delete")}
-      danger
-      pending={remove.isPending}
-      error={remove.error}
-      onOpen={remove.reset}
-      onSubmit={(close) =>
-        remove.mutate({ params: { path: { organizationId, webhookId: webhook.id } } }, { onSuccess: close })
-      }
-    >
-      <p>{t("settings.webhook.deleteWarning", { url: webhook.url })}</p>
-    </FormDialog>
+      warning={t("settings.webhook.deleteWarning", { url: webhook.url })}
+      write={remove}
+      variables={() => ({ params: { path: { organizationId, webhookId: webhook.id } } })}
+    />
   );
 }

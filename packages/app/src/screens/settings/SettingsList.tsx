@@ -1,0 +1,33 @@
+import type { ReactNode } from "react";
+import { ErrorView, Loading } from "../../components/ErrorView.js";
+
+/** What a list needs of its query: an openapi-react-query read of a page of items. */
+export interface ItemsQuery<Item> {
+  isPending: boolean;
+  isError: boolean;
+  error: unknown;
+  data: { items: readonly Item[] } | undefined;
+}
+
+/** A read list of a settings section: loading, its error, `empty` when it has none, else each `item`. */
+export function SettingsList<Item>({
+  query,
+  empty,
+  item,
+}: {
+  query: ItemsQuery<Item>;
+  empty: string;
+  /** An item's `<li>`, with its key. */
+  item(item: Item): ReactNode;
+}) {
+  return (
+    <>
+      {query.isPending && <Loading />}
+      {query.isError && <ErrorView error={query.error} />}
+      {query.data?.items.length === 0 && <p>{empty}</p>}
+      {query.data && query.data.items.length > 0 && (
+        <ul className="settings-list">{query.data.items.map(item)}</ul>
+      )}
+    </>
+  );
+}
