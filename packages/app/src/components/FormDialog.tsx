@@ -1,5 +1,5 @@
 import { type FormEvent, type ReactNode, useId, useRef } from "react";
-import { t } from "../i18n/index.js";
+import { DialogActions } from "./DialogActions.js";
 import { ErrorView } from "./ErrorView.js";
 
 export interface FormDialogProps {
@@ -71,14 +71,12 @@ export function FormDialog(props: FormDialogProps) {
           <h2 id={`${id}-heading`}>{heading}</h2>
           {children}
           {error != null && <ErrorView error={error} />}
-          <div className="dialog-actions">
-            <button type="submit" className={danger ? "danger" : undefined} disabled={pending}>
-              {submitLabel}
-            </button>
-            <button type="button" onClick={close}>
-              {t("create.cancel")}
-            </button>
-          </div>
+          <DialogActions
+            submitLabel={submitLabel}
+            pending={pending}
+            onCancel={close}
+            submitClass={danger ? "danger" : undefined}
+          />
         </form>
       </dialog>
     </>

@@ -3,11 +3,13 @@ import { useQueryClient } from "@tanstack/react-query";
 import { type FormEvent, useId, useState } from "react";
 import { $api } from "../../api/client.js";
 import { Dialog } from "../../components/Dialog.js";
+import { DialogActions } from "../../components/DialogActions.js";
 import { ErrorView, Loading } from "../../components/ErrorView.js";
 import { t } from "../../i18n/index.js";
 import { ChangeError, CurrentPasswordField } from "./fields.js";
 import { formatTime } from "./format.js";
-import { OneTimeSecret, RecoveryCodes } from "./secrets.js";
+import { AccountList, ItemDialog, useItemAction } from "./items.js";
+import { OneTimeSecret, RecoveryCodes, ShownOnce } from "./secrets.js";
 
 type Factor = Schema<"Factor">;
 
@@ -32,8 +34,7 @@ export function FactorsSection() {
   const startTotp = $api.useMutation("post", "/v1/user/factors/totp");
   const newCodes = $api.useMutation("post", "/v1/user/factors/recovery-codes", { onSuccess: refresh });
   const [settingUp, setSettingUp] = useState(false);
-  const [removing, setRemoving] = useState<Factor>();
-  const [said, setSaid] = useState("");
+  const removing = useItemAction<Factor>();
   const id = useId();
   const hasTotp = factors.data?.items.some((factor) => factor.kind === "totp") ?? false;
 
@@ -48,33 +49,25 @@ export function FactorsSection() {
           <p>{t("account.factors.none")}</p>
         ) : (
           <>
-            <ul className="account-list" aria-labelledby={`${id}-heading`}>
-              {factors.data.items.map((factor) => (
-                <li key={factor.id}>
-                  <div className="account-item-text" id={`${id}-${factor.id}`}>
-                    <p className="account-item-title">
-                      {factor.name}
-                      <span className="account-badge">{t(`account.factors.kind.${factor.kind}`)}</span>
-                    </p>
-                    <p className="account-item-detail">
-                      {t("account.factors.added", { time: formatTime(factor.createdAt) })}
-                      {factor.lastUsedAt &&
-                        `, ${t("account.factors.lastUsed", { time: formatTime(factor.lastUsedAt) })}`}
-                    </p>
-                  </div>
-                  <button
-                    type="button"
-                    aria-describedby={`${id}-${factor.id}`}
-                    onClick={() => {
-                      setSaid("");
-                      setRemoving(factor);
-                    }}
-                  >
-                    {t("account.factors.remove")}
-                  </button>
-                </li>
-              ))}
-            </ul>
+            <AccountList
+              id={id}
+              items={factors.data.items}
+              action={t("account.factors.remove")}
+              onAction={removing.start}
+              text={(factor) => (
+                <>
+                  <p className="account-item-title">
+                    {factor.name}
+                    <span className="account-badge">{t(`account.factors.kind.${factor.kind}`)}</span>
+                  </p>
+                  <p className="account-item-detail">
+                    {t("account.factors.added", { time: formatTime(factor.createdAt) })}
+                    {factor.lastUsedAt &&
+                      `, ${t("account.factors.lastUsed", { time: formatTime(factor.lastUsedAt) })}`}
+                  </p>
+                </>
+              )}
+            />
             <p>{t("account.factors.recoveryLeft", { count: factors.data.recoveryCodesLeft })}</p>
             <button type="button" disabled={newCodes.isPending} onClick={() => newCodes.mutate({})}>
               {t("account.factors.newCodes")}
@@ -89,7 +82,7 @@ export function FactorsSection() {
             )}
           </>
         ))}
-      <p role="status">{said}</p>
+      <p role="status">{removing.said}</p>
 
       <h3>{t("account.factors.add")}</h3>
       {factors.data &&
@@ -124,22 +117,18 @@ export function FactorsSection() {
           </div>
         )}
       </Dialog>
-      <Dialog
-        open={removing !== undefined}
-        onClose={() => setRemoving(undefined)}
-        title={t("account.factors.removeTitle", { name: removing?.name ?? "" })}
+      <ItemDialog
+        action={removing}
+        title={(factor) => t("account.factors.removeTitle", { name: factor.name })}
       >
-        {removing && (
+        {(factor) => (
           <RemoveFactor
-            factor={removing}
-            onCancel={() => setRemoving(undefined)}
-            onRemoved={() => {
-              setRemoving(undefined);
-              setSaid(t("account.factors.removed"));
-            }}
+            factor={factor}
+            onCancel={removing.cancel}
+            onRemoved={() => removing.done(t("account.factors.removed"))}
           />
         )}
-      </Dialog>
+      </ItemDialog>
     </section>
   );
 }
@@ -155,15 +144,10 @@ function ConfirmTotp({ setup, onClose }: { setup: Schema<"TotpSetup">; onClose: 
 
   if (confirm.data)
     return (
-      <>
+      <ShownOnce onClose={onClose}>
         <p role="status">{t("account.factors.totpAdded")}</p>
         <RecoveryCodes codes={confirm.data.codes} />
-        <div className="dialog-actions">
-          <button type="button" onClick={onClose}>
-            {t("account.done")}
-          </button>
-        </div>
-      </>
+      </ShownOnce>
     );
 
   const submit = (event: FormEvent) => {
@@ -209,14 +193,11 @@ function ConfirmTotp({ setup, onClose }: { setup: Schema<"TotpSetup">; onClose: 
         </p>
       )}
       {confirm.isError && <ErrorView error={confirm.error} />}
-      <div className="dialog-actions">
-        <button type="submit" disabled={confirm.isPending}>
-          {t("account.factors.turnOn")}
-        </button>
-        <button type="button" onClick={onClose}>
-          {t("account.cancel")}
-        </button>
-      </div>
+      <DialogActions
+        submitLabel={t("account.factors.turnOn")}
+        pending={confirm.isPending}
+        onCancel={onClose}
+      />
     </form>
   );
 }
@@ -256,14 +237,12 @@ function RemoveFactor({
           forbidden={t(password === "" ? "account.factors.signInAgain" : "account.wrongPassword")}
         />
       )}
-      <div className="dialog-actions">
-        <button type="submit" className="account-danger" disabled={remove.isPending}>
-          {t("account.factors.remove")}
-        </button>
-        <button type="button" onClick={onCancel}>
-          {t("account.cancel")}
-        </button>
-      </div>
+      <DialogActions
+        submitLabel={t("account.factors.remove")}
+        pending={remove.isPending}
+        onCancel={onCancel}
+        submitClass="account-danger"
+      />
     </form>
   );
 }

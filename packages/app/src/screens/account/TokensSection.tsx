@@ -3,10 +3,12 @@ import { useQueryClient } from "@tanstack/react-query";
 import { type FormEvent, useId, useState } from "react";
 import { $api } from "../../api/client.js";
 import { Dialog } from "../../components/Dialog.js";
+import { DialogActions } from "../../components/DialogActions.js";
 import { ErrorView, Loading } from "../../components/ErrorView.js";
 import { t } from "../../i18n/index.js";
 import { formatTime } from "./format.js";
-import { OneTimeSecret } from "./secrets.js";
+import { AccountList, ItemDialog, useItemAction } from "./items.js";
+import { OneTimeSecret, ShownOnce } from "./secrets.js";
 
 type ApiToken = Schema<"ApiToken">;
 
@@ -23,8 +25,7 @@ function useRefreshTokens() {
 export function TokensSection() {
   const tokens = $api.useQuery("get", TOKENS);
   const [creating, setCreating] = useState(false);
-  const [revoking, setRevoking] = useState<ApiToken>();
-  const [said, setSaid] = useState("");
+  const revoking = useItemAction<ApiToken>();
   const id = useId();
 
   return (
@@ -37,59 +38,47 @@ export function TokensSection() {
         (tokens.data.items.length === 0 ? (
           <p>{t("account.tokens.none")}</p>
         ) : (
-          <ul className="account-list" aria-labelledby={`${id}-heading`}>
-            {tokens.data.items.map((token) => (
-              <li key={token.id}>
-                <div className="account-item-text" id={`${id}-${token.id}`}>
-                  <p className="account-item-title">{token.label}</p>
-                  <p className="account-item-detail">
-                    {t("account.tokens.created", { time: formatTime(token.createdAt) })}
-                  </p>
-                </div>
-                <button
-                  type="button"
-                  aria-describedby={`${id}-${token.id}`}
-                  onClick={() => {
-                    setSaid("");
-                    setRevoking(token);
-                  }}
-                >
-                  {t("account.tokens.revoke")}
-                </button>
-              </li>
-            ))}
-          </ul>
+          <AccountList
+            id={id}
+            items={tokens.data.items}
+            action={t("account.tokens.revoke")}
+            onAction={revoking.start}
+            text={(token) => (
+              <>
+                <p className="account-item-title">{token.label}</p>
+                <p className="account-item-detail">
+                  {t("account.tokens.created", { time: formatTime(token.createdAt) })}
+                </p>
+              </>
+            )}
+          />
         ))}
       <button
         type="button"
         onClick={() => {
-          setSaid("");
+          revoking.hush();
           setCreating(true);
         }}
       >
         {t("account.tokens.create")}
       </button>
-      <p role="status">{said}</p>
+      <p role="status">{revoking.said}</p>
 
       <Dialog open={creating} onClose={() => setCreating(false)} title={t("account.tokens.create")}>
         <CreateToken onClose={() => setCreating(false)} />
       </Dialog>
-      <Dialog
-        open={revoking !== undefined}
-        onClose={() => setRevoking(undefined)}
-        title={t("account.tokens.revokeTitle", { label: revoking?.label ?? "" })}
+      <ItemDialog
+        action={revoking}
+        title={(token) => t("account.tokens.revokeTitle", { label: token.label })}
       >
-        {revoking && (
+        {(token) => (
           <RevokeToken
-            token={revoking}
-            onCancel={() => setRevoking(undefined)}
-            onRevoked={() => {
-              setRevoking(undefined);
-              setSaid(t("account.tokens.revoked"));
-            }}
+            token={token}
+            onCancel={revoking.cancel}
+            onRevoked={() => revoking.done(t("account.tokens.revoked"))}
           />
         )}
-      </Dialog>
+      </ItemDialog>
     </section>
   );
 }
@@ -104,16 +93,11 @@ function CreateToken({ onClose }: { onClose: () => void }) {
 
   if (create.data)
     return (
-      <>
+      <ShownOnce onClose={onClose}>
         <p>{t("account.tokens.createdIntro", { label: create.data.label })}</p>
         <OneTimeSecret label={t("account.tokens.secret")} value={create.data.secret} />
         <p>{t("account.shownOnce")}</p>
-        <div className="dialog-actions">
-          <button type="button" onClick={onClose}>
-            {t("account.done")}
-          </button>
-        </div>
-      </>
+      </ShownOnce>
     );
 
   const submit = (event: FormEvent) => {
@@ -144,14 +128,7 @@ function CreateToken({ onClose }: { onClose: () => void }) {
         </p>
       )}
       {create.isError && <ErrorView error={create.error} />}
-      <div className="dialog-actions">
-        <button type="submit" disabled={create.isPending}>
-          {t("account.tokens.submit")}
-        </button>
-        <button type="button" onClick={onClose}>
-          {t("account.cancel")}
-        </button>
-      </div>
+      <DialogActions submitLabel={t("account.tokens.submit")} pending={create.isPending} onCancel={onClose} />
     </form>
   );
 }

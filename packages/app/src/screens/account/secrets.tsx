@@ -1,4 +1,4 @@
-import { useState } from "react";
+import { type ReactNode, useState } from "react";
 import { t } from "../../i18n/index.js";
 
 /** Copies `value` to the clipboard, saying whether it did. `label` names what it copies, for its button. */
@@ -44,5 +44,19 @@ export function RecoveryCodes({ codes }: { codes: readonly string[] }) {
       <p>{t("account.shownOnce")}</p>
       <CopyButton value={codes.join("\n")} label={t("account.factors.codes")} />
     </div>
+  );
+}
+
+/** What a dialog shows once its write made something shown only this once, closed with Done. */
+export function ShownOnce({ onClose, children }: { onClose(): void; children: ReactNode }) {
+  return (
+    <>
+      {children}
+      <div className="dialog-actions">
+        <button type="button" onClick={onClose}>
+          {t("account.done")}
+        </button>
+      </div>
+    </>
   );
 }

@@ -2,6 +2,7 @@ import { useQueryClient } from "@tanstack/react-query";
 import { type FormEvent, useId, useState } from "react";
 import { $api } from "../../api/client.js";
 import { Dialog } from "../../components/Dialog.js";
+import { DialogActions } from "../../components/DialogActions.js";
 import { ErrorView } from "../../components/ErrorView.js";
 import { type Role, RoleSelect } from "../../components/RoleSelect.js";
 import { t } from "../../i18n/index.js";
@@ -102,14 +103,7 @@ function InviteForm({
       )}
       <RoleSelect label={t("people.role")} value={role} onChange={setRole} guest showLabel />
       {invite.error != null && <ErrorView error={invite.error} />}
-      <div className="dialog-actions">
-        <button type="submit" disabled={invite.isPending}>
-          {t("people.invite.send")}
-        </button>
-        <button type="button" onClick={onCancel}>
-          {t("people.cancel")}
-        </button>
-      </div>
+      <DialogActions submitLabel={t("people.invite.send")} pending={invite.isPending} onCancel={onCancel} />
     </form>
   );
 }
