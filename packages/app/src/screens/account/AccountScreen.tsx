@@ -1,5 +1,6 @@
 import type { ComponentType } from "react";
-import { Navigate, NavLink, Route, Routes } from "react-router";
+import { Navigate, Route, Routes } from "react-router";
+import { TabNav } from "../../components/TabNav.js";
 import { type MessageKey, t } from "../../i18n/index.js";
 import { paths } from "../../routes/paths.js";
 import { FactorsSection } from "./FactorsSection.js";
@@ -23,15 +24,7 @@ export default function AccountScreen() {
   return (
     <div className="account-screen">
       <h1>{t("account.title")}</h1>
-      <nav className="account-tabs" aria-label={t("account.nav")}>
-        <ul>
-          {SECTIONS.map(({ tab, label }) => (
-            <li key={tab}>
-              <NavLink to={paths.account(tab)}>{t(label)}</NavLink>
-            </li>
-          ))}
-        </ul>
-      </nav>
+      <TabNav label={t("account.nav")} tabs={SECTIONS} to={paths.account} />
       <Routes>
         {SECTIONS.map(({ tab, Section }) => (
           <Route key={tab} path={tab} element={<Section />} />

@@ -1,6 +1,6 @@
 import type { Schema } from "@quire/client";
 import { useQueryClient } from "@tanstack/react-query";
-import { type FormEvent, useId, useState } from "react";
+import { type FormEvent, type ReactNode, useId, useState } from "react";
 import { Link, Route, Routes, useNavigate, useParams } from "react-router";
 import { $api, fetchClient } from "../../api/client.js";
 import { Dialog } from "../../components/Dialog.js";
@@ -68,12 +68,48 @@ export function TeamsTab({ organizationId }: { organizationId: string }) {
   );
 }
 
+/** A team's title (at most 64 characters, the contract's limit) and the button sending it, then `children`. */
+function TitleForm({
+  label,
+  title,
+  onChange,
+  onSubmit,
+  submitLabel,
+  pending,
+  children,
+}: {
+  label: string;
+  title: string;
+  onChange(title: string): void;
+  onSubmit(event: FormEvent): void;
+  submitLabel: string;
+  pending: boolean;
+  children?: ReactNode;
+}) {
+  const id = useId();
+  return (
+    <form className="people-toolbar" onSubmit={onSubmit}>
+      <label htmlFor={id}>{label}</label>
+      <input
+        id={id}
+        value={title}
+        required
+        maxLength={64}
+        onChange={(event) => onChange(event.target.value)}
+      />
+      <button type="submit" disabled={pending}>
+        {submitLabel}
+      </button>
+      {children}
+    </form>
+  );
+}
+
 function CreateTeam({ organizationId }: { organizationId: string }) {
   const refresh = useRefreshTeams();
   const navigate = useNavigate();
   const create = $api.useMutation("put", TEAMS, { onSuccess: refresh });
   const [title, setTitle] = useState("");
-  const id = useId();
   const submit = (event: FormEvent) => {
     event.preventDefault();
     if (title.trim() === "") return;
@@ -89,19 +125,14 @@ function CreateTeam({ organizationId }: { organizationId: string }) {
   };
   return (
     <>
-      <form className="people-toolbar" onSubmit={submit}>
-        <label htmlFor={id}>{t("people.teams.newTitle")}</label>
-        <input
-          id={id}
-          value={title}
-          required
-          maxLength={64}
-          onChange={(event) => setTitle(event.target.value)}
-        />
-        <button type="submit" disabled={create.isPending}>
-          {t("people.teams.create")}
-        </button>
-      </form>
+      <TitleForm
+        label={t("people.teams.newTitle")}
+        title={title}
+        onChange={setTitle}
+        onSubmit={submit}
+        submitLabel={t("people.teams.create")}
+        pending={create.isPending}
+      />
       {create.error != null && <ErrorView error={create.error} />}
     </>
   );
@@ -138,29 +169,24 @@ function TeamSettings({ organizationId, team }: { organizationId: string; team: 
   });
   const [title, setTitle] = useState(team.title);
   const [confirming, setConfirming] = useState(false);
-  const id = useId();
   const submit = (event: FormEvent) => {
     event.preventDefault();
     if (title.trim() !== "") rename.mutate({ params: { path }, body: { title: title.trim() } });
   };
   return (
     <>
-      <form className="people-toolbar" onSubmit={submit}>
-        <label htmlFor={id}>{t("people.teams.titleOf", { title: team.title })}</label>
-        <input
-          id={id}
-          value={title}
-          required
-          maxLength={64}
-          onChange={(event) => setTitle(event.target.value)}
-        />
-        <button type="submit" disabled={rename.isPending}>
-          {t("people.teams.rename")}
-        </button>
+      <TitleForm
+        label={t("people.teams.titleOf", { title: team.title })}
+        title={title}
+        onChange={setTitle}
+        onSubmit={submit}
+        submitLabel={t("people.teams.rename")}
+        pending={rename.isPending}
+      >
         <button type="button" className="danger" onClick={() => setConfirming(true)}>
           {t("people.teams.delete")}
         </button>
-      </form>
+      </TitleForm>
       {rename.error != null && <ErrorView error={rename.error} />}
       {remove.error != null && <ErrorView error={remove.error} />}
       <Dialog

@@ -3,9 +3,9 @@ import { useQueryClient } from "@tanstack/react-query";
 import { useId, useState } from "react";
 import { $api } from "../../api/client.js";
 import { ConfirmDialog } from "../../components/ConfirmDialog.js";
+import { ItemList } from "../../components/ItemList.js";
 import { MutationDialog } from "../../components/MutationDialog.js";
 import { type MessageKey, t } from "../../i18n/index.js";
-import { SettingsList } from "./SettingsList.js";
 
 type Field = Schema<"CustomField">;
 type FieldType = Schema<"CustomFieldType">;
@@ -49,7 +49,8 @@ export function CustomFieldsSection({ organizationId }: { organizationId: string
       <h2>{t("settings.customFields")}</h2>
       <p>{t("settings.customFields.intro")}</p>
       <CreateField organizationId={organizationId} />
-      <SettingsList
+      <ItemList
+        className="settings-list"
         query={fields}
         empty={t("settings.customFields.empty")}
         item={(field) => (

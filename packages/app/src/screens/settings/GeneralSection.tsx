@@ -4,6 +4,7 @@ import { type FormEvent, useId, useState } from "react";
 import { $api } from "../../api/client.js";
 import { ErrorView, Loading } from "../../components/ErrorView.js";
 import { type Role, RoleSelect } from "../../components/RoleSelect.js";
+import { SaveActions } from "../../components/SaveActions.js";
 import { t } from "../../i18n/index.js";
 
 type Organization = Schema<"Organization">;
@@ -145,14 +146,7 @@ function GeneralForm({ organization }: { organization: Organization }) {
         {t("settings.requireSecondFactor")}
       </label>
       {save.isError && <ErrorView error={save.error} />}
-      <div className="form-actions">
-        <button type="submit" disabled={save.isPending}>
-          {t("settings.save")}
-        </button>
-        <p role="status" className="saved">
-          {save.isSuccess ? t("settings.saved") : ""}
-        </p>
-      </div>
+      <SaveActions label={t("settings.save")} saved={t("settings.saved")} save={save} statusClass="saved" />
     </form>
   );
 }

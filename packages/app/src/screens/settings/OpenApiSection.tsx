@@ -3,10 +3,10 @@ import { useQueryClient } from "@tanstack/react-query";
 import { useId, useState } from "react";
 import { $api } from "../../api/client.js";
 import { ConfirmDialog } from "../../components/ConfirmDialog.js";
+import { ItemList } from "../../components/ItemList.js";
 import { MutationDialog } from "../../components/MutationDialog.js";
 import { type MessageKey, t } from "../../i18n/index.js";
 import { formatTime } from "./format.js";
-import { SettingsList } from "./SettingsList.js";
 
 type Spec = Schema<"OpenAPISpec">;
 
@@ -40,7 +40,8 @@ export function OpenApiSection({ organizationId }: { organizationId: string }) {
       <h2>{t("settings.openapi")}</h2>
       <p>{t("settings.openapi.intro")}</p>
       <AddSpec organizationId={organizationId} />
-      <SettingsList
+      <ItemList
+        className="settings-list"
         query={specs}
         empty={t("settings.openapi.empty")}
         item={(spec) => (

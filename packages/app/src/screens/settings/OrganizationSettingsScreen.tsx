@@ -1,4 +1,5 @@
-import { Navigate, NavLink, Route, Routes } from "react-router";
+import { Navigate, Route, Routes } from "react-router";
+import { TabNav } from "../../components/TabNav.js";
 import { type MessageKey, t } from "../../i18n/index.js";
 import { useShell } from "../../layout/shell-context.js";
 import { paths } from "../../routes/paths.js";
@@ -32,15 +33,11 @@ export default function OrganizationSettingsScreen() {
   return (
     <div className="settings">
       <h1>{t("settings.title")}</h1>
-      <nav className="settings-nav" aria-label={t("settings.sections")}>
-        <ul>
-          {SECTIONS.map(({ tab, label }) => (
-            <li key={tab}>
-              <NavLink to={paths.organizationSettings(organizationId, tab)}>{t(label)}</NavLink>
-            </li>
-          ))}
-        </ul>
-      </nav>
+      <TabNav
+        label={t("settings.sections")}
+        tabs={SECTIONS}
+        to={(tab) => paths.organizationSettings(organizationId, tab)}
+      />
       <section className="settings-section">
         <Routes>
           <Route index element={<Navigate to="general" replace />} />

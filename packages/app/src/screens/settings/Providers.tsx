@@ -1,9 +1,9 @@
 import { type ReactNode, useId } from "react";
 import { ConfirmDialog } from "../../components/ConfirmDialog.js";
 import { DraftDialog } from "../../components/DraftDialog.js";
+import { ItemList, type ItemsQuery } from "../../components/ItemList.js";
 import type { Write } from "../../components/MutationDialog.js";
 import { type MessageKey, t } from "../../i18n/index.js";
-import { type ItemsQuery, SettingsList } from "./SettingsList.js";
 
 /** One kind of single sign-on provider (SAML, OpenID Connect): its strings, its draft and its writes. */
 export interface ProviderKind<Provider, Draft, Created, Updated, Removed> {
@@ -49,7 +49,8 @@ export function Providers<Provider extends { id: string; label: string }, Draft,
         fields={kind.fields}
         variables={kind.created}
       />
-      <SettingsList
+      <ItemList
+        className="settings-list"
         query={query}
         empty={t(kind.empty)}
         item={(provider) => (

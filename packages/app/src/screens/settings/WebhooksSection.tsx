@@ -4,10 +4,10 @@ import { useState } from "react";
 import { Link } from "react-router";
 import { $api } from "../../api/client.js";
 import { ConfirmDialog } from "../../components/ConfirmDialog.js";
+import { ItemList } from "../../components/ItemList.js";
 import { MutationDialog } from "../../components/MutationDialog.js";
 import { t } from "../../i18n/index.js";
 import { paths } from "../../routes/paths.js";
-import { SettingsList } from "./SettingsList.js";
 import { draftOf, emptyDraft, WebhookFields } from "./WebhookFields.js";
 
 type Webhook = Schema<"Webhook">;
@@ -41,7 +41,8 @@ export function WebhooksSection({ organizationId }: { organizationId: string }) 
           <code>{secret}</code>
         </div>
       )}
-      <SettingsList
+      <ItemList
+        className="settings-list"
         query={webhooks}
         empty={t("settings.webhooks.empty")}
         item={(webhook) => <WebhookItem key={webhook.id} organizationId={organizationId} webhook={webhook} />}

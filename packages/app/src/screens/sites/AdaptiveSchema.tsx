@@ -1,6 +1,7 @@
 import { useId, useState } from "react";
 import { $api } from "../../api/client.js";
 import { ErrorView, Loading } from "../../components/ErrorView.js";
+import { SaveActions } from "../../components/SaveActions.js";
 import { t } from "../../i18n/index.js";
 import { parseSchema } from "./adaptive.js";
 import { ADAPTIVE_SCHEMA, type SiteTabProps, useAdaptiveSchema, useRefreshSites } from "./queries.js";
@@ -70,14 +71,13 @@ function SchemaEditor({ organizationId, site, text }: SiteTabProps & { text: str
         )}
       </div>
       {save.error != null && <ErrorView error={save.error} />}
-      <div className="form-actions">
-        <button type="submit" disabled={problems.length > 0 || save.isPending}>
-          {t("sites.adaptive.save")}
-        </button>
-        <p role="status" className="hint">
-          {save.isSuccess ? t("sites.adaptive.saved") : ""}
-        </p>
-      </div>
+      <SaveActions
+        label={t("sites.adaptive.save")}
+        saved={t("sites.adaptive.saved")}
+        save={save}
+        blocked={problems.length > 0}
+        statusClass="hint"
+      />
     </form>
   );
 }

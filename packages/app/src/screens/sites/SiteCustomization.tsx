@@ -1,5 +1,6 @@
 import { useEffect, useId, useState } from "react";
 import { ErrorView, Loading } from "../../components/ErrorView.js";
+import { SaveActions } from "../../components/SaveActions.js";
 import { t } from "../../i18n/index.js";
 import {
   type CustomizationForm,
@@ -178,14 +179,12 @@ function CustomizationEditor({ organizationId, site, settings, etag, save }: Edi
           />
           {problem("copyright")}
           {save.error != null && <ErrorView error={save.error} />}
-          <div className="form-actions">
-            <button type="submit" disabled={save.isPending}>
-              {t("sites.customize.save")}
-            </button>
-            <p role="status" className="hint">
-              {save.isSuccess ? t("sites.customize.saved") : ""}
-            </p>
-          </div>
+          <SaveActions
+            label={t("sites.customize.save")}
+            saved={t("sites.customize.saved")}
+            save={save}
+            statusClass="hint"
+          />
         </form>
         <SitePreview
           form={form}

@@ -1,6 +1,7 @@
-import { NavLink, Route, Routes, useParams } from "react-router";
+import { Route, Routes, useParams } from "react-router";
 import { $api } from "../../api/client.js";
 import { ErrorView, Loading } from "../../components/ErrorView.js";
+import { TabNav } from "../../components/TabNav.js";
 import { type MessageKey, t } from "../../i18n/index.js";
 import { useShell } from "../../layout/shell-context.js";
 import { paths } from "../../routes/paths.js";
@@ -34,17 +35,12 @@ export function SiteScreen() {
   return (
     <>
       <h1>{site.data.title}</h1>
-      <nav className="site-tabs" aria-label={t("sites.tabs")}>
-        <ul>
-          {TABS.map(({ tab, label }) => (
-            <li key={tab}>
-              <NavLink to={paths.site(organization.id, siteId, tab)} end>
-                {t(label)}
-              </NavLink>
-            </li>
-          ))}
-        </ul>
-      </nav>
+      <TabNav
+        label={t("sites.tabs")}
+        tabs={TABS}
+        to={(tab) => paths.site(organization.id, siteId, tab)}
+        end
+      />
       <Routes>
         <Route index element={<SiteOverview {...props} />} />
         <Route path="sections" element={<SiteSections {...props} />} />

@@ -1,10 +1,12 @@
 import type { Schema } from "@quire/client";
 import { useMutation, useQueries, useQueryClient } from "@tanstack/react-query";
+import type { ReactNode } from "react";
 import { Link } from "react-router";
 import { $api, fetchClient } from "../../api/client.js";
 import type { Creator } from "../../api/create.js";
 import { CreateDialog } from "../../components/CreateDialog.js";
 import { ErrorView, Loading } from "../../components/ErrorView.js";
+import { ItemList, type ItemsQuery } from "../../components/ItemList.js";
 import { t } from "../../i18n/index.js";
 import { paths } from "../../routes/paths.js";
 
@@ -91,23 +93,21 @@ export function FilesView({ spaceId }: { spaceId: string }) {
     params: { path: { spaceId }, query: { limit: LISTED } },
   });
   return (
-    <section aria-labelledby="space-view-heading">
-      <h1 id="space-view-heading">{t("space.files")}</h1>
-      {files.isPending && <Loading />}
-      {files.isError && <ErrorView error={files.error} />}
-      {files.isSuccess && files.data.items.length === 0 && <p>{t("space.noFiles")}</p>}
-      <ul className="space-list">
-        {files.data?.items.map((file) => (
-          <li key={file.id}>
-            <a href={file.downloadURL} download={file.name}>
-              {file.name}
-            </a>
-            <span className="space-meta"> {bytes.format(file.size / 1000)}</span>
-          </li>
-        ))}
-      </ul>
+    <ListView
+      heading={t("space.files")}
+      query={files}
+      empty={t("space.noFiles")}
+      item={(file) => (
+        <li key={file.id}>
+          <a href={file.downloadURL} download={file.name}>
+            {file.name}
+          </a>
+          <span className="space-meta"> {bytes.format(file.size / 1000)}</span>
+        </li>
+      )}
+    >
       {files.data?.next && <p>{t("space.more", { count: LISTED })}</p>}
-    </section>
+    </ListView>
   );
 }
 
@@ -152,38 +152,61 @@ export function LinksView({ spaceId }: { spaceId: string }) {
     params: { path: { spaceId }, query: { limit: LISTED } },
   });
   return (
-    <section aria-labelledby="space-view-heading">
-      <h1 id="space-view-heading">{t("space.links")}</h1>
-      {links.isPending && <Loading />}
-      {links.isError && <ErrorView error={links.error} />}
-      {links.data && (
-        <p>
-          {t("space.linkStats", { total: links.data.stats.total, broken: links.data.stats.broken.total })}
-        </p>
+    <ListView
+      heading={t("space.links")}
+      query={links}
+      empty={t("space.noLinks")}
+      summary={
+        links.data && (
+          <p>
+            {t("space.linkStats", { total: links.data.stats.total, broken: links.data.stats.broken.total })}
+          </p>
+        )
+      }
+      item={(link, index) => (
+        // A link target has no id of its own: its place in the list keys it.
+        <li key={index} className={link.status === "broken" ? "link-broken" : undefined}>
+          {link.status === "broken" && (
+            <strong className="space-status status-broken">{t("space.broken")}</strong>
+          )}{" "}
+          {link.targetReference?.kind === "url" ? (
+            <a href={link.targetReference.url} rel="noreferrer">
+              {link.targetReference.url}
+            </a>
+          ) : (
+            <span>{targetName(link.targetReference)}</span>
+          )}
+          <span className="space-meta">
+            {" "}
+            {t("space.linkedFrom")}{" "}
+            {link.locationReferences.map((place, i) => [i > 0 && ", ", placeLink(spaceId, place, i)])}
+          </span>
+        </li>
       )}
-      {links.isSuccess && links.data.items.length === 0 && <p>{t("space.noLinks")}</p>}
-      <ul className="space-list">
-        {links.data?.items.map((link, index) => (
-          // biome-ignore lint/suspicious/noArrayIndexKey: a link target has no id of its own
-          <li key={index} className={link.status === "broken" ? "link-broken" : undefined}>
-            {link.status === "broken" && (
-              <strong className="space-status status-broken">{t("space.broken")}</strong>
-            )}{" "}
-            {link.targetReference?.kind === "url" ? (
-              <a href={link.targetReference.url} rel="noreferrer">
-                {link.targetReference.url}
-              </a>
-            ) : (
-              <span>{targetName(link.targetReference)}</span>
-            )}
-            <span className="space-meta">
-              {" "}
-              {t("space.linkedFrom")}{" "}
-              {link.locationReferences.map((place, i) => [i > 0 && ", ", placeLink(spaceId, place, i)])}
-            </span>
-          </li>
-        ))}
-      </ul>
+    />
+  );
+}
+
+/** One of the space's views listing what the API reads: its heading, `summary`, the list, then `children`. */
+function ListView<Item>({
+  heading,
+  summary,
+  children,
+  ...list
+}: {
+  heading: string;
+  summary?: ReactNode;
+  children?: ReactNode;
+  query: ItemsQuery<Item>;
+  empty: string;
+  item(item: Item, index: number): ReactNode;
+}) {
+  return (
+    <section aria-labelledby="space-view-heading">
+      <h1 id="space-view-heading">{heading}</h1>
+      {summary}
+      <ItemList className="space-list" {...list} />
+      {children}
     </section>
   );
 }

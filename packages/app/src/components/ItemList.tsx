@@ -1,5 +1,5 @@
 import type { ReactNode } from "react";
-import { ErrorView, Loading } from "../../components/ErrorView.js";
+import { ErrorView, Loading } from "./ErrorView.js";
 
 /** What a list needs of its query: an openapi-react-query read of a page of items. */
 export interface ItemsQuery<Item> {
@@ -9,16 +9,18 @@ export interface ItemsQuery<Item> {
   data: { items: readonly Item[] } | undefined;
 }
 
-/** A read list of a settings section: loading, its error, `empty` when it has none, else each `item`. */
-export function SettingsList<Item>({
+/** A list read from the API: loading, its error, `empty` when it has none, else each `item`. */
+export function ItemList<Item>({
   query,
   empty,
   item,
+  className,
 }: {
   query: ItemsQuery<Item>;
   empty: string;
+  className: string;
   /** An item's `<li>`, with its key. */
-  item(item: Item): ReactNode;
+  item(item: Item, index: number): ReactNode;
 }) {
   return (
     <>
@@ -26,7 +28,7 @@ export function SettingsList<Item>({
       {query.isError && <ErrorView error={query.error} />}
       {query.data?.items.length === 0 && <p>{empty}</p>}
       {query.data && query.data.items.length > 0 && (
-        <ul className="settings-list">{query.data.items.map(item)}</ul>
+        <ul className={className}>{query.data.items.map(item)}</ul>
       )}
     </>
   );
