@@ -3,6 +3,7 @@ import { useCallback, useEffect, useId, useState } from "react";
 import { Link, NavLink, Outlet, useLocation, useParams } from "react-router";
 import { $api } from "../api/client.js";
 import { prefetchContent, useOrganizations } from "../api/pages.js";
+import { DisclosureButton } from "../components/DisclosureButton.js";
 import { ErrorView, Loading } from "../components/ErrorView.js";
 import { t } from "../i18n/index.js";
 import { paths } from "../routes/paths.js";
@@ -47,15 +48,14 @@ export function Shell() {
   return (
     <div className="shell">
       <header className="header">
-        <button
-          type="button"
+        <DisclosureButton
           className="menu-button"
-          aria-expanded={drawerOpen}
-          aria-controls={sidebarId}
-          onClick={() => setDrawerOpen((open) => !open)}
+          controls={sidebarId}
+          open={drawerOpen}
+          setOpen={setDrawerOpen}
         >
           {t("header.menu")}
-        </button>
+        </DisclosureButton>
         <Link className="brand" to={organization ? paths.organization(organization.id) : paths.home}>
           {organization?.title ?? t("app.name")}
         </Link>

@@ -2,6 +2,7 @@ import type { Schema } from "@quire/client";
 import { useId, useState } from "react";
 import { Link, useParams, useSearchParams } from "react-router";
 import { $api } from "../../api/client.js";
+import { DisclosureButton } from "../../components/DisclosureButton.js";
 import { ErrorView, Loading } from "../../components/ErrorView.js";
 import { t } from "../../i18n/index.js";
 import { useShownOrganization } from "../../layout/shell-context.js";
@@ -93,15 +94,14 @@ function Reading({ space, pagePath }: { space: Schema<"Space">; pagePath: string
   return (
     <div className="space-reading">
       <div className="space-tree-panel">
-        <button
-          type="button"
+        <DisclosureButton
           className="space-tree-toggle"
-          aria-expanded={treeOpen}
-          aria-controls={treeId}
-          onClick={() => setTreeOpen((open) => !open)}
+          controls={treeId}
+          open={treeOpen}
+          setOpen={setTreeOpen}
         >
           {t("space.pages")}
-        </button>
+        </DisclosureButton>
         <div id={treeId} className="space-tree-box" data-open={treeOpen}>
           <PageTree spaceId={space.id} pages={pages.data.pages} currentPath={page?.path} />
         </div>
