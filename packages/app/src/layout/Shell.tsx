@@ -1,9 +1,9 @@
 import { useQueryClient } from "@tanstack/react-query";
-import { useCallback, useEffect, useId, useState } from "react";
+import { useCallback, useEffect, useState } from "react";
 import { Link, NavLink, Outlet, useLocation, useParams } from "react-router";
 import { $api } from "../api/client.js";
 import { prefetchContent, useOrganizations } from "../api/pages.js";
-import { DisclosureButton } from "../components/DisclosureButton.js";
+import { useDisclosure } from "../components/disclosure.js";
 import { ErrorView, Loading } from "../components/ErrorView.js";
 import { t } from "../i18n/index.js";
 import { paths } from "../routes/paths.js";
@@ -38,24 +38,18 @@ export function Shell() {
     if (organization) localStorage.setItem(LAST_ORGANIZATION, organization.id);
   }, [organization]);
 
-  const sidebarId = useId();
-  const [drawerOpen, setDrawerOpen] = useState(false);
+  const drawer = useDisclosure();
   const location = useLocation();
   // Following a link in the drawer closes it.
   // biome-ignore lint/correctness/useExhaustiveDependencies: the location is what changes
-  useEffect(() => setDrawerOpen(false), [location.pathname]);
+  useEffect(() => drawer.setOpen(false), [location.pathname]);
 
   return (
     <div className="shell">
       <header className="header">
-        <DisclosureButton
-          className="menu-button"
-          controls={sidebarId}
-          open={drawerOpen}
-          setOpen={setDrawerOpen}
-        >
+        <button className="menu-button" {...drawer.toggle}>
           {t("header.menu")}
-        </DisclosureButton>
+        </button>
         <Link className="brand" to={organization ? paths.organization(organization.id) : paths.home}>
           {organization?.title ?? t("app.name")}
         </Link>
@@ -68,7 +62,7 @@ export function Shell() {
       </header>
       <div className="body">
         {organization && (
-          <div className="sidebar" id={sidebarId} data-open={drawerOpen}>
+          <div className="sidebar" id={drawer.id} data-open={drawer.open}>
             <nav className="sections-nav" aria-label={t("nav.organization")}>
               <ul>
                 <li>

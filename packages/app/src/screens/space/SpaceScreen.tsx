@@ -1,8 +1,7 @@
 import type { Schema } from "@quire/client";
-import { useId, useState } from "react";
 import { Link, useParams, useSearchParams } from "react-router";
 import { $api } from "../../api/client.js";
-import { DisclosureButton } from "../../components/DisclosureButton.js";
+import { useDisclosure } from "../../components/disclosure.js";
 import { ErrorView, Loading } from "../../components/ErrorView.js";
 import { t } from "../../i18n/index.js";
 import { useShownOrganization } from "../../layout/shell-context.js";
@@ -83,8 +82,7 @@ function SpaceSections({ spaceId, view }: { spaceId: string; view: View | undefi
 /** The Pages tree (collapsible on a phone) beside the page at `pagePath`, or the first document page. */
 function Reading({ space, pagePath }: { space: Schema<"Space">; pagePath: string }) {
   const pages = usePages(space.id);
-  const [treeOpen, setTreeOpen] = useState(false);
-  const treeId = useId();
+  const tree = useDisclosure();
   if (pages.isPending) return <Loading />;
   if (pages.isError) return <ErrorView error={pages.error} />;
   const all = everyPage(pages.data.pages);
@@ -94,15 +92,10 @@ function Reading({ space, pagePath }: { space: Schema<"Space">; pagePath: string
   return (
     <div className="space-reading">
       <div className="space-tree-panel">
-        <DisclosureButton
-          className="space-tree-toggle"
-          controls={treeId}
-          open={treeOpen}
-          setOpen={setTreeOpen}
-        >
+        <button className="space-tree-toggle" {...tree.toggle}>
           {t("space.pages")}
-        </DisclosureButton>
-        <div id={treeId} className="space-tree-box" data-open={treeOpen}>
+        </button>
+        <div id={tree.id} className="space-tree-box" data-open={tree.open}>
           <PageTree spaceId={space.id} pages={pages.data.pages} currentPath={page?.path} />
         </div>
       </div>

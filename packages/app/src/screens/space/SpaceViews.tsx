@@ -12,6 +12,7 @@ import { paths } from "../../routes/paths.js";
 
 /** How many items a view lists: the first page of each list. */
 const LISTED = 100;
+const firstPage = (spaceId: string) => ({ params: { path: { spaceId }, query: { limit: LISTED } } });
 
 /** Open change requests first, then drafts, then the rest. */
 const STATUSES: Schema<"ChangeRequestStatus">[] = ["open", "draft", "merged", "archived"];
@@ -89,9 +90,7 @@ const bytes = new Intl.NumberFormat(undefined, { style: "unit", unit: "kilobyte"
 
 /** The space's files: name, size, and a link to download each. */
 export function FilesView({ spaceId }: { spaceId: string }) {
-  const files = $api.useQuery("get", "/v1/spaces/{spaceId}/content/files", {
-    params: { path: { spaceId }, query: { limit: LISTED } },
-  });
+  const files = $api.useQuery("get", "/v1/spaces/{spaceId}/content/files", firstPage(spaceId));
   return (
     <ListView
       heading={t("space.files")}
@@ -148,9 +147,7 @@ function placeLink(spaceId: string, place: Schema<"ContentReference">, index: nu
 
 /** The space's links and where they are written, broken ones flagged. */
 export function LinksView({ spaceId }: { spaceId: string }) {
-  const links = $api.useQuery("get", "/v1/spaces/{spaceId}/links", {
-    params: { path: { spaceId }, query: { limit: LISTED } },
-  });
+  const links = $api.useQuery("get", "/v1/spaces/{spaceId}/links", firstPage(spaceId));
   return (
     <ListView
       heading={t("space.links")}
