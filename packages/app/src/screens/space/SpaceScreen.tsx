@@ -13,6 +13,7 @@ import { everyPage } from "./page-tree.js";
 import { usePages } from "./queries.js";
 import { SpaceSearch } from "./SpaceSearch.js";
 import { ChangeRequestsView, FilesView, GitView, LinksView } from "./SpaceViews.js";
+import "../../styles/blocks.css";
 import "./space.css";
 
 /** The space's sections besides its pages: a query (`?view=`), which no page path can clash with. */
