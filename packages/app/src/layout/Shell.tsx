@@ -39,6 +39,7 @@ export function Shell() {
   }, [organization]);
 
   const drawer = useDisclosure();
+  const toolsId = `${drawer.id}-tools`;
   const location = useLocation();
   // Following a link in the drawer closes it.
   // biome-ignore lint/correctness/useExhaustiveDependencies: the location is what changes
@@ -47,7 +48,7 @@ export function Shell() {
   return (
     <div className="shell">
       <header className="header">
-        <button className="menu-button" {...drawer.toggle}>
+        <button className="menu-button" {...drawer.toggle} aria-controls={`${drawer.id} ${toolsId}`}>
           {t("header.menu")}
         </button>
         <Link className="brand" to={organization ? paths.organization(organization.id) : paths.home}>
@@ -57,8 +58,11 @@ export function Shell() {
           <OrganizationSwitcher organizations={list} current={organization} />
         )}
         {organization && <SearchBox organizationId={organization.id} />}
-        <ThemeSwitch />
-        <Account />
+        {/* On a phone these are in the drawer's part of the header: shown with it, by Menu. */}
+        <div className="header-tools" id={toolsId} data-open={drawer.open}>
+          <ThemeSwitch />
+          <Account />
+        </div>
       </header>
       <div className="body">
         {organization && (
