@@ -98,7 +98,8 @@ describe.skipIf(appTestsSkipped())("the person's settings, in a browser", () => 
     await save.click();
     await profile.getByRole("status").filter({ hasText: "Your name is saved." }).waitFor();
     expect(await name.inputValue()).toBe("Ada Lovelace");
-    await page.getByText("Signed in as Ada Lovelace").waitFor();
+    // In the header: on a phone, in the part Menu opens.
+    await page.getByText("Signed in as Ada Lovelace").waitFor({ state: "attached" });
     expect((await api<{ displayName: string }>("/v1/user")).displayName).toBe("Ada Lovelace");
     for (const viewport of [PHONE, DESKTOP]) {
       await page.setViewportSize(viewport);
