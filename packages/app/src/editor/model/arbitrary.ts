@@ -13,7 +13,8 @@ type Json = Record<string, unknown>;
 const record = ((model: Record<string, fc.Arbitrary<unknown>>, constraints?: object) =>
   fc.record(model, { ...constraints, noNullPrototype: true })) as typeof fc.record;
 
-const json = fc.jsonValue({ maxDepth: 2 });
+// As JSON gives it back: fast-check's `-0` is `0` once stored.
+const json = fc.jsonValue({ maxDepth: 2 }).map((value) => JSON.parse(JSON.stringify(value)) as unknown);
 /** Fields no node reads, kept as they are (`__proto__` too). */
 const extra = fc.dictionary(fc.constantFrom("origin", "x-extra", "__proto__"), json, {
   maxKeys: 2,
@@ -29,7 +30,11 @@ const ref = fc.oneof(
 );
 
 /** `fields` with `object` and `type`, `key`, `meta` and fields no node reads sometimes. */
-function node(object: string, type: fc.Arbitrary<string> | string, fields: Record<string, fc.Arbitrary<unknown>>) {
+function node(
+  object: string,
+  type: fc.Arbitrary<string> | string,
+  fields: Record<string, fc.Arbitrary<unknown>>,
+) {
   const all: Record<string, fc.Arbitrary<unknown>> = {
     object: fc.constant(object),
     type: typeof type === "string" ? fc.constant(type) : type,
@@ -67,7 +72,9 @@ const mark = fc.oneof(
     { object: fc.constant("mark"), type: fc.constantFrom("highlight", "underline"), data: json },
     { requiredKeys: ["object", "type"] },
   ),
-  fc.tuple(fc.constantFrom("bold", "x-mark"), extra).map(([type, more]) => ({ object: "mark", type, ...more })),
+  fc
+    .tuple(fc.constantFrom("bold", "x-mark"), extra)
+    .map(([type, more]) => ({ object: "mark", type, ...more })),
 );
 const leaf = record({ object: fc.constant("leaf"), text: word, marks: fc.array(mark, { maxLength: 3 }) });
 const text = record(
@@ -91,7 +98,10 @@ const atom = fc.oneof(
     nodes: fc.array(plainText, { maxLength: 1 }),
   }),
   // Kinds the schema does not know: opaque inlines.
-  node("inline", "html", { data: record({ html: fc.constantFrom("<br>", "<sup>") }), isVoid: fc.constant(true) }),
+  node("inline", "html", {
+    data: record({ html: fc.constantFrom("<br>", "<sup>") }),
+    isVoid: fc.constant(true),
+  }),
   node("inline", "annotation", { data: json, nodes: fc.array(text, { maxLength: 2 }) }),
 );
 const link = (inner: fc.Arbitrary<unknown>) =>
@@ -157,17 +167,27 @@ const { block } = fc.letrec<{ block: Json; blocks: Json[] }>((tie) => {
       }),
       node("block", "code", {
         data: record(
-          { syntax: fc.constantFrom("js", "bash"), title: word, lineNumbers: fc.boolean(), overflow: fc.constant("wrap") },
+          {
+            syntax: fc.constantFrom("js", "bash"),
+            title: word,
+            lineNumbers: fc.boolean(),
+            overflow: fc.constant("wrap"),
+          },
           { requiredKeys: [] },
         ),
-        nodes: fc.array(node("block", "code-line", { data: fc.constant({}), nodes: inlines }), { maxLength: 3 }),
+        nodes: fc.array(node("block", "code-line", { data: fc.constant({}), nodes: inlines }), {
+          maxLength: 3,
+        }),
       }),
       voidBlock("divider", fc.constant({})),
       voidBlock("math", record({ formula: word })),
       voidBlock("embed", record({ url: fc.constant("https://x.test/v") })),
       voidBlock("content-ref", record({ ref })),
       voidBlock("swagger", record({ ref, path: word, method: fc.constantFrom("get", "post") })),
-      voidBlock("reusable-content", record({ ref: record({ kind: fc.constant("reusable-content"), reusableContent: key }) })),
+      voidBlock(
+        "reusable-content",
+        record({ ref: record({ kind: fc.constant("reusable-content"), reusableContent: key }) }),
+      ),
       node("block", "images", { data: fc.constant({}), nodes: fc.array(image, { maxLength: 2 }) }),
       image,
       node("block", "file", {
@@ -200,15 +220,32 @@ const { block } = fc.letrec<{ block: Json; blocks: Json[] }>((tie) => {
         ),
       }),
       node("block", "table", {
-        data: fc.constant({ view: { type: "grid", columns: ["c0"] }, records: { r0: { values: { c0: "r0c0" } } } }),
+        data: fc.constant({
+          view: { type: "grid", columns: ["c0"] },
+          records: { r0: { values: { c0: "r0c0" } } },
+        }),
         isVoid: fc.constant(true),
-        fragments: fc.array(fragment(fc.constant("r0c0"), fc.array(paragraph, { maxLength: 1 })), { maxLength: 2 }),
+        fragments: fc.array(fragment(fc.constant("r0c0"), fc.array(paragraph, { maxLength: 1 })), {
+          maxLength: 2,
+        }),
+      }),
+      item("if", record({ expression: word })),
+      item("prompt", record({ description: word })),
+      node("block", "updates", {
+        data: record({ format: fc.constantFrom("full", "short") }),
+        nodes: fc.array(item("update", record({ date: fc.constant("2025-01-01") })), { maxLength: 2 }),
       }),
       // Kinds the schema does not know, and blocks it cannot hold as they are: opaque blocks.
-      item("if", record({ expression: word })),
+      item("made-up", record({ what: word })),
       voidBlock("html", record({ html: fc.constant("<div>x</div>") })),
-      node("block", "list-ordered", { data: fc.constant({}), nodes: fc.array(paragraph, { minLength: 1, maxLength: 2 }) }),
-      node("block", "paragraph", { data: fc.constant({}), nodes: fc.array(tie("block"), { minLength: 1, maxLength: 1 }) }),
+      node("block", "list-ordered", {
+        data: fc.constant({}),
+        nodes: fc.array(paragraph, { minLength: 1, maxLength: 2 }),
+      }),
+      node("block", "paragraph", {
+        data: fc.constant({}),
+        nodes: fc.array(tie("block"), { minLength: 1, maxLength: 1 }),
+      }),
       text,
     ),
   };

@@ -200,7 +200,8 @@ function holdsLink(nodes: readonly unknown[]): boolean {
   return nodes.some(
     (node) =>
       isObject(node) &&
-      ((node.object === "inline" && node.type === "link") || (Array.isArray(node.nodes) && holdsLink(node.nodes))),
+      ((node.object === "inline" && node.type === "link") ||
+        (Array.isArray(node.nodes) && holdsLink(node.nodes))),
   );
 }
 
@@ -259,8 +260,14 @@ function toMark(json: unknown): Mark | undefined {
 // Editor → document
 
 export function fromEditor(doc: PMNode): JSONDocument {
-  const nodes = doc.childCount > 0 || doc.attrs.noNodes !== true ? { nodes: children(doc).map(fromBlock) } : {};
-  return { object: "document", ...fields(doc.attrs, ["data"]), ...extraOf(doc.attrs), ...nodes } as JSONDocument;
+  const nodes =
+    doc.childCount > 0 || doc.attrs.noNodes !== true ? { nodes: children(doc).map(fromBlock) } : {};
+  return {
+    object: "document",
+    ...fields(doc.attrs, ["data"]),
+    ...extraOf(doc.attrs),
+    ...nodes,
+  } as JSONDocument;
 }
 
 function children(node: PMNode): PMNode[] {
@@ -383,7 +390,8 @@ function leafJson(node: PMNode): DocumentLeaf {
 
 function markJson(mark: Mark): DocumentMark {
   const name = mark.type.name;
-  const type = name === "other_mark" ? String(attr(mark.attrs, "type")) : MARK_KINDS[name as keyof typeof MARK_KINDS];
+  const type =
+    name === "other_mark" ? String(attr(mark.attrs, "type")) : MARK_KINDS[name as keyof typeof MARK_KINDS];
   return { object: "mark", type, ...fields(mark.attrs, ["data"]), ...extraOf(mark.attrs) };
 }
 

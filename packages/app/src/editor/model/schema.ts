@@ -43,6 +43,10 @@ export const BLOCK_KINDS = {
   expandable: { type: "expandable", part: "fragments" },
   columns: { type: "columns", part: "blocks" },
   column: { type: "column", part: "blocks" },
+  if: { type: "if", part: "blocks" },
+  prompt: { type: "prompt", part: "blocks" },
+  updates: { type: "updates", part: "blocks" },
+  update: { type: "update", part: "blocks" },
   math: { type: "math", part: "none" },
   table: { type: "table", part: "fragments" },
   swagger: { type: "swagger", part: "none" },
@@ -113,7 +117,10 @@ const nodes = {
   doc: { content: "block*", attrs: { data: none, extra: none, noNodes: { default: false } } },
   // The first block of the group: what ProseMirror creates where a block is wanted.
   paragraph: block("inline*", "inline"),
-  heading: block("inline*", "inline", { attrs: { ...attrs("inline"), level: { default: 1 } }, defining: true }),
+  heading: block("inline*", "inline", {
+    attrs: { ...attrs("inline"), level: { default: 1 } },
+    defining: true,
+  }),
   list_ordered: block("list_item*", "blocks"),
   list_unordered: block("list_item*", "blocks"),
   list_tasks: block("list_item*", "blocks"),
@@ -137,6 +144,12 @@ const nodes = {
   expandable: block("fragment*", "fragments"),
   columns: block("column*", "blocks"),
   column: item("block*", "blocks", { defining: true, isolating: true }),
+  /** Content shown only when its `data.expression` holds (GitBook's conditional content). */
+  if: block("block*", "blocks"),
+  /** A prompt for readers to copy to an AI assistant, its text the prompt. */
+  prompt: block("block*", "blocks"),
+  updates: block("update*", "blocks"),
+  update: item("block*", "blocks", { defining: true, isolating: true }),
   math: atomBlock,
   table: block("fragment*", "fragments"),
   swagger: atomBlock,
