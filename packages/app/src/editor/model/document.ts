@@ -2,7 +2,7 @@
  * GitBook's JSON document as the editor reads and writes it: the contract's shapes
  * (`Schema<"JSONDocument">`…), with `data` and `meta` as the objects they are. The contract types those
  * as `Record<string, never>` (no property can be set), so a document built here could not be typed by
- * them; any document the API gives is one of these (document.test.ts checks that it is assignable).
+ * them; any document the API gives is one of these (convert.test.ts checks that it is assignable).
  */
 
 export interface JSONDocument {
