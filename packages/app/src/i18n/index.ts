@@ -1,13 +1,14 @@
 import account from "./en/account.json";
 import common from "./en/common.json";
 import content from "./en/content.json";
+import editor from "./en/editor.json";
 import people from "./en/people.json";
 import settings from "./en/settings.json";
 import sites from "./en/sites.json";
 import space from "./en/space.json";
 
 /** English: every string of the app, one file per screen; the keys every other locale may give. */
-const english = { ...common, ...content, ...space, ...people, ...sites, ...settings, ...account };
+const english = { ...common, ...content, ...space, ...people, ...sites, ...settings, ...account, ...editor };
 
 export type MessageKey = keyof typeof english;
 

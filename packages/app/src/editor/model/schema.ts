@@ -1,4 +1,5 @@
 import { type AttributeSpec, type MarkSpec, type NodeSpec, Schema } from "prosemirror-model";
+import { markRendering, nodeRendering, rendered } from "./render.js";
 
 /**
  * The editor's ProseMirror schema: one node per GitBook block or inline kind, one mark per GitBook mark,
@@ -193,4 +194,7 @@ const marks = {
   other_mark: { attrs: { type: {}, ...markFields }, excludes: "" },
 } satisfies Record<string, MarkSpec>;
 
-export const schema = new Schema({ nodes, marks });
+export const schema = new Schema({
+  nodes: rendered<keyof typeof nodes, NodeSpec>(nodes, nodeRendering),
+  marks: rendered<keyof typeof marks, MarkSpec>(marks, markRendering),
+});
