@@ -5,7 +5,8 @@ import { useEffect, useRef, useState } from "react";
 import { $api, fetchClient } from "../api/client.js";
 import { ErrorView, Loading } from "../components/ErrorView.js";
 import { t } from "../i18n/index.js";
-import { Autosaver, type SaveState } from "./autosave.js";
+import { Autosaver, type SaveOutcome, type SaveState } from "./autosave.js";
+import { MarkdownSource } from "./MarkdownSource.js";
 import { mergeBlocks } from "./merge.js";
 import { fromEditor, toEditor } from "./model/convert.js";
 import type { JSONDocument } from "./model/document.js";
@@ -15,6 +16,8 @@ import "./editor.css";
 
 const PAGE = "/v1/spaces/{spaceId}/change-requests/{changeRequestId}/content/page/{pageId}";
 
+type PagePath = { spaceId: string; changeRequestId: string; pageId: string };
+
 interface PageEditorProps {
   spaceId: string;
   changeRequestNumber: number;
@@ -22,87 +25,167 @@ interface PageEditorProps {
   editable: boolean;
 }
 
-/** The page as the server holds it: its GitBook document, title and ETag (a save's If-Match). */
-async function readPage(
-  path: { spaceId: string; changeRequestId: string; pageId: string },
-  signal?: AbortSignal,
-) {
+/** The page as a read without parameters shows it: its title, GitBook document and ETag (a save's If-Match). */
+async function readPage(path: PagePath, signal?: AbortSignal) {
   const { data, error, response } = await fetchClient.GET(PAGE, { signal, params: { path } });
   if (!data) throw error;
-  const etag = response.headers.get("etag") ?? "";
-  // The contract types `data` fields as never-set; any document it gives is one of the model's.
+  // The contract types a document's `data` fields as never set; any document it gives is the model's.
   const document = ("document" in data ? data.document : undefined) as JSONDocument | undefined;
-  return { title: data.title, document: document ?? emptyDocument, etag };
+  return { title: data.title, document: document ?? emptyDocument, etag: response.headers.get("etag") ?? "" };
 }
 
-/** The editor's read of a page (its own key: it keeps the ETag, which the contract's read does not). */
-const pageKey = (path: EditorProps["path"]) => [
-  ...$api.queryOptions("get", PAGE, { params: { path } }).queryKey,
-  { editor: true },
-];
+/** The page's body as Markdown, with the ETag a save names (the read without parameters'). */
+async function readMarkdown(path: PagePath, signal?: AbortSignal) {
+  const [page, source] = await Promise.all([
+    readPage(path, signal),
+    fetchClient.GET(PAGE, { signal, params: { path, query: { format: "markdown" } } }),
+  ]);
+  if (!source.data) throw source.error;
+  const markdown = "markdown" in source.data ? (source.data.markdown ?? "") : "";
+  return { title: page.title, markdown, etag: page.etag };
+}
+
+/** Stores `body` (a document or Markdown) as the page's, if it is still as `etag` tagged it. */
+async function savePage(
+  path: PagePath,
+  body: { document: JSONDocument } | { markdown: string },
+  etag: string,
+): Promise<SaveOutcome> {
+  const { error, response } = await fetchClient.PATCH(PAGE, {
+    params: { path },
+    headers: { "If-Match": etag },
+    // The contract types a document's `data` fields as never set; the model's are GitBook's (document.ts).
+    body: { document: body as never },
+  });
+  if (response.status === 412) return { stale: true };
+  if (error !== undefined || !response.ok) return { error };
+  return { etag: response.headers.get("etag") ?? "" };
+}
 
 const emptyDocument: JSONDocument = { object: "document", data: {}, nodes: [] };
 
+/** The editor's reads of a page (keys of their own: they keep the ETag, which the contract's read does not). */
+const pageKey = (path: PagePath, mode: Mode) => [
+  ...$api.queryOptions("get", PAGE, { params: { path } }).queryKey,
+  { editor: mode },
+];
+
+type Mode = "blocks" | "markdown";
+
 /**
- * A page of a change request in the block editor: GitBook's document in, GitBook's document out, so
- * the server writes Markdown anew only for the blocks typed into. Saved after each pause in typing and
- * on leaving, with If-Match; the status says whether everything is stored.
+ * A page of a change request in the block editor, or as its Markdown source (**Markdown** switches):
+ * GitBook's document in, GitBook's document out, so the server writes Markdown anew only for the blocks
+ * typed into; the source saves the body as typed. Saved after each pause and on leaving, with
+ * If-Match; the status says whether everything is stored.
  */
 export default function PageEditor({ spaceId, changeRequestNumber, pageId, editable }: PageEditorProps) {
   const path = { spaceId, changeRequestId: String(changeRequestNumber), pageId };
-  const page = useQuery({
-    queryKey: pageKey(path),
-    queryFn: ({ signal }) => readPage(path, signal),
-    // The editor holds the page from here on: a refetch would not reach it.
+  const [mode, setMode] = useState<Mode>("blocks");
+  const [state, setState] = useState<SaveState>({ kind: "saved" });
+  const saver = useRef<Autosaver<unknown>>(null);
+  const queryClient = useQueryClient();
+  const read = {
+    // The editor holds the page from here on: a refetch would not reach it; a new visit reads anew.
     staleTime: Number.POSITIVE_INFINITY,
     refetchOnWindowFocus: false,
     gcTime: 0,
+  };
+  const blocks = useQuery({
+    queryKey: pageKey(path, "blocks"),
+    queryFn: ({ signal }) => readPage(path, signal),
+    enabled: mode === "blocks",
+    ...read,
   });
-  if (page.isPending) return <Loading />;
-  if (page.isError) return <ErrorView error={page.error} />;
+  const source = useQuery({
+    queryKey: pageKey(path, "markdown"),
+    queryFn: ({ signal }) => readMarkdown(path, signal),
+    enabled: mode === "markdown",
+    ...read,
+  });
+  const shown = mode === "blocks" ? blocks : source;
+  const onSaver = (autosaver: Autosaver<unknown>) => {
+    saver.current = autosaver;
+    setState(autosaver.state);
+  };
+
+  // Switching saves what waits first: the other view reads the page as stored.
+  const switchTo = async (next: Mode) => {
+    await saver.current?.flush();
+    setMode(next);
+  };
+
   return (
-    <Editor
-      key={`${pageId} ${page.data.etag}`}
-      path={path}
-      title={page.data.title}
-      document={page.data.document}
-      etag={page.data.etag}
-      editable={editable}
-    />
+    <section className="page-editor" aria-labelledby="editor-title">
+      <div className="editor-top">
+        <h2 id="editor-title">{shown.data?.title ?? ""}</h2>
+        <button
+          type="button"
+          aria-pressed={mode === "markdown"}
+          onClick={() => void switchTo(mode === "blocks" ? "markdown" : "blocks")}
+        >
+          {t("editor.markdown")}
+        </button>
+        <SaveStatus
+          state={state}
+          onKeepMine={() => void saver.current?.keepMine()}
+          // Their version: the page read again, in a new editor.
+          onTakeTheirs={() => void queryClient.invalidateQueries({ queryKey: pageKey(path, mode) })}
+        />
+      </div>
+      {shown.isPending && <Loading />}
+      {shown.isError && <ErrorView error={shown.error} />}
+      {mode === "blocks" && blocks.data && (
+        <BlockEditor
+          key={`${pageId} ${blocks.data.etag}`}
+          path={path}
+          document={blocks.data.document}
+          etag={blocks.data.etag}
+          editable={editable}
+          onState={setState}
+          onSaver={onSaver}
+        />
+      )}
+      {mode === "markdown" && source.data && (
+        <MarkdownSource
+          key={`${pageId} ${source.data.etag}`}
+          markdown={source.data.markdown}
+          etag={source.data.etag}
+          editable={editable}
+          save={(markdown, etag) => savePage(path, { markdown }, etag)}
+          reload={async () => {
+            const latest = await readMarkdown(path);
+            return { body: latest.markdown, etag: latest.etag };
+          }}
+          onState={setState}
+          onSaver={onSaver}
+        />
+      )}
+    </section>
   );
 }
 
-interface EditorProps {
-  path: { spaceId: string; changeRequestId: string; pageId: string };
-  title: string;
+interface BlockEditorProps {
+  path: PagePath;
   document: JSONDocument;
   etag: string;
   editable: boolean;
+  onState(state: SaveState): void;
+  onSaver(saver: Autosaver<JSONDocument>): void;
 }
 
-function Editor({ path, title, document, etag, editable }: EditorProps) {
+function BlockEditor({ path, document, etag, editable, onState, onSaver }: BlockEditorProps) {
   const mount = useRef<HTMLDivElement>(null);
   const view = useRef<EditorView>(null);
-  const saver = useRef<Autosaver>(null);
-  const [state, setState] = useState<SaveState>({ kind: "saved" });
-  const queryClient = useQueryClient();
 
   // biome-ignore lint/correctness/useExhaustiveDependencies: one editor per page as read (its path and ETag are the component's key)
   useEffect(() => {
     if (!mount.current) return;
-    const autosaver = new Autosaver(document, etag, {
-      async save(sent, ifMatch) {
-        const { error, response } = await fetchClient.PATCH(PAGE, {
-          params: { path },
-          headers: { "If-Match": ifMatch },
-          // The contract types documents' `data` as never-set; the model's are GitBook's (document.ts).
-          body: { document: { document: sent as never } },
-        });
-        if (response.status === 412) return { stale: true };
-        if (error !== undefined || !response.ok) return { error };
-        return { etag: response.headers.get("etag") ?? "" };
+    const autosaver = new Autosaver<JSONDocument>(document, etag, {
+      save: (sent, ifMatch) => savePage(path, { document: sent }, ifMatch),
+      reload: async () => {
+        const latest = await readPage(path);
+        return { body: latest.document, etag: latest.etag };
       },
-      reload: () => readPage(path),
       merge: mergeBlocks,
       current: () => (view.current ? fromEditor(view.current.state.doc) : document),
       replace(merged) {
@@ -110,9 +193,9 @@ function Editor({ path, title, document, etag, editable }: EditorProps) {
         if (!current) return;
         current.updateState(EditorState.create({ doc: toEditor(merged), plugins: current.state.plugins }));
       },
-      onState: setState,
+      onState,
     });
-    saver.current = autosaver;
+    onSaver(autosaver);
     const editorView = new EditorView(mount.current, {
       state: EditorState.create({ doc: toEditor(document), plugins: editorPlugins() }),
       editable: () => editable,
@@ -136,14 +219,6 @@ function Editor({ path, title, document, etag, editable }: EditorProps) {
     };
   }, [document, etag, editable]);
 
-  // Closing the tab with what is not stored asks first.
-  useEffect(() => {
-    if (state.kind === "saved") return;
-    const ask = (event: BeforeUnloadEvent) => event.preventDefault();
-    window.addEventListener("beforeunload", ask);
-    return () => window.removeEventListener("beforeunload", ask);
-  }, [state.kind]);
-
   const run = (command: (typeof commands)[keyof typeof commands]) => {
     const current = view.current;
     if (!current) return;
@@ -152,37 +227,14 @@ function Editor({ path, title, document, etag, editable }: EditorProps) {
   };
 
   return (
-    <section className="page-editor" aria-labelledby="editor-title">
-      <div className="editor-top">
-        <h2 id="editor-title">{title}</h2>
-        <SaveStatus
-          state={state}
-          onKeepMine={() => void saver.current?.keepMine()}
-          // Their version: the page read again, in a new editor.
-          onTakeTheirs={() => void queryClient.invalidateQueries({ queryKey: pageKey(path) })}
-        />
-      </div>
+    <>
       {editable && (
         <div className="editor-toolbar" role="toolbar" aria-label={t("editor.toolbar")}>
-          {(
-            [
-              ["bold", "editor.bold"],
-              ["italic", "editor.italic"],
-              ["strikethrough", "editor.strikethrough"],
-              ["code", "editor.code"],
-              ["heading1", "editor.heading1"],
-              ["heading2", "editor.heading2"],
-              ["heading3", "editor.heading3"],
-              ["paragraph", "editor.paragraph"],
-              ["bulletList", "editor.bulletList"],
-              ["orderedList", "editor.orderedList"],
-              ["quote", "editor.quote"],
-              ["hint", "editor.hint"],
-            ] as const
-          ).map(([name, label]) => (
+          {TOOLS.map(([name, label]) => (
             <button
               key={name}
               type="button"
+              // The selection stays in the page while the button is pressed.
               onMouseDown={(event) => event.preventDefault()}
               onClick={() => run(commands[name])}
             >
@@ -192,9 +244,24 @@ function Editor({ path, title, document, etag, editable }: EditorProps) {
         </div>
       )}
       <div ref={mount} />
-    </section>
+    </>
   );
 }
+
+const TOOLS = [
+  ["bold", "editor.bold"],
+  ["italic", "editor.italic"],
+  ["strikethrough", "editor.strikethrough"],
+  ["code", "editor.code"],
+  ["heading1", "editor.heading1"],
+  ["heading2", "editor.heading2"],
+  ["heading3", "editor.heading3"],
+  ["paragraph", "editor.paragraph"],
+  ["bulletList", "editor.bulletList"],
+  ["orderedList", "editor.orderedList"],
+  ["quote", "editor.quote"],
+  ["hint", "editor.hint"],
+] as const;
 
 /** Whether everything is stored, said in the status region; a conflict offers both ways out. */
 function SaveStatus({

@@ -23,7 +23,7 @@ function server(document: JSONDocument) {
       page.etag = `"${page.saves + 1}"`;
       return { etag: page.etag };
     }),
-    reload: async () => ({ document: page.document, etag: page.etag }),
+    reload: async () => ({ body: page.document, etag: page.etag }),
   };
 }
 

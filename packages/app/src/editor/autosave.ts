@@ -1,5 +1,3 @@
-import type { JSONDocument } from "./model/document.js";
-
 /** What the editor says of its page: all stored, waiting to store, storing, refused, or met another's edit. */
 export type SaveState =
   | { kind: "saved" }
@@ -11,17 +9,18 @@ export type SaveState =
 /** The server's answer to a save: the page's new ETag, or the refusal (412: it changed meanwhile). */
 export type SaveOutcome = { etag: string } | { stale: true } | { error: unknown };
 
-export interface AutosaveOptions {
-  /** Stores `document` if the page is still as `etag` tagged it. */
-  save(document: JSONDocument, etag: string): Promise<SaveOutcome>;
+/** What an editor saves of a page (`Body`): a GitBook document, or Markdown as typed. */
+export interface AutosaveOptions<Body> {
+  /** Stores `body` if the page is still as `etag` tagged it. */
+  save(body: Body, etag: string): Promise<SaveOutcome>;
   /** The page as the server holds it now, with its ETag (after a 412). */
-  reload(): Promise<{ document: JSONDocument; etag: string }>;
+  reload(): Promise<{ body: Body; etag: string }>;
   /** Puts the two edits together, or undefined when they meet (merge.ts). */
-  merge(base: JSONDocument, mine: JSONDocument, theirs: JSONDocument): JSONDocument | undefined;
-  /** The editor's document now. */
-  current(): JSONDocument;
-  /** Shows `document` in the editor (a merge of another's edit and this one's). */
-  replace(document: JSONDocument): void;
+  merge(base: Body, mine: Body, theirs: Body): Body | undefined;
+  /** The editor's body now. */
+  current(): Body;
+  /** Shows `body` in the editor (a merge of another's edit and this one's). */
+  replace(body: Body): void;
   onState(state: SaveState): void;
   /** How long typing pauses before a save, and a failed save waits before trying again. */
   pauseMs?: number;
@@ -35,18 +34,18 @@ export interface AutosaveOptions {
  * until the writer chooses (`keepMine` or their version, by reloading the editor). A failed save keeps
  * the text and tries again.
  */
-export class Autosaver {
+export class Autosaver<Body> {
   #etag: string;
   /** The document as last stored: what both sides of a conflict started from. */
-  #base: JSONDocument;
+  #base: Body;
   #timer: ReturnType<typeof setTimeout> | undefined;
   #saving: Promise<void> | undefined;
   #state: SaveState = { kind: "saved" };
   #stopped = false;
-  readonly #options: Required<AutosaveOptions>;
+  readonly #options: Required<AutosaveOptions<Body>>;
 
-  constructor(document: JSONDocument, etag: string, options: AutosaveOptions) {
-    this.#base = document;
+  constructor(body: Body, etag: string, options: AutosaveOptions<Body>) {
+    this.#base = body;
     this.#etag = etag;
     this.#options = { pauseMs: 800, retryMs: 3000, ...options };
   }
@@ -74,7 +73,7 @@ export class Autosaver {
   async keepMine(): Promise<void> {
     const latest = await this.#options.reload();
     this.#etag = latest.etag;
-    this.#base = latest.document;
+    this.#base = latest.body;
     this.#set({ kind: "pending" });
     await this.#run();
   }
@@ -108,32 +107,32 @@ export class Autosaver {
   }
 
   async #save(): Promise<void> {
-    const document = this.#options.current();
+    const body = this.#options.current();
     this.#set({ kind: "saving" });
-    const outcome = await this.#options.save(document, this.#etag);
+    const outcome = await this.#options.save(body, this.#etag);
     if ("etag" in outcome) {
       this.#etag = outcome.etag;
-      this.#base = document;
+      this.#base = body;
       // Typed into while saving: that waits for its own save.
-      const unchanged = JSON.stringify(this.#options.current()) === JSON.stringify(document);
+      const unchanged = JSON.stringify(this.#options.current()) === JSON.stringify(body);
       this.#set(unchanged ? { kind: "saved" } : { kind: "pending" });
       if (!unchanged) this.#schedule(this.#options.pauseMs);
       return;
     }
-    if ("stale" in outcome) return this.#resolveConflict(document);
+    if ("stale" in outcome) return this.#resolveConflict(body);
     this.#set({ kind: "failed", error: outcome.error });
     this.#schedule(this.#options.retryMs);
   }
 
-  async #resolveConflict(mine: JSONDocument): Promise<void> {
+  async #resolveConflict(mine: Body): Promise<void> {
     const latest = await this.#options.reload();
-    const merged = this.#options.merge(this.#base, mine, latest.document);
+    const merged = this.#options.merge(this.#base, mine, latest.body);
     if (!merged) {
       this.#set({ kind: "conflict" });
       return;
     }
     this.#etag = latest.etag;
-    this.#base = latest.document;
+    this.#base = latest.body;
     this.#options.replace(merged);
     this.#set({ kind: "pending" });
     this.#schedule(0);
