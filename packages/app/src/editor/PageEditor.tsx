@@ -1,7 +1,7 @@
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { EditorState } from "prosemirror-state";
 import { EditorView } from "prosemirror-view";
-import { useEffect, useRef, useState } from "react";
+import { useEffect, useId, useRef, useState } from "react";
 import { $api, fetchClient } from "../api/client.js";
 import { ErrorView, Loading } from "../components/ErrorView.js";
 import { t } from "../i18n/index.js";
@@ -11,6 +11,7 @@ import { mergeBlocks } from "./merge.js";
 import { fromEditor, toEditor } from "./model/convert.js";
 import type { JSONDocument } from "./model/document.js";
 import { commands, editorPlugins } from "./plugins.js";
+import { insertChosen, type SlashState, slashKey, slashMenu } from "./slash.js";
 import "../styles/blocks.css";
 import "./editor.css";
 
@@ -176,6 +177,8 @@ interface BlockEditorProps {
 function BlockEditor({ path, document, etag, editable, onState, onSaver }: BlockEditorProps) {
   const mount = useRef<HTMLDivElement>(null);
   const view = useRef<EditorView>(null);
+  const menuId = useId();
+  const [slash, setSlash] = useState<SlashState & { top?: number; left?: number }>({ open: false });
 
   // biome-ignore lint/correctness/useExhaustiveDependencies: one editor per page as read (its path and ETag are the component's key)
   useEffect(() => {
@@ -196,18 +199,29 @@ function BlockEditor({ path, document, etag, editable, onState, onSaver }: Block
       onState,
     });
     onSaver(autosaver);
+    const plugins = [...editorPlugins(), slashMenu((item) => t(item.label))];
     const editorView = new EditorView(mount.current, {
-      state: EditorState.create({ doc: toEditor(document), plugins: editorPlugins() }),
+      state: EditorState.create({ doc: toEditor(document), plugins }),
       editable: () => editable,
-      attributes: {
-        role: "textbox",
-        "aria-multiline": "true",
-        "aria-label": t("editor.content"),
-        class: "editor-surface space-body",
+      attributes: (state) => {
+        const menu = slashKey.getState(state);
+        const chosen = menu?.open ? menu.items[menu.index] : undefined;
+        return {
+          role: "textbox",
+          "aria-multiline": "true",
+          "aria-label": t("editor.content"),
+          class: "editor-surface space-body",
+          ...(chosen && { "aria-controls": menuId, "aria-activedescendant": `${menuId}-${chosen.id}` }),
+        };
       },
       dispatchTransaction(transaction) {
         editorView.updateState(editorView.state.apply(transaction));
         if (transaction.docChanged) autosaver.changed();
+        const menu = slashKey.getState(editorView.state) ?? { open: false };
+        // The menu opens under the caret, within the editor's box.
+        const box = mount.current?.getBoundingClientRect();
+        const caret = menu.open && box ? editorView.coordsAtPos(editorView.state.selection.from) : undefined;
+        setSlash(caret && box ? { ...menu, top: caret.bottom - box.top, left: caret.left - box.left } : menu);
       },
     });
     view.current = editorView;
@@ -243,7 +257,36 @@ function BlockEditor({ path, document, etag, editable, onState, onSaver }: Block
           ))}
         </div>
       )}
-      <div ref={mount} />
+      <div className="editor-body">
+        <div ref={mount} />
+        {slash.open && (
+          <div
+            id={menuId}
+            role="listbox"
+            aria-label={t("editor.insert")}
+            className="slash-menu"
+            style={{ top: slash.top, left: slash.left }}
+          >
+            {slash.items.map((item, index) => (
+              <div
+                key={item.id}
+                id={`${menuId}-${item.id}`}
+                role="option"
+                tabIndex={-1}
+                aria-selected={index === slash.index}
+                // A click chooses without taking the caret out of the page.
+                onMouseDown={(event) => {
+                  event.preventDefault();
+                  const current = view.current;
+                  if (current) current.dispatch(insertChosen(current.state, { ...slash, index }));
+                }}
+              >
+                {t(item.label)}
+              </div>
+            ))}
+          </div>
+        )}
+      </div>
     </>
   );
 }
