@@ -1,6 +1,16 @@
 import { errorTypeOf, type paths, type Schema } from "@quire/api-types";
 import createFetchClient, { type Client, type Middleware } from "openapi-fetch";
 
+export type {
+  DocumentBlock,
+  DocumentFragment,
+  DocumentInline,
+  DocumentLeaf,
+  DocumentMark,
+  DocumentNode,
+  DocumentText,
+  JSONDocument,
+} from "@quire/api-types";
 export type { paths, Schema };
 
 export type QuireClient = Client<paths>;

@@ -1,64 +1,16 @@
-/**
- * GitBook's JSON document, the form GitBook's API reads and writes page bodies and comments in: a tree
- * of blocks, inlines and texts whose leaves carry marks. Every node's `type` names one of GitBook's
- * kinds (`paragraph`, `heading-1`, `hint`, `link`…); `document.ts` converts it to and from Markdown.
- */
+/** GitBook's JSON document (its types are the contract's, shared with the app); `document.ts` converts it to and from Markdown. */
+export type {
+  DocumentBlock,
+  DocumentFragment,
+  DocumentInline,
+  DocumentLeaf,
+  DocumentMark,
+  DocumentNode,
+  DocumentText,
+  JSONDocument,
+} from "@quire/api-types";
 
-export interface JSONDocument {
-  object: "document";
-  data: Record<string, unknown>;
-  nodes: DocumentBlock[];
-}
-
-export interface DocumentBlock {
-  object: "block";
-  type: string;
-  key?: string;
-  data?: Record<string, unknown>;
-  nodes?: DocumentNode[];
-  fragments?: DocumentFragment[];
-  isVoid?: boolean;
-  meta?: Record<string, unknown>;
-}
-
-export interface DocumentInline {
-  object: "inline";
-  type: string;
-  key?: string;
-  data?: Record<string, unknown>;
-  nodes?: DocumentNode[];
-  isVoid?: boolean;
-}
-
-export interface DocumentText {
-  object: "text";
-  key?: string;
-  leaves: DocumentLeaf[];
-}
-
-export interface DocumentLeaf {
-  object: "leaf";
-  text: string;
-  marks: DocumentMark[];
-}
-
-export interface DocumentMark {
-  object: "mark";
-  type: string;
-  data?: Record<string, unknown>;
-}
-
-/** A named part of a block that is not its body: an image's caption, an expandable's title and body. */
-export interface DocumentFragment {
-  object: "fragment";
-  key?: string;
-  /** Optional in GitBook's schema: a fragment without a name is no named part, and is not read. */
-  fragment?: string;
-  type?: string;
-  nodes: DocumentBlock[];
-}
-
-export type DocumentNode = DocumentBlock | DocumentInline | DocumentText;
+import type { JSONDocument } from "@quire/api-types";
 
 /** What converting a document to Markdown gave: the Markdown, or why the document is not one Quire can store. */
 export type MarkdownOutcome = { markdown: string } | { invalid: string };
