@@ -6,6 +6,7 @@ import { $api, fetchClient } from "../api/client.js";
 import { ErrorView, Loading } from "../components/ErrorView.js";
 import { t } from "../i18n/index.js";
 import { Autosaver, type SaveOutcome, type SaveState } from "./autosave.js";
+import { imageDrops, imageView, insertImages, type Upload } from "./images.js";
 import { MarkdownSource } from "./MarkdownSource.js";
 import { mergeBlocks } from "./merge.js";
 import { fromEditor, toEditor } from "./model/convert.js";
@@ -178,6 +179,11 @@ function BlockEditor({ path, document, etag, editable, onState, onSaver }: Block
   const mount = useRef<HTMLDivElement>(null);
   const view = useRef<EditorView>(null);
   const menuId = useId();
+  const picker = useRef<HTMLInputElement>(null);
+  const [uploads, setUploads] = useState<Upload[]>([]);
+  // Each upload's latest news, by file name, in the order they began.
+  const onUpload = (news: Upload) =>
+    setUploads((all) => [...all.filter((upload) => upload.name !== news.name), news]);
   const [slash, setSlash] = useState<SlashState & { top?: number; left?: number }>({ open: false });
 
   // biome-ignore lint/correctness/useExhaustiveDependencies: one editor per page as read (its path and ETag are the component's key)
@@ -199,10 +205,11 @@ function BlockEditor({ path, document, etag, editable, onState, onSaver }: Block
       onState,
     });
     onSaver(autosaver);
-    const plugins = [...editorPlugins(), slashMenu((item) => t(item.label))];
+    const plugins = [...editorPlugins(), slashMenu((item) => t(item.label)), imageDrops(path, onUpload)];
     const editorView = new EditorView(mount.current, {
       state: EditorState.create({ doc: toEditor(document), plugins }),
       editable: () => editable,
+      nodeViews: { image: imageView(path) },
       attributes: (state) => {
         const menu = slashKey.getState(state);
         const chosen = menu?.open ? menu.items[menu.index] : undefined;
@@ -255,7 +262,35 @@ function BlockEditor({ path, document, etag, editable, onState, onSaver }: Block
               {t(label)}
             </button>
           ))}
+          <button type="button" onClick={() => picker.current?.click()}>
+            {t("editor.addImage")}
+          </button>
+          <input
+            ref={picker}
+            type="file"
+            accept="image/*"
+            multiple
+            hidden
+            aria-label={t("editor.addImage")}
+            onChange={(event) => {
+              const files = [...(event.target.files ?? [])];
+              event.target.value = "";
+              if (view.current) void insertImages(view.current, path, files, onUpload);
+            }}
+          />
         </div>
+      )}
+      <div role="status" className="uploads">
+        {uploads.map((upload) => (
+          <p key={upload.name}>
+            {upload.state === "uploading" && t("editor.uploading", { name: upload.name })}
+            {upload.state === "done" && t("editor.uploaded", { name: upload.name })}
+            {upload.state === "failed" && t("editor.uploadFailed", { name: upload.name })}
+          </p>
+        ))}
+      </div>
+      {uploads.map((upload) =>
+        upload.state === "failed" ? <ErrorView key={upload.name} error={upload.error} /> : null,
       )}
       <div className="editor-body">
         <div ref={mount} />
