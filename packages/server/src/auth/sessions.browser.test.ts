@@ -60,6 +60,8 @@ describe.skipIf(browserMissing)("signing in, in a browser", () => {
     await page.getByText("This link signs you in as owner@example.com.").waitFor();
     await page.getByRole("button", { name: "Sign in" }).click();
     await page.waitForURL("**/app/");
+    // On a phone, who is signed in is in the header's part that Menu opens.
+    await page.getByRole("button", { name: "Menu" }).click();
     await page.getByText("Signed in as Owner").waitFor();
     await page.context().close();
   });
