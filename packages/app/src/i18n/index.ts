@@ -1,4 +1,5 @@
 import account from "./en/account.json";
+import changeRequest from "./en/change-request.json";
 import common from "./en/common.json";
 import content from "./en/content.json";
 import editor from "./en/editor.json";
@@ -8,7 +9,17 @@ import sites from "./en/sites.json";
 import space from "./en/space.json";
 
 /** English: every string of the app, one file per screen; the keys every other locale may give. */
-const english = { ...common, ...content, ...space, ...people, ...sites, ...settings, ...account, ...editor };
+const english = {
+  ...common,
+  ...content,
+  ...space,
+  ...changeRequest,
+  ...people,
+  ...sites,
+  ...settings,
+  ...account,
+  ...editor,
+};
 
 export type MessageKey = keyof typeof english;
 

@@ -10,6 +10,9 @@ const withQuery = (path: string, query: Record<string, string | undefined>) => {
   return defined.length === 0 ? path : `${path}?${new URLSearchParams(defined)}`;
 };
 
+/** A page's path (`guide/install`) after the path it is under, each segment encoded; nothing when empty. */
+const pathTail = (pagePath: string) => (pagePath ? `/${pagePath.split("/").map(part).join("/")}` : "");
+
 export const paths = {
   /** The app's home: the organization last shown, or the first. */
   home: "/",
@@ -21,11 +24,10 @@ export const paths = {
   /** The organization's spaces deleted in the last 7 days, which can be restored. */
   deletedSpaces: (organizationId: string) => `/orgs/${part(organizationId)}/deleted-spaces`,
   /** A space, at one of its pages (its path, as the API gives it) or its first. */
-  space: (spaceId: string, pagePath = "") =>
-    `/spaces/${part(spaceId)}${pagePath ? `/${pagePath.split("/").map(part).join("/")}` : ""}`,
-  /** A change request: the server's preview until the review screens come (a full page load). */
-  changeRequestPreview: (spaceId: string, number: number) =>
-    `${APP_BASENAME}/spaces/${part(spaceId)}/change-requests/${number}`,
+  space: (spaceId: string, pagePath = "") => `/spaces/${part(spaceId)}${pathTail(pagePath)}`,
+  /** A change request of a space, at one of its pages (its path in the change request) or its first. */
+  changeRequest: (spaceId: string, number: number, pagePath = "") =>
+    `/spaces/${part(spaceId)}/change-requests/${number}${pathTail(pagePath)}`,
   /** An integration installed in the organization: the server's preview (a full page load) until its screen comes. */
   installationPreview: (organizationId: string, integrationName: string) =>
     `${APP_BASENAME}/orgs/${part(organizationId)}/integrations/${part(integrationName)}`,

@@ -31,6 +31,10 @@ export const router = createBrowserRouter(
           path: "collections/:collectionId",
           ...screen(() => import("../screens/content/CollectionScreen.js")),
         },
+        {
+          path: "spaces/:spaceId/change-requests/:number/*",
+          ...screen(() => import("../screens/change-request/ChangeRequestScreen.js")),
+        },
         { path: "spaces/:spaceId/*", ...screen(() => import("../screens/space/SpaceScreen.js")) },
         {
           path: "orgs/:organizationId/people/*",

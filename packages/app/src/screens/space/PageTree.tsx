@@ -1,32 +1,34 @@
 import type { Schema } from "@quire/client";
-import { useQueryClient } from "@tanstack/react-query";
 import { defaultRangeExtractor, useVirtualizer } from "@tanstack/react-virtual";
 import { type KeyboardEvent, useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { Link } from "react-router";
 import { t } from "../../i18n/index.js";
-import { paths } from "../../routes/paths.js";
 import { ancestorsOf, type TreeRow, treeKey, visibleRows } from "./page-tree.js";
-import { renderedPageOptions } from "./queries.js";
 
 type Page = Schema<"RevisionPage">;
 
 const ROW_HEIGHT = 32;
 
 /**
- * The space's pages as a WAI-ARIA tree named Pages: one tab stop (roving tabindex), arrows, Home, End;
- * Enter follows a page's link. Its rows are virtualized (5,000 pages stay smooth), the focused row
- * always rendered so the tab stop never disappears. Hovering or focusing a page prefetches its body.
+ * Some content's pages (a space's, a change request's) as a WAI-ARIA tree named Pages: one tab stop
+ * (roving tabindex), arrows, Home, End; Enter follows a page's link (`pageHref`). Its rows are
+ * virtualized (5,000 pages stay smooth), the focused row always rendered so the tab stop never
+ * disappears. Hovering or focusing a document page runs `prefetch` (its body, ready when opened).
  */
 export function PageTree({
-  spaceId,
   pages,
   currentPath,
+  pageHref,
+  prefetch = () => undefined,
+  withHidden = false,
 }: {
-  spaceId: string;
   pages: readonly Page[];
   currentPath: string | undefined;
+  pageHref(page: Page): string;
+  prefetch?(page: Page): void;
+  /** Hidden pages shown too (where they are edited). */
+  withHidden?: boolean;
 }) {
-  const queryClient = useQueryClient();
   const [expanded, setExpanded] = useState<ReadonlySet<string>>(() => new Set());
   // The page being read shows: the pages above it open.
   useEffect(() => {
@@ -34,7 +36,7 @@ export function PageTree({
     const above = ancestorsOf(pages, currentPath);
     if (above.length > 0) setExpanded((open) => new Set([...open, ...above]));
   }, [pages, currentPath]);
-  const rows = useMemo(() => visibleRows(pages, expanded), [pages, expanded]);
+  const rows = useMemo(() => visibleRows(pages, expanded, withHidden), [pages, expanded, withHidden]);
   const currentIndex = rows.findIndex((row) => row.page.path === currentPath);
   // The tab stop, by page (rows move as pages open and close): the last focused, else the current page.
   const [activeId, setActiveId] = useState<string>();
@@ -86,8 +88,8 @@ export function PageTree({
     else if ("expand" in move) toggle(move.expand, true);
     else toggle(move.collapse, false);
   };
-  const prefetch = (page: Page) => {
-    if (page.type === "document") void queryClient.prefetchQuery(renderedPageOptions(spaceId, page.id));
+  const prefetchDocument = (page: Page) => {
+    if (page.type === "document") prefetch(page);
   };
 
   if (rows.length === 0) return <p className="space-empty">{t("space.noPages")}</p>;
@@ -101,7 +103,7 @@ export function PageTree({
             return (
               <TreeItem
                 key={row.page.id}
-                spaceId={spaceId}
+                href={pageHref(row.page)}
                 row={row}
                 index={item.index}
                 top={item.start}
@@ -109,9 +111,9 @@ export function PageTree({
                 tabStop={item.index === activeIndex}
                 onFocus={() => {
                   setActiveId(row.page.id);
-                  prefetch(row.page);
+                  prefetchDocument(row.page);
                 }}
-                onHover={() => prefetch(row.page)}
+                onHover={() => prefetchDocument(row.page)}
                 onToggle={() => toggle(row.page.id, !row.expanded)}
               />
             );
@@ -124,7 +126,7 @@ export function PageTree({
 
 /** One row: a link to a document page, a link's target, or a group's heading-like label. */
 function TreeItem({
-  spaceId,
+  href,
   row,
   index,
   top,
@@ -134,7 +136,7 @@ function TreeItem({
   onHover,
   onToggle,
 }: {
-  spaceId: string;
+  href: string;
   row: TreeRow;
   index: number;
   top: number;
@@ -197,7 +199,7 @@ function TreeItem({
       role="treeitem"
       tabIndex={tabIndex}
       {...common}
-      to={paths.space(spaceId, page.path)}
+      to={href}
       aria-current={current ? "page" : undefined}
     >
       {twisty}

@@ -1,4 +1,5 @@
 import type { Schema } from "@quire/client";
+import { useQueryClient } from "@tanstack/react-query";
 import { Link, useParams, useSearchParams } from "react-router";
 import { $api } from "../../api/client.js";
 import { useDisclosure } from "../../components/disclosure.js";
@@ -10,7 +11,7 @@ import { ContentAccess } from "../people/ContentAccess.js";
 import { PageTree } from "./PageTree.js";
 import { PageView } from "./PageView.js";
 import { everyPage } from "./page-tree.js";
-import { usePages } from "./queries.js";
+import { renderedPageOptions, usePages } from "./queries.js";
 import { SpaceSearch } from "./SpaceSearch.js";
 import { ChangeRequestsView, FilesView, GitView, LinksView } from "./SpaceViews.js";
 import "../../styles/blocks.css";
@@ -83,6 +84,7 @@ function SpaceSections({ spaceId, view }: { spaceId: string; view: View | undefi
 /** The Pages tree (collapsible on a phone) beside the page at `pagePath`, or the first document page. */
 function Reading({ space, pagePath }: { space: Schema<"Space">; pagePath: string }) {
   const pages = usePages(space.id);
+  const queryClient = useQueryClient();
   const tree = useDisclosure();
   if (pages.isPending) return <Loading />;
   if (pages.isError) return <ErrorView error={pages.error} />;
@@ -97,7 +99,12 @@ function Reading({ space, pagePath }: { space: Schema<"Space">; pagePath: string
           {t("space.pages")}
         </button>
         <div id={tree.id} className="space-tree-box" data-open={tree.open}>
-          <PageTree spaceId={space.id} pages={pages.data.pages} currentPath={page?.path} />
+          <PageTree
+            pages={pages.data.pages}
+            currentPath={page?.path}
+            pageHref={(target) => paths.space(space.id, target.path)}
+            prefetch={(target) => void queryClient.prefetchQuery(renderedPageOptions(space.id, target.id))}
+          />
         </div>
       </div>
       {page && page.type === "document" ? (

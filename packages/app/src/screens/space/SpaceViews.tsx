@@ -1,7 +1,7 @@
 import type { Schema } from "@quire/client";
 import { useMutation, useQueries, useQueryClient } from "@tanstack/react-query";
 import type { ReactNode } from "react";
-import { Link } from "react-router";
+import { Link, useNavigate } from "react-router";
 import { $api, fetchClient } from "../../api/client.js";
 import type { Creator } from "../../api/create.js";
 import { CreateDialog } from "../../components/CreateDialog.js";
@@ -17,7 +17,7 @@ const firstPage = (spaceId: string) => ({ params: { path: { spaceId }, query: { 
 /** Open change requests first, then drafts, then the rest. */
 const STATUSES: Schema<"ChangeRequestStatus">[] = ["open", "draft", "merged", "archived"];
 
-/** The space's change requests, each leading to its preview, and a way to start one. */
+/** The space's change requests, each leading to its screen, and a way to start one. */
 export function ChangeRequestsView({ spaceId }: { spaceId: string }) {
   // The list answers one status at a time (open by default): each is asked for, open ones shown first.
   const lists = useQueries({
@@ -46,13 +46,12 @@ export function ChangeRequestsView({ spaceId }: { spaceId: string }) {
       <ul className="space-list">
         {items.map((cr) => (
           <li key={cr.id}>
-            {/* The review screens are not built yet: the server's preview, a full page load. */}
-            <a href={paths.changeRequestPreview(spaceId, cr.number)}>
+            <Link to={paths.changeRequest(spaceId, cr.number)}>
               {t("space.changeRequestTitle", {
                 number: cr.number,
                 subject: cr.subject || t("space.untitled"),
               })}
-            </a>{" "}
+            </Link>{" "}
             <span className={`space-status status-${cr.status}`}>{t(`space.status.${cr.status}`)}</span>
             <span className="space-meta"> {t("space.by", { name: cr.createdBy.displayName })}</span>
           </li>
@@ -62,9 +61,10 @@ export function ChangeRequestsView({ spaceId }: { spaceId: string }) {
   );
 }
 
-/** Creates a change request with the subject asked for, then opens its preview. */
+/** Creates a change request with the subject asked for, then opens it. */
 function useCreateChangeRequest(spaceId: string): Creator {
   const queryClient = useQueryClient();
+  const navigate = useNavigate();
   const mutation = $api.useMutation("post", "/v1/spaces/{spaceId}/change-requests", {
     onSuccess: () =>
       queryClient.invalidateQueries({ queryKey: ["get", "/v1/spaces/{spaceId}/change-requests"] }),
@@ -76,7 +76,7 @@ function useCreateChangeRequest(spaceId: string): Creator {
         {
           onSuccess: (cr) => {
             done();
-            window.location.assign(paths.changeRequestPreview(spaceId, cr.number));
+            navigate(paths.changeRequest(spaceId, cr.number));
           },
         },
       ),

@@ -22,6 +22,12 @@ const tree = [
 describe("the Pages tree's rows", () => {
   it("shows the top level, and the children of expanded pages with their level and place", () => {
     expect(visibleRows(tree, new Set()).map((row) => row.page.id)).toEqual(["guide", "faq"]);
+    // Where pages are written, hidden ones are shown too.
+    expect(visibleRows(tree, new Set(), true).map((row) => [row.page.id, row.setSize])).toEqual([
+      ["guide", 3],
+      ["secret", 3],
+      ["faq", 3],
+    ]);
     const rows = visibleRows(tree, new Set(["guide", "guide/install"]));
     expect(rows.map((row) => [row.page.id, row.level, row.posInSet, row.setSize, row.parent])).toEqual([
       ["guide", 1, 1, 2, undefined],

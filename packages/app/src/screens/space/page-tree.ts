@@ -17,14 +17,18 @@ export interface TreeRow {
   expanded: boolean;
 }
 
-/** Pages the tree shows: hidden pages are left out of navigation, as on a published site. */
-const shownIn = (pages: readonly Page[] | undefined) => (pages ?? []).filter((page) => !page.hidden);
-
 /**
  * The rows the tree shows: every top-level page, then the children of each expanded page under it.
+ * Hidden pages are left out, as on a published site, unless `withHidden` (a writer edits them too).
  * Iterative, so 5,000 pages cost one pass and no deep recursion.
  */
-export function visibleRows(pages: readonly Page[], expanded: ReadonlySet<string>): TreeRow[] {
+export function visibleRows(
+  pages: readonly Page[],
+  expanded: ReadonlySet<string>,
+  withHidden = false,
+): TreeRow[] {
+  const shownIn = (list: readonly Page[] | undefined) =>
+    (list ?? []).filter((page) => withHidden || !page.hidden);
   const rows: TreeRow[] = [];
   const stack: { siblings: Page[]; next: number; level: number; parent: number | undefined }[] = [
     { siblings: shownIn(pages), next: 0, level: 1, parent: undefined },
