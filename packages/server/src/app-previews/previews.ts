@@ -1,9 +1,6 @@
 import type { ElementContent } from "hast";
 import { h } from "hastscript";
 import type { Caller } from "../auth/caller.js";
-import { onChangeRequest } from "../change-requests/index.js";
-import { type CommentRow, commentRules, listComments, listReplies } from "../comments/index.js";
-import { changesBetween } from "../content/merge.js";
 import { revisionOf, treeOf } from "../content/revisions.js";
 import { ContentStorage } from "../content/storage.js";
 import type { PageEntry } from "../content/trie.js";
@@ -15,21 +12,15 @@ import { canViewSpecs, onSpec } from "../openapi-specs/index.js";
 import type { Services } from "../services.js";
 import { renderPage, siteLinkContext } from "../sites/index.js";
 import { onSpace } from "../spaces/index.js";
-import { usersByIds } from "../users/index.js";
-import { fields, type PreviewView, pageBody, renderedBody } from "./view.js";
-
-/** How many items a preview lists of each kind (spaces, comments, replies…): a preview is no index. */
-const LISTED = 50;
+import { fields, type PreviewView, pageBody } from "./view.js";
 
 // The same rules as the API's operations on each resource (see each area's handlers.ts).
 const readsSpace = onSpace("read this space");
-const readsChangeRequest = onChangeRequest("read this change request");
-const readsComments = commentRules("change request").parent("read its comments");
 const seesIntegration = onIntegration("see this integration");
 const seesInstallation = onInstallation("see this installation", canViewInstallation);
 const viewsSpec = onSpec("view this OpenAPI specification", ({ role }) => canViewSpecs(role));
 
-/** Where a revision's pages are previewed: the space, a change request of it, or the revision itself. */
+/** Where a revision's pages are previewed (the app shows the space's and a change request's). */
 interface Place {
   space: SpaceTable;
   revisionId: string;
@@ -65,13 +56,8 @@ export function previews(services: Services) {
     return { storage, revision, tree, chrome };
   }
 
-  /** A page of the place as the published sites render it, under `banner`; 404 when it has none at that path. */
-  async function pageView(
-    place: Place,
-    visit: Visit,
-    pagePath: string,
-    banner: ElementContent[] = [],
-  ): Promise<PreviewView> {
+  /** A page of the place as the published sites render it; 404 when it has none at that path. */
+  async function pageView(place: Place, visit: Visit, pagePath: string): Promise<PreviewView> {
     const { storage, revision, tree, chrome } = await openPlace(place, visit);
     const page = tree.atPath(pagePath);
     if (!page) throw notFound("Page");
@@ -84,134 +70,12 @@ export function previews(services: Services) {
       ...chrome,
       subject: page,
       headings,
-      content: [...banner, pageBody(body)],
+      content: [pageBody(body)],
       canonicalUrl: urls.app(`${place.path}/${pagePath}`),
     };
   }
 
-  /** A comment with its replies (the first `LISTED`), each body rendered as pages are. */
-  async function thread(comment: CommentRow, users: ReadonlyMap<string, { display_name: string }>) {
-    const replies =
-      Number(comment.reply_count) > 0
-        ? await listReplies(db, { commentId: comment.id }, { limit: LISTED })
-        : undefined;
-    const authors = replies
-      ? await usersByIds(
-          db,
-          replies.rows.map((reply) => reply.posted_by),
-        )
-      : new Map();
-    const byline = (userId: string, at: string) =>
-      h(
-        "p",
-        { class: "byline" },
-        `${users.get(userId)?.display_name ?? authors.get(userId)?.display_name ?? "Someone"} · ${when(at)}`,
-      );
-    const replyItems = await Promise.all(
-      (replies?.rows ?? []).map(async (reply) =>
-        h("li", [byline(reply.posted_by, reply.created_at), (await renderedBody(reply.body_markdown)).body]),
-      ),
-    );
-    return h("article", { class: "comment" }, [
-      byline(comment.posted_by, comment.created_at),
-      comment.status === "resolved" ? h("p", "Resolved.") : undefined,
-      (await renderedBody(comment.body_markdown)).body,
-      replyItems.length > 0 ? h("ul", { "aria-label": "Replies" }, replyItems) : undefined,
-      replies?.next ? h("p", "Later replies are not shown here.") : undefined,
-    ]);
-  }
-
   return {
-    /**
-     * A change request: its subject, status and author, the pages it changes and its comments with
-     * their replies; or, with `pagePath`, a page of its content.
-     */
-    async changeRequest(
-      visit: Visit,
-      spaceId: string,
-      number: string,
-      pagePath: string,
-      commentsPage?: string,
-    ) {
-      const path = { spaceId, changeRequestId: number };
-      const { space, changeRequest } = await readsChangeRequest.standing(services, visit.caller, path);
-      const place = {
-        space,
-        revisionId: changeRequest.revision_id,
-        path: `spaces/${space.id}/change-requests/${changeRequest.number}`,
-      };
-      const subject = changeRequest.subject || `Change request #${changeRequest.number}`;
-      if (pagePath) {
-        const banner = h("p", { class: "hint" }, [
-          "In ",
-          h("a", { href: visit.href(place.path) }, `change request #${changeRequest.number}: ${subject}`),
-          ` (${changeRequest.status})`,
-        ]);
-        return pageView(place, visit, pagePath, [banner]);
-      }
-      const { storage, tree, chrome } = await openPlace(place, visit);
-      const baseId = changeRequest.revision_merged_ancestor_id ?? changeRequest.revision_initial_id;
-      const base = await treeOf(storage, await revisionOf(db, space.id, baseId));
-      const changed = new Set(changesBetween(base, [...tree.entries()]).map(([id]) => id));
-      const { parent } = await readsComments.standing(services, visit.caller, path);
-      const comments = await listComments(
-        db,
-        parent,
-        { status: "all", targetPage: null, order: "asc" },
-        { limit: LISTED, ...(commentsPage !== undefined && { page: commentsPage }) },
-      );
-      const users = await usersByIds(
-        db,
-        comments.rows.map((comment) => comment.posted_by),
-      );
-      const changes = [
-        ...tree
-          .inOrder()
-          .filter((page) => changed.has(page.id))
-          .map((page) =>
-            h("li", [
-              base.get(page.id) ? "Changed: " : "Added: ",
-              h("a", { href: chrome.pageHref(page) }, page.title),
-            ]),
-          ),
-        ...base
-          .inOrder()
-          .filter((page) => changed.has(page.id) && !tree.get(page.id))
-          .map((page) => h("li", `Removed: ${page.title}`)),
-      ];
-      return {
-        ...chrome,
-        subject: { title: subject },
-        content: [
-          fields([
-            ["Number", `#${changeRequest.number}`],
-            ["Status", changeRequest.status],
-            ["Author", changeRequest.creator_display_name],
-            ["Created", when(changeRequest.created_at)],
-            ["Updated", when(changeRequest.updated_at)],
-          ]),
-          h("h2", "Changes"),
-          changes.length > 0 ? h("ul", changes) : h("p", "No page is changed."),
-          h("h2", `Comments (${comments.count})`),
-          ...(await Promise.all(comments.rows.map((comment) => thread(comment, users)))),
-          ...(comments.rows.length === 0 ? [h("p", "No comments.")] : []),
-          ...(comments.next
-            ? [
-                h(
-                  "p",
-                  h(
-                    "a",
-                    { href: `${visit.href(place.path)}?comments=${encodeURIComponent(comments.next.page)}` },
-                    "Later comments",
-                  ),
-                ),
-              ]
-            : []),
-        ],
-        canonicalUrl: urls.app(place.path),
-      };
-    },
-
     /** A revision of a space: what it is, and its pages (one of them with `pagePath`). */
     async revision(visit: Visit, spaceId: string, revisionId: string, pagePath: string) {
       const { space } = await readsSpace.standing(services, visit.caller, { spaceId });

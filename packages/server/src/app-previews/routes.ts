@@ -75,16 +75,13 @@ export function appPreviewRoutes(router: Router, services: Services): void {
     });
 
   /** The preview a path under the app names, or undefined when it names none. */
-  function previewAt(visit: Visit, segments: readonly string[], req: Request) {
-    const query = (name: string) => (typeof req.query[name] === "string" ? req.query[name] : undefined);
+  function previewAt(visit: Visit, segments: readonly string[]) {
     const [kind, id, sub, subId, ...rest] = segments;
     // The app's home (`spa.ts`) is no preview.
     if (kind === undefined) return undefined;
-    if (kind === "spaces" && id !== undefined) {
-      if (sub === "change-requests" && subId !== undefined)
-        return show.changeRequest(visit, id, subId, rest.join("/"), query("comments"));
-      if (sub === "revisions" && subId !== undefined) return show.revision(visit, id, subId, rest.join("/"));
-    }
+    // A change request is the app's (its screen); a revision is still previewed.
+    if (kind === "spaces" && id !== undefined && sub === "revisions" && subId !== undefined)
+      return show.revision(visit, id, subId, rest.join("/"));
     if (segments.length === 2 && id !== undefined && kind === "integrations")
       return show.integration(visit, id);
     if (kind === "orgs" && id !== undefined && subId !== undefined && segments.length === 4) {
@@ -107,12 +104,12 @@ export function appPreviewRoutes(router: Router, services: Services): void {
     const caller: Caller = { user: holder.user, sessionId: holder.sessionId };
     const visit = { caller, href };
     try {
-      const view = await previewAt(visit, segments, req);
+      const view = await previewAt(visit, segments);
       // What no preview shows is the app's to route (and to say when it names nothing).
       if (!view) return await appPage(res);
       page(res, 200, { ...view, content: [signedInAs(caller), ...view.content] });
     } catch (error) {
-      // Hidden (404) and not allowed (403) look alike, as does a malformed cursor: the resource stays unknown.
+      // Hidden (404) and not allowed (403) look alike: the resource stays unknown.
       if (error instanceof ApiError && error.status >= 400 && error.status < 500) return void notFound(res);
       throw error;
     }

@@ -1,11 +1,9 @@
 import type { ElementContent } from "hast";
 import { toHtml } from "hast-util-to-html";
 import { h } from "hastscript";
-import { contentEngine } from "../content/engine/index.js";
 import { pageLayout } from "../content/page-meta.js";
 import { PageTree } from "../content/pages.js";
 import type { PageEntry } from "../content/trie.js";
-import { ApiError } from "../http/errors.js";
 import { type PublishedPage, type RenderedPage, renderPublishedPage } from "../sites/index.js";
 
 /** HTML the content engine made (sanitized), placed among the elements a preview builds. */
@@ -16,21 +14,6 @@ const sanitized = (html: string): ElementContent =>
 export const pageBody = (body: RenderedPage["body"]): ElementContent =>
   "refused" in body ? h("p", `This cannot be shown: ${body.refused}`) : sanitized(body.html);
 
-/** A Markdown body as the published sites show it, with its headings; the reason when it is past the limits. */
-export async function renderedBody(
-  markdown: string,
-): Promise<{ body: ElementContent; headings: PublishedPage["headings"] }> {
-  const engine = contentEngine();
-  try {
-    const { sections } = await engine.analyze(markdown);
-    return { body: pageBody({ html: await engine.renderHtml(markdown) }), headings: sections };
-  } catch (error) {
-    if (error instanceof ApiError && error.status === 422)
-      return { body: pageBody({ refused: error.message }), headings: [] };
-    throw error;
-  }
-}
-
 /** What a preview shows: where it belongs (its header), its title and content, and the pages around it. */
 export interface PreviewView {
   /** The header's title and link: the space, organization… the preview is of or in. */
@@ -38,7 +21,7 @@ export interface PreviewView {
   homeHref: string;
   /** Where the header's search box asks. */
   searchHref: string;
-  /** A page of `tree`, or the title of what is shown instead (a change request, an organization…). */
+  /** A page of `tree`, or the title of what is shown instead (a revision, an integration…). */
   subject: PageEntry | { title: string };
   /** Below the title; what is undefined is left out. */
   content: Array<ElementContent | undefined>;
