@@ -133,7 +133,7 @@ describe.skipIf(appTestsSkipped({ smoke: true }))("a space in the app, in a brow
     }
   });
 
-  it("lists change requests and creates one, then opens its preview; searches the space", {
+  it("lists change requests and creates one, then opens it; searches the space", {
     timeout: 60_000,
   }, async () => {
     const page = await served.signIn(spaceUrl("?view=changes"));
@@ -145,6 +145,7 @@ describe.skipIf(appTestsSkipped({ smoke: true }))("a space in the app, in a brow
     await dialog.getByRole("textbox").fill("Fix the FAQ");
     await dialog.getByRole("button", { name: "Create" }).click();
     await page.waitForURL(/\/change-requests\/2$/);
+    await main.getByRole("heading", { level: 1, name: "Fix the FAQ" }).waitFor();
     const cr = await api<Schema<"ChangeRequest">>(`/v1/spaces/${spaceId}/change-requests/2`);
     expect(cr.subject).toBe("Fix the FAQ");
 

@@ -44,6 +44,7 @@ export default function ChangeRequestScreen() {
     params: { path },
   });
   useShownOrganization(space.data?.organization);
+  const merge = useMerge();
 
   if (space.isPending || cr.isPending) return <Loading />;
   if (space.isError) return <ErrorView error={space.error} />;
@@ -70,8 +71,18 @@ export default function ChangeRequestScreen() {
         </p>
         <div className="cr-actions">
           {permissions.edit && active && <NewPage path={path} number={number} />}
-          {permissions.merge && active && <MergeButton path={path} />}
+          {permissions.merge && active && (
+            <button
+              type="button"
+              disabled={merge.isPending}
+              onClick={() => merge.mutate({ params: { path } })}
+            >
+              {t("changeRequest.merge")}
+            </button>
+          )}
         </div>
+        {/* Outside the actions: a refusal stays told once the change request, read again, hides Merge. */}
+        {merge.isError && <ErrorView error={merge.error} />}
         {cr.data.status === "merged" && (
           <p role="status">
             {t("changeRequest.merged", { space: space.data.title })}{" "}
@@ -87,23 +98,15 @@ export default function ChangeRequestScreen() {
 }
 
 /**
- * Merge: the change request into the space's main content. A refusal (a conflict, merged already,
- * not allowed) is told in words, and the change request read again to show where it stands.
+ * Merging the change request into the space's main content. Whatever the answer, the change request is
+ * read again to show where it stands (merged, or merged meanwhile by someone else).
  */
-function MergeButton({ path }: { path: ChangeRequestPath }) {
+function useMerge() {
   const queryClient = useQueryClient();
-  const merge = $api.useMutation("post", "/v1/spaces/{spaceId}/change-requests/{changeRequestId}/merge", {
+  return $api.useMutation("post", "/v1/spaces/{spaceId}/change-requests/{changeRequestId}/merge", {
     // A merge changes the space, its content and every list of change requests: all are read again.
     onSettled: () => queryClient.invalidateQueries(),
   });
-  return (
-    <>
-      <button type="button" disabled={merge.isPending} onClick={() => merge.mutate({ params: { path } })}>
-        {t("changeRequest.merge")}
-      </button>
-      {merge.isError && <ErrorView error={merge.error} />}
-    </>
-  );
 }
 
 /** New page: asks for its title, adds it (empty) at the end of the top level, then opens it. */
