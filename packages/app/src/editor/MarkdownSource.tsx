@@ -21,7 +21,7 @@ interface MarkdownSourceProps {
  * The page's Markdown in CodeMirror: saved as typed (the server stores the body as it is sent), after
  * each pause, with If-Match. Two people's Markdown is not merged: a 412 lets the writer choose.
  */
-export function MarkdownSource({
+export default function MarkdownSource({
   markdown: text,
   etag,
   editable,

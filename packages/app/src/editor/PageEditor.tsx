@@ -1,13 +1,12 @@
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { EditorState } from "prosemirror-state";
 import { EditorView } from "prosemirror-view";
-import { useEffect, useId, useRef, useState } from "react";
+import { lazy, Suspense, useEffect, useId, useRef, useState } from "react";
 import { $api, fetchClient } from "../api/client.js";
 import { ErrorView, Loading } from "../components/ErrorView.js";
 import { t } from "../i18n/index.js";
 import { Autosaver, type SaveOutcome, type SaveState } from "./autosave.js";
 import { imageDrops, imageView, insertImages, type Upload } from "./images.js";
-import { MarkdownSource } from "./MarkdownSource.js";
 import { mergeBlocks } from "./merge.js";
 import { fromEditor, toEditor } from "./model/convert.js";
 import type { JSONDocument } from "./model/document.js";
@@ -63,6 +62,9 @@ async function savePage(
   if (error !== undefined || !response.ok) return { error };
   return { etag: response.headers.get("etag") ?? "" };
 }
+
+/** CodeMirror comes only with the first switch to the source. */
+const MarkdownSource = lazy(() => import("./MarkdownSource.js"));
 
 const emptyDocument: JSONDocument = { object: "document", data: {}, nodes: [] };
 
@@ -148,19 +150,21 @@ export default function PageEditor({ spaceId, changeRequestNumber, pageId, edita
         />
       )}
       {mode === "markdown" && source.data && (
-        <MarkdownSource
-          key={`${pageId} ${source.data.etag}`}
-          markdown={source.data.markdown}
-          etag={source.data.etag}
-          editable={editable}
-          save={(markdown, etag) => savePage(path, { markdown }, etag)}
-          reload={async () => {
-            const latest = await readMarkdown(path);
-            return { body: latest.markdown, etag: latest.etag };
-          }}
-          onState={setState}
-          onSaver={onSaver}
-        />
+        <Suspense fallback={<Loading />}>
+          <MarkdownSource
+            key={`${pageId} ${source.data.etag}`}
+            markdown={source.data.markdown}
+            etag={source.data.etag}
+            editable={editable}
+            save={(markdown, etag) => savePage(path, { markdown }, etag)}
+            reload={async () => {
+              const latest = await readMarkdown(path);
+              return { body: latest.markdown, etag: latest.etag };
+            }}
+            onState={setState}
+            onSaver={onSaver}
+          />
+        </Suspense>
       )}
     </section>
   );

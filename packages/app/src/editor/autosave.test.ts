@@ -28,20 +28,30 @@ function server(document: JSONDocument) {
 }
 
 describe("mergeBlocks", () => {
-  const base = doc(paragraph("a", "one"), paragraph("b", "two"));
+  const base = doc(paragraph("a", "one"), paragraph("b", "two"), paragraph("c", "three"));
 
-  it("keeps their version with the blocks only I changed", () => {
-    const mine = doc(paragraph("a", "ONE"), paragraph("b", "two"));
-    const theirs = doc(paragraph("a", "one"), paragraph("b", "TWO"));
-    expect(mergeBlocks(base, mine, theirs)).toEqual(doc(paragraph("a", "ONE"), paragraph("b", "TWO")));
+  it("keeps both sides' edits of blocks apart, and a block added away from the other's edit", () => {
+    const mine = doc(paragraph("a", "ONE"), paragraph("b", "two"), paragraph("c", "three"));
+    const theirs = doc(paragraph("a", "one"), paragraph("b", "two"), paragraph("c", "THREE"));
+    expect(mergeBlocks(base, mine, theirs)).toEqual(
+      doc(paragraph("a", "ONE"), paragraph("b", "two"), paragraph("c", "THREE")),
+    );
+    const added = doc(
+      paragraph("a", "one"),
+      paragraph("b", "two"),
+      paragraph("c", "three"),
+      paragraph("d", "four"),
+    );
+    const edited = doc(paragraph("a", "ONE"), paragraph("b", "two"), paragraph("c", "three"));
+    expect(mergeBlocks(base, added, edited)?.nodes).toEqual([...edited.nodes, paragraph("d", "four")]);
   });
 
-  it("gives up when both changed a block, or one added or removed one", () => {
-    const mine = doc(paragraph("a", "mine"), paragraph("b", "two"));
-    expect(mergeBlocks(base, mine, doc(paragraph("a", "theirs"), paragraph("b", "two")))).toBeUndefined();
-    expect(mergeBlocks(base, mine, doc(paragraph("a", "one")))).toBeUndefined();
-    const added = doc(paragraph("a", "one"), paragraph("b", "two"), paragraph("c", "new"));
-    expect(mergeBlocks(base, added, doc(paragraph("a", "one"), paragraph("b", "TWO")))).toBeUndefined();
+  it("gives up when both changed one block, or blocks next to each other", () => {
+    const mine = doc(paragraph("a", "mine"), paragraph("b", "two"), paragraph("c", "three"));
+    const theirs = doc(paragraph("a", "theirs"), paragraph("b", "two"), paragraph("c", "three"));
+    expect(mergeBlocks(base, mine, theirs)).toBeUndefined();
+    const next = doc(paragraph("a", "one"), paragraph("b", "TWO"), paragraph("c", "three"));
+    expect(mergeBlocks(base, mine, next)).toBeUndefined();
   });
 });
 
@@ -98,13 +108,15 @@ describe("Autosaver", () => {
   });
 
   it("merges another's edit of another block after a 412, then saves the merge", async () => {
-    const remote = server(doc(paragraph("a", "one"), paragraph("b", "two")));
+    const remote = server(doc(paragraph("a", "one"), paragraph("b", "two"), paragraph("c", "three")));
     const writer = editor(remote);
     // Someone else saves first.
-    await remote.save(doc(paragraph("a", "one"), paragraph("b", "TWO")), '"1"');
-    writer.type(doc(paragraph("a", "ONE"), paragraph("b", "two")));
+    await remote.save(doc(paragraph("a", "one"), paragraph("b", "two"), paragraph("c", "THREE")), '"1"');
+    writer.type(doc(paragraph("a", "ONE"), paragraph("b", "two"), paragraph("c", "three")));
     await vi.advanceTimersByTimeAsync(1000);
-    expect(remote.page.document).toEqual(doc(paragraph("a", "ONE"), paragraph("b", "TWO")));
+    expect(remote.page.document).toEqual(
+      doc(paragraph("a", "ONE"), paragraph("b", "two"), paragraph("c", "THREE")),
+    );
     expect(writer.current).toEqual(remote.page.document);
     expect(writer.saver.state.kind).toBe("saved");
   });

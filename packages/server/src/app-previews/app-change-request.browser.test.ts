@@ -76,11 +76,14 @@ describe.skipIf(appTestsSkipped())("a change request in the app, in a browser", 
     expect(await main.getByRole("heading", { level: 1 }).count()).toBe(1);
     await main.getByText("Draft", { exact: true }).waitFor();
     await main.getByText(`by ${cr.createdBy.displayName}, changed`, { exact: false }).waitFor();
-    // The first page, in the editor: its title and its Markdown as the change request has it.
+    // The first page, in the editor: its title, and its body as the change request has it, formatted.
     const tree = page.getByRole("tree", { name: "Pages" });
     for (const name of ["Guide", "FAQ", "Notes"]) await tree.getByRole("treeitem", { name }).waitFor();
     await main.getByRole("heading", { level: 2, name: "Guide" }).waitFor();
-    await main.getByText("Read **this** first, then `install`.").waitFor();
+    const body = main.getByRole("textbox", { name: "Page content" });
+    await body.getByText("first, then").waitFor();
+    expect(await body.locator("strong").textContent()).toBe("this");
+    expect(await body.locator("code").first().textContent()).toBe("install");
     expect(await editorChunks()).toHaveLength(1);
     await expect
       .poll(() => tree.getByRole("treeitem", { name: "Guide" }).getAttribute("aria-current"))

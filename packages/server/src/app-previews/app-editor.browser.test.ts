@@ -1,0 +1,141 @@
+import type { Schema } from "@quire/api-types";
+import type { Page } from "playwright-core";
+import { beforeAll, describe, expect, it } from "vitest";
+import { appTestsSkipped, DESKTOP, expectUsable, PHONE, servedApp } from "../testing/browser-app.js";
+
+/** A page whose Markdown has what a rewrite would change: spacing, a list, a hint, code. */
+const BODY = [
+  "Keep   *this*  spacing.",
+  "",
+  "* one",
+  "* two",
+  "",
+  '{% hint style="warning" %}',
+  "Mind the gap.",
+  "{% endhint %}",
+  "",
+  "```js",
+  "const answer = 42;",
+  "```",
+  "",
+  "Last words.",
+  "",
+].join("\n");
+
+// In the PostgreSQL smoke set: writing a page and saving it through the server.
+describe.skipIf(appTestsSkipped({ smoke: true }))("the page editor, in a browser", () => {
+  const served = servedApp();
+  const { json: api, post } = served;
+  let spaceId = "";
+
+  beforeAll(async () => {
+    const org = served.owner().organizationId;
+    spaceId = (await post<Schema<"Space">>(`/v1/orgs/${org}/spaces`, { title: "Handbook" })).id;
+    const seed = await post<Schema<"ChangeRequest">>(`/v1/spaces/${spaceId}/change-requests`, {});
+    await post(`/v1/spaces/${spaceId}/change-requests/${seed.number}/content`, {
+      changes: [{ type: "insert_page", title: "Guide", markdown: BODY }],
+    });
+    await post(`/v1/spaces/${spaceId}/change-requests/${seed.number}/merge`, {});
+  }, 60_000);
+
+  /** A new change request, and the Markdown of its one page as the server holds it. */
+  const changeRequest = async () => {
+    const cr = await post<Schema<"ChangeRequest">>(`/v1/spaces/${spaceId}/change-requests`, {});
+    const content = `/v1/spaces/${spaceId}/change-requests/${cr.number}/content`;
+    const markdown = async () => {
+      const { pages } = await api<{ pages: Schema<"RevisionPage">[] }>(`${content}/pages`);
+      const page = await api<{ markdown: string }>(`${content}/page/${pages[0]?.id}?format=markdown`);
+      return page.markdown;
+    };
+    return { url: `/app/spaces/${spaceId}/change-requests/${cr.number}/guide`, markdown };
+  };
+  const surface = (page: Page) => page.getByRole("textbox", { name: "Page content" });
+  const saved = (page: Page) => page.getByRole("status").filter({ hasText: /^Saved$/ }).waitFor();
+  /** The caret at the end of the block holding `text`. */
+  const endOf = async (page: Page, text: string) => {
+    await surface(page).getByText(text).click();
+    await page.keyboard.press("End");
+  };
+
+  it("changes exactly the lines typed into, and formats with keys and Markdown's shortcuts", {
+    timeout: 90_000,
+  }, async () => {
+    const { url, markdown } = await changeRequest();
+    const page = await served.signIn(url, { viewport: DESKTOP });
+    await surface(page).waitFor();
+    await saved(page);
+    await expectUsable(page, "the editor");
+
+    await endOf(page, "Last words.");
+    await page.keyboard.type(" And more.");
+    await page.getByRole("status").filter({ hasText: /Not saved yet|Saving…/ }).first().waitFor();
+    await saved(page);
+    await expect.poll(markdown).toBe(BODY.replace("Last words.", "Last words. And more."));
+
+    // Bold by the keyboard, then a heading by Markdown's `## `.
+    await page.keyboard.press("Enter");
+    await page.keyboard.type("## Next steps");
+    await page.keyboard.press("Enter");
+    await page.keyboard.press("Control+b");
+    await page.keyboard.type("Bold start");
+    await expect.poll(markdown).toBe(
+      `${BODY.replace("Last words.", "Last words. And more.")}\n## Next steps\n\n**Bold start**\n`,
+    );
+    await saved(page);
+    // What was never typed into is as it was, byte for byte.
+    expect((await markdown()).startsWith(BODY.slice(0, BODY.indexOf("Last words.")))).toBe(true);
+
+    // Undo takes the last typing back, and that is saved too.
+    await page.keyboard.press("Control+z");
+    await expect.poll(markdown).not.toContain("Bold start");
+    await page.context().close();
+  });
+
+  it("merges two tabs' edits of different blocks; the same block asks which to keep", {
+    timeout: 90_000,
+  }, async () => {
+    const { url, markdown } = await changeRequest();
+    const first = await served.signIn(url, { viewport: DESKTOP });
+    const second = await served.signIn(url, { viewport: DESKTOP });
+    for (const tab of [first, second]) await saved(tab);
+
+    await endOf(first, "Last words.");
+    await first.keyboard.type(" First tab.");
+    await saved(first);
+    await endOf(second, "Mind the gap.");
+    await second.keyboard.type(" Second tab.");
+    await saved(second);
+    const merged = await markdown();
+    expect(merged).toContain("Mind the gap. Second tab.");
+    expect(merged).toContain("Last words. First tab.");
+    // The second tab shows the first's edit too, merged into what it holds.
+    await surface(second).getByText("Last words. First tab.").waitFor();
+
+    // Both change one block: the later one is told, and chooses.
+    await endOf(first, "Keep");
+    await first.keyboard.type(" Mine.");
+    await saved(first);
+    await endOf(second, "Keep");
+    await second.keyboard.type(" Theirs.");
+    const conflict = second.getByRole("status").filter({ hasText: "Someone else changed the same part" });
+    await conflict.waitFor();
+    await expectUsable(second, "the editor's conflict");
+    expect(await markdown(), "nothing written over the other's edit").toContain("spacing. Mine.");
+    await second.getByRole("button", { name: "Keep mine" }).click();
+    await saved(second);
+    await expect.poll(markdown).toContain("spacing. Theirs.");
+    for (const tab of [first, second]) await tab.context().close();
+  });
+
+  it("is usable on a phone, without a page wider than the screen", {
+    timeout: 60_000,
+  }, async () => {
+    const { url } = await changeRequest();
+    const page = await served.signIn(url, { viewport: PHONE });
+    await surface(page).waitFor();
+    await saved(page);
+    await expectUsable(page, "the editor on a phone");
+    expect(await page.evaluate(() => document.documentElement.scrollWidth <= innerWidth)).toBe(true);
+    await page.context().close();
+  });
+});
