@@ -50,7 +50,11 @@ describe.skipIf(appTestsSkipped({ smoke: true }))("the page editor, in a browser
     return { url: `/app/spaces/${spaceId}/change-requests/${cr.number}/guide`, markdown };
   };
   const surface = (page: Page) => page.getByRole("textbox", { name: "Page content" });
-  const saved = (page: Page) => page.getByRole("status").filter({ hasText: /^Saved$/ }).waitFor();
+  const saved = (page: Page) =>
+    page
+      .getByRole("status")
+      .filter({ hasText: /^Saved$/ })
+      .waitFor();
   /** The caret at the end of the block holding `text`. */
   const endOf = async (page: Page, text: string) => {
     await surface(page).getByText(text).click();
@@ -68,7 +72,11 @@ describe.skipIf(appTestsSkipped({ smoke: true }))("the page editor, in a browser
 
     await endOf(page, "Last words.");
     await page.keyboard.type(" And more.");
-    await page.getByRole("status").filter({ hasText: /Not saved yet|Saving…/ }).first().waitFor();
+    await page
+      .getByRole("status")
+      .filter({ hasText: /Not saved yet|Saving…/ })
+      .first()
+      .waitFor();
     await saved(page);
     await expect.poll(markdown).toBe(BODY.replace("Last words.", "Last words. And more."));
 
@@ -78,9 +86,9 @@ describe.skipIf(appTestsSkipped({ smoke: true }))("the page editor, in a browser
     await page.keyboard.press("Enter");
     await page.keyboard.press("Control+b");
     await page.keyboard.type("Bold start");
-    await expect.poll(markdown).toBe(
-      `${BODY.replace("Last words.", "Last words. And more.")}\n## Next steps\n\n**Bold start**\n`,
-    );
+    await expect
+      .poll(markdown)
+      .toBe(`${BODY.replace("Last words.", "Last words. And more.")}\n## Next steps\n\n**Bold start**\n`);
     await saved(page);
     // What was never typed into is as it was, byte for byte.
     expect((await markdown()).startsWith(BODY.slice(0, BODY.indexOf("Last words.")))).toBe(true);
@@ -125,6 +133,52 @@ describe.skipIf(appTestsSkipped({ smoke: true }))("the page editor, in a browser
     await saved(second);
     await expect.poll(markdown).toContain("spacing. Theirs.");
     for (const tab of [first, second]) await tab.context().close();
+  });
+
+  it("switches to the Markdown source and back, saving the body as typed", { timeout: 90_000 }, async () => {
+    const { url, markdown } = await changeRequest();
+    const page = await served.signIn(url, { viewport: DESKTOP });
+    await surface(page).waitFor();
+    const toggle = page.getByRole("button", { name: "Markdown" });
+    await toggle.click();
+    await expect.poll(() => toggle.getAttribute("aria-pressed")).toBe("true");
+    const source = page.getByRole("textbox", { name: "Markdown source" });
+    await source.getByText("Keep   *this*  spacing.").waitFor();
+    await expectUsable(page, "the Markdown source");
+    await source.click();
+    await page.keyboard.press("Control+End");
+    await page.keyboard.type("Typed   as *is*.\n");
+    await saved(page);
+    await expect.poll(markdown).toBe(`${BODY}Typed   as *is*.\n`);
+    // Back to the blocks: the page as stored, the typed paragraph formatted.
+    await toggle.click();
+    await surface(page).locator("em", { hasText: "is" }).waitFor();
+    await page.context().close();
+  });
+
+  it("uploads an image from Add image into the change request and shows it in the page", {
+    timeout: 90_000,
+  }, async () => {
+    const { url, markdown } = await changeRequest();
+    const page = await served.signIn(url, { viewport: DESKTOP });
+    await surface(page).waitFor();
+    await endOf(page, "Last words.");
+    // A 1×1 PNG.
+    const png = Buffer.from(
+      "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==",
+      "base64",
+    );
+    await page
+      .locator('input[type="file"]')
+      .setInputFiles({ name: "dot.png", mimeType: "image/png", buffer: png });
+    await page.getByRole("status").filter({ hasText: "dot.png is in the page." }).waitFor();
+    const image = surface(page).getByRole("img", { name: "dot.png" });
+    await expect
+      .poll(() => image.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth))
+      .toBe(1);
+    await saved(page);
+    await expect.poll(markdown).toMatch(/<img src="[^"]+" alt="dot\.png">/);
+    await page.context().close();
   });
 
   it("is usable on a phone, without a page wider than the screen", {
