@@ -28,9 +28,6 @@ export const paths = {
   /** A change request of a space, at one of its pages (its path in the change request) or its first. */
   changeRequest: (spaceId: string, number: number, pagePath = "") =>
     `/spaces/${part(spaceId)}/change-requests/${number}${pathTail(pagePath)}`,
-  /** An integration installed in the organization: the server's preview (a full page load) until its screen comes. */
-  installationPreview: (organizationId: string, integrationName: string) =>
-    `${APP_BASENAME}/orgs/${part(organizationId)}/integrations/${part(integrationName)}`,
   /** The organization's people: `members`, `teams` or `invites`. */
   people: (organizationId: string, tab = "members") => `/orgs/${part(organizationId)}/people/${tab}`,
   sites: (organizationId: string) => `/orgs/${part(organizationId)}/sites`,

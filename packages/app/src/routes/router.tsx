@@ -4,6 +4,7 @@ import { Shell } from "../layout/Shell.js";
 import { FirstOrganization } from "./FirstOrganization.js";
 import { NotFound } from "./NotFound.js";
 import { APP_BASENAME } from "./paths.js";
+import { SettingsRedirect } from "./SettingsRedirect.js";
 
 /** A screen loaded when first visited: each is a chunk of its own, so the first screen loads only its code. */
 const screen = (load: () => Promise<{ default: ComponentType }>) => ({
@@ -46,6 +47,12 @@ export const router = createBrowserRouter(
           ...screen(() => import("../screens/settings/OrganizationSettingsScreen.js")),
         },
         { path: "settings/*", ...screen(() => import("../screens/account/AccountScreen.js")) },
+        { path: "integrations/:integrationName", element: <SettingsRedirect tab="integrations" /> },
+        {
+          path: "orgs/:organizationId/integrations/:integrationName",
+          element: <SettingsRedirect tab="integrations" />,
+        },
+        { path: "orgs/:organizationId/openapi/:specSlug", element: <SettingsRedirect tab="openapi" /> },
         { path: "*", element: <NotFound /> },
       ],
     },

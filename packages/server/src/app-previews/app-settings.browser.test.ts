@@ -369,6 +369,9 @@ describe.skipIf(appTestsSkipped())("the organization's settings, in a browser", 
     await main.getByRole("heading", { level: 3, name: "pets-api" }).waitFor();
     const specs = async () => (await api<Page_<Schema<"OpenAPISpec">>>(`/v1/orgs/${org()}/openapi`)).items;
     expect((await specs()).map((spec) => spec.slug)).toEqual(["pets-api"]);
+    // The API's urls.app of a specification leads to this section.
+    await page.goto((await specs())[0]?.urls.app ?? "");
+    await page.waitForURL(new RegExp(`/app/orgs/${org()}/settings/openapi$`));
     await main.getByRole("button", { name: "Delete pets-api" }).click();
     await page
       .getByRole("dialog", { name: "Delete specification" })
@@ -425,12 +428,16 @@ describe.skipIf(appTestsSkipped())("the organization's settings, in a browser", 
     await main.getByRole("heading", { level: 4, name: "Weather" }).waitFor();
     await expectUsable(page, "integrations, none installed");
     await main.getByRole("button", { name: "Install Weather" }).click();
-    const open = main.getByRole("link", { name: "Open Weather" });
-    await open.waitFor();
-    expect(await open.getAttribute("href")).toBe(`/app/orgs/${org()}/integrations/${name}`);
+    await main.getByRole("button", { name: "Uninstall Weather" }).waitFor();
     const [installed] = await mine();
     expect(installed).toMatchObject({ target: { organization: org() } });
     await expectUsable(page, "integrations, one installed");
+    // The API's urls.app of the installation and of the integration lead here.
+    for (const url of [installed?.urls.app, `${served.browser.origin()}/app/integrations/${name}`]) {
+      await page.goto(url ?? "");
+      await page.waitForURL(new RegExp(`/app/orgs/${org()}/settings/integrations$`));
+      await main.getByRole("button", { name: "Uninstall Weather" }).waitFor();
+    }
 
     await page.setViewportSize(PHONE);
     await expectUsable(page, "integrations, on a phone");

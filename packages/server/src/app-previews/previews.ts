@@ -7,8 +7,6 @@ import type { PageEntry } from "../content/trie.js";
 import type { SpaceTable } from "../db/schema.js";
 import { pagePaths } from "../git-sync/index.js";
 import { notFound } from "../http/errors.js";
-import { canViewInstallation, installationOn, onInstallation, onIntegration } from "../integrations/index.js";
-import { canViewSpecs, onSpec } from "../openapi-specs/index.js";
 import type { Services } from "../services.js";
 import { renderPage, siteLinkContext } from "../sites/index.js";
 import { onSpace } from "../spaces/index.js";
@@ -16,9 +14,6 @@ import { fields, type PreviewView, pageBody } from "./view.js";
 
 // The same rules as the API's operations on each resource (see each area's handlers.ts).
 const readsSpace = onSpace("read this space");
-const seesIntegration = onIntegration("see this integration");
-const seesInstallation = onInstallation("see this installation", canViewInstallation);
-const viewsSpec = onSpec("view this OpenAPI specification", ({ role }) => canViewSpecs(role));
 
 /** Where a revision's pages are previewed (the app shows the space's and a change request's). */
 interface Place {
@@ -107,77 +102,6 @@ export function previews(services: Services) {
           pages(null) ?? h("p", "No pages."),
         ],
         canonicalUrl: urls.app(place.path),
-      };
-    },
-
-    /** An integration: what it is and who publishes it. */
-    async integration(visit: Visit, integrationName: string): Promise<PreviewView> {
-      const { integration } = await seesIntegration.standing(services, visit.caller, { integrationName });
-      return {
-        siteTitle: integration.title,
-        homeHref: visit.href(`integrations/${integration.name}`),
-        searchHref: visit.href(""),
-        subject: { title: integration.title },
-        content: [
-          fields([
-            ["Name", integration.name],
-            ["Summary", integration.summary],
-            ["Description", integration.description],
-            ["Visibility", integration.visibility],
-            ["Version", String(integration.version)],
-          ]),
-        ],
-        canonicalUrl: urls.app(`integrations/${integration.name}`),
-      };
-    },
-
-    /** An integration's installation on an organization. */
-    async installation(visit: Visit, organizationId: string, integrationName: string): Promise<PreviewView> {
-      const { integration } = await seesIntegration.standing(services, visit.caller, { integrationName });
-      const found = await installationOn(db, integration.id, organizationId);
-      if (!found) throw notFound("Installation");
-      const { installation } = await seesInstallation.standing(services, visit.caller, {
-        integrationName,
-        installationId: found.id,
-      });
-      return {
-        siteTitle: integration.title,
-        homeHref: visit.href(`integrations/${integration.name}`),
-        searchHref: visit.href(`orgs/${organizationId}/search`),
-        subject: { title: `${integration.title} in this organization` },
-        content: [
-          fields([
-            [
-              "Integration",
-              h("a", { href: visit.href(`integrations/${integration.name}`) }, integration.title),
-            ],
-            ["Organization", h("a", { href: visit.href(`orgs/${organizationId}`) }, "Open")],
-            ["Status", installation.status],
-            ["Spaces", `${installation.space_selection} (${installation.spaces})`],
-            ["Installed", when(installation.created_at)],
-          ]),
-        ],
-        canonicalUrl: urls.app(`orgs/${organizationId}/integrations/${integration.name}`),
-      };
-    },
-
-    /** An OpenAPI specification of an organization: its source and processing. */
-    async openApiSpec(visit: Visit, organizationId: string, specSlug: string): Promise<PreviewView> {
-      const { spec } = await viewsSpec.standing(services, visit.caller, { organizationId, specSlug });
-      return {
-        siteTitle: spec.slug,
-        homeHref: visit.href(`orgs/${organizationId}`),
-        searchHref: visit.href(`orgs/${organizationId}/search`),
-        subject: { title: `OpenAPI specification ${spec.slug}` },
-        content: [
-          fields([
-            ["Source", spec.source_url ?? "Text"],
-            ["Processing", spec.processing_state],
-            ["Last processed", spec.last_processed_at && when(spec.last_processed_at)],
-            ["Last error", spec.last_process_error_code],
-          ]),
-        ],
-        canonicalUrl: urls.app(`orgs/${organizationId}/openapi/${spec.slug}`),
       };
     },
   };

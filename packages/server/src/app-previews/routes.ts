@@ -79,15 +79,9 @@ export function appPreviewRoutes(router: Router, services: Services): void {
     const [kind, id, sub, subId, ...rest] = segments;
     // The app's home (`spa.ts`) is no preview.
     if (kind === undefined) return undefined;
-    // A change request is the app's (its screen); a revision is still previewed.
+    // A revision is still previewed, until the history's screen; everything else is the app's.
     if (kind === "spaces" && id !== undefined && sub === "revisions" && subId !== undefined)
       return show.revision(visit, id, subId, rest.join("/"));
-    if (segments.length === 2 && id !== undefined && kind === "integrations")
-      return show.integration(visit, id);
-    if (kind === "orgs" && id !== undefined && subId !== undefined && segments.length === 4) {
-      if (sub === "integrations") return show.installation(visit, id, subId);
-      if (sub === "openapi") return show.openApiSpec(visit, id, subId);
-    }
     return undefined;
   }
 

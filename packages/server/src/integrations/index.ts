@@ -3,7 +3,4 @@
  * `app.ts`, `cli`, `bench`) may use. Its other modules (`store.ts`, `tables.ts`, `presenter.ts`, ...) are
  * private: the root `biome.json` fails the lint on an import of one from another area.
  */
-export { onInstallation, onIntegration } from "./access.js";
-export { canViewInstallation } from "./policy.js";
 export { decryptSecret, encryptSecrets } from "./secrets.js";
-export { installationOn } from "./store.js";

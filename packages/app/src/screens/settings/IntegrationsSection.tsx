@@ -5,7 +5,6 @@ import { $api } from "../../api/client.js";
 import { ConfirmDialog } from "../../components/ConfirmDialog.js";
 import { ErrorView, Loading } from "../../components/ErrorView.js";
 import { type MessageKey, t } from "../../i18n/index.js";
-import { paths } from "../../routes/paths.js";
 import { PAGE, Pager } from "./Pager.js";
 
 type Integration = Schema<"Integration">;
@@ -88,10 +87,6 @@ export function IntegrationsSection({ organizationId }: { organizationId: string
                     {t("settings.integration.spaces", { count: installation.spaces })}
                   </p>
                   <div className="item-actions">
-                    <a href={paths.installationPreview(organizationId, integration.name)}>
-                      {t("settings.integration.open")}
-                      <span className="visually-hidden"> {integration.title}</span>
-                    </a>
                     <Uninstall integration={integration} installation={installation} />
                   </div>
                 </li>
