@@ -209,7 +209,8 @@ function BlockEditor({ path, document, etag, editable, onState, onSaver }: Block
       onState,
     });
     onSaver(autosaver);
-    const plugins = [...editorPlugins(), slashMenu((item) => t(item.label)), imageDrops(path, onUpload)];
+    // The slash menu first: its keys (Enter, arrows, Escape) come before the editor's while it is open.
+    const plugins = [slashMenu((item) => t(item.label)), ...editorPlugins(), imageDrops(path, onUpload)];
     const editorView = new EditorView(mount.current, {
       state: EditorState.create({ doc: toEditor(document), plugins }),
       editable: () => editable,

@@ -1,6 +1,8 @@
 import type { Node as PMNode } from "prosemirror-model";
 import { type EditorState, Plugin, PluginKey, TextSelection, type Transaction } from "prosemirror-state";
 import type { MessageKey } from "../i18n/index.js";
+import { toEditor } from "./model/convert.js";
+import type { DocumentBlock } from "./model/document.js";
 import { schema } from "./model/schema.js";
 
 const { nodes } = schema;
@@ -13,6 +15,20 @@ export interface SlashItem {
 }
 
 const paragraph = () => nodes.paragraph.create();
+
+/** GitBook's JSON of an empty paragraph, or one reading `text`. */
+const paragraphJson = (text = ""): DocumentBlock => ({
+  object: "block",
+  type: "paragraph",
+  data: {},
+  nodes: [{ object: "text", leaves: [{ object: "leaf", text, marks: [] }] }],
+});
+
+/** A block of GitBook's made from its JSON, as the server's engine writes it: exactly its structure. */
+const fromJson = (block: DocumentBlock) => () =>
+  toEditor({ object: "document", data: {}, nodes: [block] }).firstChild ?? paragraph();
+
+const column = (id: string, title: string) => ({ id, title, type: "text", textAlignment: "left" });
 const listOf = (list: typeof nodes.list_unordered) => () =>
   list.create(null, nodes.list_item.create(null, paragraph()));
 
@@ -41,6 +57,61 @@ export const SLASH_ITEMS: readonly SlashItem[] = [
     create: () => nodes.code_block.create(null, nodes.code_line.create()),
   },
   { id: "divider", label: "editor.divider", create: () => nodes.divider.create() },
+  {
+    id: "tabs",
+    label: "editor.tabs",
+    create: fromJson({
+      object: "block",
+      type: "tabs",
+      data: {},
+      nodes: [{ object: "block", type: "tabs-item", data: { title: "Tab 1" }, nodes: [paragraphJson()] }],
+    }),
+  },
+  {
+    id: "expandable",
+    label: "editor.expandable",
+    create: fromJson({
+      object: "block",
+      type: "expandable",
+      data: {},
+      isVoid: true,
+      fragments: ["expandable-title", "expandable-body"].map((part) => ({
+        object: "fragment",
+        fragment: part,
+        type: part,
+        nodes: [paragraphJson()],
+      })),
+    }),
+  },
+  {
+    id: "stepper",
+    label: "editor.stepper",
+    create: fromJson({
+      object: "block",
+      type: "stepper",
+      data: {},
+      nodes: [{ object: "block", type: "stepper-step", data: {}, nodes: [paragraphJson()] }],
+    }),
+  },
+  {
+    id: "table",
+    label: "editor.table",
+    create: fromJson({
+      object: "block",
+      type: "table",
+      data: {
+        view: { type: "grid", columns: ["c0", "c1"], hideHeader: false },
+        records: { r0: { orderIndex: "000000", values: { c0: "r0c0", c1: "r0c1" } } },
+        definition: { c0: column("c0", "Column 1"), c1: column("c1", "Column 2") },
+      },
+      isVoid: true,
+      fragments: ["r0c0", "r0c1"].map((cell) => ({
+        object: "fragment",
+        fragment: cell,
+        nodes: [paragraphJson()],
+      })),
+    }),
+  },
 ];
 
 /** The slash menu as it stands: closed, or open on `/query` in the paragraph at `from`, `index` chosen. */

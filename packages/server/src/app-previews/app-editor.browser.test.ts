@@ -99,6 +99,36 @@ describe.skipIf(appTestsSkipped({ smoke: true }))("the page editor, in a browser
     await page.context().close();
   });
 
+  it("inserts GitBook's blocks from the slash menu, written as GitBook's Markdown", {
+    timeout: 90_000,
+  }, async () => {
+    const { url, markdown } = await changeRequest();
+    const page = await served.signIn(url, { viewport: DESKTOP });
+    await surface(page).waitFor();
+    await endOf(page, "Last words.");
+    await page.keyboard.press("Enter");
+    await page.keyboard.type("/tab");
+    const menu = page.getByRole("listbox", { name: "Insert a block" });
+    await menu.getByRole("option", { name: "Tabs", selected: true }).waitFor();
+    await expectUsable(page, "the slash menu");
+    await page.keyboard.press("Enter");
+    await page.keyboard.type("In a tab.");
+    await saved(page);
+    await expect
+      .poll(markdown)
+      .toContain('{% tabs %}\n{% tab title="Tab 1" %}\nIn a tab.\n{% endtab %}\n{% endtabs %}');
+    // Below the tabs, a hint from its option, by a click.
+    await page.keyboard.press("Control+End");
+    await page.keyboard.press("Enter");
+    await page.keyboard.type("/hi");
+    await menu.getByRole("option", { name: "Hint" }).click();
+    await page.keyboard.type("Careful.");
+    await saved(page);
+    await expect.poll(markdown).toContain('{% hint style="info" %}\nCareful.\n{% endhint %}');
+    expect((await markdown()).startsWith(BODY.slice(0, BODY.indexOf("Last words.")))).toBe(true);
+    await page.context().close();
+  });
+
   it("merges two tabs' edits of different blocks; the same block asks which to keep", {
     timeout: 90_000,
   }, async () => {
