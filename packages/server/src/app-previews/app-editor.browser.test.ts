@@ -222,4 +222,27 @@ describe.skipIf(appTestsSkipped({ smoke: true }))("the page editor, in a browser
     expect(await page.evaluate(() => document.documentElement.scrollWidth <= innerWidth)).toBe(true);
     await page.context().close();
   });
+
+  // Last: it merges into the main content the other tests start from.
+  it("edits a live space's page from the space: Edit opens a change request there, Merge brings the line to main", {
+    timeout: 90_000,
+  }, async () => {
+    const page = await served.signIn(`/app/spaces/${spaceId}/guide`, { viewport: DESKTOP });
+    const main = page.getByRole("main");
+    await main.getByRole("heading", { level: 1, name: "Guide" }).waitFor();
+    await main.getByRole("button", { name: "Edit" }).click();
+    await page.waitForURL(/\/change-requests\/\d+\/guide$/);
+    await surface(page).waitFor();
+    await endOf(page, "Last words.");
+    await page.keyboard.type(" Live.");
+    await saved(page);
+    await main.getByRole("button", { name: "Merge" }).click();
+    await main.getByRole("status").filter({ hasText: "Merged into the main content" }).waitFor();
+    const { pages } = await api<{ pages: Schema<"RevisionPage">[] }>(`/v1/spaces/${spaceId}/content/pages`);
+    const merged = await api<{ markdown: string }>(
+      `/v1/spaces/${spaceId}/content/page/${pages[0]?.id}?format=markdown`,
+    );
+    expect(merged.markdown).toBe(BODY.replace("Last words.", "Last words. Live."));
+    await page.context().close();
+  });
 });

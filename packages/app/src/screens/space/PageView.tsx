@@ -1,6 +1,6 @@
 import type { Schema } from "@quire/client";
 import { useQuery } from "@tanstack/react-query";
-import type { MouseEvent } from "react";
+import type { MouseEvent, ReactNode } from "react";
 import { useNavigate } from "react-router";
 import { ErrorView, Loading } from "../../components/ErrorView.js";
 import { t } from "../../i18n/index.js";
@@ -10,7 +10,7 @@ import { renderedPageOptions } from "./queries.js";
 type Page = Schema<"RevisionPage">;
 
 /** The page being read: its title (the screen's h1), description, body and its On this page navigation. */
-export function PageView({ spaceId, page }: { spaceId: string; page: Page }) {
+export function PageView({ spaceId, page, actions }: { spaceId: string; page: Page; actions?: ReactNode }) {
   const rendered = useQuery(renderedPageOptions(spaceId, page.id));
   const navigate = useNavigate();
   // A link to another page of the app stays in the app (no reload); any other link is the browser's.
@@ -27,6 +27,7 @@ export function PageView({ spaceId, page }: { spaceId: string; page: Page }) {
   return (
     <article className="space-page">
       <h1>{page.title}</h1>
+      {actions}
       {(rendered.data?.description ?? page.description) && (
         <p className="space-description">{rendered.data?.description ?? page.description}</p>
       )}

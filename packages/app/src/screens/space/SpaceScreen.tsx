@@ -1,6 +1,6 @@
 import type { Schema } from "@quire/client";
 import { useQueryClient } from "@tanstack/react-query";
-import { Link, useParams, useSearchParams } from "react-router";
+import { Link, useNavigate, useParams, useSearchParams } from "react-router";
 import { $api } from "../../api/client.js";
 import { useDisclosure } from "../../components/disclosure.js";
 import { ErrorView, Loading } from "../../components/ErrorView.js";
@@ -108,13 +108,46 @@ function Reading({ space, pagePath }: { space: Schema<"Space">; pagePath: string
         </div>
       </div>
       {page && page.type === "document" ? (
-        <PageView key={page.id} spaceId={space.id} page={page} />
+        <PageView
+          key={page.id}
+          spaceId={space.id}
+          page={page}
+          actions={canEditLive(space) && <EditPage spaceId={space.id} page={page} />}
+        />
       ) : (
         <div className="space-page">
           <h1>{page ? page.title : path === "" ? t("space.noPages") : t("space.notFound")}</h1>
           {page === undefined && path !== "" && <p>{t("space.notFoundHelp", { path })}</p>}
         </div>
       )}
+    </div>
+  );
+}
+
+/** A space edited live (its `editMode`), by someone who may edit: its pages have **Edit**. A locked one has none. */
+const canEditLive = (space: Schema<"Space">) => space.editMode === "live" && space.permissions.edit;
+
+/** **Edit**: a change request opened for this edit, at this page in the editor (merged with its Merge). */
+function EditPage({ spaceId, page }: { spaceId: string; page: Schema<"RevisionPage"> }) {
+  const navigate = useNavigate();
+  const open = $api.useMutation("post", "/v1/spaces/{spaceId}/change-requests", {
+    onSuccess: (cr) => navigate(paths.changeRequest(spaceId, cr.number, page.path)),
+  });
+  return (
+    <div className="page-actions">
+      <button
+        type="button"
+        disabled={open.isPending}
+        onClick={() =>
+          open.mutate({
+            params: { path: { spaceId } },
+            body: { subject: t("space.editSubject", { title: page.title }) },
+          })
+        }
+      >
+        {t("space.edit")}
+      </button>
+      {open.error != null && <ErrorView error={open.error} />}
     </div>
   );
 }
