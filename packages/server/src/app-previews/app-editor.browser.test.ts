@@ -129,6 +129,34 @@ describe.skipIf(appTestsSkipped({ smoke: true }))("the page editor, in a browser
     await page.context().close();
   });
 
+  it("keeps the structure of pasted HTML: headings, lists, links and emphasis", {
+    timeout: 90_000,
+  }, async () => {
+    const { url, markdown } = await changeRequest();
+    const page = await served.signIn(url, { viewport: DESKTOP });
+    await surface(page).waitFor();
+    await endOf(page, "Last words.");
+    await page.keyboard.press("Enter");
+    // What a browser puts on the clipboard when copying from a web page.
+    await surface(page).evaluate((editor) => {
+      const data = new DataTransfer();
+      data.setData(
+        "text/html",
+        '<h1>Pasted title</h1><p>Some <strong>bold</strong> and <a href="https://example.com/">a link</a>.</p><ul><li>first</li><li>second</li></ul>',
+      );
+      editor.dispatchEvent(
+        new ClipboardEvent("paste", { clipboardData: data, bubbles: true, cancelable: true }),
+      );
+    });
+    await saved(page);
+    await expect
+      .poll(markdown)
+      .toContain(
+        "# Pasted title\n\nSome **bold** and [a link](https://example.com/).\n\n* first\n* second\n",
+      );
+    await page.context().close();
+  });
+
   it("merges two tabs' edits of different blocks; the same block asks which to keep", {
     timeout: 90_000,
   }, async () => {

@@ -45,7 +45,11 @@ export const nodeRendering: Record<string, Pick<NodeSpec, "toDOM" | "parseDOM">>
   // The page's title is the screen's heading: a document's first level is a section, as on the sites.
   heading: {
     toDOM: (node) => [`h${headingLevel(node) + 1}`, 0],
-    parseDOM: [1, 2, 3].map((level): TagParseRule => ({ tag: `h${level + 1}`, attrs: { level } })),
+    // Pasted: a page's title (h1) and its first level of sections (h2) are both the first level here.
+    parseDOM: [
+      { tag: "h1", attrs: { level: 1 } },
+      ...[1, 2, 3].map((level): TagParseRule => ({ tag: `h${level + 1}`, attrs: { level } })),
+    ],
   },
   list_ordered: { toDOM: () => ["ol", 0], parseDOM: [{ tag: "ol" }] },
   list_unordered: { toDOM: () => ["ul", 0], parseDOM: [{ tag: "ul" }] },
