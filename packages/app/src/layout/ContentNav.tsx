@@ -7,8 +7,8 @@ import { type ContentItem, type ContentNode, contentTree, moveTargets } from "..
 import { paths } from "../routes/paths.js";
 import { ContentStatus, type Shown } from "../screens/content/ContentStatus.js";
 import { type Target, useContentActions } from "../screens/content/content-actions.js";
-import { DeleteCollectionDialog, MoveDialog, RenameDialog } from "../screens/content/ItemDialogs.js";
-import { type Action, ItemMenu } from "../screens/content/ItemMenu.js";
+import { DeleteDialog, MoveDialog, RenameDialog } from "../screens/content/ItemDialogs.js";
+import { type Action, CONTENT_ACTIONS, ItemMenu } from "../screens/content/ItemMenu.js";
 import { useDragMove } from "../screens/content/useDragMove.js";
 import "../screens/content/content.css";
 
@@ -91,7 +91,7 @@ export function ContentNav({ organizationId }: { organizationId: string }) {
     if (chosen) focusItem(chosen.item.id);
     setChosen(undefined);
   };
-  const drag = useDragMove(collectionItems ?? [], (target, parent) => {
+  const drag = useDragMove<Target>(collectionItems ?? [], (target, parent) => {
     setShown(undefined);
     focusWanted.current = undefined;
     actions.move(target, parent);
@@ -116,6 +116,7 @@ export function ContentNav({ organizationId }: { organizationId: string }) {
                 {node.manageable && (
                   <ItemMenu
                     title={node.title}
+                    actions={CONTENT_ACTIONS}
                     buttonRef={menuButton(node.id)}
                     onChoose={(action) => choose(action, target)}
                   />
@@ -182,8 +183,9 @@ export function ContentNav({ organizationId }: { organizationId: string }) {
         />
       )}
       {chosen?.action === "delete" && (
-        <DeleteCollectionDialog
+        <DeleteDialog
           item={chosen.item}
+          note={t("content.deleteCollectionNote")}
           onDelete={() => remove(chosen.item)}
           onClose={closeDialog}
         />

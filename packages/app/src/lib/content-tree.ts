@@ -54,9 +54,10 @@ function holds(node: ContentNode, other: ContentNode): boolean {
   return node.children.some((child) => child === other || holds(child, other));
 }
 
-/** What moving needs of a collection or a space: which one, and where it is now. */
+/** What moving needs of a collection, a space or a page: which one, and where it is now. */
 export interface Placed {
-  kind: ContentNode["kind"];
+  /** A space holds nothing; a collection holds others, and so does a page (its child pages). */
+  kind: ContentNode["kind"] | "page";
   id: string;
   parent?: string;
 }
@@ -67,10 +68,13 @@ export interface MoveTarget {
   label: string;
 }
 
+/** What an item can move into holds of itself: which one, its title and where it is. */
+export type Holder = Pick<ContentItem, "id" | "title" | "parent">;
+
 /** The collections above `id`, nearest first (stops at a cycle or a parent it cannot see). */
-function ancestorsOf(collections: readonly ContentItem[], id: string): ContentItem[] {
+function ancestorsOf(collections: readonly Holder[], id: string): Holder[] {
   const byId = new Map(collections.map((c) => [c.id, c]));
-  const found: ContentItem[] = [];
+  const found: Holder[] = [];
   for (let at = byId.get(id)?.parent; at !== undefined && at !== id && !found.some((c) => c.id === at); ) {
     const parent = byId.get(at);
     if (!parent) break;
@@ -85,7 +89,7 @@ function ancestorsOf(collections: readonly ContentItem[], id: string): ContentIt
  * is, and a collection never into itself or anything it holds.
  */
 export function canMoveInto(
-  collections: readonly ContentItem[],
+  collections: readonly Holder[],
   moving: Placed,
   target: string | undefined,
 ): boolean {
@@ -95,7 +99,7 @@ export function canMoveInto(
 }
 
 /** The collections `moving` can go into, by path of titles, besides where it already is. */
-export function moveTargets(collections: readonly ContentItem[], moving: Placed): MoveTarget[] {
+export function moveTargets(collections: readonly Holder[], moving: Placed): MoveTarget[] {
   return collections
     .filter((c) => c.id === moving.parent || canMoveInto(collections, moving, c.id))
     .map((c) => ({

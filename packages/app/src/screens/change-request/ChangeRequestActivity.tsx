@@ -5,7 +5,7 @@ import { ErrorView, Loading } from "../../components/ErrorView.js";
 import { t } from "../../i18n/index.js";
 import { paths } from "../../routes/paths.js";
 import { formatTime } from "../account/format.js";
-import type { ChangeRequestPath } from "./ChangeRequestScreen.js";
+import type { ChangeRequestPath } from "./queries.js";
 
 /** How many changes, comments and replies are listed: a change request is read, not paged through. */
 const LISTED = 100;

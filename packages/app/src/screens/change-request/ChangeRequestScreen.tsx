@@ -14,6 +14,8 @@ import { formatTime } from "../account/format.js";
 import { PageTree } from "../space/PageTree.js";
 import { everyPage } from "../space/page-tree.js";
 import { ChangesList, CommentsList } from "./ChangeRequestActivity.js";
+import { usePageEditing } from "./PageActions.js";
+import { type ChangeRequestPath, CONTENT, pagesOptions, refreshChangeRequest } from "./queries.js";
 import "../space/space.css";
 import "./change-request.css";
 
@@ -21,11 +23,6 @@ import "./change-request.css";
 const PageEditor = lazy(() => import("../../editor/PageEditor.js"));
 
 type Page = Schema<"RevisionPage">;
-/** The path of every operation on one change request: its space and number. */
-export type ChangeRequestPath = { spaceId: string; changeRequestId: string };
-
-const PAGES = "/v1/spaces/{spaceId}/change-requests/{changeRequestId}/content/pages";
-const pagesOptions = (path: ChangeRequestPath) => $api.queryOptions("get", PAGES, { params: { path } });
 
 /** A change request still takes edits and can be merged; a merged or archived one cannot. */
 const isActive = (cr: Schema<"ChangeRequest">) => cr.status === "open" || cr.status === "draft";
@@ -123,7 +120,7 @@ function NewPage({ path, number }: { path: ChangeRequestPath; number: number }) 
 function useInsertPage(path: ChangeRequestPath, number: number): Creator {
   const queryClient = useQueryClient();
   const navigate = useNavigate();
-  const mutation = $api.useMutation("post", "/v1/spaces/{spaceId}/change-requests/{changeRequestId}/content");
+  const mutation = $api.useMutation("post", CONTENT);
   return {
     create: (title, done) => {
       // The answer is the change request: the new page is the one the tree did not have before.
@@ -133,12 +130,7 @@ function useInsertPage(path: ChangeRequestPath, number: number): Creator {
         { params: { path }, body: { changes: [{ type: "insert_page", title, markdown: "" }] } },
         {
           onSuccess: async () => {
-            // The change request, its pages and its changes all moved.
-            await queryClient.invalidateQueries({
-              predicate: (query) =>
-                typeof query.queryKey[1] === "string" &&
-                query.queryKey[1].startsWith("/v1/spaces/{spaceId}/change-requests/{changeRequestId}"),
-            });
+            await refreshChangeRequest(queryClient);
             const { pages } = await queryClient.fetchQuery(pagesOptions(path));
             const added = everyPage(pages).find((page) => !before.has(page.id));
             done();
@@ -167,14 +159,15 @@ function Writing({
 }) {
   const pages = useQuery(pagesOptions(path));
   const tree = useDisclosure();
-  if (pages.isPending) return <Loading />;
-  if (pages.isError) return <ErrorView error={pages.error} />;
-  const all = everyPage(pages.data.pages);
+  const all = everyPage(pages.data?.pages ?? []);
   const wanted = pagePath.replace(/^\/+|\/+$/g, "");
   const page: Page | undefined =
     wanted === ""
       ? all.find((candidate) => candidate.type === "document")
       : all.find((p) => p.path === wanted);
+  const editing = usePageEditing({ path, number, pages: pages.data?.pages ?? [], current: page });
+  if (pages.isPending) return <Loading />;
+  if (pages.isError) return <ErrorView error={pages.error} />;
   return (
     <div className="space-reading">
       <div className="space-tree-panel">
@@ -182,15 +175,23 @@ function Writing({
           {t("space.pages")}
         </button>
         <div id={tree.id} className="space-tree-box" data-open={tree.open}>
+          {editable && editing.failure}
           {all.length === 0 ? (
             <p className="space-empty">{t("changeRequest.noPages")}</p>
           ) : (
-            <PageTree
-              pages={pages.data.pages}
-              currentPath={page?.path}
-              pageHref={(target) => paths.changeRequest(path.spaceId, number, target.path)}
-              withHidden
-            />
+            <div
+              className={editing.topLevel.over ? "content-tree drop-over" : "content-tree"}
+              {...(editable && editing.topLevel.props)}
+            >
+              <PageTree
+                pages={pages.data.pages}
+                currentPath={page?.path}
+                pageHref={(target) => paths.changeRequest(path.spaceId, number, target.path)}
+                withHidden
+                tools={editable ? editing.tools : undefined}
+              />
+              {editable && editing.topLevel.shown && <p className="top-drop">{t("content.dropTopLevel")}</p>}
+            </div>
           )}
         </div>
       </div>
@@ -216,6 +217,7 @@ function Writing({
           )
         )}
       </div>
+      {editable && editing.dialogs}
     </div>
   );
 }

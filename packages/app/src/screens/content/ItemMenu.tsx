@@ -3,7 +3,11 @@ import { type MessageKey, t } from "../../i18n/index.js";
 
 export type Action = "rename" | "move" | "delete";
 
-const ACTIONS: readonly (readonly [Action, MessageKey])[] = [
+/** An item's actions, in menu order: what is chosen, and its label. */
+export type MenuActions<A extends string> = readonly (readonly [A, MessageKey])[];
+
+/** A collection's or a space's actions. */
+export const CONTENT_ACTIONS: MenuActions<Action> = [
   ["rename", "content.rename"],
   ["move", "content.move"],
   ["delete", "content.delete"],
@@ -17,14 +21,19 @@ const menuItemsIn = (container: HTMLElement | null) => [
   ...(container?.querySelectorAll<HTMLElement>('[role="menuitem"]') ?? []),
 ];
 
-export function ItemMenu({
+export function ItemMenu<A extends string>({
   title,
   buttonRef,
   onChoose,
+  actions,
+  tabbable = true,
 }: {
   title: string;
   buttonRef: Ref<HTMLButtonElement>;
-  onChoose: (action: Action) => void;
+  onChoose: (action: A) => void;
+  actions: MenuActions<A>;
+  /** In the tab order; false in a widget with its own (a tree's row that is not its tab stop). */
+  tabbable?: boolean;
 }) {
   const id = useId();
   const [open, setOpen] = useState<"first" | "last" | false>(false);
@@ -73,6 +82,7 @@ export function ItemMenu({
         ref={buttonRef}
         type="button"
         className="item-menu-button"
+        tabIndex={tabbable ? undefined : -1}
         aria-haspopup="menu"
         aria-expanded={open !== false}
         aria-controls={open ? id : undefined}
@@ -91,7 +101,7 @@ export function ItemMenu({
           onKeyDown={onMenuKey}
           onBlur={onBlur}
         >
-          {ACTIONS.map(([action, label]) => (
+          {actions.map(([action, label]) => (
             <button
               key={action}
               type="button"

@@ -1,25 +1,25 @@
 import { type DragEvent, useState } from "react";
-import { type ContentItem, canMoveInto } from "../../lib/content-tree.js";
-import type { Target } from "./content-actions.js";
+import { canMoveInto, type Holder, type Placed } from "../../lib/content-tree.js";
 
 /**
- * Native drag and drop of the Content navigation's items: an item dragged onto a collection moves into
- * it, onto the top-level area out of any. The innermost target answers (a collection inside another
- * takes the drop), and one the item cannot go into refuses it. The Move dialog is the keyboard's way.
+ * Native drag and drop of items that hold others (the Content navigation's collections, a change
+ * request's pages): an item dragged onto one of `holders` moves into it, onto the top-level area out of
+ * any. The innermost target answers (a collection inside another takes the drop), and one the item
+ * cannot go into refuses it. The Move dialog is the keyboard's way.
  */
-export function useDragMove(
-  collections: readonly ContentItem[],
-  onMove: (item: Target, parent: string | undefined) => void,
+export function useDragMove<T extends Placed & { title: string }>(
+  holders: readonly Holder[],
+  onMove: (item: T, parent: string | undefined) => void,
 ) {
-  const [dragging, setDragging] = useState<Target>();
-  /** Where the item would land: a collection's id, or null for the top level. */
+  const [dragging, setDragging] = useState<T>();
+  /** Where the item would land: a holder's id, or null for the top level. */
   const [over, setOver] = useState<string | null>();
   const end = () => {
     setDragging(undefined);
     setOver(undefined);
   };
 
-  const source = (item: Target) => ({
+  const source = (item: T) => ({
     draggable: true,
     onDragStart: (event: DragEvent) => {
       event.stopPropagation();
@@ -31,19 +31,19 @@ export function useDragMove(
     onDragEnd: end,
   });
 
-  const target = (collectionId: string | undefined) => ({
+  const target = (holderId: string | undefined) => ({
     onDragOver: (event: DragEvent) => {
       if (!dragging) return;
       event.stopPropagation();
-      if (!canMoveInto(collections, dragging, collectionId)) return;
+      if (!canMoveInto(holders, dragging, holderId)) return;
       event.preventDefault();
       event.dataTransfer.dropEffect = "move";
-      setOver(collectionId ?? null);
+      setOver(holderId ?? null);
     },
     onDrop: (event: DragEvent) => {
       event.preventDefault();
       event.stopPropagation();
-      if (dragging && canMoveInto(collections, dragging, collectionId)) onMove(dragging, collectionId);
+      if (dragging && canMoveInto(holders, dragging, holderId)) onMove(dragging, holderId);
       end();
     },
   });

@@ -1,6 +1,16 @@
 import type { Schema } from "@quire/client";
 import { defaultRangeExtractor, useVirtualizer } from "@tanstack/react-virtual";
-import { type KeyboardEvent, useCallback, useEffect, useMemo, useRef, useState } from "react";
+import {
+  type HTMLAttributes,
+  type KeyboardEvent,
+  type ReactNode,
+  useCallback,
+  useEffect,
+  useId,
+  useMemo,
+  useRef,
+  useState,
+} from "react";
 import { Link } from "react-router";
 import { t } from "../../i18n/index.js";
 import { ancestorsOf, type TreeRow, treeKey, visibleRows } from "./page-tree.js";
@@ -14,6 +24,8 @@ const ROW_HEIGHT = 32;
  * (roving tabindex), arrows, Home, End; Enter follows a page's link (`pageHref`). Its rows are
  * virtualized (5,000 pages stay smooth), the focused row always rendered so the tab stop never
  * disappears. Hovering or focusing a document page runs `prefetch` (its body, ready when opened).
+ * Where pages are edited, `tools` gives each row its actions menu (in the tab order on the tab stop's
+ * row only: Tab from a row reaches its menu) and what dragging it and dropping onto it do.
  */
 export function PageTree({
   pages,
@@ -21,6 +33,7 @@ export function PageTree({
   pageHref,
   prefetch = () => undefined,
   withHidden = false,
+  tools,
 }: {
   pages: readonly Page[];
   currentPath: string | undefined;
@@ -28,6 +41,7 @@ export function PageTree({
   prefetch?(page: Page): void;
   /** Hidden pages shown too (where they are edited). */
   withHidden?: boolean;
+  tools?: (page: Page, tabStop: boolean) => RowTools;
 }) {
   const [expanded, setExpanded] = useState<ReadonlySet<string>>(() => new Set());
   // The page being read shows: the pages above it open.
@@ -75,12 +89,17 @@ export function PageTree({
       return next;
     });
   const onKeyDown = (event: KeyboardEvent) => {
+    // Keys in a row's actions menu are the menu's.
+    if (event.target instanceof HTMLElement && event.target.getAttribute("role") !== "treeitem") return;
     const move = treeKey(rows, activeIndex, event.key);
     if (!move) {
       const row = rows[activeIndex];
       // Enter on a group (no link to follow) opens or closes it.
       if (event.key === "Enter" && row?.page.type === "group" && row.expandable)
         toggle(row.page.id, !row.expanded);
+      // A row with tools holds its link: Enter follows it.
+      else if (event.key === "Enter" && tools && event.target instanceof HTMLElement)
+        event.target.querySelector("a")?.click();
       return;
     }
     event.preventDefault();
@@ -115,6 +134,7 @@ export function PageTree({
                 }}
                 onHover={() => prefetchDocument(row.page)}
                 onToggle={() => toggle(row.page.id, !row.expanded)}
+                tools={tools?.(row.page, item.index === activeIndex)}
               />
             );
           })}
@@ -124,7 +144,18 @@ export function PageTree({
   );
 }
 
-/** One row: a link to a document page, a link's target, or a group's heading-like label. */
+/** A writer's tools on a row: its actions menu, and the handlers dragging it and dropping onto it need. */
+export interface RowTools {
+  menu: ReactNode;
+  drag?: HTMLAttributes<HTMLElement>;
+  /** A page being dragged would land in this one. */
+  dropOver?: boolean;
+}
+
+/**
+ * One row: a link to a document page, a link's target, or a group's heading-like label. With `tools`
+ * the row is a treeitem holding its link (or label) and its actions menu, named by the link.
+ */
 function TreeItem({
   href,
   row,
@@ -135,6 +166,7 @@ function TreeItem({
   onFocus,
   onHover,
   onToggle,
+  tools,
 }: {
   href: string;
   row: TreeRow;
@@ -145,7 +177,9 @@ function TreeItem({
   onFocus: () => void;
   onHover: () => void;
   onToggle: () => void;
+  tools?: RowTools;
 }) {
+  const labelId = useId();
   const { page } = row;
   const tabIndex = tabStop ? 0 : -1;
   const common = {
@@ -176,6 +210,46 @@ function TreeItem({
   ) : (
     <span className="tree-twisty" aria-hidden="true" />
   );
+  if (tools) {
+    const label =
+      page.type === "group" ? (
+        <span id={labelId} className="tree-label">
+          {page.title}
+        </span>
+      ) : page.type === "link" ? (
+        <a id={labelId} className="tree-label" href={page.href} tabIndex={-1}>
+          {page.title}
+        </a>
+      ) : (
+        <Link id={labelId} className="tree-label" to={href} tabIndex={-1}>
+          {page.title}
+        </Link>
+      );
+    return (
+      // biome-ignore lint/a11y/useKeyWithClickEvents: Enter and the arrows open it (see the tree's keys)
+      <div
+        role="treeitem"
+        tabIndex={tabIndex}
+        {...common}
+        {...tools.drag}
+        className={`${common.className} tree-tools${tools.dropOver ? " drop-over" : ""}`}
+        aria-labelledby={labelId}
+        aria-current={current ? "page" : undefined}
+        onClick={(event) => {
+          // A group opens and closes by a click on its row, not on its menu.
+          if (
+            page.type === "group" &&
+            !(event.target instanceof Element && event.target.closest(".item-menu"))
+          )
+            onToggle();
+        }}
+      >
+        {twisty}
+        {label}
+        {tools.menu}
+      </div>
+    );
+  }
   if (page.type === "group")
     return (
       // biome-ignore lint/a11y/useKeyWithClickEvents: Enter and the arrows open it (see the tree's keys)
