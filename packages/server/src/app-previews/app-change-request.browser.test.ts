@@ -151,6 +151,161 @@ describe.skipIf(appTestsSkipped())("a change request in the app, in a browser", 
     await page.context().close();
   });
 
+  it("arranges pages by each one's actions: rename, move, duplicate, properties, move down, drag, delete", {
+    timeout: 120_000,
+  }, async () => {
+    // Its own change request, on the main content: Guide (Install under it) and FAQ, plus Glossary.
+    const own = await post<Schema<"ChangeRequest">>(`/v1/spaces/${spaceId}/change-requests`, {
+      subject: "Reorganize",
+    });
+    await post(crApi(own.number, "/content"), {
+      changes: [{ type: "insert_page", title: "Glossary", markdown: "Words." }],
+    });
+    const pagesApi = crApi(own.number, "/content/pages");
+    const tops = async () => (await api<{ pages: Page[] }>(pagesApi)).pages;
+    const titles = (pages: readonly Page[] | undefined) => (pages ?? []).map((p) => p.title);
+    const under = async (title: string) => titles((await tops()).find((p) => p.title === title)?.pages);
+    const byTitle = async (title: string) => (await pagesOf(pagesApi)).find((p) => p.title === title);
+
+    const page = await served.signIn(crUrl(own.number));
+    const main = page.getByRole("main");
+    const tree = page.getByRole("tree", { name: "Pages" });
+    await tree.getByRole("treeitem", { name: "FAQ" }).waitFor();
+    // A row's actions menu shows beside the row hovered (or focused).
+    const actionsFor = async (title: string) => {
+      await tree.getByRole("treeitem", { name: title, exact: true }).hover();
+      return main.getByRole("button", { name: `Actions for ${title}` });
+    };
+    const act = async (title: string, action: string) => {
+      await (await actionsFor(title)).click();
+      await page
+        .getByRole("menu", { name: `Actions for ${title}` })
+        .getByRole("menuitem", { name: action, exact: true })
+        .click();
+    };
+
+    // The menu: a document's every action; the last of its siblings cannot go down.
+    await (await actionsFor("FAQ")).click();
+    const menu = page.getByRole("menu", { name: "Actions for FAQ" });
+    expect(await menu.getByRole("menuitem").allTextContents()).toEqual([
+      "Rename",
+      "Move",
+      "Move up",
+      "Move down",
+      "Duplicate",
+      "Properties",
+      "Delete",
+    ]);
+    await expectUsable(page, "a page's actions menu");
+    await menu.getByRole("menuitem", { name: "Rename" }).click();
+    const rename = page.getByRole("dialog", { name: "Rename “FAQ”" });
+    await rename.getByRole("textbox", { name: "Title" }).fill("Questions");
+    await expectUsable(page, "the Rename dialog of a page");
+    await rename.getByRole("button", { name: "Save" }).click();
+    await tree.getByRole("treeitem", { name: "Questions" }).waitFor();
+    await expect.poll(async () => titles(await tops())).toEqual(["Guide", "Questions", "Glossary"]);
+
+    // Moved under Guide, first there; the page shown follows it to its new path.
+    await tree.getByRole("treeitem", { name: "Questions" }).click();
+    await page.waitForURL((url) => url.pathname === crUrl(own.number, "/faq"));
+    await act("Questions", "Move");
+    const move = page.getByRole("dialog", { name: "Move “Questions”" });
+    await move.getByRole("combobox", { name: "Move to" }).selectOption({ label: "Guide" });
+    await move.getByRole("combobox", { name: "Position" }).selectOption({ label: "First" });
+    await expectUsable(page, "the Move dialog of a page");
+    await move.getByRole("button", { name: "Move" }).click();
+    await expect.poll(() => under("Guide")).toEqual(["Questions", "Install"]);
+    await page.waitForURL((url) => url.pathname === crUrl(own.number, "/guide/faq"));
+
+    // Duplicated: a copy of its body right after it.
+    await act("Questions", "Duplicate");
+    await expect.poll(() => under("Guide")).toEqual(["Questions", "Questions (copy)", "Install"]);
+    const copy = await byTitle("Questions (copy)");
+    const markdownOf = async (id: string | undefined) =>
+      (await api<Page>(crApi(own.number, `/content/page/${id}?format=markdown`))).markdown ?? "";
+    expect(await markdownOf(copy?.id)).toContain("Ask *anything*.");
+
+    // Its properties: a description and hidden, in its front matter.
+    await act("Questions", "Properties");
+    const properties = page.getByRole("dialog", { name: "Properties of “Questions”" });
+    await properties.getByRole("textbox", { name: "Icon" }).fill("book");
+    await properties.getByRole("textbox", { name: "Description" }).fill("What people ask");
+    await properties.getByRole("checkbox", { name: /Hidden/ }).check();
+    await expectUsable(page, "the Properties dialog of a page");
+    await properties.getByRole("button", { name: "Save" }).click();
+    await expect
+      .poll(async () => {
+        const read = await byTitle("Questions");
+        return { icon: read?.icon, description: read?.description, hidden: read?.hidden };
+      })
+      .toEqual({ icon: "book", description: "What people ask", hidden: true });
+    const questions = await byTitle("Questions");
+    const markdown = await markdownOf(questions?.id);
+    expect(markdown).toMatch(/^---\n/);
+    expect(markdown).toContain("description: What people ask");
+    expect(markdown).toContain("hidden: true");
+    expect(markdown).toContain("Ask *anything*.");
+    // The dialog shows what it keeps when opened again.
+    await act("Questions", "Properties");
+    expect(await properties.getByRole("checkbox", { name: /Hidden/ }).isChecked()).toBe(true);
+    await page.keyboard.press("Escape");
+
+    // Move down by the keyboard: the menu button, its menu, Move down.
+    // Tab from the tree's focused row reaches its menu.
+    await tree.getByRole("treeitem", { name: "Questions", exact: true }).focus();
+    await page.keyboard.press("Tab");
+    await expect
+      .poll(() => page.evaluate(() => document.activeElement?.textContent))
+      .toBe("⋯Actions for Questions");
+    await page.keyboard.press("ArrowDown");
+    await expect.poll(() => page.evaluate(() => document.activeElement?.textContent)).toBe("Rename");
+    // First among its siblings, it has no Move up: Rename, Move, Move down.
+    await page.keyboard.press("ArrowDown");
+    await page.keyboard.press("ArrowDown");
+    await expect.poll(() => page.evaluate(() => document.activeElement?.textContent)).toBe("Move down");
+    await page.keyboard.press("Enter");
+    await expect.poll(() => under("Guide")).toEqual(["Questions (copy)", "Questions", "Install"]);
+
+    // Dragged onto Glossary: Install goes into it.
+    await tree
+      .getByRole("treeitem", { name: "Install" })
+      .dragTo(tree.getByRole("treeitem", { name: "Glossary" }));
+    await expect.poll(() => under("Glossary")).toEqual(["Install"]);
+
+    // Deleted, after asking: Guide and the pages under it.
+    await act("Guide", "Delete");
+    const remove = page.getByRole("dialog", { name: "Delete “Guide”?" });
+    await remove.getByText("Its child pages are deleted with it.").waitFor();
+    await expectUsable(page, "the Delete dialog of a page");
+    await remove.getByRole("button", { name: "Delete" }).click();
+    await expect.poll(async () => titles(await pagesOf(pagesApi))).toEqual(["Glossary", "Install"]);
+    // The page shown went with it: the change request's first page is shown instead.
+    await page.waitForURL((url) => url.pathname === crUrl(own.number));
+    await main.getByRole("heading", { level: 2, name: "Glossary" }).waitFor();
+
+    // A refusal is told in words: Install deleted meanwhile through the API, then renamed here.
+    await tree.getByRole("treeitem", { name: "Glossary" }).focus();
+    await page.keyboard.press("ArrowRight");
+    await tree.getByRole("treeitem", { name: "Install" }).waitFor();
+    const install = await byTitle("Install");
+    await post(crApi(own.number, "/content"), { changes: [{ type: "delete_page", page: install?.id }] });
+    await act("Install", "Rename");
+    await page
+      .getByRole("dialog", { name: "Rename “Install”" })
+      .getByRole("textbox", { name: "Title" })
+      .fill("Setup");
+    await page
+      .getByRole("dialog", { name: "Rename “Install”" })
+      .getByRole("button", { name: "Save" })
+      .click();
+    await main.getByText("“Install” could not be changed.").waitFor();
+    await main.getByRole("alert").waitFor();
+    // The tree is read again: Install is gone.
+    await expect.poll(() => tree.getByRole("treeitem", { name: "Install" }).count()).toBe(0);
+    expect(titles(await pagesOf(pagesApi))).toEqual(["Glossary"]);
+    await page.context().close();
+  });
+
   it("merges with Merge: Merged, a way back to the space, and the pages in its main content", {
     timeout: 60_000,
   }, async () => {

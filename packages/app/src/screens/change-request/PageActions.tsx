@@ -160,12 +160,11 @@ export function usePageEditing({
     if (page) move(page, parent);
   });
 
-  const tools = (page: Page, tabStop: boolean): RowTools => ({
+  const tools = (page: Page): RowTools => ({
     menu: (
       <ItemMenu
         title={page.title}
         actions={actionsOf(page, places.get(page.id))}
-        tabbable={tabStop}
         buttonRef={(button) => {
           if (button) menuButtons.current.set(page.id, button);
         }}

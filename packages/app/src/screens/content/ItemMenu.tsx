@@ -26,14 +26,11 @@ export function ItemMenu<A extends string>({
   buttonRef,
   onChoose,
   actions,
-  tabbable = true,
 }: {
   title: string;
   buttonRef: Ref<HTMLButtonElement>;
   onChoose: (action: A) => void;
   actions: MenuActions<A>;
-  /** In the tab order; false in a widget with its own (a tree's row that is not its tab stop). */
-  tabbable?: boolean;
 }) {
   const id = useId();
   const [open, setOpen] = useState<"first" | "last" | false>(false);
@@ -82,7 +79,6 @@ export function ItemMenu<A extends string>({
         ref={buttonRef}
         type="button"
         className="item-menu-button"
-        tabIndex={tabbable ? undefined : -1}
         aria-haspopup="menu"
         aria-expanded={open !== false}
         aria-controls={open ? id : undefined}

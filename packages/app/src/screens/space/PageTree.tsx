@@ -6,7 +6,6 @@ import {
   type ReactNode,
   useCallback,
   useEffect,
-  useId,
   useMemo,
   useRef,
   useState,
@@ -24,8 +23,9 @@ const ROW_HEIGHT = 32;
  * (roving tabindex), arrows, Home, End; Enter follows a page's link (`pageHref`). Its rows are
  * virtualized (5,000 pages stay smooth), the focused row always rendered so the tab stop never
  * disappears. Hovering or focusing a document page runs `prefetch` (its body, ready when opened).
- * Where pages are edited, `tools` gives each row its actions menu (in the tab order on the tab stop's
- * row only: Tab from a row reaches its menu) and what dragging it and dropping onto it do.
+ * Where pages are edited, `tools` gives each row what dragging it and dropping onto it do, and its
+ * actions menu: shown at the end of the row hovered, else of the tree's tab stop, outside the tree (a
+ * tree holds only its items), so Tab from the tree reaches the focused page's menu.
  */
 export function PageTree({
   pages,
@@ -41,7 +41,7 @@ export function PageTree({
   prefetch?(page: Page): void;
   /** Hidden pages shown too (where they are edited). */
   withHidden?: boolean;
-  tools?: (page: Page, tabStop: boolean) => RowTools;
+  tools?: (page: Page) => RowTools;
 }) {
   const [expanded, setExpanded] = useState<ReadonlySet<string>>(() => new Set());
   // The page being read shows: the pages above it open.
@@ -56,6 +56,9 @@ export function PageTree({
   const [activeId, setActiveId] = useState<string>();
   const focused = rows.findIndex((row) => row.page.id === activeId);
   const activeIndex = focused >= 0 ? focused : Math.max(currentIndex, 0);
+  const [hoveredId, setHoveredId] = useState<string>();
+  const hovered = rows.findIndex((row) => row.page.id === hoveredId);
+  const toolsIndex = hovered >= 0 ? hovered : activeIndex;
 
   const scroller = useRef<HTMLDivElement>(null);
   const virtualizer = useVirtualizer({
@@ -66,9 +69,9 @@ export function PageTree({
     rangeExtractor: useCallback(
       (range: Parameters<typeof defaultRangeExtractor>[0]) => {
         const shown = defaultRangeExtractor(range);
-        return shown.includes(activeIndex) ? shown : [...shown, activeIndex].sort((a, b) => a - b);
+        return [...new Set([...shown, activeIndex, toolsIndex])].sort((a, b) => a - b);
       },
-      [activeIndex],
+      [activeIndex, toolsIndex],
     ),
   });
 
@@ -89,17 +92,12 @@ export function PageTree({
       return next;
     });
   const onKeyDown = (event: KeyboardEvent) => {
-    // Keys in a row's actions menu are the menu's.
-    if (event.target instanceof HTMLElement && event.target.getAttribute("role") !== "treeitem") return;
     const move = treeKey(rows, activeIndex, event.key);
     if (!move) {
       const row = rows[activeIndex];
       // Enter on a group (no link to follow) opens or closes it.
       if (event.key === "Enter" && row?.page.type === "group" && row.expandable)
         toggle(row.page.id, !row.expanded);
-      // A row with tools holds its link: Enter follows it.
-      else if (event.key === "Enter" && tools && event.target instanceof HTMLElement)
-        event.target.querySelector("a")?.click();
       return;
     }
     event.preventDefault();
@@ -112,6 +110,8 @@ export function PageTree({
   };
 
   if (rows.length === 0) return <p className="space-empty">{t("space.noPages")}</p>;
+  const toolsRow = rows[toolsIndex];
+  const toolsTop = virtualizer.getVirtualItems().find((item) => item.index === toolsIndex)?.start;
   return (
     <div ref={scroller} className="page-tree-scroller">
       <div role="tree" aria-label={t("space.pages")} className="page-tree" onKeyDown={onKeyDown}>
@@ -130,32 +130,40 @@ export function PageTree({
                 tabStop={item.index === activeIndex}
                 onFocus={() => {
                   setActiveId(row.page.id);
+                  // The keyboard's row takes the actions menu from the pointer's.
+                  setHoveredId(undefined);
                   prefetchDocument(row.page);
                 }}
-                onHover={() => prefetchDocument(row.page)}
+                onHover={() => {
+                  prefetchDocument(row.page);
+                  setHoveredId(row.page.id);
+                }}
                 onToggle={() => toggle(row.page.id, !row.expanded)}
-                tools={tools?.(row.page, item.index === activeIndex)}
+                tools={tools?.(row.page)}
               />
             );
           })}
         </div>
       </div>
+      {tools && toolsRow && toolsTop !== undefined && (
+        // Offset computed by the virtualizer (the CSSOM, which the policy allows).
+        <div className="tree-row-tools" style={{ transform: `translateY(${toolsTop}px)` }}>
+          {tools(toolsRow.page).menu}
+        </div>
+      )}
     </div>
   );
 }
 
-/** A writer's tools on a row: its actions menu, and the handlers dragging it and dropping onto it need. */
+/** A writer's tools on a row: its actions menu, and what dragging it and dropping onto it do. */
 export interface RowTools {
   menu: ReactNode;
-  drag?: HTMLAttributes<HTMLElement>;
+  drag: HTMLAttributes<HTMLElement>;
   /** A page being dragged would land in this one. */
-  dropOver?: boolean;
+  dropOver: boolean;
 }
 
-/**
- * One row: a link to a document page, a link's target, or a group's heading-like label. With `tools`
- * the row is a treeitem holding its link (or label) and its actions menu, named by the link.
- */
+/** One row: a link to a document page, a link's target, or a group's heading-like label. */
 function TreeItem({
   href,
   row,
@@ -177,9 +185,8 @@ function TreeItem({
   onFocus: () => void;
   onHover: () => void;
   onToggle: () => void;
-  tools?: RowTools;
+  tools: RowTools | undefined;
 }) {
-  const labelId = useId();
   const { page } = row;
   const tabIndex = tabStop ? 0 : -1;
   const common = {
@@ -188,7 +195,8 @@ function TreeItem({
     "aria-setsize": row.setSize,
     "aria-posinset": row.posInSet,
     "aria-expanded": row.expandable ? row.expanded : undefined,
-    className: `tree-row tree-${page.type}`,
+    ...tools?.drag,
+    className: `tree-row tree-${page.type}${tools?.dropOver ? " drop-over" : ""}`,
     // Offsets computed by the virtualizer (the CSSOM, which the policy allows).
     style: { transform: `translateY(${top}px)`, paddingInlineStart: `${row.level - 0.5}rem` },
     onFocus,
@@ -210,46 +218,6 @@ function TreeItem({
   ) : (
     <span className="tree-twisty" aria-hidden="true" />
   );
-  if (tools) {
-    const label =
-      page.type === "group" ? (
-        <span id={labelId} className="tree-label">
-          {page.title}
-        </span>
-      ) : page.type === "link" ? (
-        <a id={labelId} className="tree-label" href={page.href} tabIndex={-1}>
-          {page.title}
-        </a>
-      ) : (
-        <Link id={labelId} className="tree-label" to={href} tabIndex={-1}>
-          {page.title}
-        </Link>
-      );
-    return (
-      // biome-ignore lint/a11y/useKeyWithClickEvents: Enter and the arrows open it (see the tree's keys)
-      <div
-        role="treeitem"
-        tabIndex={tabIndex}
-        {...common}
-        {...tools.drag}
-        className={`${common.className} tree-tools${tools.dropOver ? " drop-over" : ""}`}
-        aria-labelledby={labelId}
-        aria-current={current ? "page" : undefined}
-        onClick={(event) => {
-          // A group opens and closes by a click on its row, not on its menu.
-          if (
-            page.type === "group" &&
-            !(event.target instanceof Element && event.target.closest(".item-menu"))
-          )
-            onToggle();
-        }}
-      >
-        {twisty}
-        {label}
-        {tools.menu}
-      </div>
-    );
-  }
   if (page.type === "group")
     return (
       // biome-ignore lint/a11y/useKeyWithClickEvents: Enter and the arrows open it (see the tree's keys)
