@@ -197,7 +197,9 @@ describe.skipIf(appTestsSkipped())("the app's content: navigation actions, searc
         await expectUsable(page, `the ${action} dialog`);
         await page.keyboard.press("Escape");
         await page.getByRole("dialog", { name: dialog }).waitFor({ state: "hidden" });
-        expect(await focused(actions), "Escape gives focus back to the menu button").toBe(true);
+        await expect
+          .poll(() => focused(actions), { message: "Escape gives focus back to the menu button" })
+          .toBe(true);
       }
     }
     await page.context().close();
