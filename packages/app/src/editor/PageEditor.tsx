@@ -7,6 +7,7 @@ import { ErrorView, Loading } from "../components/ErrorView.js";
 import { t } from "../i18n/index.js";
 import { Autosaver, type SaveOutcome, type SaveState } from "./autosave.js";
 import { imageDrops, imageView, insertImages, type Upload } from "./images.js";
+import { LinkDialog } from "./LinkDialog.js";
 import { mergeBlocks } from "./merge.js";
 import { fromEditor, toEditor } from "./model/convert.js";
 import type { JSONDocument } from "./model/document.js";
@@ -267,6 +268,7 @@ function BlockEditor({ path, document, etag, editable, onState, onSaver }: Block
               {t(label)}
             </button>
           ))}
+          <LinkDialog view={view} path={path} />
           <button type="button" onClick={() => picker.current?.click()}>
             {t("editor.addImage")}
           </button>

@@ -157,6 +157,36 @@ describe.skipIf(appTestsSkipped({ smoke: true }))("the page editor, in a browser
     await page.context().close();
   });
 
+  it("links the selected text to an address or to a page of the change request", {
+    timeout: 90_000,
+  }, async () => {
+    const { url, markdown } = await changeRequest();
+    const page = await served.signIn(url, { viewport: DESKTOP });
+    await surface(page).waitFor();
+    const link = async (text: string, fill: (dialog: ReturnType<Page["getByRole"]>) => Promise<void>) => {
+      await endOf(page, text);
+      await page.keyboard.press("Shift+Home");
+      await page.getByRole("button", { name: "Link" }).click();
+      const dialog = page.getByRole("dialog", { name: "Link" });
+      await fill(dialog);
+      await dialog.getByRole("button", { name: "Apply" }).click();
+      await dialog.waitFor({ state: "hidden" });
+      await saved(page);
+    };
+    await link("Last words.", async (dialog) => {
+      await expectUsable(page, "the Link dialog");
+      await dialog.getByRole("textbox", { name: "Address" }).fill("https://example.com/docs");
+    });
+    await expect.poll(markdown).toContain("[Last words.](https://example.com/docs)");
+    await link("Mind the gap.", async (dialog) => {
+      await dialog.getByRole("radio", { name: "Page" }).check();
+      await dialog.getByRole("combobox", { name: "Page" }).selectOption({ label: "Guide" });
+    });
+    // A page of the content by its id, as Quire stores links between pages (Git Sync writes its file).
+    await expect.poll(markdown).toMatch(/\[Mind the gap\.\]\(\/pages\/\w+\)/);
+    await page.context().close();
+  });
+
   it("merges two tabs' edits of different blocks; the same block asks which to keep", {
     timeout: 90_000,
   }, async () => {
