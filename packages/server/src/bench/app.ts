@@ -18,15 +18,11 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { chromium, type Page } from "playwright-core";
-import { openSession } from "../auth/sessions.js";
-import { bootstrapOwner } from "../bootstrap.js";
-import { systemClock, timeOrderedIds } from "../context.js";
-import { migrate, openDatabase } from "../db/database.js";
 import { addMembership } from "../members/index.js";
-import { urlsFor } from "../urls.js";
-import { createUser, findUserByEmail } from "../users/index.js";
-import { apiClient, flatPages, type PageNode, seedPages } from "./seed.js";
+import { createUser } from "../users/index.js";
+import { apiClient, flatPages, type PageNode, seedOwner, seedPages } from "./seed.js";
 import { startTarget } from "./server.js";
+import { median, ms, p95 } from "./stats.js";
 
 const PAGES = Number(process.env.APP_PAGES ?? 5000);
 const MEMBERS = Number(process.env.APP_MEMBERS ?? 10_000);
@@ -34,50 +30,24 @@ const ROUNDS = Number(process.env.APP_ROUNDS ?? 5);
 const SWITCHES = Number(process.env.APP_SWITCHES ?? 30);
 const CHROMIUM = process.env.QUIRE_CHROMIUM ?? "/usr/bin/chromium";
 
-const median = (values: readonly number[]) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)] ?? Number.NaN;
-};
-const p95 = (values: readonly number[]) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.floor(0.95 * sorted.length))] ?? Number.NaN;
-};
-const ms = (value: number) => `${value.toFixed(0)} ms`;
 const kb = (bytes: number) => `${(bytes / 1024).toFixed(1)} KB`;
 const body = (title: string) =>
   `# ${title}\n\nA paragraph of **${title}**, with text to read.\n\n## Details\n\nMore.\n`;
 
-/** The owner, the members and the owner's session, written before the server starts. */
-async function seedDatabase(location: string) {
-  const db = openDatabase({ location });
-  try {
-    await migrate(db);
-    const services = { clock: systemClock, ids: timeOrderedIds(), urls: urlsFor("http://localhost:8080") };
-    const firstRun = await bootstrapOwner(db, services, "bench@example.com");
-    const owner = await findUserByEmail(db, "bench@example.com");
-    if (!firstRun || !owner) throw new Error("expected an empty database");
-    const joinedAt = new Date().toISOString();
-    for (let i = 0; i < MEMBERS; i += 500)
-      await db.transaction().execute(async (tx) => {
-        for (let j = i; j < Math.min(i + 500, MEMBERS); j++) {
-          const user = await createUser(tx, services, {
-            displayName: `Member ${String(j).padStart(5, "0")}`,
-            email: `member${j}@example.com`,
-          });
-          await addMembership(tx, services, {
-            organizationId: firstRun.organizationId,
-            userId: user.id,
-            role: "read",
-            joinedAt,
-          });
-        }
-      });
-    const session = await openSession(db, services, { userId: owner.id, method: "password" });
-    return { firstRun, secret: session.secret };
-  } finally {
-    await db.destroy();
-  }
-}
+/** The members, written with the owner before the server starts. */
+const seedMembers: Parameters<typeof seedOwner>[1] = async (db, services, organizationId) => {
+  const joinedAt = new Date().toISOString();
+  for (let i = 0; i < MEMBERS; i += 500)
+    await db.transaction().execute(async (tx) => {
+      for (let j = i; j < Math.min(i + 500, MEMBERS); j++) {
+        const user = await createUser(tx, services, {
+          displayName: `Member ${String(j).padStart(5, "0")}`,
+          email: `member${j}@example.com`,
+        });
+        await addMembership(tx, services, { organizationId, userId: user.id, role: "read", joinedAt });
+      }
+    });
+};
 
 /** Bytes received by kind of resource (script, stylesheet, document, fetch…), headers and body as sent. */
 function transferSizes(page: Page) {
@@ -99,7 +69,7 @@ function transferSizes(page: Page) {
 
 async function main() {
   const dir = mkdtempSync(join(tmpdir(), "quire-bench-app-"));
-  const { firstRun, secret } = await seedDatabase(dir);
+  const { firstRun, secret } = await seedOwner(dir, seedMembers);
   const target = await startTarget({ kind: "quire", database: dir, validateResponses: false });
   const browser = await chromium.launch({
     executablePath: CHROMIUM,

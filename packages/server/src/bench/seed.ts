@@ -1,4 +1,43 @@
-/** What the benches that need content share: a client of the API with a token, and a space's pages made through it. */
+/**
+ * What the benches that need content share: a new database's owner with a session, a client of the API
+ * with a token, and a space's pages made through it.
+ */
+
+import { openSession } from "../auth/sessions.js";
+import { bootstrapOwner } from "../bootstrap.js";
+import { systemClock, timeOrderedIds } from "../context.js";
+import { type Db, migrate, openDatabase } from "../db/database.js";
+import { urlsFor } from "../urls.js";
+import { findUserByEmail } from "../users/index.js";
+
+const benchServices = () => ({
+  clock: systemClock,
+  ids: timeOrderedIds(),
+  urls: urlsFor("http://localhost:8080"),
+});
+
+/**
+ * The owner of a new database at `location` and a session of theirs (the app's cookie, its `secret`),
+ * written before the server starts; `more` writes what else the bench needs meanwhile.
+ */
+export async function seedOwner(
+  location: string,
+  more?: (db: Db, services: ReturnType<typeof benchServices>, organizationId: string) => Promise<void>,
+) {
+  const db = openDatabase({ location });
+  try {
+    await migrate(db);
+    const services = benchServices();
+    const firstRun = await bootstrapOwner(db, services, "bench@example.com");
+    const owner = await findUserByEmail(db, "bench@example.com");
+    if (!firstRun || !owner) throw new Error("expected an empty database");
+    await more?.(db, services, firstRun.organizationId);
+    const session = await openSession(db, services, { userId: owner.id, method: "password" });
+    return { firstRun, secret: session.secret };
+  } finally {
+    await db.destroy();
+  }
+}
 
 /** Calls `/v1/<path>` of the server at `base` with `token`; the JSON answer, or an error with the body. */
 export function apiClient(base: string, token: string) {

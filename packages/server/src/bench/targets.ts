@@ -20,6 +20,8 @@ export type Target =
       validateResponses: boolean;
       /** Listens with SO_REUSEPORT on this port (0: any), which other processes may then share. */
       sharedPort?: number;
+      /** The file its request log is written to (the server's own time of each answer); /dev/null by default. */
+      log?: string;
     }
   | { kind: "raw" | "express"; responses: Record<string, unknown> }
   | { kind: "postgres"; driver: PostgresDriver; database: string; routes: Record<string, ReplayedRoute> };
@@ -54,7 +56,7 @@ async function handler(target: Target): Promise<RequestListener> {
       const db = openDatabase({ location: target.database });
       await migrate(db);
       // Request logs written as in production, so that their cost is counted.
-      const logger = serverLogger("info", "/dev/null");
+      const logger = serverLogger("info", target.log ?? "/dev/null");
       return createApp({
         db,
         logger,
