@@ -60,7 +60,10 @@ async function savePage(
     body: { document: body as never },
   });
   if (response.status === 412) return { stale: true };
-  if (error !== undefined || !response.ok) return { error };
+  // A refusal for what was sent (too large, not a document) stays one: retried on the next change only.
+  const final =
+    response.status >= 400 && response.status < 500 && response.status !== 408 && response.status !== 429;
+  if (error !== undefined || !response.ok) return { error, final };
   return { etag: response.headers.get("etag") ?? "" };
 }
 
@@ -231,9 +234,11 @@ function BlockEditor({ path, document, etag, editable, onState, onSaver }: Block
         editorView.updateState(editorView.state.apply(transaction));
         if (transaction.docChanged) autosaver.changed();
         const menu = slashKey.getState(editorView.state) ?? { open: false };
+        // Closed it stays closed without a render: typing re-renders nothing here.
+        if (!menu.open) return setSlash((shown) => (shown.open ? menu : shown));
         // The menu opens under the caret, within the editor's box.
         const box = mount.current?.getBoundingClientRect();
-        const caret = menu.open && box ? editorView.coordsAtPos(editorView.state.selection.from) : undefined;
+        const caret = box && editorView.coordsAtPos(editorView.state.selection.from);
         setSlash(caret && box ? { ...menu, top: caret.bottom - box.top, left: caret.left - box.left } : menu);
       },
     });
@@ -365,7 +370,7 @@ function SaveStatus({
         {state.kind === "pending" && t("editor.pending")}
         {state.kind === "saving" && t("editor.saving")}
         {state.kind === "conflict" && t("editor.conflict")}
-        {state.kind === "failed" && t("editor.failed")}
+        {state.kind === "failed" && t(state.final ? "editor.refused" : "editor.failed")}
       </p>
       {state.kind === "failed" && <ErrorView error={state.error} />}
       {state.kind === "conflict" && (

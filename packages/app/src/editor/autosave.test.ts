@@ -104,7 +104,8 @@ describe("Autosaver", () => {
     await writer.saver.flush();
     expect(remote.save).toHaveBeenLastCalledWith(doc(paragraph("a", "one!")), '"2"');
     expect(writer.saver.state.kind).toBe("saved");
-    expect(writer.states).toEqual(["pending", "pending", "saving", "saved", "pending", "saving", "saved"]);
+    // Told once per change of state: not once per keystroke.
+    expect(writer.states).toEqual(["pending", "saving", "saved", "pending", "saving", "saved"]);
   });
 
   it("merges another's edit of another block after a 412, then saves the merge", async () => {
@@ -135,6 +136,19 @@ describe("Autosaver", () => {
     await writer.saver.keepMine();
     expect(remote.page.document).toEqual(doc(paragraph("a", "mine, more")));
     expect(writer.saver.state.kind).toBe("saved");
+  });
+
+  it("does not try a refused save again until the next change", async () => {
+    const remote = server(doc(paragraph("a", "one")));
+    const writer = editor(remote);
+    remote.save.mockResolvedValueOnce({ error: new Error("413"), final: true });
+    writer.type(doc(paragraph("a", "two")));
+    await vi.advanceTimersByTimeAsync(10_000);
+    expect(remote.save).toHaveBeenCalledTimes(1);
+    expect(writer.saver.state).toMatchObject({ kind: "failed", final: true });
+    writer.type(doc(paragraph("a", "three")));
+    await vi.advanceTimersByTimeAsync(1000);
+    expect(remote.page.document).toEqual(doc(paragraph("a", "three")));
   });
 
   it("keeps the text after a failed save and tries again", async () => {

@@ -3,11 +3,15 @@ export type SaveState =
   | { kind: "saved" }
   | { kind: "pending" }
   | { kind: "saving" }
-  | { kind: "failed"; error: unknown }
+  | { kind: "failed"; error: unknown; final?: boolean }
   | { kind: "conflict" };
 
-/** The server's answer to a save: the page's new ETag, or the refusal (412: it changed meanwhile). */
-export type SaveOutcome = { etag: string } | { stale: true } | { error: unknown };
+/**
+ * The server's answer to a save: the page's new ETag, or the refusal (412: it changed meanwhile), or
+ * an error; `final` when trying the same again cannot help (a 4xx such as 413), so no retry is made
+ * until the next change.
+ */
+export type SaveOutcome = { etag: string } | { stale: true } | { error: unknown; final?: boolean };
 
 /** What an editor saves of a page (`Body`): a GitBook document, or Markdown as typed. */
 export interface AutosaveOptions<Body> {
@@ -120,8 +124,8 @@ export class Autosaver<Body> {
       return;
     }
     if ("stale" in outcome) return this.#resolveConflict(body);
-    this.#set({ kind: "failed", error: outcome.error });
-    this.#schedule(this.#options.retryMs);
+    this.#set({ kind: "failed", error: outcome.error, final: outcome.final });
+    if (!outcome.final) this.#schedule(this.#options.retryMs);
   }
 
   async #resolveConflict(mine: Body): Promise<void> {
@@ -139,7 +143,9 @@ export class Autosaver<Body> {
   }
 
   #set(state: SaveState) {
+    // Each keystroke says "pending" again: told once, it is not told anew (no render per key).
+    const same = state.kind === this.#state.kind && state.kind !== "failed";
     this.#state = state;
-    this.#options.onState(state);
+    if (!same) this.#options.onState(state);
   }
 }

@@ -5,6 +5,7 @@ import { keymap } from "prosemirror-keymap";
 import type { NodeType } from "prosemirror-model";
 import { liftListItem, sinkListItem, splitListItem } from "prosemirror-schema-list";
 import { type Command, Plugin } from "prosemirror-state";
+import { ReplaceAroundStep, ReplaceStep, type Step } from "prosemirror-transform";
 import { schema } from "./model/schema.js";
 
 const { nodes, marks } = schema;
@@ -16,7 +17,8 @@ const { nodes, marks } = schema;
  */
 const uniqueKeys = new Plugin({
   appendTransaction(transactions, _old, state) {
-    if (!transactions.some((transaction) => transaction.docChanged)) return null;
+    // Typing makes no block: only a change that brings blocks (a split, a paste) needs the walk.
+    if (!transactions.some((transaction) => transaction.steps.some(bringsBlocks))) return null;
     const seen = new Set<string>();
     const repeated: number[] = [];
     state.doc.descendants((node, pos) => {
@@ -36,6 +38,18 @@ const uniqueKeys = new Plugin({
     return transaction.setMeta("addToHistory", false);
   },
 });
+
+/** Whether a step puts blocks in the document (not text within one block, nor a mark). */
+function bringsBlocks(step: Step): boolean {
+  if (!(step instanceof ReplaceStep) && !(step instanceof ReplaceAroundStep)) return false;
+  const { slice } = step as ReplaceStep;
+  if (slice.openStart > 0 || slice.openEnd > 0) return true;
+  let blocks = false;
+  slice.content.forEach((node) => {
+    if (node.isBlock) blocks = true;
+  });
+  return blocks;
+}
 
 /** A line break within a block: GitBook keeps it as "\n" in the text (shown by `white-space: pre-wrap`). */
 const lineBreak: Command = (state, dispatch) => {

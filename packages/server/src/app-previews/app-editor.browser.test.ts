@@ -38,6 +38,8 @@ describe.skipIf(appTestsSkipped({ smoke: true }))("the page editor, in a browser
     await post(`/v1/spaces/${spaceId}/change-requests/${seed.number}/merge`, {});
   }, 60_000);
 
+  /** What the server stores follows a pause in typing, then a save: read it back for up to 15 s. */
+  const stored = (read: () => Promise<string>) => expect.poll(read, { timeout: 15_000 });
   /** A new change request, and the Markdown of its one page as the server holds it. */
   const changeRequest = async () => {
     const cr = await post<Schema<"ChangeRequest">>(`/v1/spaces/${spaceId}/change-requests`, {});
@@ -78,7 +80,7 @@ describe.skipIf(appTestsSkipped({ smoke: true }))("the page editor, in a browser
       .first()
       .waitFor();
     await saved(page);
-    await expect.poll(markdown).toBe(BODY.replace("Last words.", "Last words. And more."));
+    await stored(markdown).toBe(BODY.replace("Last words.", "Last words. And more."));
 
     // Bold by the keyboard, then a heading by Markdown's `## `.
     await page.keyboard.press("Enter");
@@ -86,16 +88,16 @@ describe.skipIf(appTestsSkipped({ smoke: true }))("the page editor, in a browser
     await page.keyboard.press("Enter");
     await page.keyboard.press("Control+b");
     await page.keyboard.type("Bold start");
-    await expect
-      .poll(markdown)
-      .toBe(`${BODY.replace("Last words.", "Last words. And more.")}\n## Next steps\n\n**Bold start**\n`);
+    await stored(markdown).toBe(
+      `${BODY.replace("Last words.", "Last words. And more.")}\n## Next steps\n\n**Bold start**\n`,
+    );
     await saved(page);
     // What was never typed into is as it was, byte for byte.
     expect((await markdown()).startsWith(BODY.slice(0, BODY.indexOf("Last words.")))).toBe(true);
 
     // Undo takes the last typing back, and that is saved too.
     await page.keyboard.press("Control+z");
-    await expect.poll(markdown).not.toContain("Bold start");
+    await stored(markdown).not.toContain("Bold start");
     await page.context().close();
   });
 
@@ -114,9 +116,9 @@ describe.skipIf(appTestsSkipped({ smoke: true }))("the page editor, in a browser
     await page.keyboard.press("Enter");
     await page.keyboard.type("In a tab.");
     await saved(page);
-    await expect
-      .poll(markdown)
-      .toContain('{% tabs %}\n{% tab title="Tab 1" %}\nIn a tab.\n{% endtab %}\n{% endtabs %}');
+    await stored(markdown).toContain(
+      '{% tabs %}\n{% tab title="Tab 1" %}\nIn a tab.\n{% endtab %}\n{% endtabs %}',
+    );
     // Below the tabs, a hint from its option, by a click.
     await page.keyboard.press("Control+End");
     await page.keyboard.press("Enter");
@@ -124,7 +126,7 @@ describe.skipIf(appTestsSkipped({ smoke: true }))("the page editor, in a browser
     await menu.getByRole("option", { name: "Hint" }).click();
     await page.keyboard.type("Careful.");
     await saved(page);
-    await expect.poll(markdown).toContain('{% hint style="info" %}\nCareful.\n{% endhint %}');
+    await stored(markdown).toContain('{% hint style="info" %}\nCareful.\n{% endhint %}');
     expect((await markdown()).startsWith(BODY.slice(0, BODY.indexOf("Last words.")))).toBe(true);
     await page.context().close();
   });
@@ -149,11 +151,9 @@ describe.skipIf(appTestsSkipped({ smoke: true }))("the page editor, in a browser
       );
     });
     await saved(page);
-    await expect
-      .poll(markdown)
-      .toContain(
-        "# Pasted title\n\nSome **bold** and [a link](https://example.com/).\n\n* first\n* second\n",
-      );
+    await stored(markdown).toContain(
+      "# Pasted title\n\nSome **bold** and [a link](https://example.com/).\n\n* first\n* second\n",
+    );
     await page.context().close();
   });
 
@@ -177,13 +177,13 @@ describe.skipIf(appTestsSkipped({ smoke: true }))("the page editor, in a browser
       await expectUsable(page, "the Link dialog");
       await dialog.getByRole("textbox", { name: "Address" }).fill("https://example.com/docs");
     });
-    await expect.poll(markdown).toContain("[Last words.](https://example.com/docs)");
+    await stored(markdown).toContain("[Last words.](https://example.com/docs)");
     await link("Mind the gap.", async (dialog) => {
       await dialog.getByRole("radio", { name: "Page" }).check();
       await dialog.getByRole("combobox", { name: "Page" }).selectOption({ label: "Guide" });
     });
     // A page of the content by its id, as Quire stores links between pages (Git Sync writes its file).
-    await expect.poll(markdown).toMatch(/\[Mind the gap\.\]\(\/pages\/\w+\)/);
+    await stored(markdown).toMatch(/\[Mind the gap\.\]\(\/pages\/\w+\)/);
     await page.context().close();
   });
 
@@ -219,7 +219,7 @@ describe.skipIf(appTestsSkipped({ smoke: true }))("the page editor, in a browser
     expect(await markdown(), "nothing written over the other's edit").toContain("spacing. Mine.");
     await second.getByRole("button", { name: "Keep mine" }).click();
     await saved(second);
-    await expect.poll(markdown).toContain("spacing. Theirs.");
+    await stored(markdown).toContain("spacing. Theirs.");
     for (const tab of [first, second]) await tab.context().close();
   });
 
@@ -237,7 +237,7 @@ describe.skipIf(appTestsSkipped({ smoke: true }))("the page editor, in a browser
     await page.keyboard.press("Control+End");
     await page.keyboard.type("Typed   as *is*.\n");
     await saved(page);
-    await expect.poll(markdown).toBe(`${BODY}Typed   as *is*.\n`);
+    await stored(markdown).toBe(`${BODY}Typed   as *is*.\n`);
     // Back to the blocks: the page as stored, the typed paragraph formatted.
     await toggle.click();
     await surface(page).locator("em", { hasText: "is" }).waitFor();
@@ -265,7 +265,7 @@ describe.skipIf(appTestsSkipped({ smoke: true }))("the page editor, in a browser
       .poll(() => image.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth))
       .toBe(1);
     await saved(page);
-    await expect.poll(markdown).toMatch(/<img src="[^"]+" alt="dot\.png">/);
+    await stored(markdown).toMatch(/<img src="[^"]+" alt="dot\.png">/);
     await page.context().close();
   });
 

@@ -58,7 +58,10 @@ export function PageTree({
   const activeIndex = focused >= 0 ? focused : Math.max(currentIndex, 0);
   const [hoveredId, setHoveredId] = useState<string>();
   const hovered = rows.findIndex((row) => row.page.id === hoveredId);
-  const toolsIndex = hovered >= 0 ? hovered : activeIndex;
+  // While focus is in a row's tools (its menu open), they stay on that row, wherever the pointer goes.
+  const [pinnedId, setPinnedId] = useState<string>();
+  const pinned = rows.findIndex((row) => row.page.id === pinnedId);
+  const toolsIndex = pinned >= 0 ? pinned : hovered >= 0 ? hovered : activeIndex;
 
   const scroller = useRef<HTMLDivElement>(null);
   const virtualizer = useVirtualizer({
@@ -147,7 +150,15 @@ export function PageTree({
       </div>
       {tools && toolsRow && toolsTop !== undefined && (
         // Offset computed by the virtualizer (the CSSOM, which the policy allows).
-        <div className="tree-row-tools" style={{ transform: `translateY(${toolsTop}px)` }}>
+        // biome-ignore lint/a11y/noStaticElementInteractions: it hears the focus of its button and menu, takes none
+        <div
+          className="tree-row-tools"
+          style={{ transform: `translateY(${toolsTop}px)` }}
+          onFocus={() => setPinnedId(toolsRow.page.id)}
+          onBlur={(event) => {
+            if (!event.currentTarget.contains(event.relatedTarget)) setPinnedId(undefined);
+          }}
+        >
           {tools(toolsRow.page).menu}
         </div>
       )}
