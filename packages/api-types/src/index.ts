@@ -4,16 +4,7 @@
  */
 import type { components, operations, paths } from "./generated/openapi.js";
 
-export type {
-  DocumentBlock,
-  DocumentFragment,
-  DocumentInline,
-  DocumentLeaf,
-  DocumentMark,
-  DocumentNode,
-  DocumentText,
-  JSONDocument,
-} from "./document.js";
+export type * from "./document.js";
 export { type ErrorType, errorTypeOf, STATUS_TYPES } from "./errors.js";
 export type { components, operations, paths };
 

@@ -1,17 +1,8 @@
 import { errorTypeOf, type paths, type Schema } from "@quire/api-types";
 import createFetchClient, { type Client, type Middleware } from "openapi-fetch";
 
-export type {
-  DocumentBlock,
-  DocumentFragment,
-  DocumentInline,
-  DocumentLeaf,
-  DocumentMark,
-  DocumentNode,
-  DocumentText,
-  JSONDocument,
-} from "@quire/api-types";
-export type { paths, Schema };
+// The contract's types (its schemas, GitBook's document), for the client's users.
+export type * from "@quire/api-types";
 
 export type QuireClient = Client<paths>;
 

@@ -1,3 +1,4 @@
+import type { JSONDocument } from "@quire/client";
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { EditorState } from "prosemirror-state";
 import { EditorView } from "prosemirror-view";
@@ -10,7 +11,6 @@ import { imageDrops, imageView, insertImages, type Upload } from "./images.js";
 import { LinkDialog } from "./LinkDialog.js";
 import { mergeBlocks } from "./merge.js";
 import { fromEditor, toEditor } from "./model/convert.js";
-import type { JSONDocument } from "./model/document.js";
 import { commands, editorPlugins } from "./plugins.js";
 import { insertChosen, type SlashState, slashKey, slashMenu } from "./slash.js";
 import "../styles/blocks.css";

@@ -1,7 +1,7 @@
+import type { DocumentBlock, JSONDocument } from "@quire/client";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { Autosaver, type SaveOutcome, type SaveState } from "./autosave.js";
 import { mergeBlocks } from "./merge.js";
-import type { DocumentBlock, JSONDocument } from "./model/document.js";
 
 const paragraph = (key: string, text: string): DocumentBlock => ({
   object: "block",

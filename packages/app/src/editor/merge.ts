@@ -1,5 +1,5 @@
+import type { DocumentBlock, JSONDocument } from "@quire/client";
 import { diff3Merge } from "node-diff3";
-import type { DocumentBlock, JSONDocument } from "./model/document.js";
 
 /**
  * Two people's edits of one page, put together when they touch different blocks: `base` is the

@@ -1,8 +1,8 @@
+import type { DocumentBlock } from "@quire/client";
 import type { Node as PMNode } from "prosemirror-model";
 import { type EditorState, Plugin, PluginKey, TextSelection, type Transaction } from "prosemirror-state";
 import type { MessageKey } from "../i18n/index.js";
 import { toEditor } from "./model/convert.js";
-import type { DocumentBlock } from "./model/document.js";
 import { schema } from "./model/schema.js";
 
 const { nodes } = schema;

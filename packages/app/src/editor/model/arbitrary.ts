@@ -1,5 +1,5 @@
+import type { JSONDocument } from "@quire/client";
 import fc from "fast-check";
-import type { JSONDocument } from "./document.js";
 
 /**
  * GitBook documents for property tests: every block, inline and mark kind the schema has, kinds it does

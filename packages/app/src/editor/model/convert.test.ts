@@ -1,11 +1,10 @@
-import type { Schema } from "@quire/client";
+import type { DocumentBlock, JSONDocument, Schema } from "@quire/client";
 import fc from "fast-check";
 import { Node, type Node as PMNode } from "prosemirror-model";
 import { EditorState, type Transaction } from "prosemirror-state";
 import { describe, expect, it } from "vitest";
 import { documentArbitrary } from "./arbitrary.js";
 import { fromEditor, toEditor } from "./convert.js";
-import type { DocumentBlock, JSONDocument } from "./document.js";
 import { schema } from "./schema.js";
 
 // Any document the API gives is one the editor takes.

@@ -1,4 +1,3 @@
-import { type Attrs, Fragment, Mark, type Node as PMNode } from "prosemirror-model";
 import type {
   DocumentBlock,
   DocumentFragment,
@@ -8,7 +7,8 @@ import type {
   DocumentNode,
   DocumentText,
   JSONDocument,
-} from "./document.js";
+} from "@quire/client";
+import { type Attrs, Fragment, Mark, type Node as PMNode } from "prosemirror-model";
 import { BLOCK_KINDS, type BlockName, INLINE_KINDS, MARK_KINDS, schema } from "./schema.js";
 
 /**

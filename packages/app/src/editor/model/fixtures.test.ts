@@ -1,7 +1,7 @@
+import type { JSONDocument } from "@quire/client";
 import { EditorState } from "prosemirror-state";
 import { describe, expect, it } from "vitest";
 import { fromEditor, toEditor } from "./convert.js";
-import type { JSONDocument } from "./document.js";
 import { schema } from "./schema.js";
 
 /**

@@ -1,15 +1,4 @@
-/** GitBook's JSON document (its types are the contract's, shared with the app); `document.ts` converts it to and from Markdown. */
-export type {
-  DocumentBlock,
-  DocumentFragment,
-  DocumentInline,
-  DocumentLeaf,
-  DocumentMark,
-  DocumentNode,
-  DocumentText,
-  JSONDocument,
-} from "@quire/api-types";
-
+/** Checks of GitBook's JSON document (its types are `@quire/api-types`', shared with the app); `document.ts` converts it. */
 import type { JSONDocument } from "@quire/api-types";
 
 /** What converting a document to Markdown gave: the Markdown, or why the document is not one Quire can store. */

@@ -1,7 +1,7 @@
+import type { JSONDocument } from "@quire/api-types";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { fromDocument, toDocument } from "./document.js";
-import type { JSONDocument } from "./document-model.js";
 
 /** The Markdown of a document, which the tests expect to be valid. */
 function markdownOf(document: unknown, previous?: string): string {

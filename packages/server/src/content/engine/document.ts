@@ -1,3 +1,13 @@
+import type {
+  DocumentBlock,
+  DocumentFragment,
+  DocumentInline,
+  DocumentLeaf,
+  DocumentMark,
+  DocumentNode,
+  DocumentText,
+  JSONDocument,
+} from "@quire/api-types";
 import { decodeHTML } from "entities";
 import GithubSlugger from "github-slugger";
 import type { ElementContent } from "hast";
@@ -33,17 +43,7 @@ import remarkMath from "remark-math";
 import remarkStringify from "remark-stringify";
 import { type Processor, unified } from "unified";
 import { visit } from "unist-util-visit";
-import type {
-  DocumentBlock,
-  DocumentFragment,
-  DocumentInline,
-  DocumentLeaf,
-  DocumentMark,
-  DocumentNode,
-  DocumentText,
-  JSONDocument,
-  MarkdownOutcome,
-} from "./document-model.js";
+import type { MarkdownOutcome } from "./document-model.js";
 import { FRONT_MATTER } from "./front-matter.js";
 import { type GitBookTag, gitBookReader, integrationOf, literalLinkText, MATH } from "./gitbook.js";
 

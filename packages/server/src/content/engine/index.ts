@@ -1,13 +1,14 @@
+import type { JSONDocument } from "@quire/api-types";
 import { ApiError, badRequest } from "../../http/errors.js";
 import { PoolBusy, type PoolLimits, siblingModule, WorkerPool, WorkOverrun } from "../../workers/pool.js";
 import { contentHash } from "../hash.js";
 import { RecentlyUsed } from "../recently-used.js";
-import { documentDepth, type JSONDocument, type MarkdownOutcome } from "./document-model.js";
+import { documentDepth, type MarkdownOutcome } from "./document-model.js";
 import type { FrontMatterChanges } from "./front-matter-edit.js";
 import type { Analysis, RenderInput } from "./markdown.js";
 import { nestingDepth } from "./nesting.js";
 
-export type { DocumentBlock, DocumentNode, JSONDocument } from "./document-model.js";
+export type { DocumentBlock, DocumentNode, JSONDocument } from "@quire/api-types";
 export type { FrontMatterChanges } from "./front-matter-edit.js";
 export type { FrontMatter, MetaLinkTarget } from "./gitbook.js";
 export type { Analysis, Section } from "./markdown.js";
