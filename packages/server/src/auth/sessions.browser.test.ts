@@ -60,7 +60,9 @@ describe.skipIf(browserMissing)("signing in, in a browser", () => {
     await page.getByText("This link signs you in as owner@example.com.").waitFor();
     await page.getByRole("button", { name: "Sign in" }).click();
     await page.waitForURL("**/app/");
-    // On a phone, who is signed in is in the header's part that Menu opens.
+    // On a phone, who is signed in is in the header's part that Menu opens; once the app has gone on
+    // to the organization's home (a change of address closes the drawer).
+    await page.waitForURL(/\/app\/orgs\/[^/]+$/);
     await page.getByRole("button", { name: "Menu" }).click();
     await page.getByText("Signed in as Owner").waitFor();
     await page.context().close();
